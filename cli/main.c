@@ -1,0 +1,70 @@
+/*
+ * cli/main.c — the `hyeongse` program: finds the subcommand and runs it.
+ *
+ * Subcommands live one per file, cli/cmd_NAME.c, each defining
+ * `int hs_cmd_NAME(int argc, char **argv)` (argv[0] is the subcommand name; the
+ * return value is the process exit status) and a one-line `hs_cmd_NAME_summary`.
+ * The table below is generated from those file names by cli/CMakeLists.txt, so
+ * adding a command never touches this file. This front end is the only place
+ * that wires the libraries together.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#define HS_COMMAND(name)                                                       \
+    int hs_cmd_##name(int argc, char **argv);                                  \
+    extern const char hs_cmd_##name##_summary[];
+#include "commands.inc"
+#undef HS_COMMAND
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} hs_command_entry_t;
+
+static const hs_command_entry_t s_commands[] = {
+#define HS_COMMAND(name) { #name, hs_cmd_##name, hs_cmd_##name##_summary },
+#include "commands.inc"
+#undef HS_COMMAND
+};
+
+static void s_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hyeongse [--version] [--help] <command> [<args>]\n\n"
+            "Judges every position of large Go game-record archives.\n\n"
+            "Commands:\n");
+    for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", s_commands[i].name, s_commands[i].summary);
+    fprintf(out, "\nRun `hyeongse <command> --help` for the options of one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        s_usage(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        if (argc >= 3 && strcmp(name, "help") == 0) {
+            for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)
+                if (!strcmp(s_commands[i].name, argv[2])) {
+                    char *args[] = { argv[2], "--help", NULL };
+                    return s_commands[i].run(2, args);
+                }
+        }
+        s_usage(stdout);
+        return 0;
+    }
+    if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+        printf("hyeongse %s\n", HS_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)
+        if (!strcmp(s_commands[i].name, name))
+            return s_commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "hyeongse: '%s' is not a command. See 'hyeongse --help'.\n", name);
+    return 2;
+}
