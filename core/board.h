@@ -101,6 +101,12 @@ typedef struct hs_board {
     hs_point_t next[HS_BOARD_MAX_POINTS];     /* next stone of the same string (circular) */
     uint16_t libs[HS_BOARD_MAX_POINTS];       /* at a head: exact liberty count of its string */
     uint16_t stones[HS_BOARD_MAX_POINTS];     /* at a head: stones in its string */
+    /* Neighbour counts of every point (sentinels included): 4 bits per colour,
+     * the count of neighbours of colour c in bits 4c..4c+3 (HS_EMPTY, HS_BLACK,
+     * HS_WHITE, HS_OFFBOARD; indices outside the array count as off board).
+     * Read with hs_board_nbr_count(); it makes the playout and legality tests
+     * one load instead of four. */
+    uint16_t nbr[HS_BOARD_MAX_POINTS];
 } hs_board_t;
 
 /*
@@ -115,6 +121,15 @@ static inline int hs_board_num_points(const hs_board_t *b)
     return (b->size + 2) * (b->size + 1) + 1;
 }
 
+/*
+ * Copies src into dst: afterwards dst is an independent board equal to src in
+ * every entry that is ever read (like `*dst = *src`), but only the used part of
+ * each point array is copied, so a 9x9 copy moves ~2 KB instead of ~11 KB. The
+ * unused tails of dst's arrays keep old contents, so compare boards with
+ * hs_board_key / colours, not memcmp, after hs_board_copy.
+ */
+void hs_board_copy(hs_board_t *dst, const hs_board_t *src);
+
 /* Index of (x, y); both must be in 0..N-1 (asserted). */
 static inline hs_point_t hs_board_point(const hs_board_t *b, int x, int y)
 {
@@ -127,6 +142,12 @@ static inline int hs_board_y(const hs_board_t *b, hs_point_t p) { return p / b->
 static inline bool hs_board_on_board(const hs_board_t *b, hs_point_t p)
 {
     return p < hs_board_num_points(b) && b->color[p] != HS_OFFBOARD;
+}
+
+/* Number of the four neighbours of p that have colour c (0..4). */
+static inline int hs_board_nbr_count(const hs_board_t *b, hs_point_t p, hs_color_t c)
+{
+    return (b->nbr[p] >> (4 * c)) & 15;
 }
 
 /* Exact liberty count / stone count of the string through stone p. */
@@ -155,6 +176,16 @@ hs_illegal_t hs_board_legal(const hs_board_t *b, hs_color_t color, hs_point_t p,
  */
 int hs_board_play(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
                   hs_illegal_t *reason);
+
+/*
+ * Plays a move the caller already knows to be legal for `color` (p an empty
+ * point, not the simple-ko point when color is to move, and not suicide unless
+ * the caller's rules allow it; e.g. hs_board_legal() accepted it, or it came from
+ * hs_playout_pick()). Same effects as hs_board_play() without the checks: the
+ * fast path for playouts and reading. p must not be HS_PASS. An illegal move
+ * corrupts the board (asserted in debug builds).
+ */
+void hs_board_play_legal(hs_board_t *b, hs_color_t color, hs_point_t p);
 
 /*
  * Puts a setup stone (SGF AB/AW) or clears a point (AE, color HS_EMPTY) without
@@ -193,6 +224,9 @@ int hs_board_to_ascii(const hs_board_t *b, char *buf, int size);
 
 /*
  * Formats p as a GTP vertex ("D4", "pass") into buf (at least 5 bytes); returns buf.
+ * Columns are A-T without I; boards larger than 19 continue with U, V, W, X, Y, Z
+ * (25 letters, enough for 25x25; GTP itself stops at 25 too). Diagrams use the same
+ * letters. A point that is not on the board formats as "??".
  * Parses a GTP vertex (case-insensitive) into *p: 0, or HS_EPARSE.
  */
 const char *hs_board_point_name(const hs_board_t *b, hs_point_t p, char *buf);

@@ -55,6 +55,13 @@ int hs_error_prefix(hs_error_t *err, const char *fmt, ...)
     vsnprintf(head, sizeof head, fmt, ap);
     va_end(ap);
     memcpy(old, err->msg, sizeof old);
-    snprintf(err->msg, sizeof err->msg, "%s%s", head, old);
+    /* Concatenate by hand: the result is cut at HS_ERROR_MSG_MAX on purpose. */
+    size_t hl = strnlen(head, sizeof head - 1);
+    size_t ol = strnlen(old, sizeof old - 1);
+    if (ol > sizeof err->msg - 1 - hl)
+        ol = sizeof err->msg - 1 - hl;
+    memcpy(err->msg, head, hl);
+    memcpy(err->msg + hl, old, ol);
+    err->msg[hl + ol] = '\0';
     return err->code;
 }

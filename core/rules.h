@@ -93,4 +93,14 @@ int hs_history_push(hs_history_t *h, const hs_board_t *b, const hs_rules_t *r);
 int hs_rules_play(hs_board_t *b, const hs_rules_t *r, hs_history_t *h,
                   hs_color_t color, hs_point_t p, hs_illegal_t *reason);
 
+/*
+ * Puts n fixed handicap stones on b as setup stones (hs_board_set_stone), at
+ * the GTP "fixed_handicap" points: the 4-4 points on sizes >= 13, the 3-3
+ * points on sizes 7..12, in the GTP order (2: D4 Q16; 3: +D16; 4: +Q4; 5: +centre;
+ * 6: D4 Q16 D16 Q4 D10 Q10; 7: +centre; 8: +K4 K16; 9: +centre), then sets White
+ * to move. Returns 0, or HS_EINVAL when n is not 2..max (max 9 on odd sizes >= 9,
+ * 4 on size 7 and on even sizes; none below 7); b is then unchanged.
+ */
+int hs_rules_place_handicap(hs_board_t *b, int n);
+
 #endif

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# bench/analyze.sh — end-to-end `hyeongse analyze` of the pro archive with the
+# influence and judge engines: positions/s, and the share of time outside the
+# engines, measured two ways in the same run:
+#   1. analyze's own summary (time inside engine calls / threads / wall time);
+#      on a loaded machine this counts CPU contention as "outside";
+#   2. the same archive with the noop engine (the cluster alone: ingest, broker,
+#      store, wire) divided by the influence+judge run.
+#   bench/analyze.sh [BUILD_DIR] [ARCHIVE] [THREADS] [MOVES]   (MOVES: all, every:N)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build-release}
+archive=${2:-$here/../shared/data/pro19/pro19-archive.tar.gz}
+threads=${3:-$(nproc)}
+moves=${4:-all}
+[ -e "$archive" ] || { echo "no archive at $archive"; exit 1; }
+if [ ! -x "$build/cli/hyeongse" ]; then
+    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$build" -j2 --target hyeongse >/dev/null
+fi
+db=$(mktemp -d /tmp/hs-bench-analyze-XXXXXX)
+trap 'rm -rf "$db"' EXIT
+echo "== influence,judge on $archive ($threads threads, moves $moves)"
+"$build/cli/hyeongse" analyze "$archive" --db "$db/a" --threads "$threads" --moves "$moves" \
+    --engines influence,judge --quiet | tee "$db/a.out"
+echo "== noop on the same archive (the cluster's own cost)"
+"$build/cli/hyeongse" analyze "$archive" --db "$db/b" --threads "$threads" --moves "$moves" \
+    --engines noop --quiet | tee "$db/b.out"
+ta=$(grep -o 'done in [0-9.]*' "$db/a.out" | awk '{print $3}')
+tb=$(grep -o 'done in [0-9.]*' "$db/b.out" | awk '{print $3}')
+awk -v a="$ta" -v b="$tb" 'BEGIN { printf "== share of time outside the engines (noop run / engine run): %.1f%% (%.2f s / %.2f s)\n", 100 * b / a, b, a }'

@@ -1,0 +1,262 @@
+/*
+ * bench/bench_broker.c — broker throughput with the no-op engine over TCP
+ * loopback, beside a raw ZeroMQ ROUTER/DEALER echo measured in the same run.
+ *
+ *   bench_broker HYEONGSE_BIN [GAMES] [MOVES]
+ *
+ * For K = 1, 2, 4, 8 worker processes (`hyeongse worker --engines noop
+ * --threads 1 --credit 32`, started with fork+exec):
+ *   broker  a fresh store; GAMES generated 19x19 games of MOVES moves are
+ *           submitted first, then the workers start; the clock runs from their
+ *           start until the job is done: tasks/s (one task = one game) and
+ *           positions/s (MOVES + 1 per game), every result stored in LMDB.
+ *   echo    K DEALER processes each keep 100 messages of a TASK's size in flight
+ *           to one ROUTER that echoes them: round trips/s. ratio = the broker's
+ *           tasks/s over this raw rate. Run with MOVES = 1 for the per-message
+ *           cost; with MOVES = 250 a task also carries 251 results into LMDB.
+ * Prints one line per K and the ratios.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "broker/broker.h"
+#include "broker/client.h"
+#include "store/store.h"
+
+static double s_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int s_free_port(void)
+{
+    for (int tries = 0; tries < 100; tries++) {
+        int port = 20000 + rand() % 40000;
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+        close(fd);
+        if (ok)
+            return port;
+    }
+    return 0;
+}
+
+/* Game i: Black on columns 0-8, White on 10-18, rotated by i; komi varies so
+ * every game is distinct. No captures, every move legal. */
+static void s_make_game(hs_game_t *g, int i, int moves)
+{
+    hs_game_init(g, 19);
+    g->komi = 6.5 + (double)(i / 171);
+    g->moves = calloc((size_t)moves, sizeof *g->moves);
+    g->num_moves = moves;
+    for (int k = 0; k < moves; k++) {
+        int idx = (k / 2 + i) % 171, x = idx % 9, y = idx / 9;
+        g->moves[k].color = k % 2 ? HS_WHITE : HS_BLACK;
+        g->moves[k].vertex = (uint16_t)(y * 19 + (k % 2 ? 18 - x : x));
+    }
+    hs_game_compute_id(g);
+}
+
+typedef struct {
+    hs_broker_config_t cfg;
+    hs_error_t err;
+    int rc;
+} s_broker_t;
+
+static void *s_broker_thread(void *arg)
+{
+    s_broker_t *b = arg;
+    b->rc = hs_broker_run(&b->cfg, &b->err);
+    return NULL;
+}
+
+static pid_t s_spawn(char *const argv[])
+{
+    pid_t p = fork();
+    if (p == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return p;
+}
+
+static double s_bench_broker(const char *bin, int k, int games, int moves, double *pos_rate)
+{
+    char dir[] = "/tmp/hs-bench-broker-XXXXXX", ep[64], cmd[128];
+    if (!mkdtemp(dir))
+        return 0;
+    int port = s_free_port();
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", port);
+    atomic_int stop = 0;
+    void *ctx = zmq_ctx_new();
+    s_broker_t b = { .cfg = { .bind = ep, .zmq_ctx = ctx, .db_dir = dir,
+                              .store_flags = HS_STORE_NOSYNC, .map_size = (size_t)1 << 30,
+                              .stop = &stop, .queue_max = games + 1 } };
+    pthread_t tid;
+    pthread_create(&tid, NULL, s_broker_thread, &b);
+    hs_client_t *c = NULL;
+    hs_submitter_t *sub = NULL;
+    hs_error_t err = { 0 };
+    double rate = 0;
+    if (hs_client_new(&c, ctx, ep, 30000, 3, &err) < 0 ||
+        hs_submitter_new(&sub, c, "bench", "noop", "all", &err) < 0) {
+        fprintf(stderr, "bench_broker: %s\n", err.msg);
+        goto out;
+    }
+    for (int i = 0; i < games; i++) {
+        hs_game_t g;
+        s_make_game(&g, i, moves);
+        hs_submitter_add_game(sub, &g, NULL, &err);
+        hs_game_fini(&g);
+    }
+    hs_submitter_finish(sub, &err);
+    uint64_t job = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+
+    pid_t pids[16];
+    double t0 = s_now();
+    for (int i = 0; i < k; i++) {
+        char *argv[] = { (char *)bin, "worker", "--connect", ep, "--threads", "1",
+                         "--engines", "noop", "--credit", "32", NULL };
+        pids[i] = s_spawn(argv);
+    }
+    for (;;) {
+        hs_wire_msg_t r;
+        if (hs_client_status(c, job, &r, &err) < 0)
+            break;
+        int running = r.status_reply.num_jobs == 1 && !strcmp(r.status_reply.jobs[0].state, "running");
+        if (!running && (r.status_reply.num_jobs != 1 ||
+                         strcmp(r.status_reply.jobs[0].state, "done") ||
+                         r.status_reply.jobs[0].positions_done != (int64_t)games * (moves + 1)))
+            fprintf(stderr, "bench_broker: the job did not complete as expected\n");
+        hs_wire_msg_fini(&r);
+        if (!running)
+            break;
+        usleep(10000);
+    }
+    double dt = s_now() - t0;
+    rate = games / dt;
+    *pos_rate = (double)games * (moves + 1) / dt;
+    for (int i = 0; i < k; i++)
+        kill(pids[i], SIGTERM);
+    for (int i = 0; i < k; i++)
+        waitpid(pids[i], NULL, 0);
+out:
+    hs_client_destroy(&c);
+    atomic_store(&stop, 1);
+    pthread_join(tid, NULL);
+    zmq_ctx_term(ctx);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench_broker: could not remove %s\n", dir);
+    return rate;
+}
+
+/* ------------------------------------------------------------- raw echo */
+
+static void s_echo_client(const char *ep, int count, size_t size)
+{
+    void *ctx = zmq_ctx_new();
+    void *s = zmq_socket(ctx, ZMQ_DEALER);
+    zmq_connect(s, ep);
+    char *buf = calloc(1, size);
+    int sent = 0, got = 0;
+    while (got < count) {
+        while (sent < count && sent - got < 100) {
+            zmq_send(s, buf, size, 0);
+            sent++;
+        }
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        if (zmq_msg_recv(&m, s, 0) >= 0)
+            got++;
+        zmq_msg_close(&m);
+    }
+    free(buf);
+    zmq_close(s);
+    zmq_ctx_term(ctx);
+}
+
+static double s_bench_echo(int k, int count, size_t size)
+{
+    char ep[64];
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    pid_t pids[16];
+    for (int i = 0; i < k; i++) {
+        pids[i] = fork();
+        if (pids[i] == 0) {
+            s_echo_client(ep, count, size);
+            _exit(0);
+        }
+    }
+    void *ctx = zmq_ctx_new();
+    void *r = zmq_socket(ctx, ZMQ_ROUTER);
+    int one = 1;
+    zmq_setsockopt(r, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    zmq_bind(r, ep);
+    long total = (long)k * count, echoed = 0;
+    double t0 = 0;
+    while (echoed < total) {
+        zmq_msg_t id, body;
+        zmq_msg_init(&id);
+        zmq_msg_init(&body);
+        zmq_msg_recv(&id, r, 0);
+        zmq_msg_recv(&body, r, 0);
+        if (echoed == 0)
+            t0 = s_now();
+        zmq_msg_send(&id, r, ZMQ_SNDMORE);
+        zmq_msg_send(&body, r, 0);
+        zmq_msg_close(&id);
+        zmq_msg_close(&body);
+        echoed++;
+    }
+    double dt = s_now() - t0;
+    for (int i = 0; i < k; i++)
+        waitpid(pids[i], NULL, 0);
+    zmq_close(r);
+    zmq_ctx_term(ctx);
+    return (double)total / dt;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: bench_broker HYEONGSE_BIN [GAMES] [MOVES]\n");
+        return 2;
+    }
+    int games = argc > 2 ? atoi(argv[2]) : 2000;
+    int moves = argc > 3 ? atoi(argv[3]) : 250;
+    srand((unsigned)getpid());
+    /* Size of a TASK carrying such a game, for the echo peer. */
+    size_t task_size = 60 + (size_t)moves * 4 + (size_t)(moves + 1) * 3;
+    printf("broker: %d games x %d moves (%d positions) per run, noop engine, TCP loopback\n",
+           games, moves, games * (moves + 1));
+    printf("%8s %12s %14s %16s %10s\n", "workers", "tasks/s", "positions/s", "echo msgs/s",
+           "ratio");
+    const int ks[] = { 1, 2, 4, 8 };
+    for (int i = 0; i < 4; i++) {
+        double pos = 0;
+        double tasks = s_bench_broker(argv[1], ks[i], games, moves, &pos);
+        double echo = s_bench_echo(ks[i], 20000, task_size);
+        printf("%8d %12.0f %14.0f %16.0f %10.3f\n", ks[i], tasks, pos, echo, tasks / echo);
+        fflush(stdout);
+    }
+    printf("ratio = broker tasks/s / raw echo round trips/s (messages of a task's size)\n");
+    return 0;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# bench/broker.sh — broker throughput with the no-op engine (1, 2, 4, 8 worker
+# processes over TCP loopback) beside a raw ZeroMQ ROUTER/DEALER echo in the same
+# run; prints tasks/s, positions/s and the ratio to the echo rate.
+#   bench/broker.sh [BUILD_DIR] [GAMES] [MOVES]     (default build: build-release)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build-release}
+games=${2:-2000}
+moves=${3:-250}
+if [ ! -x "$build/bench/bench_broker" ]; then
+    cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$build" -j2 --target hyeongse bench_broker >/dev/null
+fi
+exec "$build/bench/bench_broker" "$build/cli/hyeongse" "$games" "$moves"

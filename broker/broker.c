@@ -1,0 +1,570 @@
+/*
+ * broker/broker.c — the broker's socket loop: one ROUTER, workers and clients
+ * told apart by the magic frame, heartbeats, worker expiry, lease timeouts,
+ * credit-based dispatch, and one store commit per round.
+ *
+ * One round of the loop (s_round):
+ *   1. poll the ROUTER (at most 100 ms);
+ *   2. read up to S_MAX_READ messages; each may write to the store batch
+ *      (results, journal) and queue a reply for after the commit;
+ *   3. expire silent workers and timed-out leases (requeue), send heartbeats;
+ *   4. dispatch: every worker with free credit gets tasks (lease → TASK);
+ *   5. write dirty job records, commit the batch, send the queued replies.
+ * Replies that acknowledge data (SUBMIT_REPLY) leave only after the commit, so a
+ * client never hears "accepted" for games a crash could lose.
+ *
+ * Sending uses ZMQ_ROUTER_MANDATORY: a message to a peer that is gone fails with
+ * EHOSTUNREACH instead of vanishing, and a full pipe fails with EAGAIN, so a
+ * TASK is never silently dropped (the lease is undone and the task stays queued).
+ */
+#include "broker/broker.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+#include "broker/broker_internal.h"
+
+#define S_MAX_READ 2000
+#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
+
+static int64_t s_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A reply held until the round's commit. */
+typedef struct s_reply {
+    uint8_t id[256];
+    size_t id_len;
+    hs_wire_buf_t body;
+    bool to_worker;
+} s_reply_t;
+
+typedef struct s_outbox {
+    s_reply_t *v;
+    int n, cap;
+} s_outbox_t;
+
+/* --------------------------------------------------------------- sending */
+
+/* Sends [id][""][magic][body]. 0, HS_EAGAIN (pipe full) or HS_ENOTFOUND (peer gone). */
+static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                      const void *body, size_t len)
+{
+    if (zmq_send(b->sock, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
+        return errno == EAGAIN ? HS_EAGAIN : HS_ENOTFOUND;
+    zmq_send(b->sock, "", 0, ZMQ_SNDMORE);
+    /* Shared types (HEARTBEAT, ERROR, DISCONNECT) go out with the peer's own magic. */
+    zmq_send(b->sock, to_worker ? HS_WIRE_MAGIC_WORKER : HS_WIRE_MAGIC_CLIENT,
+             HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+    zmq_send(b->sock, body, len, 0);
+    return 0;
+}
+
+static int s_send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, const hs_wire_msg_t *m)
+{
+    hs_wire_buf_t buf = { 0 };
+    int rc = hs_wire_encode(m, &buf, NULL);
+    if (rc == 0)
+        rc = s_send_raw(b, id, id_len, true, buf.data, buf.len);
+    hs_wire_buf_free(&buf);
+    return rc;
+}
+
+static void s_outbox_add(s_outbox_t *o, const uint8_t *id, size_t id_len, const hs_wire_msg_t *m)
+{
+    /* Only client replies and DISCONNECT to an unknown worker go through here. */
+    bool to_worker = m->type == HS_WIRE_DISCONNECT;
+    if (o->n == o->cap) {
+        int n = o->cap ? o->cap * 2 : 16;
+        s_reply_t *nv = realloc(o->v, sizeof *nv * (size_t)n);
+        if (!nv)
+            return;
+        o->v = nv;
+        o->cap = n;
+    }
+    s_reply_t *r = &o->v[o->n];
+    memset(r, 0, sizeof *r);
+    memcpy(r->id, id, id_len);
+    r->id_len = id_len;
+    r->to_worker = to_worker;
+    if (hs_wire_encode(m, &r->body, NULL) == 0)
+        o->n++;
+    else
+        hs_wire_buf_free(&r->body);
+}
+
+static void s_outbox_flush(hs__broker_t *b, s_outbox_t *o)
+{
+    for (int i = 0; i < o->n; i++) {
+        s_reply_t *r = &o->v[i];
+        s_send_raw(b, r->id, r->id_len, r->to_worker, r->body.data, r->body.len);
+        hs_wire_buf_free(&r->body);
+    }
+    o->n = 0;
+}
+
+static void s_send_error(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_len,
+                         int code, const char *reason)
+{
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_ERROR);
+    m.error.code = code;
+    m.error.reason = (char *)reason;
+    s_outbox_add(o, id, id_len, &m);
+}
+
+/* --------------------------------------------------------------- workers */
+
+static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t len)
+{
+    for (int i = 0; i < b->num_workers; i++)
+        if (b->workers[i]->id_len == len && !memcmp(b->workers[i]->id, id, len))
+            return b->workers[i];
+    return NULL;
+}
+
+/* Removes worker i: its leases go back to the queue (an attempt is used). */
+static void s_worker_remove(hs__broker_t *b, int i, const char *why)
+{
+    hs__bworker_t *w = b->workers[i];
+    S_LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
+    while (w->num_leases > 0)
+        hs__task_requeue(b, w->leases[w->num_leases - 1], why);
+    free(w->leases);
+    free(w);
+    b->workers[i] = b->workers[--b->num_workers];
+}
+
+static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_wire_ready_t *r)
+{
+    for (int i = 0; i < b->num_workers; i++)
+        if (b->workers[i]->id_len == len && !memcmp(b->workers[i]->id, id, len)) {
+            s_worker_remove(b, i, "sent READY again");
+            break;
+        }
+    if (b->num_workers == b->cap_workers) {
+        int n = b->cap_workers ? b->cap_workers * 2 : 16;
+        hs__bworker_t **nw = realloc(b->workers, sizeof *nw * (size_t)n);
+        if (!nw)
+            return;
+        b->workers = nw;
+        b->cap_workers = n;
+    }
+    hs__bworker_t *w = calloc(1, sizeof *w);
+    if (!w)
+        return;
+    memcpy(w->id, id, len);
+    w->id_len = len;
+    snprintf(w->name, sizeof w->name, "%s", r->name ? r->name : "?");
+    for (int i = 0; i < r->num_engines && w->num_engines < HS_WIRE_MAX_ENGINES; i++)
+        if (r->engines[i] && strlen(r->engines[i]) < sizeof w->engines[0])
+            strcpy(w->engines[w->num_engines++], r->engines[i]);
+    w->credit = r->credit > 0 ? (r->credit > 1024 ? 1024 : r->credit) : 1;
+    w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
+    w->last_sent = b->now;
+    b->workers[b->num_workers++] = w;
+    S_LOG(b, "worker %s ready (%d engines, %d threads, credit %d)\n", w->name, w->num_engines,
+          r->threads, w->credit);
+}
+
+static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_t *r)
+{
+    hs__btask_t *t = hs__task_find(b, r->task_id);
+    if (!t || t->rec.job_id != r->job_id)
+        return;   /* done, failed or canceled already: a late duplicate */
+    /* A good result is stored whoever holds the lease now (any copy is as good);
+     * a failure report counts only from the current lease holder. */
+    if (r->error && (t->rec.state != HS_TASK_LEASED || t->worker != w))
+        return;
+    hs__task_done(b, t, r);
+}
+
+/* ------------------------------------------------------------- clients */
+
+static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *j)
+{
+    s->id = j->rec.id;
+    s->name = j->rec.name;
+    s->state = (char *)hs_job_state_name(j->rec.state);
+    s->games_total = j->rec.games_total;
+    s->games_done = j->rec.games_done;
+    s->games_failed = j->rec.games_failed;
+    s->positions_total = j->rec.positions_total;
+    s->positions_done = j->rec.positions_done;
+    s->rate = j->rate;
+    s->input_complete = j->rec.input_complete;
+}
+
+static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
+                        uint64_t job_id)
+{
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_STATUS_REPLY);
+    hs_wire_job_status_t *v = calloc((size_t)b->num_jobs + 1, sizeof *v);
+    if (!v)
+        return;
+    int n = 0;
+    /* Newest jobs first when there are more than fit. */
+    for (int i = b->num_jobs - 1; i >= 0 && n < HS_WIRE_MAX_JOBS; i--)
+        if (job_id == 0 || b->jobs[i]->rec.id == job_id)
+            s_status_fill(b, &v[n++], b->jobs[i]);
+    if (job_id != 0 && n == 0) {
+        free(v);
+        s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+        return;
+    }
+    m.status_reply.jobs = v;
+    m.status_reply.num_jobs = n;
+    m.status_reply.workers = b->num_workers;
+    s_outbox_add(o, id, len, &m);
+    free(v);
+}
+
+static int s_submit_credit(hs__broker_t *b)
+{
+    int64_t c = b->queue_max - b->pending;
+    if (c < 0)
+        c = 0;
+    return c > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)c;
+}
+
+static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
+                        const hs_wire_submit_t *s)
+{
+    hs__bjob_t *j = NULL;
+    hs_error_t err = { 0 };
+    if (s->job_id == 0) {
+        if (hs__job_new(b, s, &j, &err) < 0) {
+            s_send_error(b, o, id, len, err.code, err.msg);
+            return;
+        }
+    } else {
+        j = hs__job_find(b, s->job_id);
+        if (!j) {
+            s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+            return;
+        }
+    }
+    int accepted = 0;
+    if (j->rec.state == HS_JOB_RUNNING) {
+        for (int i = 0; i < s->num_games; i++) {
+            bool ok = false;
+            if (hs__job_add_game(b, j, &s->games[i], &ok) < 0)
+                break;
+            accepted += ok;
+        }
+        if (s->last && !j->rec.input_complete) {
+            j->rec.input_complete = true;
+            j->dirty = true;
+        }
+        hs__job_check_done(b, j);
+    }
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_SUBMIT_REPLY);
+    m.submit_reply.job_id = j->rec.id;
+    m.submit_reply.credit = j->rec.state == HS_JOB_RUNNING ? s_submit_credit(b) : 0;
+    m.submit_reply.accepted = accepted;
+    s_outbox_add(o, id, len, &m);
+}
+
+/* -------------------------------------------------------------- dispatch */
+
+static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
+{
+    const uint8_t *id = zmq_msg_data(&fr[0]);
+    size_t id_len = zmq_msg_size(&fr[0]);
+    bool is_worker = false;
+    hs_error_t err = { 0 };
+    if (nf != 4 || id_len == 0 || id_len > 255 || zmq_msg_size(&fr[1]) != 0 ||
+        hs_wire_check_magic(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &is_worker, &err) < 0) {
+        b->dropped++;
+        return;
+    }
+    hs_wire_msg_t m;
+    if (hs_wire_decode(zmq_msg_data(&fr[3]), zmq_msg_size(&fr[3]), &m, &err) < 0) {
+        if (b->dropped++ < 10)
+            S_LOG(b, "dropped a malformed message: %s\n", err.msg);
+        return;
+    }
+    if (memcmp(hs_wire_magic_for(m.type), zmq_msg_data(&fr[2]), HS_WIRE_MAGIC_LEN) != 0 &&
+        m.type != HS_WIRE_HEARTBEAT && m.type != HS_WIRE_DISCONNECT && m.type != HS_WIRE_ERROR) {
+        b->dropped++;
+        hs_wire_msg_fini(&m);
+        return;
+    }
+    if (is_worker) {
+        hs__bworker_t *w = s_worker_find(b, id, id_len);
+        if (w)
+            w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
+        switch (m.type) {
+        case HS_WIRE_READY:
+            s_on_ready(b, id, id_len, &m.ready);
+            break;
+        case HS_WIRE_RESULT:
+            s_on_result(b, w, &m.result);
+            break;
+        case HS_WIRE_DISCONNECT:
+            for (int i = 0; i < b->num_workers; i++)
+                if (b->workers[i] == w) {
+                    s_worker_remove(b, i, "disconnected");
+                    break;
+                }
+            w = NULL;
+            hs_wire_msg_fini(&m);
+            return;
+        default:
+            break;
+        }
+        if (!w && m.type != HS_WIRE_READY) {
+            /* Unknown worker (we restarted, or expired it): make it say READY again. */
+            hs_wire_msg_t d;
+            hs_wire_msg_init(&d, HS_WIRE_DISCONNECT);
+            s_outbox_add(o, id, id_len, &d);
+        }
+    } else {
+        switch (m.type) {
+        case HS_WIRE_SUBMIT:
+            s_on_submit(b, o, id, id_len, &m.submit);
+            break;
+        case HS_WIRE_STATUS:
+        case HS_WIRE_WATCH:
+            s_on_status(b, o, id, id_len, m.job_id);
+            break;
+        case HS_WIRE_CANCEL: {
+            hs__bjob_t *j = hs__job_find(b, m.job_id);
+            hs_wire_msg_t r;
+            hs_wire_msg_init(&r, HS_WIRE_CANCEL_REPLY);
+            r.cancel_reply.job_id = m.job_id;
+            r.cancel_reply.canceled = j && j->rec.state == HS_JOB_RUNNING;
+            if (j)
+                hs__job_cancel(b, j);
+            s_outbox_add(o, id, id_len, &r);
+            break;
+        }
+        case HS_WIRE_HEARTBEAT: {
+            hs_wire_msg_t r;
+            hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
+            s_outbox_add(o, id, id_len, &r);
+            break;
+        }
+        case HS_WIRE_QUERY:
+            s_send_error(b, o, id, id_len, HS_EUNSUPPORTED,
+                         "query the store directly: hyeongse query --db DIR");
+            break;
+        default:
+            break;
+        }
+    }
+    hs_wire_msg_fini(&m);
+}
+
+static void s_dispatch(hs__broker_t *b)
+{
+    for (int i = 0; i < b->num_workers; i++)
+        b->workers[i]->blocked = false;
+    bool any = true;
+    /* One task per worker per pass, so workers share the queue evenly. */
+    while (any && !b->fatal) {
+        any = false;
+        for (int i = 0; i < b->num_workers; i++) {
+            hs__bworker_t *w = b->workers[i];
+            if (w->blocked || w->num_leases >= w->credit)
+                continue;
+            hs__btask_t *t = hs__task_next(b, w);
+            if (!t)
+                continue;
+            hs_wire_msg_t m;
+            hs_error_t err = { 0 };
+            hs_wire_buf_t buf = { 0 };
+            int rc = hs__task_build(b, t, &m, &err);
+            if (rc == 0)
+                rc = hs_wire_encode(&m, &buf, &err);
+            hs_wire_msg_fini(&m);
+            if (rc < 0) {
+                /* The task cannot be sent at all: lease it (one attempt) and fail it. */
+                hs__task_lease(b, t, w);
+                t->rec.attempts = b->max_attempts;
+                hs__task_requeue(b, t, err.msg[0] ? err.msg : "cannot build the task");
+                hs_wire_buf_free(&buf);
+                any = true;
+                continue;
+            }
+            hs__task_lease(b, t, w);
+            rc = s_send_raw(b, w->id, w->id_len, true, buf.data, buf.len);
+            hs_wire_buf_free(&buf);
+            if (rc < 0) {
+                hs__task_unlease(b, t);
+                w->blocked = true;
+                if (rc == HS_ENOTFOUND) {
+                    s_worker_remove(b, i, "unreachable");
+                    i--;
+                }
+                continue;
+            }
+            w->last_sent = b->now;
+            any = true;
+        }
+    }
+}
+
+static void s_timers(hs__broker_t *b)
+{
+    for (int i = 0; i < b->num_workers; i++) {
+        hs__bworker_t *w = b->workers[i];
+        if (b->now > w->expiry) {
+            s_worker_remove(b, i, "heartbeat expired");
+            i--;
+            continue;
+        }
+        for (int k = 0; k < w->num_leases; k++)
+            if (b->now > w->leases[k]->deadline) {
+                hs__task_requeue(b, w->leases[k], "lease timed out");
+                k--;
+            }
+        if (b->now - w->last_sent >= b->hb_ms) {
+            hs_wire_msg_t m;
+            hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
+            if (s_send_msg(b, w->id, w->id_len, &m) == HS_ENOTFOUND) {
+                s_worker_remove(b, i, "unreachable");
+                i--;
+                continue;
+            }
+            w->last_sent = b->now;
+        }
+    }
+    for (int i = 0; i < b->num_jobs; i++) {
+        hs__bjob_t *j = b->jobs[i];
+        int64_t dt = b->now - j->rate_ms;
+        if (dt >= 1000) {
+            double r = (double)(j->rec.positions_done - j->rate_done) * 1000.0 / (double)dt;
+            j->rate = j->rate == 0 ? r : 0.5 * j->rate + 0.5 * r;
+            j->rate_ms = b->now;
+            j->rate_done = j->rec.positions_done;
+        }
+    }
+}
+
+static int s_bind(hs__broker_t *b, const char *binds, hs_error_t *err)
+{
+    char list[1024];
+    snprintf(list, sizeof list, "%s", binds);
+    for (char *save = NULL, *ep = strtok_r(list, ",", &save); ep; ep = strtok_r(NULL, ",", &save))
+        if (zmq_bind(b->sock, ep) != 0)
+            return hs_error_set(err, HS_EIO, "cannot bind %s: %s", ep, zmq_strerror(errno));
+    return 0;
+}
+
+int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
+{
+    if (!cfg || !cfg->bind || !cfg->db_dir || !cfg->stop)
+        return hs_error_set(err, HS_EINVAL, "broker: bind, db_dir and stop are required");
+    hs__broker_t b = { .cfg = cfg };
+    b.hb_ms = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
+    b.liveness = cfg->liveness > 0 ? cfg->liveness : 3;
+    b.lease_ms = cfg->lease_ms > 0 ? cfg->lease_ms : 600000;
+    b.max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
+    b.queue_max = cfg->queue_max > 0 ? cfg->queue_max : 20000;
+    b.now = s_ms();
+    bool own_ctx = cfg->zmq_ctx == NULL;
+    void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
+    s_outbox_t out = { 0 };
+    int rc = hs_store_open(&b.store, cfg->db_dir, cfg->store_flags, cfg->map_size, err);
+    if (rc < 0)
+        goto done;
+    if ((rc = hs__broker_load(&b, err)) < 0)
+        goto done;
+    if (hs_store_in_batch(b.store) && (rc = hs_store_commit(b.store, err)) < 0)
+        goto done;
+    b.sock = zmq_socket(ctx, ZMQ_ROUTER);
+    if (!b.sock) {
+        rc = hs_error_set(err, HS_EIO, "broker: cannot create a socket: %s", zmq_strerror(errno));
+        goto done;
+    }
+    int one = 1, zero = 0, hwm = 100000;
+    zmq_setsockopt(b.sock, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    zmq_setsockopt(b.sock, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(b.sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(b.sock, ZMQ_RCVHWM, &hwm, sizeof hwm);
+    /* A peer that is not even ZeroMQ may declare a frame of 2^63 bytes: libzmq
+     * would try to allocate it (and abort). Refuse frames above the wire limit. */
+    int64_t maxmsg = (int64_t)HS_WIRE_MAX_BODY;
+    zmq_setsockopt(b.sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    if ((rc = s_bind(&b, cfg->bind, err)) < 0)
+        goto done;
+    S_LOG(&b, "serving on %s, store %s\n", cfg->bind, cfg->db_dir);
+    if (cfg->ready)
+        atomic_store(cfg->ready, 1);
+
+    while (!atomic_load(cfg->stop) && !b.fatal) {
+        zmq_pollitem_t item = { b.sock, 0, ZMQ_POLLIN, 0 };
+        if (zmq_poll(&item, 1, 100) < 0 && errno != EINTR && errno != ETERM)
+            break;
+        b.now = s_ms();
+        for (int n = 0; n < S_MAX_READ; n++) {
+            zmq_msg_t fr[4];
+            int nf = 0, more = 1, got = 0;
+            bool extra = false;
+            while (more) {
+                zmq_msg_t part;
+                zmq_msg_init(&part);
+                if (zmq_msg_recv(&part, b.sock, ZMQ_DONTWAIT) < 0) {
+                    zmq_msg_close(&part);
+                    break;
+                }
+                got = 1;
+                more = zmq_msg_more(&part);
+                if (nf < 4) {
+                    fr[nf++] = part;
+                } else {
+                    zmq_msg_close(&part);
+                    extra = true;   /* too many frames: malformed */
+                }
+            }
+            if (!got)
+                break;
+            if (extra)
+                b.dropped++;
+            else
+                s_message(&b, &out, fr, nf);
+            for (int i = 0; i < nf; i++)
+                zmq_msg_close(&fr[i]);
+        }
+        s_timers(&b);
+        s_dispatch(&b);
+        if (!b.fatal)
+            hs__jobs_flush(&b);
+        if (!b.fatal && hs_store_in_batch(b.store) && hs_store_commit(b.store, &b.err) < 0)
+            b.fatal = b.err.code ? b.err.code : HS_ESTORE;
+        s_outbox_flush(&b, &out);
+    }
+    if (b.fatal) {
+        rc = b.fatal;
+        if (err)
+            *err = b.err;
+    }
+    S_LOG(&b, "stopping (%llu malformed messages dropped)\n", (unsigned long long)b.dropped);
+done:
+    if (cfg->ready && rc < 0 && atomic_load(cfg->ready) == 0)
+        atomic_store(cfg->ready, -1);
+    for (int i = 0; i < out.n; i++)
+        hs_wire_buf_free(&out.v[i].body);
+    free(out.v);
+    if (b.sock)
+        zmq_close(b.sock);
+    if (b.store) {
+        hs_store_abort(b.store);
+        hs_store_close(&b.store);
+    }
+    hs__broker_free_state(&b);
+    if (own_ctx)
+        zmq_ctx_term(ctx);
+    return rc;
+}

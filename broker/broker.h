@@ -1,0 +1,61 @@
+/*
+ * broker/broker.h — the broker: one ZeroMQ ROUTER endpoint that serves workers
+ * and clients, hands out tasks under leases, collects results into the store and
+ * journals every job, game and task state in the same LMDB environment.
+ *
+ *   clients (DEALER, "HSC1") ──SUBMIT/STATUS/CANCEL──►┐
+ *                                                     ROUTER ──► store (LMDB)
+ *   workers (DEALER, "HSW1") ◄──TASK/HEARTBEAT───────►┘          games, tasks,
+ *                            ──READY/RESULT/HEARTBEAT─►          jobs, evals
+ *
+ * Peers are told apart by the magic frame after the empty delimiter (Majordomo
+ * style), so workers and clients connect to the same address.
+ *
+ * Guarantees (see the state machine at the top of broker_tasks.c):
+ *  - a task is leased to at most one worker at a time, for lease_ms; a worker that
+ *    stays silent for liveness × heartbeat_ms is expired and its leases requeued;
+ *  - a task that failed or was requeued max_attempts times is marked failed with
+ *    its reason, and its game recorded as failed in the store;
+ *  - the journal is updated in the same LMDB transaction as the results it
+ *    describes, so `kill -9` at any moment followed by a restart resumes every
+ *    job: leased tasks are queued again, and the store's idempotent puts make a
+ *    result that arrives twice count once;
+ *  - memory is bounded: a SUBMIT_REPLY tells the client how many more games it may
+ *    send; the broker grants none while queue_max tasks are pending.
+ *
+ * Threads: hs_broker_run owns its sockets and store handle and runs on the
+ * calling thread until *cfg->stop is set.
+ */
+#ifndef HS_BROKER_BROKER_H
+#define HS_BROKER_BROKER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+typedef struct hs_broker_config {
+    const char *bind;          /* "tcp://0.0.0.0:5555" or "inproc://name"; several separated by commas */
+    void *zmq_ctx;             /* context to use (required for inproc), or NULL */
+    const char *db_dir;        /* store directory (opened read-write) */
+    unsigned store_flags;      /* HS_STORE_* flags for hs_store_open */
+    size_t map_size;           /* initial LMDB map size, 0 = store default */
+    int heartbeat_ms;          /* heartbeat interval (<= 0: 1000) */
+    int liveness;              /* missed heartbeats before a worker expires (<= 0: 3) */
+    int lease_ms;              /* task lease (<= 0: 600000) */
+    int max_attempts;          /* leases before a task fails (<= 0: 5) */
+    int queue_max;             /* pending tasks before SUBMIT credit stops (<= 0: 20000) */
+    atomic_int *stop;          /* set non-zero to return */
+    atomic_int *ready;         /* if not NULL: set to 1 once serving, -1 when startup failed */
+    int verbose;               /* log events to stderr */
+} hs_broker_config_t;
+
+/*
+ * Opens the store, loads unfinished jobs from the journal (leased tasks are queued
+ * again), binds, and serves until *cfg->stop is set. Returns 0 after a clean stop,
+ * or HS_EINVAL / HS_EIO (cannot bind) / HS_ESTORE with *err.
+ */
+int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err);
+
+#endif

@@ -1,0 +1,703 @@
+/*
+ * broker/broker_tasks.c — jobs, tasks and the task state machine, journaled in
+ * the store.
+ *
+ *                 hs__job_add_game
+ *                        │
+ *                        ▼            hs__task_lease
+ *                   ┌─────────┐ ─────────────────────► ┌────────┐
+ *        ┌────────► │ QUEUED  │                        │ LEASED │
+ *        │          └─────────┘ ◄───────────────────── └────────┘
+ *        │            │   ▲  hs__task_unlease (send failed, no attempt used)
+ *        │            │   └── hs__task_requeue (worker expired, lease timed out,
+ *        │            │       worker reported an error) while attempts < max
+ *        │            │                                  │       │
+ *        │            │ hs__job_cancel                   │       │ hs__task_done
+ *        │            ▼                                  │       ▼ (RESULT stored)
+ *        │       ┌──────────┐      hs__task_requeue with │   ┌──────┐
+ *        │       │ CANCELED │      attempts >= max ──────┘   │ DONE │
+ *        │       └──────────┘               ▼               └──────┘
+ *        │                             ┌────────┐
+ *        └─ restart: LEASED → QUEUED   │ FAILED │ (game recorded failed with reason)
+ *           (hs__broker_load)          └────────┘
+ *
+ * A RESULT for a task that is QUEUED (it was requeued, or the broker restarted)
+ * is accepted too: hs__task_done takes it out of the queue. A RESULT for a task
+ * no longer in memory (DONE, FAILED, CANCELED) is ignored.
+ *
+ * Every transition writes the task record (hs_store_task_put) into the broker's
+ * open store batch; the loop in broker.c commits once per round, together with
+ * the results, so the journal and the results can never disagree after a crash.
+ * Job counters are written when dirty (hs__jobs_flush) in the same batch.
+ */
+#include "broker/broker_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
+
+static int s_fatal(hs__broker_t *b, int rc)
+{
+    if (rc < 0 && !b->fatal) {
+        b->fatal = rc;
+        fprintf(stderr, "hyeongse broker: store error: %s\n", b->err.msg);
+    }
+    return rc;
+}
+
+int hs__batch(hs__broker_t *b)
+{
+    if (b->fatal)
+        return b->fatal;
+    if (hs_store_in_batch(b->store))
+        return 0;
+    return s_fatal(b, hs_store_begin(b->store, &b->err));
+}
+
+static int s_put(hs__broker_t *b, hs__btask_t *t)
+{
+    int rc = hs__batch(b);
+    if (rc < 0)
+        return rc;
+    return s_fatal(b, hs_store_task_put(b->store, &t->rec, &b->err));
+}
+
+/* ------------------------------------------------------------- task table */
+
+static size_t s_hash(uint64_t id, size_t n)
+{
+    return (size_t)((id * 0x9E3779B97F4A7C15ull) >> 17) & (n - 1);
+}
+
+static int s_table_add(hs__broker_t *b, hs__btask_t *t)
+{
+    if (b->num_tasks + 1 > b->num_buckets) {
+        size_t n = b->num_buckets ? b->num_buckets * 2 : 1024;
+        hs__btask_t **nb = calloc(n, sizeof *nb);
+        if (!nb)
+            return HS_ENOMEM;
+        for (size_t i = 0; i < b->num_buckets; i++)
+            for (hs__btask_t *x = b->buckets[i], *nx; x; x = nx) {
+                nx = x->hnext;
+                size_t h = s_hash(x->rec.id, n);
+                x->hnext = nb[h];
+                nb[h] = x;
+            }
+        free(b->buckets);
+        b->buckets = nb;
+        b->num_buckets = n;
+    }
+    size_t h = s_hash(t->rec.id, b->num_buckets);
+    t->hnext = b->buckets[h];
+    b->buckets[h] = t;
+    b->num_tasks++;
+    return 0;
+}
+
+hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id)
+{
+    if (!b->num_buckets)
+        return NULL;
+    for (hs__btask_t *x = b->buckets[s_hash(id, b->num_buckets)]; x; x = x->hnext)
+        if (x->rec.id == id)
+            return x;
+    return NULL;
+}
+
+/* Removes t from the table and frees it (it must be neither queued nor leased). */
+static void s_table_remove(hs__broker_t *b, hs__btask_t *t)
+{
+    hs__btask_t **pp = &b->buckets[s_hash(t->rec.id, b->num_buckets)];
+    while (*pp && *pp != t)
+        pp = &(*pp)->hnext;
+    if (*pp) {
+        *pp = t->hnext;
+        b->num_tasks--;
+    }
+    free(t);
+}
+
+static void s_queue_push(hs__bjob_t *j, hs__btask_t *t)
+{
+    t->qnext = NULL;
+    t->qprev = j->qtail;
+    if (j->qtail)
+        j->qtail->qnext = t;
+    else
+        j->qhead = t;
+    j->qtail = t;
+    j->queued++;
+}
+
+static void s_queue_remove(hs__bjob_t *j, hs__btask_t *t)
+{
+    if (t->qprev)
+        t->qprev->qnext = t->qnext;
+    else
+        j->qhead = t->qnext;
+    if (t->qnext)
+        t->qnext->qprev = t->qprev;
+    else
+        j->qtail = t->qprev;
+    t->qprev = t->qnext = NULL;
+    j->queued--;
+}
+
+static void s_worker_drop_lease(hs__bworker_t *w, hs__btask_t *t)
+{
+    for (int i = 0; i < w->num_leases; i++)
+        if (w->leases[i] == t) {
+            w->leases[i] = w->leases[--w->num_leases];
+            return;
+        }
+}
+
+/* Takes t out of QUEUED or LEASED bookkeeping (not the journal). */
+static void s_detach(hs__broker_t *b, hs__btask_t *t)
+{
+    hs__bjob_t *j = t->job;
+    if (t->rec.state == HS_TASK_QUEUED) {
+        s_queue_remove(j, t);
+        b->pending--;
+    } else if (t->rec.state == HS_TASK_LEASED) {
+        if (t->worker)
+            s_worker_drop_lease(t->worker, t);
+        t->worker = NULL;
+        j->leased--;
+        b->pending--;
+    }
+}
+
+/* Positions of a task: first, first+step, ... <= last. */
+static int s_positions(const hs_store_task_t *t)
+{
+    if (t->move_last < t->move_first || t->move_step <= 0)
+        return 0;
+    return (t->move_last - t->move_first) / t->move_step + 1;
+}
+
+/* ------------------------------------------------------------------- jobs */
+
+int hs__moves_parse(const char *spec, int *step, bool *last_only)
+{
+    *step = 1;
+    *last_only = false;
+    if (!spec || !*spec || !strcmp(spec, "all"))
+        return 0;
+    if (!strcmp(spec, "last")) {
+        *last_only = true;
+        return 0;
+    }
+    if (!strncmp(spec, "every:", 6)) {
+        char *end;
+        long n = strtol(spec + 6, &end, 10);
+        if (*end == '\0' && n >= 1 && n <= 10000) {
+            *step = (int)n;
+            return 0;
+        }
+    }
+    return HS_EINVAL;
+}
+
+hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
+{
+    for (int i = 0; i < b->num_jobs; i++)
+        if (b->jobs[i]->rec.id == id)
+            return b->jobs[i];
+    return NULL;
+}
+
+static int s_job_engines(hs__bjob_t *j, hs_error_t *err)
+{
+    char list[sizeof j->rec.engines];
+    snprintf(list, sizeof list, "%s", j->rec.engines);
+    j->num_engines = 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (j->num_engines >= HS_WIRE_MAX_ENGINES || strlen(tok) >= HS_WIRE_MAX_NAME)
+            return hs_error_set(err, HS_EINVAL, "too many or too long engine specs");
+        strcpy(j->engines[j->num_engines], tok);
+        j->engine_ids[j->num_engines] = hs_engine_config_id(tok);
+        j->num_engines++;
+    }
+    if (j->num_engines == 0)
+        return hs_error_set(err, HS_EINVAL, "a job needs at least one engine");
+    return 0;
+}
+
+static int s_job_add(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (b->num_jobs == b->cap_jobs) {
+        int n = b->cap_jobs ? b->cap_jobs * 2 : 16;
+        hs__bjob_t **nj = realloc(b->jobs, sizeof *nj * (size_t)n);
+        if (!nj)
+            return HS_ENOMEM;
+        b->jobs = nj;
+        b->cap_jobs = n;
+    }
+    b->jobs[b->num_jobs++] = j;
+    return 0;
+}
+
+int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs_error_t *err)
+{
+    int step, rc;
+    bool last_only;
+    if (hs__moves_parse(s->moves_spec, &step, &last_only) < 0)
+        return hs_error_set(err, HS_EINVAL, "bad moves spec '%s' (all, every:N, last)",
+                            s->moves_spec);
+    hs__bjob_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    snprintf(j->rec.name, sizeof j->rec.name, "%s", s->job_name ? s->job_name : "");
+    snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s",
+             s->moves_spec && *s->moves_spec ? s->moves_spec : "all");
+    size_t len = 0;
+    for (int i = 0; i < s->num_engines; i++)
+        len += (size_t)snprintf(j->rec.engines + len, sizeof j->rec.engines - len, "%s%s",
+                                i ? "," : "", s->engines[i]);
+    if (len >= sizeof j->rec.engines || (rc = s_job_engines(j, err)) < 0) {
+        free(j);
+        return hs_error_set(err, HS_EINVAL, "bad engine list");
+    }
+    j->rec.state = HS_JOB_RUNNING;
+    j->rec.created_unix = j->rec.updated_unix = (int64_t)time(NULL);
+    if ((rc = hs__batch(b)) < 0 ||
+        (rc = s_fatal(b, hs_store_job_create(b->store, &j->rec, &b->err))) < 0 ||
+        (rc = s_job_add(b, j)) < 0) {
+        free(j);
+        return hs_error_set(err, rc, "cannot create the job");
+    }
+    j->rate_ms = b->now;
+    S_LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
+          j->rec.engines, j->rec.moves_spec);
+    *out = j;
+    return 0;
+}
+
+/* Creates a QUEUED task for a game already in the store. */
+static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
+{
+    int step;
+    bool last_only;
+    hs__moves_parse(j->rec.moves_spec, &step, &last_only);
+    hs__btask_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return HS_ENOMEM;
+    t->rec.job_id = j->rec.id;
+    t->rec.game_id[0] = gid[0];
+    t->rec.game_id[1] = gid[1];
+    t->rec.state = HS_TASK_QUEUED;
+    t->rec.move_first = last_only ? num_moves : 0;
+    t->rec.move_last = num_moves;
+    t->rec.move_step = step;
+    int rc = hs__batch(b);
+    if (rc < 0 || (rc = s_fatal(b, hs_store_task_create(b->store, &t->rec, &b->err))) < 0 ||
+        (rc = s_table_add(b, t)) < 0) {
+        free(t);
+        return rc;
+    }
+    t->job = j;
+    s_queue_push(j, t);
+    b->pending++;
+    j->rec.games_total++;
+    j->rec.positions_total += s_positions(&t->rec);
+    j->dirty = true;
+    return 0;
+}
+
+int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted)
+{
+    bool existed = false;
+    int rc = hs__batch(b);
+    *accepted = false;
+    if (rc < 0)
+        return rc;
+    if (g->error) {
+        char src[64];
+        const char *source = g->source;
+        if (!source) {
+            snprintf(src, sizeof src, "(job %llu, unnamed game)", (unsigned long long)j->rec.id);
+            source = src;
+        }
+        rc = s_fatal(b, hs_store_game_failed(b->store, source, g->error, j->rec.id, &existed,
+                                             &b->err));
+        if (rc < 0)
+            return rc;
+        if (!existed) {
+            j->rec.games_total++;
+            j->rec.games_failed++;
+            j->dirty = true;
+        }
+        *accepted = true;
+        return 0;
+    }
+    hs_game_t copy = g->game;
+    if (copy.id[0] == 0 && copy.id[1] == 0)
+        hs_game_compute_id(&copy);
+    rc = s_fatal(b, hs_store_game_put(b->store, &copy, g->source, j->rec.id, &existed, &b->err));
+    if (rc < 0)
+        return rc;
+    if (existed) {
+        /* Resent batch (client retry after a broker restart) or a game seen in an
+         * earlier job: only a game first stored by another job gets a new task. */
+        hs_game_t old;
+        uint64_t old_job = 0;
+        hs_error_t e2 = { 0 };
+        if (hs_store_game_get(b->store, copy.id, &old, NULL, &old_job, &e2) == 0)
+            hs_game_fini(&old);
+        if (old_job == j->rec.id) {
+            *accepted = true;
+            return 0;
+        }
+    }
+    rc = s_task_create(b, j, copy.id, copy.num_moves);
+    *accepted = rc == 0;
+    return rc;
+}
+
+int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (j->rec.state != HS_JOB_RUNNING)
+        return 0;
+    /* Every queued or leased task of the job goes to CANCELED. */
+    for (size_t i = 0; i < b->num_buckets; i++)
+        for (hs__btask_t *t = b->buckets[i], *nx; t; t = nx) {
+            nx = t->hnext;
+            if (t->job != j)
+                continue;
+            s_detach(b, t);
+            t->rec.state = HS_TASK_CANCELED;
+            int rc = s_put(b, t);
+            s_table_remove(b, t);
+            if (rc < 0)
+                return rc;
+        }
+    j->rec.state = HS_JOB_CANCELED;
+    snprintf(j->rec.reason, sizeof j->rec.reason, "canceled by a client");
+    j->dirty = true;
+    S_LOG(b, "job %llu canceled\n", (unsigned long long)j->rec.id);
+    return 0;
+}
+
+void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (j->rec.state == HS_JOB_RUNNING && j->rec.input_complete && j->queued == 0 &&
+        j->leased == 0) {
+        j->rec.state = HS_JOB_DONE;
+        j->dirty = true;
+        S_LOG(b, "job %llu done: %lld games, %lld failed, %lld positions\n",
+              (unsigned long long)j->rec.id, (long long)j->rec.games_total,
+              (long long)j->rec.games_failed, (long long)j->rec.positions_done);
+    }
+}
+
+int hs__jobs_flush(hs__broker_t *b)
+{
+    for (int i = 0; i < b->num_jobs; i++) {
+        hs__bjob_t *j = b->jobs[i];
+        if (!j->dirty)
+            continue;
+        int rc = hs__batch(b);
+        j->rec.updated_unix = (int64_t)time(NULL);
+        if (rc < 0 || (rc = s_fatal(b, hs_store_job_put(b->store, &j->rec, &b->err))) < 0)
+            return rc;
+        j->dirty = false;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ tasks */
+
+static bool s_worker_can(const hs__bworker_t *w, const hs__bjob_t *j)
+{
+    for (int e = 0; e < j->num_engines; e++) {
+        const char *spec = j->engines[e];
+        size_t len = strcspn(spec, ":");
+        bool ok = false;
+        for (int k = 0; k < w->num_engines && !ok; k++)
+            ok = strlen(w->engines[k]) == len && !strncmp(w->engines[k], spec, len);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w)
+{
+    /* Fair scheduling: round robin over jobs that have queued work this worker
+     * can do, one task per turn. */
+    for (int k = 0; k < b->num_jobs; k++) {
+        int i = (b->rr + k) % b->num_jobs;
+        hs__bjob_t *j = b->jobs[i];
+        if (j->rec.state != HS_JOB_RUNNING || !j->qhead || !s_worker_can(w, j))
+            continue;
+        b->rr = (i + 1) % b->num_jobs;
+        return j->qhead;
+    }
+    return NULL;
+}
+
+int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w)
+{
+    s_queue_remove(t->job, t);
+    t->job->leased++;
+    t->rec.state = HS_TASK_LEASED;
+    t->rec.attempts++;
+    t->deadline = b->now + b->lease_ms;
+    t->worker = w;
+    if (w->num_leases == w->cap_leases) {
+        int n = w->cap_leases ? w->cap_leases * 2 : 16;
+        hs__btask_t **nl = realloc(w->leases, sizeof *nl * (size_t)n);
+        if (!nl)
+            return HS_ENOMEM;
+        w->leases = nl;
+        w->cap_leases = n;
+    }
+    w->leases[w->num_leases++] = t;
+    return s_put(b, t);
+}
+
+int hs__task_unlease(hs__broker_t *b, hs__btask_t *t)
+{
+    s_detach(b, t);
+    b->pending++;
+    t->rec.attempts--;
+    t->rec.state = HS_TASK_QUEUED;
+    /* Back at the head: it was next in line. */
+    hs__bjob_t *j = t->job;
+    t->qprev = NULL;
+    t->qnext = j->qhead;
+    if (j->qhead)
+        j->qhead->qprev = t;
+    else
+        j->qtail = t;
+    j->qhead = t;
+    j->queued++;
+    return s_put(b, t);
+}
+
+/* Marks t FAILED with reason and records its game as failed. Frees t. */
+static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
+{
+    hs__bjob_t *j = t->job;
+    s_detach(b, t);
+    t->rec.state = HS_TASK_FAILED;
+    snprintf(t->rec.reason, sizeof t->rec.reason, "%s", reason ? reason : "unknown");
+    int rc = s_put(b, t);
+    if (rc == 0) {
+        char *source = NULL, fallback[64];
+        hs_game_t g;
+        hs_error_t e2 = { 0 };
+        if (hs_store_game_get(b->store, t->rec.game_id, &g, &source, NULL, &e2) == 0)
+            hs_game_fini(&g);
+        if (!source) {
+            snprintf(fallback, sizeof fallback, "game %016llx%016llx",
+                     (unsigned long long)t->rec.game_id[0], (unsigned long long)t->rec.game_id[1]);
+        }
+        rc = s_fatal(b, hs_store_game_failed(b->store, source ? source : fallback,
+                                             t->rec.reason, j->rec.id, NULL, &b->err));
+        free(source);
+    }
+    S_LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
+    j->rec.games_failed++;
+    j->dirty = true;
+    s_table_remove(b, t);
+    hs__job_check_done(b, j);
+    return rc;
+}
+
+int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason)
+{
+    if (t->rec.attempts >= b->max_attempts) {
+        char why[256];
+        snprintf(why, sizeof why, "%s (after %d attempts)", reason, t->rec.attempts);
+        return s_task_fail(b, t, why);
+    }
+    s_detach(b, t);
+    t->rec.state = HS_TASK_QUEUED;
+    snprintf(t->rec.reason, sizeof t->rec.reason, "%s", reason);
+    s_queue_push(t->job, t);
+    b->pending++;
+    return s_put(b, t);
+}
+
+int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
+{
+    hs__bjob_t *j = t->job;
+    if (r->error)
+        return hs__task_requeue(b, t, r->error);
+    int rc = hs__batch(b);
+    if (rc < 0)
+        return rc;
+    for (int i = 0; i < r->num_evals; i++) {
+        const hs_eval_t *e = &r->evals[i];
+        const char *spec = NULL;
+        for (int k = 0; k < j->num_engines; k++)
+            if (j->engine_ids[k] == e->engine_id)
+                spec = j->engines[k];
+        if (!spec)
+            continue;   /* not an engine of this job: ignore rather than trust it */
+        rc = s_fatal(b, hs_store_result_put(b->store, t->rec.game_id, e, spec, NULL, &b->err));
+        if (rc < 0)
+            return rc;
+    }
+    s_detach(b, t);
+    t->rec.state = HS_TASK_DONE;
+    t->rec.reason[0] = '\0';
+    if ((rc = s_put(b, t)) < 0)
+        return rc;
+    j->rec.games_done++;
+    j->rec.positions_done += s_positions(&t->rec);
+    j->dirty = true;
+    s_table_remove(b, t);
+    hs__job_check_done(b, j);
+    return 0;
+}
+
+int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err)
+{
+    hs_wire_msg_init(m, HS_WIRE_TASK);
+    hs_wire_task_t *task = &m->task;
+    task->task_id = t->rec.id;
+    task->job_id = t->rec.job_id;
+    int rc = hs_store_game_get(b->store, t->rec.game_id, &task->game.game, &task->game.source,
+                               NULL, err);
+    if (rc < 0)
+        return rc;
+    int n = s_positions(&t->rec);
+    if (t->rec.move_last > task->game.game.num_moves || n <= 0 || n > HS_WIRE_MAX_EVALS)
+        return hs_error_set(err, HS_EINVAL, "task moves %d..%d do not fit the game (%d moves)",
+                            t->rec.move_first, t->rec.move_last, task->game.game.num_moves);
+    task->move_numbers = malloc(sizeof(int) * (size_t)n);
+    task->engines = calloc((size_t)t->job->num_engines, sizeof(char *));
+    if (!task->move_numbers || !task->engines)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        task->move_numbers[i] = t->rec.move_first + i * t->rec.move_step;
+    task->num_move_numbers = n;
+    for (int e = 0; e < t->job->num_engines; e++) {
+        task->engines[e] = strdup(t->job->engines[e]);
+        if (!task->engines[e])
+            return hs_error_set(err, HS_ENOMEM, "out of memory");
+        task->num_engines++;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ restart */
+
+typedef struct {
+    hs_store_task_t *v;
+    size_t n, cap;
+} s_tasklist_t;
+
+static int s_collect(void *ctx, const hs_store_task_t *t)
+{
+    s_tasklist_t *l = ctx;
+    if (l->n == l->cap) {
+        size_t n = l->cap ? l->cap * 2 : 256;
+        hs_store_task_t *nv = realloc(l->v, sizeof *nv * n);
+        if (!nv)
+            return HS_ENOMEM;
+        l->v = nv;
+        l->cap = n;
+    }
+    l->v[l->n++] = *t;
+    return 0;
+}
+
+int hs__broker_load(hs__broker_t *b, hs_error_t *err)
+{
+    hs_store_job_t *jobs = NULL;
+    int count = 0, rc;
+    if ((rc = hs_store_job_list(b->store, &jobs, &count, err)) < 0)
+        return rc;
+    for (int i = 0; i < count && rc == 0; i++) {
+        hs__bjob_t *j = calloc(1, sizeof *j);
+        if (!j) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            break;
+        }
+        j->rec = jobs[i];
+        j->rate_ms = b->now;
+        j->rate_done = j->rec.positions_done;
+        if (s_job_engines(j, err) < 0 && j->rec.state == HS_JOB_RUNNING) {
+            j->rec.state = HS_JOB_FAILED;
+            snprintf(j->rec.reason, sizeof j->rec.reason, "bad engine list in the journal");
+            j->dirty = true;
+        }
+        if ((rc = s_job_add(b, j)) < 0)
+            free(j);
+    }
+    free(jobs);
+    if (rc < 0)
+        return rc;
+    /* Queued and leased tasks come back as queued, in id order. */
+    s_tasklist_t l = { 0 };
+    if ((rc = hs_store_task_each(b->store, HS_TASK_QUEUED, s_collect, &l, err)) < 0 ||
+        (rc = hs_store_task_each(b->store, HS_TASK_LEASED, s_collect, &l, err)) < 0) {
+        free(l.v);
+        return rc;
+    }
+    int requeued = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        hs__bjob_t *j = hs__job_find(b, l.v[i].job_id);
+        if (!j || j->rec.state != HS_JOB_RUNNING)
+            continue;
+        hs__btask_t *t = calloc(1, sizeof *t);
+        if (!t) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            break;
+        }
+        t->rec = l.v[i];
+        t->job = j;
+        if ((rc = s_table_add(b, t)) < 0) {
+            free(t);
+            break;
+        }
+        if (t->rec.state == HS_TASK_LEASED) {
+            t->rec.state = HS_TASK_QUEUED;
+            if ((rc = s_put(b, t)) < 0)
+                break;
+            requeued++;
+        }
+        s_queue_push(j, t);
+        b->pending++;
+    }
+    free(l.v);
+    for (int i = 0; i < b->num_jobs; i++)
+        hs__job_check_done(b, b->jobs[i]);
+    if (b->num_jobs)
+        S_LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)\n", b->num_jobs,
+              (long long)b->pending, requeued);
+    return rc;
+}
+
+void hs__broker_free_state(hs__broker_t *b)
+{
+    for (size_t i = 0; i < b->num_buckets; i++)
+        for (hs__btask_t *t = b->buckets[i], *nx; t; t = nx) {
+            nx = t->hnext;
+            free(t);
+        }
+    free(b->buckets);
+    b->buckets = NULL;
+    b->num_buckets = b->num_tasks = 0;
+    for (int i = 0; i < b->num_jobs; i++)
+        free(b->jobs[i]);
+    free(b->jobs);
+    b->jobs = NULL;
+    b->num_jobs = 0;
+    for (int i = 0; i < b->num_workers; i++) {
+        free(b->workers[i]->leases);
+        free(b->workers[i]);
+    }
+    free(b->workers);
+    b->workers = NULL;
+    b->num_workers = 0;
+}

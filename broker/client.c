@@ -1,0 +1,322 @@
+/*
+ * broker/client.c — Lazy Pirate requests and the batch submitter (client.h).
+ */
+#include "broker/client.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#define S_BATCH_MAX 256
+
+struct hs_client {
+    void *ctx;
+    bool own_ctx;
+    void *sock;
+    char endpoint[512];
+    int timeout_ms, retries;
+    atomic_int *abort_flag;
+    hs_wire_buf_t buf;
+};
+
+void hs_client_set_abort(hs_client_t *c, atomic_int *flag)
+{
+    c->abort_flag = flag;
+}
+
+struct hs_submitter {
+    hs_client_t *c;
+    uint64_t job_id;
+    int credit;                 /* games the broker lets us send (-1: not asked yet) */
+    char name[HS_WIRE_MAX_NAME];
+    char engines_buf[1024];
+    char *engines[HS_WIRE_MAX_ENGINES];
+    int num_engines;
+    char moves[64];
+    hs_wire_game_t *batch;
+    int n;
+    int64_t sent;
+};
+
+static int s_open(hs_client_t *c, hs_error_t *err)
+{
+    c->sock = zmq_socket(c->ctx, ZMQ_DEALER);
+    if (!c->sock)
+        return hs_error_set(err, HS_EIO, "cannot create a socket: %s", zmq_strerror(errno));
+    int zero = 0;
+    zmq_setsockopt(c->sock, ZMQ_LINGER, &zero, sizeof zero);
+    if (zmq_connect(c->sock, c->endpoint) != 0) {
+        int rc = hs_error_set(err, HS_EIO, "cannot connect to %s: %s", c->endpoint,
+                              zmq_strerror(errno));
+        zmq_close(c->sock);
+        c->sock = NULL;
+        return rc;
+    }
+    return 0;
+}
+
+int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
+                  int retries, hs_error_t *err)
+{
+    hs_client_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    snprintf(c->endpoint, sizeof c->endpoint, "%s", endpoint);
+    c->timeout_ms = timeout_ms > 0 ? timeout_ms : 3000;
+    c->retries = retries >= 0 ? retries : 10;
+    c->own_ctx = zmq_ctx == NULL;
+    c->ctx = c->own_ctx ? zmq_ctx_new() : zmq_ctx;
+    int rc = c->ctx ? s_open(c, err) : hs_error_set(err, HS_EIO, "no ZeroMQ context");
+    if (rc < 0) {
+        hs_client_destroy(&c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+void hs_client_destroy(hs_client_t **cp)
+{
+    if (!cp || !*cp)
+        return;
+    hs_client_t *c = *cp;
+    if (c->sock)
+        zmq_close(c->sock);
+    if (c->own_ctx && c->ctx)
+        zmq_ctx_term(c->ctx);
+    hs_wire_buf_free(&c->buf);
+    free(c);
+    *cp = NULL;
+}
+
+/* Receives one reply within timeout: 1 got it, 0 timed out. */
+static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc)
+{
+    zmq_pollitem_t item = { c->sock, 0, ZMQ_POLLIN, 0 };
+    for (;;) {
+        int n = zmq_poll(&item, 1, c->timeout_ms);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        zmq_msg_t fr[3];
+        int nf = 0, more = 1;
+        while (more) {
+            zmq_msg_t part;
+            zmq_msg_init(&part);
+            if (zmq_msg_recv(&part, c->sock, 0) < 0) {
+                zmq_msg_close(&part);
+                break;
+            }
+            more = zmq_msg_more(&part);
+            if (nf < 3)
+                fr[nf++] = part;
+            else
+                zmq_msg_close(&part);
+        }
+        bool is_worker = true;
+        int got = 0;
+        if (nf == 3 && zmq_msg_size(&fr[0]) == 0 &&
+            hs_wire_check_magic(zmq_msg_data(&fr[1]), zmq_msg_size(&fr[1]), &is_worker, NULL) == 0 &&
+            !is_worker) {
+            *rc = hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), reply, err);
+            got = 1;
+            if (*rc == 0 && reply->type == HS_WIRE_HEARTBEAT) {
+                hs_wire_msg_fini(reply);
+                got = 0;   /* not an answer: keep waiting */
+            }
+        }
+        for (int i = 0; i < nf; i++)
+            zmq_msg_close(&fr[i]);
+        if (got)
+            return 1;
+    }
+}
+
+int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *reply,
+                      hs_error_t *err)
+{
+    c->buf.len = 0;
+    int rc = hs_wire_encode(req, &c->buf, err);
+    if (rc < 0)
+        return rc;
+    for (int attempt = 0; attempt <= c->retries; attempt++) {
+        if (c->abort_flag && atomic_load(c->abort_flag))
+            return hs_error_set(err, HS_ECANCELED, "the broker is gone");
+        if (!c->sock && (rc = s_open(c, err)) < 0)
+            return rc;
+        zmq_send(c->sock, "", 0, ZMQ_SNDMORE);
+        zmq_send(c->sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+        zmq_send(c->sock, c->buf.data, c->buf.len, 0);
+        rc = 0;
+        if (s_recv(c, reply, err, &rc)) {
+            if (rc < 0)
+                return rc;
+            if (reply->type == HS_WIRE_ERROR) {
+                int code = reply->error.code < 0 ? reply->error.code : HS_EPROTO;
+                hs_error_set(err, code, "broker: %s", reply->error.reason ? reply->error.reason : "error");
+                hs_wire_msg_fini(reply);
+                return code;
+            }
+            return 0;
+        }
+        /* No answer: a fresh socket drops late replies; try again. */
+        zmq_close(c->sock);
+        c->sock = NULL;
+    }
+    return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after %d tries",
+                        c->endpoint, c->retries + 1);
+}
+
+int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_error_t *err)
+{
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_STATUS);
+    m.job_id = job_id;
+    int rc = hs_client_request(c, &m, reply, err);
+    if (rc == 0 && reply->type != HS_WIRE_STATUS_REPLY) {
+        hs_wire_msg_fini(reply);
+        return hs_error_set(err, HS_EPROTO, "unexpected reply to STATUS");
+    }
+    return rc;
+}
+
+int hs_client_cancel(hs_client_t *c, uint64_t job_id, bool *canceled, hs_error_t *err)
+{
+    hs_wire_msg_t m, r;
+    hs_wire_msg_init(&m, HS_WIRE_CANCEL);
+    m.job_id = job_id;
+    int rc = hs_client_request(c, &m, &r, err);
+    if (rc < 0)
+        return rc;
+    if (r.type != HS_WIRE_CANCEL_REPLY)
+        rc = hs_error_set(err, HS_EPROTO, "unexpected reply to CANCEL");
+    else
+        *canceled = r.cancel_reply.canceled;
+    hs_wire_msg_fini(&r);
+    return rc;
+}
+
+/* ------------------------------------------------------------ submitter */
+
+int hs_submitter_new(hs_submitter_t **out, hs_client_t *c, const char *job_name,
+                     const char *engines, const char *moves_spec, hs_error_t *err)
+{
+    hs_submitter_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->batch = calloc(S_BATCH_MAX, sizeof *s->batch))) {
+        free(s);
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    }
+    s->c = c;
+    s->credit = -1;
+    snprintf(s->name, sizeof s->name, "%s", job_name ? job_name : "");
+    snprintf(s->engines_buf, sizeof s->engines_buf, "%s", engines);
+    snprintf(s->moves, sizeof s->moves, "%s", moves_spec ? moves_spec : "all");
+    for (char *save = NULL, *tok = strtok_r(s->engines_buf, ",", &save);
+         tok && s->num_engines < HS_WIRE_MAX_ENGINES; tok = strtok_r(NULL, ",", &save))
+        s->engines[s->num_engines++] = tok;
+    *out = s;
+    return 0;
+}
+
+static void s_batch_clear(hs_submitter_t *s)
+{
+    for (int i = 0; i < s->n; i++)
+        hs_wire_game_fini(&s->batch[i]);   /* frees source and error too */
+    s->n = 0;
+}
+
+void hs_submitter_destroy(hs_submitter_t **sp)
+{
+    if (!sp || !*sp)
+        return;
+    s_batch_clear(*sp);
+    free((*sp)->batch);
+    free(*sp);
+    *sp = NULL;
+}
+
+/* Sends the batch (maybe empty) and reads the new credit. */
+static int s_flush(hs_submitter_t *s, bool last, hs_error_t *err)
+{
+    hs_wire_msg_t m, r;
+    hs_wire_msg_init(&m, HS_WIRE_SUBMIT);
+    m.submit.job_id = s->job_id;
+    m.submit.job_name = s->name;
+    m.submit.engines = s->engines;
+    m.submit.num_engines = s->num_engines;
+    m.submit.moves_spec = s->moves;
+    m.submit.games = s->batch;
+    m.submit.num_games = s->n;
+    m.submit.last = last;
+    int rc = hs_client_request(s->c, &m, &r, err);
+    if (rc < 0)
+        return rc;
+    if (r.type != HS_WIRE_SUBMIT_REPLY) {
+        hs_wire_msg_fini(&r);
+        return hs_error_set(err, HS_EPROTO, "unexpected reply to SUBMIT");
+    }
+    s->job_id = r.submit_reply.job_id;
+    s->credit = r.submit_reply.credit;
+    s->sent += s->n;
+    hs_wire_msg_fini(&r);
+    s_batch_clear(s);
+    return 0;
+}
+
+/* Flushes when the batch is full or credit allows; waits while credit is 0. */
+static int s_maybe_flush(hs_submitter_t *s, hs_error_t *err)
+{
+    int limit = s->credit < 0 ? 1 : s->credit;
+    if (limit > S_BATCH_MAX)
+        limit = S_BATCH_MAX;
+    if (s->n < limit && s->n < S_BATCH_MAX)
+        return 0;
+    int rc = s_flush(s, false, err);
+    /* No credit: the broker's queue is full. Ask again (empty batch) until it has room. */
+    while (rc == 0 && s->credit == 0) {
+        usleep(100000);
+        rc = s_flush(s, false, err);
+    }
+    return rc;
+}
+
+int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, hs_error_t *err)
+{
+    hs_wire_game_t *w = &s->batch[s->n];
+    memset(w, 0, sizeof *w);
+    w->game = *g;
+    hs_game_init(g, 19);
+    if (w->game.id[0] == 0 && w->game.id[1] == 0)
+        hs_game_compute_id(&w->game);
+    w->source = source ? strdup(source) : NULL;
+    s->n++;
+    return s_maybe_flush(s, err);
+}
+
+int hs_submitter_add_failure(hs_submitter_t *s, const char *source, const char *reason,
+                             hs_error_t *err)
+{
+    hs_wire_game_t *w = &s->batch[s->n];
+    memset(w, 0, sizeof *w);
+    hs_game_init(&w->game, 19);
+    w->source = strdup(source ? source : "(unknown)");
+    w->error = strdup(reason && *reason ? reason : "unreadable");
+    if (w->source && strlen(w->source) >= HS_WIRE_MAX_STR)
+        w->source[HS_WIRE_MAX_STR - 1] = '\0';
+    if (w->error && strlen(w->error) >= HS_WIRE_MAX_STR)
+        w->error[HS_WIRE_MAX_STR - 1] = '\0';
+    s->n++;
+    return s_maybe_flush(s, err);
+}
+
+int hs_submitter_finish(hs_submitter_t *s, hs_error_t *err)
+{
+    return s_flush(s, true, err);
+}
+
+uint64_t hs_submitter_job(const hs_submitter_t *s) { return s->job_id; }
+int64_t hs_submitter_sent(const hs_submitter_t *s) { return s->sent; }

@@ -1,0 +1,91 @@
+/*
+ * broker/client.h — the client side of the broker protocol: requests with
+ * retries (Lazy Pirate), and a submitter that streams games to a job in batches
+ * as the broker's credit allows.
+ *
+ * Lazy Pirate: a request waits timeout_ms for its reply; on silence the client
+ * closes its socket (dropping anything late), opens a fresh one and sends again,
+ * up to `retries` times. So a client survives a broker restart (kill -9 and start
+ * again): its next try reaches the new broker. Resending a SUBMIT batch is safe:
+ * the broker skips games that the job already holds.
+ *
+ * Used by `hyeongse submit`, `status`, `cancel` and `analyze` (over inproc://).
+ * Threads: one hs_client_t per thread.
+ */
+#ifndef HS_BROKER_CLIENT_H
+#define HS_BROKER_CLIENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/wire.h"
+
+typedef struct hs_client hs_client_t;
+
+/*
+ * Connects to the broker at endpoint. zmq_ctx: the context to use (required for
+ * inproc://, NULL = a private one). timeout_ms per try (<= 0: 3000), retries
+ * tries after the first (< 0: 10). Returns 0 or HS_ENOMEM / HS_EIO; *out set on
+ * success only. Caller owns *out and must destroy it with hs_client_destroy.
+ */
+int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
+                  int retries, hs_error_t *err);
+
+/*
+ * Makes requests give up (HS_ECANCELED) at the next try once *flag is non-zero:
+ * an embedding program sets it when its in-process broker died. NULL = never.
+ */
+void hs_client_set_abort(hs_client_t *c, atomic_int *flag);
+
+/* Closes the client and sets *c = NULL. NULL-safe. */
+void hs_client_destroy(hs_client_t **c);
+
+/*
+ * Sends req and waits for the reply into *reply (caller finis it). A reply of type
+ * ERROR is returned as its code with its reason in *err (and *reply is empty).
+ * Returns 0, HS_ETIMEOUT after all tries, HS_EPROTO for an undecodable reply.
+ */
+int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *reply,
+                      hs_error_t *err);
+
+/* STATUS for job_id (0 = all): *reply is a STATUS_REPLY (caller finis it). */
+int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_error_t *err);
+
+/* CANCEL job_id: *canceled says whether a running job was canceled. */
+int hs_client_cancel(hs_client_t *c, uint64_t job_id, bool *canceled, hs_error_t *err);
+
+/* ---- streaming a job ---- */
+
+typedef struct hs_submitter hs_submitter_t;
+
+/*
+ * A submitter for a new job with these engines (comma list) and moves spec.
+ * The job is created at the first flush. Caller owns *out (hs_submitter_destroy).
+ */
+int hs_submitter_new(hs_submitter_t **out, hs_client_t *c, const char *job_name,
+                     const char *engines, const char *moves_spec, hs_error_t *err);
+void hs_submitter_destroy(hs_submitter_t **s);
+
+/*
+ * Adds a good game: the submitter takes *g's contents (g is left as
+ * hs_game_init(g, 19)). source may be NULL. Sends a batch when it is full and the
+ * broker grants credit, waiting for credit when it has none (backpressure).
+ */
+int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source,
+                          hs_error_t *err);
+
+/* Adds a game that could not be read: the broker records it failed with reason. */
+int hs_submitter_add_failure(hs_submitter_t *s, const char *source, const char *reason,
+                             hs_error_t *err);
+
+/* Sends what is left with the "last" flag: the job's input is complete. */
+int hs_submitter_finish(hs_submitter_t *s, hs_error_t *err);
+
+/* The job id (0 before the first flush), and games sent so far. */
+uint64_t hs_submitter_job(const hs_submitter_t *s);
+int64_t hs_submitter_sent(const hs_submitter_t *s);
+
+#endif

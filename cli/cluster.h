@@ -1,0 +1,55 @@
+/*
+ * cli/cluster.h — what `submit`, `analyze` and `status` share: streaming an
+ * archive into a job through the broker client, waiting for a job with a
+ * progress bar, and printing job status. Implemented in cli/cmd_submit.c.
+ */
+#ifndef HS_CLI_CLUSTER_H
+#define HS_CLI_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "broker/client.h"
+#include "core/error.h"
+#include "ingest/ingest.h"
+
+/* Default broker address when neither --broker nor HS_BROKER is given. */
+#define HS_CLI_DEFAULT_BROKER "tcp://127.0.0.1:5555"
+
+/* Engines used when --engines is not given: "influence,judge" when both are
+ * built in, else "area". Static storage. */
+const char *hs__cli_default_engines(void);
+
+/*
+ * Reads paths with the ingest pipeline and streams every good game, then every
+ * failure (with its reason), into a new job through c. *job gets the job id,
+ * *rep the ingest report (caller finis it). progress: print ingest progress.
+ */
+int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
+                         const char *engines, const char *moves, const char *name,
+                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
+                         bool progress, hs_error_t *err);
+
+/* Final figures of a job, as hs__cli_wait saw them last. */
+typedef struct hs_cli_job_summary {
+    char state[32];
+    int64_t games_total, games_done, games_failed, positions_total, positions_done;
+    int workers;
+} hs_cli_job_summary_t;
+
+/*
+ * Polls STATUS of job every 250 ms until it is no longer running, drawing a
+ * progress bar (games, positions/s, ETA, failures) on `bar` (NULL: none).
+ * Returns 0 (see sum->state for how it ended) or the client's error.
+ */
+int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *sum,
+                 hs_error_t *err);
+
+/* Prints a STATUS_REPLY as a table or as JSON (one object: {"workers":N,"jobs":[...]}). */
+void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json);
+
+/* The broker address: opt if set, else $HS_BROKER, else the default. */
+const char *hs__cli_broker_addr(const char *opt);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * cli/cmd_broker.c — `hyeongse broker --bind ADDR --db DIR`: run the broker until
+ * SIGTERM/SIGINT. Signal handling lives here; the library only reads a stop flag.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broker/broker.h"
+#include "store/store.h"
+
+const char hs_cmd_broker_summary[] = "run the broker: job queue, leases, results into the store";
+
+/* The one piece of global state a signal handler needs. */
+static atomic_int s_stop;
+
+static void s_on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&s_stop, 1);
+}
+
+static void s_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hyeongse broker --bind ADDR --db DIR [--heartbeat-ms N] [--lease-ms N]\n"
+            "                       [--max-attempts N] [--queue-max N] [--map-size BYTES]\n"
+            "                       [--sync] [--verbose]\n\n"
+            "Serves workers (`hyeongse worker --connect ADDR`) and clients (`submit`,\n"
+            "`status`, `cancel` with --broker ADDR) on one address, and keeps jobs,\n"
+            "tasks and results in the LMDB store DIR. Restarting it on the same DIR\n"
+            "resumes every unfinished job.\n\n"
+            "  --bind ADDR        e.g. tcp://0.0.0.0:5555 (several: comma-separated)\n"
+            "  --db DIR           store directory (created when missing)\n"
+            "  --heartbeat-ms N   heartbeat interval (default 1000); workers expire after 3\n"
+            "  --lease-ms N       a task goes back to the queue after N ms (default 600000)\n"
+            "  --max-attempts N   leases before a task is marked failed (default 5)\n"
+            "  --queue-max N      pending tasks before clients must wait (default 20000)\n"
+            "  --map-size BYTES   initial LMDB map size (default 1 GiB; doubles when full)\n"
+            "  --sync             fsync every commit (survives power loss, not only kill -9)\n"
+            "  --verbose          log events to stderr\n");
+}
+
+int hs_cmd_broker(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "bind", required_argument, 0, 'b' },      { "db", required_argument, 0, 'd' },
+        { "heartbeat-ms", required_argument, 0, 'H' }, { "lease-ms", required_argument, 0, 'l' },
+        { "max-attempts", required_argument, 0, 'a' }, { "queue-max", required_argument, 0, 'q' },
+        { "sync", no_argument, 0, 's' },            { "map-size", required_argument, 0, 'M' },            { "verbose", no_argument, 0, 'v' },
+        { "help", no_argument, 0, 'h' },            { 0, 0, 0, 0 },
+    };
+    hs_broker_config_t cfg = { .store_flags = HS_STORE_NOSYNC, .stop = &s_stop,
+                               .map_size = (size_t)1 << 30 };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:sM:vh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b': cfg.bind = optarg; break;
+        case 'd': cfg.db_dir = optarg; break;
+        case 'H': cfg.heartbeat_ms = atoi(optarg); break;
+        case 'l': cfg.lease_ms = atoi(optarg); break;
+        case 'a': cfg.max_attempts = atoi(optarg); break;
+        case 'q': cfg.queue_max = atoi(optarg); break;
+        case 's': cfg.store_flags &= ~HS_STORE_NOSYNC; break;
+        case 'M': cfg.map_size = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'v': cfg.verbose = 1; break;
+        case 'h': s_usage(stdout); return 0;
+        default: s_usage(stderr); return 2;
+        }
+    }
+    if (!cfg.bind || !cfg.db_dir) {
+        s_usage(stderr);
+        return 2;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = s_on_signal;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    hs_error_t err = { 0 };
+    int rc = hs_broker_run(&cfg, &err);
+    if (rc < 0) {
+        fprintf(stderr, "hyeongse broker: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}

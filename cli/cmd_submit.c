@@ -1,0 +1,307 @@
+/*
+ * cli/cmd_submit.c — `hyeongse submit ARCHIVE --broker ADDR`: stream an archive's
+ * games into a new job, optionally wait for it with a live progress bar. Also
+ * holds the helpers of cli/cluster.h that `analyze` and `status` share.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "worker/engine.h"
+
+const char hs_cmd_submit_summary[] = "submit an archive to a broker as an analysis job";
+
+const char *hs__cli_default_engines(void)
+{
+    return hs_engine_find("influence") && hs_engine_find("judge") ? "influence,judge" : "area";
+}
+
+const char *hs__cli_broker_addr(const char *opt)
+{
+    if (opt)
+        return opt;
+    const char *env = getenv("HS_BROKER");
+    return env && *env ? env : HS_CLI_DEFAULT_BROKER;
+}
+
+static double s_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------ submitting */
+
+typedef struct s_feed {
+    hs_submitter_t *sub;
+    hs_error_t err;
+    int rc;
+} s_feed_t;
+
+static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
+{
+    s_feed_t *f = ctx;
+    char src[4200];
+    if (index > 0)
+        snprintf(src, sizeof src, "%s#%d", source, index);
+    else
+        snprintf(src, sizeof src, "%s", source);
+    f->rc = hs_submitter_add_game(f->sub, game, src, &f->err);
+    return f->rc < 0;
+}
+
+int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
+                         const char *engines, const char *moves, const char *name,
+                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
+                         bool progress, hs_error_t *err)
+{
+    s_feed_t f = { 0 };
+    int rc = hs_submitter_new(&f.sub, c, name, engines, moves, err);
+    if (rc < 0)
+        return rc;
+    hs_ingest_options_t o;
+    hs_ingest_options_init(&o);
+    o.threads = ingest_threads;
+    o.on_game = s_on_game;
+    o.ctx = &f;
+    o.progress = progress ? stderr : NULL;
+    rc = hs_ingest_run(paths, npaths, &o, rep, err);
+    if (rc == HS_ECANCELED && f.rc < 0) {
+        rc = f.rc;
+        if (err)
+            *err = f.err;
+    }
+    /* Games that could not be read are recorded in the job as failed, with why. */
+    for (size_t i = 0; rc == 0 && i < rep->num_failures; i++) {
+        const hs_ingest_failure_t *x = &rep->failures[i];
+        char src[4200], why[4200];
+        if (x->game >= 0)
+            snprintf(src, sizeof src, "%s#%d", x->source ? x->source : "?", x->game);
+        else
+            snprintf(src, sizeof src, "%s", x->source ? x->source : "?");
+        snprintf(why, sizeof why, "%s: %s", hs_ingest_reason_name(x->reason),
+                 x->message ? x->message : "");
+        rc = hs_submitter_add_failure(f.sub, src, why, err);
+    }
+    if (rc == 0)
+        rc = hs_submitter_finish(f.sub, err);
+    *job = hs_submitter_job(f.sub);
+    hs_submitter_destroy(&f.sub);
+    return rc;
+}
+
+/* ------------------------------------------------------------- waiting */
+
+static void s_bar(FILE *out, const hs_wire_job_status_t *j, double elapsed, bool tty)
+{
+    double frac = j->positions_total > 0 ? (double)j->positions_done / (double)j->positions_total : 0;
+    if (frac > 1)
+        frac = 1;
+    char bar[31];
+    int fill = (int)(frac * 30);
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    double rate = elapsed > 0 ? (double)j->positions_done / elapsed : 0;
+    char eta[32] = "?";
+    if (rate > 0 && j->input_complete) {
+        double left = (double)(j->positions_total - j->positions_done) / rate;
+        snprintf(eta, sizeof eta, "%.0fs", left < 0 ? 0 : left);
+    }
+    fprintf(out, "%s[%s] %3.0f%% games %" PRId64 "/%" PRId64 "  %.0f pos/s  ETA %s  failed %" PRId64 "%s",
+            tty ? "\r" : "", bar, frac * 100, j->games_done + j->games_failed, j->games_total,
+            rate, eta, j->games_failed, tty ? "  " : "\n");
+    fflush(out);
+}
+
+int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *sum,
+                 hs_error_t *err)
+{
+    double t0 = s_now(), last_line = 0;
+    bool tty = bar && isatty(fileno(bar));
+    int64_t first_done = -1;
+    memset(sum, 0, sizeof *sum);
+    for (;;) {
+        hs_wire_msg_t r;
+        int rc = hs_client_status(c, job, &r, err);
+        if (rc < 0)
+            return rc;
+        if (r.status_reply.num_jobs < 1) {
+            hs_wire_msg_fini(&r);
+            return hs_error_set(err, HS_ENOTFOUND, "job %" PRIu64 " not found", job);
+        }
+        const hs_wire_job_status_t *j = &r.status_reply.jobs[0];
+        snprintf(sum->state, sizeof sum->state, "%s", j->state ? j->state : "?");
+        sum->games_total = j->games_total;
+        sum->games_done = j->games_done;
+        sum->games_failed = j->games_failed;
+        sum->positions_total = j->positions_total;
+        sum->positions_done = j->positions_done;
+        sum->workers = r.status_reply.workers;
+        if (first_done < 0)
+            first_done = j->positions_done;
+        double now = s_now();
+        bool running = !strcmp(sum->state, "running");
+        if (bar && (tty || now - last_line >= 5 || !running)) {
+            hs_wire_job_status_t shown = *j;
+            shown.positions_done -= first_done;
+            shown.positions_total -= first_done;
+            s_bar(bar, &shown, now - t0, tty);
+            last_line = now;
+        }
+        hs_wire_msg_fini(&r);
+        if (!running) {
+            if (tty)
+                fputc('\n', bar);
+            return 0;
+        }
+        usleep(250000);
+    }
+}
+
+/* --------------------------------------------------------------- status */
+
+static void s_json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
+{
+    if (json) {
+        fprintf(out, "{\"workers\":%d,\"jobs\":[", r->workers);
+        for (int i = 0; i < r->num_jobs; i++) {
+            const hs_wire_job_status_t *j = &r->jobs[i];
+            fprintf(out, "%s{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", j->id);
+            s_json_str(out, j->name);
+            fprintf(out, ",\"state\":");
+            s_json_str(out, j->state);
+            fprintf(out, ",\"games_total\":%" PRId64 ",\"games_done\":%" PRId64
+                         ",\"games_failed\":%" PRId64 ",\"positions_total\":%" PRId64
+                         ",\"positions_done\":%" PRId64 ",\"rate\":%.1f,\"input_complete\":%s}",
+                    j->games_total, j->games_done, j->games_failed, j->positions_total,
+                    j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
+                    j->input_complete ? "true" : "false");
+        }
+        fprintf(out, "]}\n");
+        return;
+    }
+    fprintf(out, "workers: %d\n", r->workers);
+    fprintf(out, "%6s  %-9s %9s %9s %7s %11s %11s %9s  %s\n", "job", "state", "games", "done",
+            "failed", "positions", "pos done", "pos/s", "name");
+    for (int i = 0; i < r->num_jobs; i++) {
+        const hs_wire_job_status_t *j = &r->jobs[i];
+        fprintf(out, "%6" PRIu64 "  %-9s %9" PRId64 " %9" PRId64 " %7" PRId64 " %11" PRId64
+                     " %11" PRId64 " %9.0f  %s%s\n",
+                j->id, j->state ? j->state : "?", j->games_total, j->games_done, j->games_failed,
+                j->positions_total, j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
+                j->name ? j->name : "", j->input_complete ? "" : " (receiving)");
+    }
+}
+
+/* -------------------------------------------------------------- command */
+
+static void s_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hyeongse submit ARCHIVE... [--broker ADDR] [--engines LIST]\n"
+            "                       [--moves all|every:N|last] [--name NAME] [--wait]\n\n"
+            "Reads the archives (.sgf, folders, .tar.gz, .zip), sends every game to the\n"
+            "broker as one job and prints the job id. Broken games are sent too and\n"
+            "recorded as failed with the reason.\n\n"
+            "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
+            "  --engines LIST  comma-separated engines (default %s)\n"
+            "  --moves SPEC    positions to evaluate: all (default), every:N, last\n"
+            "  --name NAME     job name\n"
+            "  --threads N     ingest threads (default: one per CPU)\n"
+            "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n",
+            HS_CLI_DEFAULT_BROKER, hs__cli_default_engines());
+}
+
+int hs_cmd_submit(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "broker", required_argument, 0, 'b' }, { "engines", required_argument, 0, 'e' },
+        { "moves", required_argument, 0, 'm' },  { "name", required_argument, 0, 'n' },
+        { "threads", required_argument, 0, 't' }, { "wait", no_argument, 0, 'w' },
+        { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
+    };
+    const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL;
+    int threads = 0, wait = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'b': broker = optarg; break;
+        case 'e': engines = optarg; break;
+        case 'm': moves = optarg; break;
+        case 'n': name = optarg; break;
+        case 't': threads = atoi(optarg); break;
+        case 'w': wait = 1; break;
+        case 'h': s_usage(stdout); return 0;
+        default: s_usage(stderr); return 2;
+        }
+    }
+    if (optind >= argc) {
+        s_usage(stderr);
+        return 2;
+    }
+    if (!engines)
+        engines = hs__cli_default_engines();
+    hs_error_t err = { 0 };
+    if (hs_engine_check_list(engines, HS_WIRE_MAX_ENGINES, &err) < 0) {
+        fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+        return 2;
+    }
+    broker = hs__cli_broker_addr(broker);
+    hs_client_t *cl = NULL;
+    if (hs_client_new(&cl, NULL, broker, 3000, 10, &err) < 0) {
+        fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+        return 1;
+    }
+    uint64_t job = 0;
+    hs_ingest_report_t rep;
+    int rc = hs__cli_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
+                                  moves, name, threads, &job, &rep, false, &err);
+    if (rc < 0) {
+        fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+        hs_ingest_report_fini(&rep);
+        hs_client_destroy(&cl);
+        return 1;
+    }
+    printf("job %" PRIu64 ": %" PRIu64 " games, %" PRIu64 " failed, %" PRIu64 " duplicates skipped\n",
+           job, rep.games, rep.failed, rep.duplicates);
+    fflush(stdout);
+    hs_ingest_report_fini(&rep);
+    int status = 0;
+    if (wait) {
+        hs_cli_job_summary_t sum;
+        rc = hs__cli_wait(cl, job, stderr, &sum, &err);
+        if (rc < 0) {
+            fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+            status = 1;
+        } else {
+            printf("job %" PRIu64 " %s: %" PRId64 " games done, %" PRId64 " failed, %" PRId64
+                   " positions\n", job, sum.state, sum.games_done, sum.games_failed,
+                   sum.positions_done);
+            status = strcmp(sum.state, "done") ? 1 : 0;
+        }
+    }
+    hs_client_destroy(&cl);
+    return status;
+}

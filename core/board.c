@@ -1,0 +1,675 @@
+/*
+ * core/board.c — the Go board of board.h: incremental strings with exact
+ * liberty counts, captures, simple ko, Zobrist hashing, the empty-point list,
+ * setup stones, the from-scratch self-check, eyes, diagrams and GTP vertices.
+ *
+ * Hot path (hs_board_play, used millions of times per second by playouts):
+ *   1. put the stone, take it out of the empty list, hash it;
+ *   2. take one liberty from each distinct neighbouring string;
+ *   3. merge the friendly neighbour strings into the largest one, counting the
+ *      liberties the smaller ones (and the new stone) add that the largest did
+ *      not already have — exact, without a rebuild;
+ *   4. remove enemy strings left without liberties, giving one liberty to each
+ *      distinct friendly string next to each freed point;
+ *   5. suicide (only when allowed) removes the mover's own string.
+ * Legality is checked before anything changes, so a refused move leaves the
+ * board untouched. Per-point neighbour colour counts (field nbr) are kept with
+ * every stone placed or removed, so "has an empty neighbour" and "touches a
+ * stone at all" are one load; the neighbour scan in s_play is branch-free,
+ * because in random play mispredicted branches cost more than instructions.
+ *
+ * Zobrist keys are not a mutable global table: s_zkey() mixes (point, colour)
+ * with the splitmix64 finaliser, which is a bijection on 64-bit words, so keys of
+ * distinct (point, colour) pairs are distinct and well spread.
+ */
+#include "core/board.h"
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Column letters of GTP and of the diagrams: A..Z without I (25 letters, so
+ * boards up to 25x25 continue past T with U..Z). */
+static const char s_columns[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+static inline uint64_t s_mix64(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Key of a stone of colour c (1 or 2) at point p. */
+static inline uint64_t s_zkey(hs_point_t p, int c)
+{
+    return s_mix64(((uint64_t)p << 2) | (uint64_t)c);
+}
+
+/* Extra keys for hs_board_key: side to move and the ko point (colour code 3
+ * cannot collide with a stone key). */
+static inline uint64_t s_ko_key(hs_point_t p) { return s_mix64(((uint64_t)p << 2) | 3u); }
+#define S_WHITE_TO_MOVE_KEY 0xD6E8FEB86659FD93ull
+
+static inline void s_empty_remove(hs_board_t *b, hs_point_t p)
+{
+    int i = b->empty_pos[p];
+    hs_point_t last = b->empty[--b->num_empty];
+    b->empty[i] = last;
+    b->empty_pos[last] = (uint16_t)i;
+}
+
+static inline void s_empty_add(hs_board_t *b, hs_point_t p)
+{
+    b->empty_pos[p] = (uint16_t)b->num_empty;
+    b->empty[b->num_empty++] = p;
+}
+
+/* Neighbour counts of every index from the colours (board.h, field nbr). */
+static void s_compute_nbr(const hs_board_t *b, uint16_t *nbr)
+{
+    const int np = hs_board_num_points(b);
+    const int d[4] = { -b->stride, -1, 1, b->stride };
+    for (int p = 0; p < np; p++) {
+        uint16_t v = 0;
+        for (int i = 0; i < 4; i++) {
+            int q = p + d[i];
+            int c = (q < 0 || q >= np) ? HS_OFFBOARD : b->color[q];
+            v = (uint16_t)(v + (1u << (4 * c)));
+        }
+        nbr[p] = v;
+    }
+}
+
+/* A stone of colour c appears at p (delta +1) or leaves it (delta -1). */
+static inline void s_nbr_update(hs_board_t *b, hs_point_t p, int c, int add)
+{
+    const int stride = b->stride;
+    /* Empty -> c when adding, c -> empty when removing. */
+    const uint16_t delta = (uint16_t)(add ? (1u << (4 * c)) - 1u : 1u - (1u << (4 * c)));
+    b->nbr[p - stride] = (uint16_t)(b->nbr[p - stride] + delta);
+    b->nbr[p - 1] = (uint16_t)(b->nbr[p - 1] + delta);
+    b->nbr[p + 1] = (uint16_t)(b->nbr[p + 1] + delta);
+    b->nbr[p + stride] = (uint16_t)(b->nbr[p + stride] + delta);
+}
+
+int hs_board_init(hs_board_t *b, int size)
+{
+    if (size < HS_BOARD_MIN_SIZE || size > HS_BOARD_MAX_SIZE)
+        return HS_EINVAL;
+    memset(b, 0, sizeof *b);
+    b->size = size;
+    b->stride = size + 1;
+    b->to_move = HS_BLACK;
+    b->ko = HS_NO_POINT;
+    b->last_move = HS_NO_POINT;
+    memset(b->color, HS_OFFBOARD, sizeof b->color);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            b->color[p] = HS_EMPTY;
+            s_empty_add(b, p);
+        }
+    s_compute_nbr(b, b->nbr);
+    return 0;
+}
+
+void hs_board_copy(hs_board_t *dst, const hs_board_t *src)
+{
+    const size_t np = (size_t)hs_board_num_points(src);
+    memcpy(dst, src, offsetof(hs_board_t, empty));
+    memcpy(dst->empty, src->empty, (size_t)src->num_empty * sizeof src->empty[0]);
+    memcpy(dst->empty_pos, src->empty_pos, np * sizeof src->empty_pos[0]);
+    memcpy(dst->color, src->color, np * sizeof src->color[0]);
+    memcpy(dst->head, src->head, np * sizeof src->head[0]);
+    memcpy(dst->next, src->next, np * sizeof src->next[0]);
+    memcpy(dst->libs, src->libs, np * sizeof src->libs[0]);
+    memcpy(dst->stones, src->stones, np * sizeof src->stones[0]);
+    memcpy(dst->nbr, src->nbr, np * sizeof src->nbr[0]);
+}
+
+uint64_t hs_board_key(const hs_board_t *b)
+{
+    uint64_t k = b->stones_hash;
+    if (b->to_move == HS_WHITE)
+        k ^= S_WHITE_TO_MOVE_KEY;
+    if (b->ko != HS_NO_POINT)
+        k ^= s_ko_key(b->ko);
+    return k;
+}
+
+static inline bool s_valid_point(const hs_board_t *b, hs_point_t p)
+{
+    return p != HS_NO_POINT && p < hs_board_num_points(b) && b->color[p] != HS_OFFBOARD;
+}
+
+hs_illegal_t hs_board_legal(const hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags)
+{
+    if (p == HS_PASS)
+        return HS_LEGAL;
+    if (!s_valid_point(b, p))
+        return HS_ILLEGAL_OFFBOARD;
+    if (b->color[p] != HS_EMPTY)
+        return HS_ILLEGAL_OCCUPIED;
+    if (p == b->ko && color == b->to_move)
+        return HS_ILLEGAL_KO;
+    if ((flags & HS_PLAY_SUICIDE_OK) || (b->nbr[p] & 15))
+        return HS_LEGAL;
+    const int nb[4] = { -b->stride, -1, 1, b->stride };
+    for (int i = 0; i < 4; i++) {
+        hs_point_t q = (hs_point_t)(p + nb[i]);
+        int c = b->color[q];
+        if (c == HS_EMPTY)
+            return HS_LEGAL;
+        if (c == HS_OFFBOARD)
+            continue;
+        int libs = b->libs[b->head[q]];
+        if (c == (int)color ? libs > 1 : libs == 1)
+            return HS_LEGAL;
+    }
+    return HS_ILLEGAL_SUICIDE;
+}
+
+/* Removes the string with head h from the board; returns its stone count. Each
+ * freed point gives one liberty to every distinct string next to it — only
+ * opponent strings can be there, since every same-coloured neighbour belongs to
+ * the dying string itself, so one pass suffices. */
+static int s_remove_string(hs_board_t *b, hs_point_t h)
+{
+    const int stride = b->stride;
+    const int c = b->color[h];
+    const uint8_t opp = (uint8_t)(3 - c);
+    int n = 0;
+    hs_point_t s = h;
+    do {
+        b->color[s] = HS_EMPTY;
+        b->stones_hash ^= s_zkey(s, c);
+        s_empty_add(b, s);
+        s_nbr_update(b, s, c, 0);
+        n++;
+        /* Credit each distinct opponent string next to s once (branch-free, as
+         * in s_play; head[] of other points is a valid index, +0 is harmless). */
+        const hs_point_t q4[4] = { (hs_point_t)(s - stride), (hs_point_t)(s - 1),
+                                   (hs_point_t)(s + 1), (hs_point_t)(s + stride) };
+        const hs_point_t nh[4] = { b->head[q4[0]], b->head[q4[1]], b->head[q4[2]], b->head[q4[3]] };
+        int st[4];
+        for (int i = 0; i < 4; i++)
+            st[i] = b->color[q4[i]] == opp;
+        const int u1 = st[1] & !(st[0] & (nh[1] == nh[0]));
+        const int u2 = st[2] & !(st[0] & (nh[2] == nh[0])) & !(st[1] & (nh[2] == nh[1]));
+        const int u3 = st[3] & !(st[0] & (nh[3] == nh[0])) & !(st[1] & (nh[3] == nh[1]))
+                     & !(st[2] & (nh[3] == nh[2]));
+        b->libs[nh[0]] = (uint16_t)(b->libs[nh[0]] + st[0]);
+        b->libs[nh[1]] = (uint16_t)(b->libs[nh[1]] + u1);
+        b->libs[nh[2]] = (uint16_t)(b->libs[nh[2]] + u2);
+        b->libs[nh[3]] = (uint16_t)(b->libs[nh[3]] + u3);
+        s = b->next[s];
+    } while (s != h);
+    return n;
+}
+
+/* True when empty point l touches a stone of the string with head h (colour c).
+ * head[] of an empty point is stale, so the colour is checked too. */
+static inline int s_touches(const hs_board_t *b, hs_point_t l, hs_point_t h, uint8_t c)
+{
+    const int stride = b->stride;
+    /* Bitwise, not short-circuit: the outcome is unpredictable in random play. */
+    return ((b->color[l - stride] == c) & (b->head[l - stride] == h))
+         | ((b->color[l - 1] == c) & (b->head[l - 1] == h))
+         | ((b->color[l + 1] == c) & (b->head[l + 1] == h))
+         | ((b->color[l + stride] == c) & (b->head[l + stride] == h));
+}
+
+/*
+ * Merges the strings with heads others[0..n) and the lone stone p into the
+ * string with head h (all of colour c). libs[h] must already exclude p. Counts
+ * the liberties of the merged pieces that h does not already have, in one pass
+ * that relabels each stone right after looking at it: a liberty next to an
+ * already relabelled stone was seen (and settled) when that stone was visited,
+ * so the "touches h" test only ever meets stones that were h's before.
+ */
+static void s_merge(hs_board_t *b, hs_point_t h, hs_point_t p, const hs_point_t *others, int n)
+{
+    const int stride = b->stride;
+    const uint8_t c = b->color[h];
+    /* Empty points looked at so far, as a bitmap over points (cheap to clear). */
+    uint64_t seen[(HS_BOARD_MAX_POINTS + 63) / 64] = { 0 };
+    int nfound = 0;
+    for (int piece = -1; piece < n; piece++) {
+        const hs_point_t start = piece < 0 ? p : others[piece];
+        hs_point_t s = start;
+        int cnt = 0;
+        do {
+            if (b->nbr[s] & 15) {
+                const hs_point_t q4[4] = { (hs_point_t)(s - stride), (hs_point_t)(s - 1),
+                                           (hs_point_t)(s + 1), (hs_point_t)(s + stride) };
+                for (int i = 0; i < 4; i++) {
+                    /* Branch-free: count l once, if empty, unseen and not h's. */
+                    const hs_point_t l = q4[i];
+                    const uint64_t empty = b->color[l] == HS_EMPTY;
+                    const uint64_t bit = 1ull << (l & 63);
+                    const int unseen = !(seen[l >> 6] & bit);
+                    seen[l >> 6] |= bit & (0 - empty);
+                    /* l may be a sentinel whose own neighbours are outside the
+                     * array: test s instead then (the result is masked anyway). */
+                    const hs_point_t lt = empty ? l : s;
+                    nfound += (int)empty & unseen & !s_touches(b, lt, h, c);
+                }
+            }
+            b->head[s] = h;
+            cnt++;
+            s = b->next[s];
+        } while (s != start);
+        /* Splice the piece's circular list into h's. */
+        hs_point_t t = b->next[h];
+        b->next[h] = b->next[start];
+        b->next[start] = t;
+        b->stones[h] = (uint16_t)(b->stones[h] + cnt);
+    }
+    b->libs[h] = (uint16_t)(b->libs[h] + nfound);
+}
+
+/* The move itself; p is an empty point legal for `color` (suicide only when the
+ * caller allows it). */
+static inline __attribute__((always_inline)) void s_play(hs_board_t *b, hs_color_t color,
+                                                         hs_point_t p)
+{
+    const int stride = b->stride;
+    const int other = hs_color_other(color);
+    const hs_point_t q4[4] = { (hs_point_t)(p - stride), (hs_point_t)(p - 1),
+                               (hs_point_t)(p + 1), (hs_point_t)(p + stride) };
+
+    /* 1. Put the stone. */
+    b->color[p] = (uint8_t)color;
+    s_empty_remove(b, p);
+    s_nbr_update(b, p, color, 1);
+    b->stones_hash ^= s_zkey(p, color);
+    b->head[p] = p;
+    b->next[p] = p;
+    b->stones[p] = 1;
+    if (!(b->nbr[p] & 0x0FF0)) {
+        /* No stone next to it (common in the opening): nothing to merge or capture. */
+        b->libs[p] = (uint16_t)(b->nbr[p] & 15);
+        b->ko = HS_NO_POINT;
+        b->last_move = p;
+        b->passes = 0;
+        b->move_number++;
+        b->to_move = (hs_color_t)other;
+        return;
+    }
+    /* 2. Distinct neighbouring strings each lose liberty p. Written without
+     * data-dependent branches: in random play the neighbour colours are
+     * unpredictable, and mispredictions, not instructions, cost most here.
+     * head[] of an empty or off-board point is stale but a valid index, so
+     * the unconditional `libs[h] -= 0` writes are harmless. */
+    const uint8_t nc[4] = { b->color[q4[0]], b->color[q4[1]], b->color[q4[2]], b->color[q4[3]] };
+    const hs_point_t nh[4] = { b->head[q4[0]], b->head[q4[1]], b->head[q4[2]], b->head[q4[3]] };
+    int stone[4], uniq[4];
+    for (int i = 0; i < 4; i++)
+        stone[i] = (unsigned)(nc[i] - 1) < 2u;
+    uniq[0] = stone[0];
+    uniq[1] = stone[1] & !(stone[0] & (nh[1] == nh[0]));
+    uniq[2] = stone[2] & !(stone[0] & (nh[2] == nh[0])) & !(stone[1] & (nh[2] == nh[1]));
+    uniq[3] = stone[3] & !(stone[0] & (nh[3] == nh[0])) & !(stone[1] & (nh[3] == nh[1]))
+            & !(stone[2] & (nh[3] == nh[2]));
+    hs_point_t friends[4], enemies[4];
+    int nf = 0, ne = 0;
+    for (int i = 0; i < 4; i++) {
+        b->libs[nh[i]] = (uint16_t)(b->libs[nh[i]] - uniq[i]);
+        int mine = nc[i] == (uint8_t)color;
+        friends[nf] = nh[i];
+        nf += uniq[i] & mine;
+        enemies[ne] = nh[i];
+        ne += uniq[i] & !mine;
+    }
+    b->libs[p] = (uint16_t)(b->nbr[p] & 15);
+
+    /* 3. Merge into the largest friendly string. */
+    hs_point_t h = p;
+    if (nf == 1) {
+        /* The common case: the stone extends one string. Its new liberties are
+         * its empty neighbours that the string does not already touch. */
+        h = friends[0];
+        const uint8_t c = (uint8_t)color;
+        int add = 0;
+        for (int i = 0; i < 4; i++) {
+            const int empty = b->color[q4[i]] == HS_EMPTY;
+            const hs_point_t lt = empty ? q4[i] : p;  /* never a sentinel's neighbours */
+            add += empty & !s_touches(b, lt, h, c);
+        }
+        b->libs[h] = (uint16_t)(b->libs[h] + add);
+        b->head[p] = h;
+        b->next[p] = b->next[h];
+        b->next[h] = p;
+        b->stones[h]++;
+    } else if (nf > 1) {
+        int big = 0;
+        for (int i = 1; i < nf; i++)
+            if (b->stones[friends[i]] > b->stones[friends[big]])
+                big = i;
+        h = friends[big];
+        friends[big] = friends[--nf];
+        s_merge(b, h, p, friends, nf);
+    }
+
+    /* 4. Captures. */
+    int captured = 0;
+    hs_point_t last_captured = HS_NO_POINT;
+    for (int i = 0; i < ne; i++) {
+        if (b->libs[enemies[i]] == 0) {
+            last_captured = enemies[i];
+            captured += s_remove_string(b, enemies[i]);
+        }
+    }
+    b->captures[color] += captured;
+
+    /* 5. Suicide (reached only when the caller allows it). */
+    if (b->libs[h] == 0) {
+        int n = s_remove_string(b, h);
+        b->captures[other] += n;
+    }
+
+    b->ko = HS_NO_POINT;
+    if (captured == 1 && b->color[p] == (uint8_t)color && b->stones[h] == 1 && b->libs[h] == 1)
+        b->ko = last_captured;
+    b->last_move = p;
+    b->passes = 0;
+    b->move_number++;
+    b->to_move = (hs_color_t)other;
+}
+
+void hs_board_play_legal(hs_board_t *b, hs_color_t color, hs_point_t p)
+{
+    assert(p != HS_PASS && hs_board_legal(b, color, p, HS_PLAY_SUICIDE_OK) == HS_LEGAL);
+    s_play(b, color, p);
+}
+
+int hs_board_play(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
+                  hs_illegal_t *reason)
+{
+    assert(color == HS_BLACK || color == HS_WHITE);
+    if (p == HS_PASS) {
+        b->passes++;
+        b->ko = HS_NO_POINT;
+        b->last_move = HS_PASS;
+        b->move_number++;
+        b->to_move = hs_color_other(color);
+        if (reason)
+            *reason = HS_LEGAL;
+        return 0;
+    }
+    hs_illegal_t why = hs_board_legal(b, color, p, flags);
+    if (reason)
+        *reason = why;
+    if (why != HS_LEGAL)
+        return HS_EILLEGAL;
+    s_play(b, color, p);
+    return 0;
+}
+
+/* Recomputes strings, liberties, empty list and hash from the colours. The
+ * empty list comes out in index order. */
+static void s_rebuild(hs_board_t *b)
+{
+    const int np = hs_board_num_points(b);
+    const int stride = b->stride;
+    uint8_t seen[HS_BOARD_MAX_POINTS];
+    uint16_t libmark[HS_BOARD_MAX_POINTS];
+    hs_point_t stack[HS_BOARD_MAX_POINTS];
+    memset(seen, 0, sizeof seen);
+    memset(libmark, 0, sizeof libmark);
+    b->num_empty = 0;
+    b->stones_hash = 0;
+    s_compute_nbr(b, b->nbr);
+    for (int p = 0; p < np; p++) {
+        int c = b->color[p];
+        if (c == HS_EMPTY)
+            s_empty_add(b, (hs_point_t)p);
+        else if (c == HS_BLACK || c == HS_WHITE)
+            b->stones_hash ^= s_zkey((hs_point_t)p, c);
+    }
+    uint16_t stamp = 0;
+    for (int p = 0; p < np; p++) {
+        int c = b->color[p];
+        if ((c != HS_BLACK && c != HS_WHITE) || seen[p])
+            continue;
+        /* Flood fill the string from p; p becomes its head. */
+        stamp++;
+        int sp = 0, stones = 0, libs = 0;
+        hs_point_t prev = (hs_point_t)p;
+        stack[sp++] = (hs_point_t)p;
+        seen[p] = 1;
+        while (sp > 0) {
+            hs_point_t s = stack[--sp];
+            b->head[s] = (hs_point_t)p;
+            if (stones > 0)
+                b->next[prev] = s;
+            prev = s;
+            stones++;
+            const hs_point_t q4[4] = { (hs_point_t)(s - stride), (hs_point_t)(s - 1),
+                                       (hs_point_t)(s + 1), (hs_point_t)(s + stride) };
+            for (int i = 0; i < 4; i++) {
+                hs_point_t q = q4[i];
+                if (b->color[q] == HS_EMPTY && libmark[q] != stamp) {
+                    libmark[q] = stamp;
+                    libs++;
+                } else if (b->color[q] == c && !seen[q]) {
+                    seen[q] = 1;
+                    stack[sp++] = q;
+                }
+            }
+        }
+        b->next[prev] = (hs_point_t)p;
+        b->stones[p] = (uint16_t)stones;
+        b->libs[p] = (uint16_t)libs;
+    }
+}
+
+int hs_board_set_stone(hs_board_t *b, hs_point_t p, hs_color_t color)
+{
+    if (!s_valid_point(b, p) || (color != HS_EMPTY && color != HS_BLACK && color != HS_WHITE))
+        return HS_EINVAL;
+    b->color[p] = (uint8_t)color;
+    /* A setup changes the position, so an old ko ban no longer applies. */
+    b->ko = HS_NO_POINT;
+    s_rebuild(b);
+    return 0;
+}
+
+int hs_board_check(const hs_board_t *b, hs_error_t *err)
+{
+    if (b->size < HS_BOARD_MIN_SIZE || b->size > HS_BOARD_MAX_SIZE || b->stride != b->size + 1)
+        return hs_error_set(err, HS_EBADSTATE, "board: bad size %d / stride %d", b->size, b->stride);
+    const int np = hs_board_num_points(b);
+    /* Sentinels. */
+    for (int p = 0; p < np; p++) {
+        int x = p % b->stride - 1, y = p / b->stride - 1;
+        bool on = x >= 0 && y >= 0 && y < b->size;
+        int c = b->color[p];
+        if (on != (c != HS_OFFBOARD) || c > HS_OFFBOARD)
+            return hs_error_set(err, HS_EBADSTATE, "board: point %d has colour %d", p, c);
+    }
+    hs_board_t *r = &(hs_board_t){ 0 };
+    memcpy(r, b, sizeof *r);
+    s_rebuild(r);
+    if (r->stones_hash != b->stones_hash)
+        return hs_error_set(err, HS_EBADSTATE, "board: stones hash %016llx, recomputed %016llx",
+                            (unsigned long long)b->stones_hash, (unsigned long long)r->stones_hash);
+    if (r->num_empty != b->num_empty)
+        return hs_error_set(err, HS_EBADSTATE, "board: %d empty points listed, %d on the board",
+                            b->num_empty, r->num_empty);
+    for (int i = 0; i < b->num_empty; i++) {
+        hs_point_t e = b->empty[i];
+        if (e >= np || b->color[e] != HS_EMPTY || b->empty_pos[e] != i)
+            return hs_error_set(err, HS_EBADSTATE, "board: empty list entry %d (point %d) is wrong",
+                                i, e);
+    }
+    for (int p = 0; p < np; p++)
+        if (b->nbr[p] != r->nbr[p])
+            return hs_error_set(err, HS_EBADSTATE, "board: neighbour counts of point %d are %04x, "
+                                "really %04x", p, b->nbr[p], r->nbr[p]);
+    int total = 0, heads_total = 0;
+    char name[8];
+    for (int p = 0; p < np; p++) {
+        int c = b->color[p];
+        if (c != HS_BLACK && c != HS_WHITE)
+            continue;
+        total++;
+        hs_point_t h = b->head[p];
+        if (h >= np || b->color[h] != c || b->head[h] != h || r->head[h] != r->head[p])
+            return hs_error_set(err, HS_EBADSTATE, "board: stone %s has a wrong head",
+                                hs_board_point_name(b, (hs_point_t)p, name));
+        if (b->libs[h] != r->libs[r->head[p]])
+            return hs_error_set(err, HS_EBADSTATE, "board: string at %s has %d liberties, really %d",
+                                hs_board_point_name(b, (hs_point_t)p, name), b->libs[h],
+                                r->libs[r->head[p]]);
+        if (b->stones[h] != r->stones[r->head[p]])
+            return hs_error_set(err, HS_EBADSTATE, "board: string at %s has %d stones, really %d",
+                                hs_board_point_name(b, (hs_point_t)p, name), b->stones[h],
+                                r->stones[r->head[p]]);
+        if (h == p) {
+            /* Walk the circular list: exactly `stones` members, all with this head. */
+            hs_point_t s = p;
+            int n = 0;
+            do {
+                if (s >= np || b->color[s] != c || b->head[s] != h || n > b->stones[h])
+                    return hs_error_set(err, HS_EBADSTATE, "board: string list at %s is broken",
+                                        hs_board_point_name(b, (hs_point_t)p, name));
+                n++;
+                s = b->next[s];
+            } while (s != p);
+            if (n != b->stones[h])
+                return hs_error_set(err, HS_EBADSTATE, "board: string list at %s has %d stones, not %d",
+                                    hs_board_point_name(b, (hs_point_t)p, name), n, b->stones[h]);
+            heads_total += n;
+        }
+    }
+    if (heads_total != total)
+        return hs_error_set(err, HS_EBADSTATE, "board: string lists hold %d stones, board %d",
+                            heads_total, total);
+    if (b->ko != HS_NO_POINT && (!s_valid_point(b, b->ko) || b->color[b->ko] != HS_EMPTY))
+        return hs_error_set(err, HS_EBADSTATE, "board: ko point %d is not an empty point", b->ko);
+    if (b->to_move != HS_BLACK && b->to_move != HS_WHITE)
+        return hs_error_set(err, HS_EBADSTATE, "board: side to move %d", b->to_move);
+    return 0;
+}
+
+bool hs_board_is_eye(const hs_board_t *b, hs_point_t p, hs_color_t color)
+{
+    if (b->color[p] != HS_EMPTY)
+        return false;
+    const int stride = b->stride;
+    const uint8_t *c = b->color;
+    const uint8_t mine = (uint8_t)color;
+    if ((c[p - stride] != mine && c[p - stride] != HS_OFFBOARD)
+        || (c[p - 1] != mine && c[p - 1] != HS_OFFBOARD)
+        || (c[p + 1] != mine && c[p + 1] != HS_OFFBOARD)
+        || (c[p + stride] != mine && c[p + stride] != HS_OFFBOARD))
+        return false;
+    const uint8_t opp = (uint8_t)hs_color_other(color);
+    const int d[4] = { -stride - 1, -stride + 1, stride - 1, stride + 1 };
+    int bad = 0, edge = 0;
+    for (int i = 0; i < 4; i++) {
+        uint8_t x = c[p + d[i]];
+        bad += x == opp;
+        edge |= x == HS_OFFBOARD;
+    }
+    return bad + edge < 2;
+}
+
+int hs_board_string_liberties(const hs_board_t *b, hs_point_t p, hs_point_t *libs, int max)
+{
+    if (b->color[p] != HS_BLACK && b->color[p] != HS_WHITE)
+        return 0;
+    const int stride = b->stride;
+    uint8_t mark[HS_BOARD_MAX_POINTS];
+    memset(mark, 0, sizeof mark);
+    int n = 0;
+    hs_point_t s = p;
+    do {
+        const hs_point_t q4[4] = { (hs_point_t)(s - stride), (hs_point_t)(s - 1),
+                                   (hs_point_t)(s + 1), (hs_point_t)(s + stride) };
+        for (int i = 0; i < 4 && n < max; i++) {
+            hs_point_t q = q4[i];
+            if (b->color[q] == HS_EMPTY && !mark[q]) {
+                mark[q] = 1;
+                libs[n++] = q;
+            }
+        }
+        s = b->next[s];
+    } while (s != p && n < max);
+    return n;
+}
+
+int hs_board_to_ascii(const hs_board_t *b, char *buf, int size)
+{
+    /* Build into a local buffer (big enough for 25x25), then copy like snprintf. */
+    char out[(HS_BOARD_MAX_SIZE * 2 + 8) * (HS_BOARD_MAX_SIZE + 2) + 1];
+    int n = 0;
+    n += sprintf(out + n, "   ");
+    for (int x = 0; x < b->size; x++)
+        n += sprintf(out + n, x + 1 < b->size ? "%c " : "%c\n", s_columns[x]);
+    for (int y = 0; y < b->size; y++) {
+        n += sprintf(out + n, "%2d", b->size - y);
+        for (int x = 0; x < b->size; x++) {
+            int c = b->color[hs_board_point(b, x, y)];
+            out[n++] = ' ';
+            out[n++] = c == HS_BLACK ? 'X' : c == HS_WHITE ? 'O' : '.';
+        }
+        out[n++] = '\n';
+    }
+    out[n] = '\0';
+    if (size > 0) {
+        int k = n < size - 1 ? n : size - 1;
+        memcpy(buf, out, (size_t)k);
+        buf[k] = '\0';
+    }
+    return n;
+}
+
+const char *hs_board_point_name(const hs_board_t *b, hs_point_t p, char *buf)
+{
+    if (p == HS_PASS) {
+        memcpy(buf, "pass", 5);
+        return buf;
+    }
+    if (!s_valid_point(b, p)) {
+        memcpy(buf, "??", 3);
+        return buf;
+    }
+    snprintf(buf, 5, "%c%d", s_columns[hs_board_x(b, p)], b->size - hs_board_y(b, p));
+    return buf;
+}
+
+int hs_board_parse_point(const hs_board_t *b, const char *text, hs_point_t *p)
+{
+    if (!text)
+        return HS_EPARSE;
+    char low[8];
+    size_t len = strlen(text);
+    if (len == 0 || len >= sizeof low)
+        return HS_EPARSE;
+    for (size_t i = 0; i <= len; i++)
+        low[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+    if (!strcmp(low, "pass")) {
+        *p = HS_PASS;
+        return 0;
+    }
+    int x = -1;
+    for (int i = 0; i < b->size; i++)
+        if (s_columns[i] - 'A' + 'a' == low[0])
+            x = i;
+    if (x < 0 || low[1] < '1' || low[1] > '9')
+        return HS_EPARSE;
+    int row = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (low[i] < '0' || low[i] > '9')
+            return HS_EPARSE;
+        row = row * 10 + (low[i] - '0');
+    }
+    if (row < 1 || row > b->size)
+        return HS_EPARSE;
+    *p = hs_board_point(b, x, b->size - row);
+    return 0;
+}

@@ -1,0 +1,563 @@
+/*
+ * core/game.c — game records: one SGF game tree read as a Go game (core/game.h).
+ *
+ * Decisions (documented here once; the header states the contract):
+ *
+ * - Metadata comes from the root node. A property repeated in the root (Fox
+ *   writes AP twice) is read "first non-empty wins".
+ * - Board size: SZ, default 19; "19:19" accepted, a rectangle is
+ *   HS_EUNSUPPORTED, a size outside 2..25 HS_EUNSUPPORTED.
+ * - GM other than 1 is HS_EUNSUPPORTED (not Go).
+ * - Rules: RU through hs_rules_from_name; absent or unknown -> japanese, the
+ *   text kept in rules_raw.
+ * - Komi (KM), in this order:
+ *     absent or unreadable   -> the rule set's default (0.5 when HA >= 2),
+ *                               HS_KOMI_DEFAULT (komi_raw keeps the text);
+ *     an integer with |v| >= 100 -> Fox's code, v / 100 (KM[650] = 6.5,
+ *                               HS_KOMI_FOX_POINTS);
+ *     then, a value that is a quarter (x.25 or x.75, from the division or as
+ *     written) is Chinese "zi" komi counted in stones: points = 2 * value
+ *     (KM[375] -> 3.75 zi = 7.5 points, KM[325] -> 6.5), HS_KOMI_FOX_ZI;
+ *     anything else is used as written, HS_KOMI_PLAIN (KM[0] stays 0 — we cannot
+ *     know Fox's real komi).
+ * - Setup: AB/AW/AE in the root and in every node before the first move (Fox
+ *   puts handicap stones in the second node) are setup, applied in order. AB,
+ *   AW or AE in a node at or after the first move is HS_EUNSUPPORTED ("setup
+ *   stones after move N"): a mid-game edit is not a game we can judge. PL is
+ *   ignored wherever it is (it moves no stone).
+ * - Moves: the main line (first child at each node); a node with both B and W
+ *   is HS_EPARSE; several values in B or W is HS_EPARSE; B[] and B[tt] (size
+ *   <= 19) are passes; a point outside the board is HS_EPARSE naming the move,
+ *   node, line and column. More than HS_GAME_MAX_MOVES moves is HS_ELIMIT.
+ * - Handicap: HA when it is >= 2; else, when the setup holds only black stones
+ *   and at least two of them, their number; else 0. HA[n] without stones is
+ *   kept as recorded: we do not invent stones. (Fox has such records with White
+ *   moving first; placing the fixed handicap points was tried and is wrong for
+ *   most of them — White often plays on a star point. When such a record turns
+ *   illegal, the replay error says that the handicap stones are missing.)
+ * - Replay: setup stones via hs_board_set_stone; a setup that leaves a string
+ *   without liberties is HS_EILLEGAL ("setup: ..."), since no legal game reaches
+ *   it. Then every move through hs_rules_play with a superko history.
+ * - Game id: two independent 64-bit hashes (FNV-1a and a multiply-xorshift mix,
+ *   different seeds) over a canonical byte string: size, the setup *position*
+ *   after all AB/AW/AE (so the order of setup stones does not matter), every
+ *   move (colour, vertex), komi rounded to 1/100 point.
+ */
+#include "core/game.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/sgf.h"
+
+#define HS_GAME_MAX_MOVES 100000
+
+void hs_game_init(hs_game_t *g, int size)
+{
+    memset(g, 0, sizeof *g);
+    g->size = size;
+    g->rules = hs_rules_get(HS_RULES_JAPANESE);
+    g->komi = 0;
+    g->komi_source = HS_KOMI_DEFAULT;
+}
+
+void hs_game_fini(hs_game_t *g)
+{
+    if (!g)
+        return;
+    free(g->komi_raw);
+    free(g->rules_raw);
+    free(g->black);
+    free(g->white);
+    free(g->black_rank);
+    free(g->white_rank);
+    free(g->date);
+    free(g->event);
+    free(g->round);
+    free(g->result_raw);
+    free(g->setup);
+    free(g->moves);
+    hs_game_init(g, 19);
+}
+
+/* ---- results -------------------------------------------------------------- */
+
+static const char *s_skip_space(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    return s;
+}
+
+/* True when s (after trailing blanks are ignored) equals word, case-insensitively. */
+static bool s_is_word(const char *s, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncasecmp(s, word, n))
+        return false;
+    return *s_skip_space(s + n) == '\0';
+}
+
+void hs_result_parse(const char *text, hs_result_t *r)
+{
+    r->winner = HS_WINNER_UNKNOWN;
+    r->kind = HS_RESULT_NONE;
+    r->margin = 0;
+    if (!text)
+        return;
+    const char *s = s_skip_space(text);
+    if (s_is_word(s, "0") || s_is_word(s, "Draw") || s_is_word(s, "Jigo") || s_is_word(s, "D")) {
+        r->winner = HS_WINNER_DRAW;
+        r->kind = HS_RESULT_POINTS;
+        return;
+    }
+    if (s_is_word(s, "Void")) {
+        r->winner = HS_WINNER_VOID;
+        return;
+    }
+    char c = *s;
+    if ((c != 'B' && c != 'W' && c != 'b' && c != 'w') || s[1] != '+')
+        return; /* "?", "", free text: unknown */
+    r->winner = (c == 'B' || c == 'b') ? HS_WINNER_BLACK : HS_WINNER_WHITE;
+    s = s_skip_space(s + 2);
+    if (!*s)
+        return;
+    if (s_is_word(s, "R") || s_is_word(s, "Resign") || s_is_word(s, "Res")) {
+        r->kind = HS_RESULT_RESIGN;
+        return;
+    }
+    if (s_is_word(s, "T") || s_is_word(s, "Time")) {
+        r->kind = HS_RESULT_TIME;
+        return;
+    }
+    if (s_is_word(s, "F") || s_is_word(s, "Forfeit")) {
+        r->kind = HS_RESULT_FORFEIT;
+        return;
+    }
+    if ((*s >= '0' && *s <= '9') || *s == '.') {
+        char *end;
+        double m = strtod(s, &end);
+        if (end != s && isfinite(m) && m >= 0 && m < 10000) {
+            r->kind = HS_RESULT_POINTS;
+            r->margin = m;
+        }
+    }
+}
+
+const char *hs_result_format(const hs_result_t *r, char *buf)
+{
+    switch (r->winner) {
+    case HS_WINNER_DRAW:
+        strcpy(buf, "0");
+        return buf;
+    case HS_WINNER_VOID:
+        strcpy(buf, "Void");
+        return buf;
+    case HS_WINNER_BLACK:
+    case HS_WINNER_WHITE:
+        break;
+    default:
+        strcpy(buf, "?");
+        return buf;
+    }
+    char w = r->winner == HS_WINNER_BLACK ? 'B' : 'W';
+    switch (r->kind) {
+    case HS_RESULT_POINTS:
+        snprintf(buf, 16, "%c+%.6g", w, r->margin < 10000 ? r->margin : 9999.0);
+        break;
+    case HS_RESULT_RESIGN:
+        snprintf(buf, 16, "%c+R", w);
+        break;
+    case HS_RESULT_TIME:
+        snprintf(buf, 16, "%c+T", w);
+        break;
+    case HS_RESULT_FORFEIT:
+        snprintf(buf, 16, "%c+F", w);
+        break;
+    default:
+        snprintf(buf, 16, "%c+", w);
+        break;
+    }
+    return buf;
+}
+
+/* ---- reading a game tree -------------------------------------------------- */
+
+static char *s_dup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Reads the komi per the rules at the top of the file. */
+static void s_read_komi(hs_game_t *g, const char *km)
+{
+    g->komi_source = HS_KOMI_DEFAULT;
+    g->komi = g->handicap >= 2 ? 0.5 : g->rules.default_komi;
+    if (!km)
+        return;
+    const char *s = s_skip_space(km);
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *s_skip_space(end) || !isfinite(v) || fabs(v) > 100000)
+        return;
+    g->komi_source = HS_KOMI_PLAIN;
+    if (v == floor(v) && fabs(v) >= 100) {
+        v /= 100.0;
+        g->komi_source = HS_KOMI_FOX_POINTS;
+    }
+    double frac = fabs(v - trunc(v));
+    if (fabs(frac - 0.25) < 1e-9 || fabs(frac - 0.75) < 1e-9) {
+        v *= 2;
+        g->komi_source = HS_KOMI_FOX_ZI;
+    }
+    g->komi = v;
+}
+
+typedef struct s_vec {
+    void *p;
+    int n, cap;
+} s_vec_t;
+
+static void *s_push(s_vec_t *v, size_t elem)
+{
+    if (v->n == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 64;
+        void *np = realloc(v->p, (size_t)cap * elem);
+        if (!np)
+            return NULL;
+        v->p = np;
+        v->cap = cap;
+    }
+    return (char *)v->p + (size_t)v->n++ * elem;
+}
+
+static bool s_has_setup(const hs_sgf_node_t *n, const hs_sgf_prop_t **which)
+{
+    for (int i = 0; i < n->num_props; i++) {
+        const char *id = n->props[i].id;
+        if (id[0] == 'A' && (id[1] == 'B' || id[1] == 'W' || id[1] == 'E') && !id[2]) {
+            *which = &n->props[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *err)
+{
+    hs_game_init(g, 19);
+    if (!root)
+        return hs_error_set(err, HS_EINVAL, "no game tree");
+    int rc = 0;
+    s_vec_t setup = { 0 }, moves = { 0 };
+    uint16_t *pts = NULL;
+    const char *v;
+
+    v = hs_sgf_node_value_nonempty(root, "GM");
+    if (v && *v && strtol(v, NULL, 10) != 1) {
+        rc = hs_error_set(err, HS_EUNSUPPORTED, "line %u: GM[%.20s] is not a game of Go",
+                          root->line, v);
+        goto fail;
+    }
+    int size = 19;
+    v = hs_sgf_node_value_nonempty(root, "SZ");
+    if (v && *v) {
+        hs_error_t e2;
+        rc = hs_sgf_parse_size(v, &size, &e2);
+        if (rc) {
+            rc = hs_error_set(err, rc, "line %u: %s", root->line, e2.msg);
+            goto fail;
+        }
+        if (size < HS_BOARD_MIN_SIZE || size > HS_BOARD_MAX_SIZE) {
+            rc = hs_error_set(err, HS_EUNSUPPORTED,
+                              "line %u: board size %d is not supported (%d..%d)", root->line, size,
+                              HS_BOARD_MIN_SIZE, HS_BOARD_MAX_SIZE);
+            goto fail;
+        }
+    }
+    g->size = size;
+
+    v = hs_sgf_node_value_nonempty(root, "RU");
+    if (v && *v) {
+        g->rules_raw = s_dup(v);
+        hs_rules_t r;
+        if (hs_rules_from_name(v, &r) == 0)
+            g->rules = r;
+    }
+    v = hs_sgf_node_value_nonempty(root, "HA");
+    if (v && *v) {
+        long ha = strtol(v, NULL, 10);
+        g->handicap = ha >= 2 && ha <= 361 ? (int)ha : 0;
+    }
+    struct { const char *id; char **dst; } meta[] = {
+        { "PB", &g->black }, { "PW", &g->white }, { "BR", &g->black_rank },
+        { "WR", &g->white_rank }, { "DT", &g->date }, { "EV", &g->event },
+        { "RO", &g->round }, { "RE", &g->result_raw }, { "KM", &g->komi_raw },
+    };
+    for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++) {
+        v = hs_sgf_node_value_nonempty(root, meta[i].id);
+        if (v && !(*meta[i].dst = s_dup(v))) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    hs_result_parse(g->result_raw, &g->result);
+
+    pts = malloc((size_t)size * size * sizeof *pts);
+    if (!pts) {
+        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+        goto fail;
+    }
+    bool moved = false;
+    int node_no = 0;
+    for (const hs_sgf_node_t *n = root; n; n = n->first_child, node_no++) {
+        const hs_sgf_prop_t *b = hs_sgf_node_prop(n, "B"), *w = hs_sgf_node_prop(n, "W");
+        const hs_sgf_prop_t *sp = NULL;
+        if (s_has_setup(n, &sp)) {
+            if (moved) {
+                rc = hs_error_set(err, HS_EUNSUPPORTED,
+                                  "node %d (line %u, column %u): setup stones (%s) after move %d",
+                                  node_no, sp->line, sp->column, sp->id, moves.n);
+                goto fail;
+            }
+            for (int i = 0; i < n->num_props; i++) {
+                const hs_sgf_prop_t *p = &n->props[i];
+                uint8_t color;
+                if (!strcmp(p->id, "AB"))
+                    color = HS_BLACK;
+                else if (!strcmp(p->id, "AW"))
+                    color = HS_WHITE;
+                else if (!strcmp(p->id, "AE"))
+                    color = HS_EMPTY;
+                else
+                    continue;
+                int count;
+                hs_error_t e2;
+                rc = hs_sgf_expand_points(p, size, pts, size * size, &count, &e2);
+                if (rc) {
+                    rc = hs_error_set(err, rc, "node %d (line %u, column %u): %s", node_no,
+                                      p->line, p->column, e2.msg);
+                    goto fail;
+                }
+                for (int k = 0; k < count; k++) {
+                    hs_game_setup_t *s = s_push(&setup, sizeof *s);
+                    if (!s) {
+                        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+                        goto fail;
+                    }
+                    s->vertex = pts[k];
+                    s->color = color;
+                }
+            }
+        }
+        if (!b && !w)
+            continue;
+        if (b && w) {
+            rc = hs_error_set(err, HS_EPARSE,
+                              "node %d (line %u, column %u): both B and W in one node", node_no,
+                              n->line, n->column);
+            goto fail;
+        }
+        const hs_sgf_prop_t *mp = b ? b : w;
+        if (mp->num_values != 1) {
+            rc = hs_error_set(err, HS_EPARSE, "move %d (node %d, line %u, column %u): %s has %d values",
+                              moves.n + 1, node_no, mp->line, mp->column, mp->id, mp->num_values);
+            goto fail;
+        }
+        int x, y;
+        bool pass;
+        hs_error_t e2;
+        rc = hs_sgf_parse_point(mp->values[0].text, mp->values[0].len, size, &x, &y, &pass, &e2);
+        if (rc) {
+            rc = hs_error_set(err, rc, "move %d (node %d, line %u, column %u): %s[%.20s]: %s",
+                              moves.n + 1, node_no, mp->line, mp->column, mp->id,
+                              mp->values[0].text, e2.msg);
+            goto fail;
+        }
+        if (moves.n >= HS_GAME_MAX_MOVES) {
+            rc = hs_error_set(err, HS_ELIMIT, "node %d (line %u): more than %d moves", node_no,
+                              n->line, HS_GAME_MAX_MOVES);
+            goto fail;
+        }
+        hs_game_move_t *m = s_push(&moves, sizeof *m);
+        if (!m) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            goto fail;
+        }
+        m->vertex = pass ? HS_GAME_PASS : (uint16_t)(y * size + x);
+        m->color = b ? HS_BLACK : HS_WHITE;
+        moved = true;
+    }
+    free(pts);
+    pts = NULL;
+    g->setup = setup.p;
+    g->num_setup = setup.n;
+    g->moves = moves.p;
+    g->num_moves = moves.n;
+    if (g->handicap == 0 && g->num_setup >= 2) {
+        int blacks = 0;
+        bool others = false;
+        for (int i = 0; i < g->num_setup; i++) {
+            if (g->setup[i].color == HS_BLACK)
+                blacks++;
+            else
+                others = true;
+        }
+        if (!others)
+            g->handicap = blacks;
+    }
+    s_read_komi(g, g->komi_raw);
+    hs_game_compute_id(g);
+    return 0;
+fail:
+    free(pts);
+    free(setup.p);
+    free(moves.p);
+    hs_game_fini(g);
+    return rc;
+}
+
+/* ---- replay --------------------------------------------------------------- */
+
+static const char *s_illegal_name(hs_illegal_t r)
+{
+    switch (r) {
+    case HS_ILLEGAL_OFFBOARD: return "not a point of the board";
+    case HS_ILLEGAL_OCCUPIED: return "the point is occupied";
+    case HS_ILLEGAL_KO: return "retakes a ko immediately";
+    case HS_ILLEGAL_SUICIDE: return "suicide";
+    case HS_ILLEGAL_SUPERKO: return "repeats a previous position (superko)";
+    default: return "illegal";
+    }
+}
+
+int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err)
+{
+    int rc = hs_board_init(b, g->size);
+    if (rc)
+        return hs_error_set(err, rc, "board size %d is not supported", g->size);
+    for (int i = 0; i < g->num_setup; i++) {
+        hs_point_t p = hs_game_board_point(b, g->setup[i].vertex);
+        rc = hs_board_set_stone(b, p, (hs_color_t)g->setup[i].color);
+        if (rc)
+            return hs_error_set(err, HS_EILLEGAL, "setup stone %d: not a point of the board", i + 1);
+    }
+    if (g->num_setup) {
+        int np = hs_board_num_points(b);
+        for (int p = 0; p < np; p++) {
+            if ((b->color[p] == HS_BLACK || b->color[p] == HS_WHITE) && hs_board_libs(b, (hs_point_t)p) == 0) {
+                char name[8];
+                return hs_error_set(err, HS_EILLEGAL,
+                                    "setup: the %s string at %s has no liberty",
+                                    b->color[p] == HS_BLACK ? "black" : "white",
+                                    hs_board_point_name(b, (hs_point_t)p, name));
+            }
+        }
+        if (g->num_moves > 0)
+            b->to_move = (hs_color_t)g->moves[0].color;
+    }
+    if (upto < 0 || upto > g->num_moves)
+        upto = g->num_moves;
+    hs_history_t h;
+    hs_history_init(&h);
+    rc = hs_history_push(&h, b, &g->rules);
+    for (int i = 0; i < upto && rc == 0; i++) {
+        const hs_game_move_t *m = &g->moves[i];
+        hs_point_t p = hs_game_board_point(b, m->vertex);
+        hs_illegal_t why = HS_LEGAL;
+        rc = hs_rules_play(b, &g->rules, &h, (hs_color_t)m->color, p, &why);
+        if (rc == HS_EILLEGAL) {
+            char name[8];
+            bool no_stones = g->handicap >= 2;
+            for (int k = 0; k < g->num_setup && no_stones; k++)
+                if (g->setup[k].color == HS_BLACK)
+                    no_stones = false;
+            hs_error_set(err, HS_EILLEGAL, "move %d (%c %s): %s%s", i + 1,
+                         m->color == HS_BLACK ? 'B' : 'W', hs_board_point_name(b, p, name),
+                         s_illegal_name(why),
+                         no_stones ? " (HA is set but the record has no handicap stones)" : "");
+        } else if (rc) {
+            hs_error_set(err, rc, "move %d: %s", i + 1, hs_strerror(rc));
+        }
+    }
+    if (rc == HS_ENOMEM)
+        hs_error_set(err, rc, "out of memory replaying the game");
+    hs_history_fini(&h);
+    return rc;
+}
+
+/* ---- game id -------------------------------------------------------------- */
+
+typedef struct s_hash2 {
+    uint64_t a, b;
+} s_hash2_t;
+
+static void s_hash_byte(s_hash2_t *h, uint8_t byte)
+{
+    h->a = (h->a ^ byte) * 0x100000001b3ull;                 /* FNV-1a 64 */
+    h->b = (h->b ^ byte) * 0x9E3779B97F4A7C15ull;            /* golden-ratio multiply */
+    h->b ^= h->b >> 29;
+}
+
+static void s_hash_u32(s_hash2_t *h, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        s_hash_byte(h, (uint8_t)(v >> (8 * i)));
+}
+
+static uint64_t s_fmix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+void hs_game_compute_id(hs_game_t *g)
+{
+    s_hash2_t h = { 0xcbf29ce484222325ull, 0x6a09e667f3bcc909ull };
+    s_hash_byte(&h, 'G');
+    s_hash_u32(&h, (uint32_t)g->size);
+    /* The setup position, not the order of AB/AW/AE. */
+    uint8_t pos[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    int n = g->size * g->size;
+    if (n < 0 || n > (int)sizeof pos)
+        n = 0;
+    memset(pos, 0, sizeof pos);
+    for (int i = 0; i < g->num_setup; i++)
+        if (g->setup[i].vertex < n)
+            pos[g->setup[i].vertex] = g->setup[i].color;
+    for (int i = 0; i < n; i++)
+        if (pos[i]) {
+            s_hash_u32(&h, (uint32_t)i);
+            s_hash_byte(&h, pos[i]);
+        }
+    s_hash_byte(&h, 'M');
+    s_hash_u32(&h, (uint32_t)g->num_moves);
+    for (int i = 0; i < g->num_moves; i++) {
+        s_hash_byte(&h, g->moves[i].color);
+        s_hash_byte(&h, (uint8_t)(g->moves[i].vertex & 0xFF));
+        s_hash_byte(&h, (uint8_t)(g->moves[i].vertex >> 8));
+    }
+    s_hash_byte(&h, 'K');
+    s_hash_u32(&h, (uint32_t)(int32_t)lround(g->komi * 100.0));
+    g->id[0] = s_fmix(h.a);
+    g->id[1] = s_fmix(h.b ^ 0x5851f42d4c957f2dull);
+}
+
+const char *hs_game_id_hex(const hs_game_t *g, char *buf)
+{
+    snprintf(buf, 33, "%016llx%016llx", (unsigned long long)g->id[0], (unsigned long long)g->id[1]);
+    return buf;
+}

@@ -1,0 +1,134 @@
+/*
+ * core/poskey.c — engine config ids and 128-bit position keys (core/poskey.h).
+ *
+ * The position is serialised into a small byte string (size, colours, side to
+ * move, ko, komi, rules, recent moves) and hashed with two independent 64-bit
+ * lanes. No Zobrist table: the key must be the same in every process and every
+ * build, since the store compares keys written by earlier runs.
+ */
+#include "core/poskey.h"
+
+#include <math.h>
+#include <string.h>
+
+uint32_t hs_engine_config_id(const char *spec)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)(spec ? spec : ""); *p; p++) {
+        h ^= *p;
+        h *= 16777619u;
+    }
+    return h ? h : 1u;  /* 0 is reserved for "any engine" */
+}
+
+/* The murmur3 / splitmix finaliser: every input bit affects every output bit. */
+static uint64_t s_mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/* Two lanes with different seeds and multipliers over 8-byte words; the tail is
+ * padded with its length so "ab" and "ab\0" differ. */
+void hs_hash128(const void *vdata, size_t len, uint8_t out[16])
+{
+    const uint8_t *data = vdata;
+    uint64_t h1 = 0x243f6a8885a308d3ull ^ len, h2 = 0x13198a2e03707344ull ^ (len << 1);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++)
+            w |= (uint64_t)data[i + k] << (8 * k);
+        h1 = s_mix(h1 ^ w) + 0x9e3779b97f4a7c15ull;
+        h2 = s_mix(h2 + (w * 0xff51afd7ed558ccdull)) ^ 0xc4ceb9fe1a85ec53ull;
+    }
+    uint64_t w = (uint64_t)(len - i) << 56;
+    for (size_t k = 0; i + k < len; k++)
+        w |= (uint64_t)data[i + k] << (8 * k);
+    h1 = s_mix(h1 ^ w);
+    h2 = s_mix(h2 + (w * 0xff51afd7ed558ccdull));
+    h1 = s_mix(h1 ^ (h2 >> 17));
+    h2 = s_mix(h2 ^ (h1 << 7));
+    for (int k = 0; k < 8; k++) {
+        out[k] = (uint8_t)(h1 >> (56 - 8 * k));
+        out[8 + k] = (uint8_t)(h2 >> (56 - 8 * k));
+    }
+}
+
+void hs_position_key(const hs_board_t *b, const hs_game_t *g, int move_number,
+                     uint8_t key[16])
+{
+    /* size, N*N colours, side, ko (2), komi (2), rules, history count, 3 per move */
+    uint8_t buf[1 + HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1 + 2 + 2 + 1 + 1
+                + 3 * HS_POSKEY_HISTORY];
+    size_t n = 0;
+    int size = b->size;
+    buf[n++] = (uint8_t)size;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++)
+            buf[n++] = b->color[hs_board_point(b, x, y)];
+    buf[n++] = (uint8_t)b->to_move;
+    /* Ko as a board-independent vertex so the encoding does not depend on stride. */
+    uint16_t ko = 0xFFFF;
+    if (b->ko != HS_NO_POINT && b->ko != HS_PASS && hs_board_on_board(b, b->ko))
+        ko = (uint16_t)(hs_board_y(b, b->ko) * size + hs_board_x(b, b->ko));
+    buf[n++] = (uint8_t)(ko >> 8);
+    buf[n++] = (uint8_t)ko;
+    /* Komi in half points: every real komi is a multiple of 0.5 (Fox 3.75 zi = 7.5). */
+    double k2 = g ? g->komi * 2.0 : 0.0;
+    long komi2 = isfinite(k2) ? lround(k2) : 0;
+    buf[n++] = (uint8_t)((uint16_t)komi2 >> 8);
+    buf[n++] = (uint8_t)komi2;
+    buf[n++] = (uint8_t)(g ? g->rules.id : 0);
+    int first = move_number - HS_POSKEY_HISTORY;
+    if (first < 0)
+        first = 0;
+    int last = g ? move_number : 0;
+    if (g && last > g->num_moves)
+        last = g->num_moves;
+    if (first > last)
+        first = last;
+    buf[n++] = (uint8_t)(last - first);
+    for (int i = first; i < last; i++) {
+        buf[n++] = (uint8_t)(g->moves[i].vertex >> 8);
+        buf[n++] = (uint8_t)g->moves[i].vertex;
+        buf[n++] = g->moves[i].color;
+    }
+    hs_hash128(buf, n, key);
+}
+
+const char *hs_key_hex(const uint8_t key[16], char *buf)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 16; i++) {
+        buf[2 * i] = digits[key[i] >> 4];
+        buf[2 * i + 1] = digits[key[i] & 15];
+    }
+    buf[32] = '\0';
+    return buf;
+}
+
+static int s_hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int hs_key_parse(const char *hex, uint8_t key[16])
+{
+    if (!hex || strlen(hex) != 32)
+        return HS_EPARSE;
+    for (int i = 0; i < 16; i++) {
+        int hi = s_hexval(hex[2 * i]), lo = s_hexval(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return HS_EPARSE;
+        key[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}

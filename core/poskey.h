@@ -1,0 +1,51 @@
+/*
+ * core/poskey.h — the keys that worker and store agree on: engine configuration
+ * ids and position keys. Pure functions of their inputs, stable across processes,
+ * builds and machines (no random tables), so records written by one run are found
+ * by the next. Included by core/wire.h.
+ */
+#ifndef HS_CORE_POSKEY_H
+#define HS_CORE_POSKEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/game.h"
+
+
+/*
+ * Engine configuration id: 32-bit FNV-1a of the engine spec string ("judge",
+ * "mcts:visits=200"). The store keys evaluations by it, so two specs give two
+ * separate sets of records. Never 0 (0 means "any engine" in queries).
+ */
+uint32_t hs_engine_config_id(const char *spec);
+
+/* Positions before the current one whose moves enter the position key. */
+#define HS_POSKEY_HISTORY 8
+
+/*
+ * Position key: a 128-bit hash of the board b (size, every point's colour), the
+ * side to move, the simple-ko point, komi, rule set, and the last
+ * HS_POSKEY_HISTORY moves of g before move_number (vertex and colour; what a net
+ * sees as history). b must be the position of g after move_number moves (the
+ * caller replays); g supplies komi, rules and the recent moves. The same position
+ * reached in many games with the same recent moves gets the same key, so it is
+ * evaluated once per engine configuration. Stable across processes, builds and
+ * machines (no random tables). Reads only fields of b and g; cannot fail.
+ */
+void hs_position_key(const hs_board_t *b, const hs_game_t *g, int move_number,
+                     uint8_t key[16]);
+
+/*
+ * 128-bit hash of len bytes (the hash behind position keys; also used for keys of
+ * long strings in the store). Stable across processes and builds.
+ */
+void hs_hash128(const void *data, size_t len, uint8_t out[16]);
+
+/* Formats a 16-byte key as 32 lowercase hex digits into buf (>= 33 bytes). */
+const char *hs_key_hex(const uint8_t key[16], char *buf);
+/* Parses 32 hex digits into key: 0 or HS_EPARSE. */
+int hs_key_parse(const char *hex, uint8_t key[16]);
+
+#endif

@@ -1,0 +1,969 @@
+/*
+ * core/sgf.c — the SGF reader (see core/sgf.h for the contract).
+ *
+ * Design
+ * ------
+ * The input is copied once (or taken over from the charset conversion) into a
+ * private text buffer. Values are unescaped IN PLACE in that buffer and
+ * NUL-terminated over their closing ']' (unescaping only shrinks, so the writes
+ * never overtake the reads); a value is then just (pointer, length) into it. The
+ * common value has no backslash: one memchr for ']' and one for '\' find it.
+ *
+ * Nodes and property arrays come from a bump arena of large blocks. While a node
+ * is being read its properties and values collect in two scratch vectors owned
+ * by the parser; when the node ends they are copied into one arena chunk. So the
+ * allocations are O(blocks), not O(values).
+ *
+ * The tree is built without recursion: `stack[d]` holds the node after which the
+ * variation opened at depth d continues (the node "before the '('"), so ')'
+ * restores the current node in O(1). The stack never exceeds max_depth entries.
+ *
+ * Line/column: the parser counts '\n' in the structural text and, with memchr,
+ * inside values; columns are in bytes from 1.
+ */
+#include "core/sgf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/charset.h"
+
+/* ---- arena ---------------------------------------------------------------- */
+
+typedef struct s_block {
+    struct s_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} s_block_t;
+
+typedef struct s_internal {
+    char *text;          /* the (converted) text; values point into it */
+    s_block_t *blocks;   /* arena, newest first */
+    size_t first_block;  /* size of the first arena block */
+} s_internal_t;
+
+static void *s_alloc(s_internal_t *in, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    s_block_t *b = in->blocks;
+    if (!b || b->cap - b->used < size) {
+        /* First block sized from the input (~24 bytes of nodes per input byte
+         * for move records), so a small file costs one small malloc. */
+        size_t cap = b ? b->cap * 2 : in->first_block;
+        if (cap > 4 * 1024 * 1024)
+            cap = 4 * 1024 * 1024;
+        if (cap < size)
+            cap = size;
+        s_block_t *nb = malloc(sizeof *nb + cap);
+        if (!nb)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->cap = cap;
+        in->blocks = nb;
+        b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += size;
+    return p;
+}
+
+static char *s_strdup(s_internal_t *in, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = s_alloc(in, n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- parser state --------------------------------------------------------- */
+
+typedef struct s_pprop {
+    char id[HS_SGF_ID_MAX + 1];
+    int first, count;    /* into the scratch values */
+    uint32_t line, column;
+} s_pprop_t;
+
+typedef struct s_parser {
+    char *t;                 /* text (writable) */
+    size_t len, pos;
+    uint32_t line;
+    size_t line_start;       /* offset of the first byte of the current line */
+    hs_sgf_limits_t lim;
+    s_internal_t *in;
+    hs_sgf_node_t **stack;
+    int stack_cap;
+    s_pprop_t *pp;
+    int npp, pp_cap;
+    hs_sgf_value_t *pv;
+    int npv, pv_cap;
+    hs_sgf_tree_t *trees;
+    int ntrees, trees_cap;
+    size_t total_nodes;
+    /* the tree being read */
+    int tree_index;
+    int tstatus;
+    char tmsg[HS_ERROR_MSG_MAX];
+    int fatal;               /* 0 or a code that ends the whole parse */
+    char fmsg[HS_ERROR_MSG_MAX];
+} s_parser_t;
+
+static uint32_t s_col(const s_parser_t *p, size_t pos)
+{
+    return (uint32_t)(pos - p->line_start + 1);
+}
+
+/* Records the tree's first error (later ones are consequences). */
+static int s_tree_error(s_parser_t *p, int code, size_t pos, uint32_t line, uint32_t col,
+                        const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int s_tree_error(s_parser_t *p, int code, size_t pos, uint32_t line, uint32_t col,
+                        const char *fmt, ...)
+{
+    if (p->tstatus)
+        return p->tstatus;
+    char reason[HS_ERROR_MSG_MAX - 100];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    snprintf(p->tmsg, sizeof p->tmsg, "game %d, line %u, column %u (byte %zu): %s",
+             p->tree_index + 1, line, col, pos, reason);
+    p->tstatus = code;
+    return code;
+}
+
+static int s_error_here(s_parser_t *p, int code, const char *reason)
+{
+    return s_tree_error(p, code, p->pos, p->line, s_col(p, p->pos), "%s", reason);
+}
+
+static int s_fatal(s_parser_t *p, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int s_fatal(s_parser_t *p, int code, const char *fmt, ...)
+{
+    if (!p->fatal) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->fmsg, sizeof p->fmsg, fmt, ap);
+        va_end(ap);
+        p->fatal = code;
+    }
+    return code;
+}
+
+/* Bytes that end the fast scan of a value. */
+static const uint8_t s_special[256] = { [']'] = 1, ['\\'] = 1, ['\n'] = 1 };
+
+static inline bool s_is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f';
+}
+
+static inline bool s_is_alpha(unsigned char c)
+{
+    return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+/* Skips white space, counting lines. */
+static inline void s_skip_ws(s_parser_t *p)
+{
+    while (p->pos < p->len) {
+        unsigned char c = (unsigned char)p->t[p->pos];
+        if (!s_is_ws(c))
+            return;
+        if (c == '\n') {
+            p->line++;
+            p->line_start = p->pos + 1;
+        }
+        p->pos++;
+    }
+}
+
+/* Counts the '\n' in t[from..to) and moves line/line_start accordingly. */
+static inline void s_count_lines(s_parser_t *p, size_t from, size_t to)
+{
+    const char *s = p->t + from, *e = p->t + to;
+    while (s < e) {
+        const char *nl = memchr(s, '\n', (size_t)(e - s));
+        if (!nl)
+            break;
+        p->line++;
+        p->line_start = (size_t)(nl - p->t) + 1;
+        s = nl + 1;
+    }
+}
+
+/* Offset of the next non-white-space byte at or after pos (len if none). */
+static size_t s_peek_nonws(const s_parser_t *p, size_t pos)
+{
+    while (pos < p->len && s_is_ws((unsigned char)p->t[pos]))
+        pos++;
+    return pos;
+}
+
+/* ---- values and properties ------------------------------------------------ */
+
+/*
+ * Reads one value; p->pos is at '['. On success appends it to the scratch values.
+ */
+static int s_read_value(s_parser_t *p)
+{
+    size_t vstart = p->pos + 1;
+    uint32_t vline = p->line, vcol = s_col(p, p->pos);
+    char *t = p->t;
+    size_t vlen, next;
+    /* Fast path: scan to the first ']', '\\' or newline; most values (moves)
+     * are a few bytes with none of the latter two, so this beats memchr calls. */
+    size_t r0 = vstart;
+    while (r0 < p->len && !s_special[(unsigned char)t[r0]])
+        r0++;
+    if (r0 < p->len && t[r0] == ']') {
+        vlen = r0 - vstart;
+        t[r0] = '\0';
+        next = r0 + 1;
+    } else {
+        /* Escapes, newlines (or no ']' at all): unescape in place, byte by
+         * byte, from the first special byte on. */
+        size_t r = r0, w = r0;
+        for (;;) {
+            if (r >= p->len) {
+                p->pos = p->len;
+                return s_tree_error(p, HS_EPARSE, vstart - 1, vline, vcol,
+                                    "truncated: the file ends inside a property value");
+            }
+            char c = t[r];
+            if (c == ']')
+                break;
+            if (c == '\\') {
+                r++;
+                if (r >= p->len)
+                    continue; /* reported as truncated above */
+                char e = t[r];
+                if (e == '\n' || e == '\r') {
+                    /* Soft line break: drop it, with its \r\n or \n\r partner. */
+                    r++;
+                    if (r < p->len && (t[r] == '\n' || t[r] == '\r') && t[r] != e)
+                        r++;
+                    s_count_lines(p, r - 2, r);
+                    continue;
+                }
+                t[w++] = e;
+                r++;
+                continue;
+            }
+            if (c == '\n') {
+                p->line++;
+                p->line_start = r + 1;
+            }
+            t[w++] = c;
+            r++;
+        }
+        vlen = w - vstart;
+        t[w] = '\0';
+        next = r + 1;
+    }
+    if (vlen > p->lim.max_value_len) {
+        p->pos = next;
+        return s_tree_error(p, HS_ELIMIT, vstart - 1, vline, vcol,
+                            "a property value of %zu bytes exceeds the limit of %zu", vlen,
+                            p->lim.max_value_len);
+    }
+    if (p->npv >= p->lim.max_values_per_node) {
+        p->pos = next;
+        return s_tree_error(p, HS_ELIMIT, vstart - 1, vline, vcol,
+                            "more than %d property values in one node",
+                            p->lim.max_values_per_node);
+    }
+    if (p->npv == p->pv_cap) {
+        int cap = p->pv_cap ? p->pv_cap * 2 : 64;
+        hs_sgf_value_t *nv = realloc(p->pv, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return s_fatal(p, HS_ENOMEM, "out of memory reading SGF values");
+        p->pv = nv;
+        p->pv_cap = cap;
+    }
+    p->pv[p->npv].text = t + vstart;
+    p->pv[p->npv].len = vlen;
+    p->npv++;
+    p->pos = next;
+    return 0;
+}
+
+/* Reads "ID[v][v]..."; p->pos is at the identifier's first letter. */
+static int s_read_property(s_parser_t *p)
+{
+    size_t start = p->pos;
+    uint32_t line = p->line, col = s_col(p, start);
+    char id[HS_SGF_ID_MAX + 1];
+    int n = 0;
+    bool too_long = false;
+    while (p->pos < p->len && s_is_alpha((unsigned char)p->t[p->pos])) {
+        char c = p->t[p->pos++];
+        if (c >= 'A' && c <= 'Z') {
+            if (n < HS_SGF_ID_MAX)
+                id[n++] = c;
+            else
+                too_long = true;
+        }
+    }
+    id[n] = '\0';
+    size_t idlen = p->pos - start;
+    if (too_long)
+        return s_tree_error(p, HS_EPARSE, start, line, col,
+                            "property identifier '%.*s' is too long", (int)(idlen > 40 ? 40 : idlen),
+                            p->t + start);
+    if (n == 0)
+        return s_tree_error(p, HS_EPARSE, start, line, col,
+                            "property identifier '%.*s' has no upper-case letter",
+                            (int)(idlen > 40 ? 40 : idlen), p->t + start);
+    s_skip_ws(p);
+    if (p->pos >= p->len)
+        return s_tree_error(p, HS_EPARSE, start, line, col,
+                            "truncated: the file ends after property identifier %s", id);
+    if (p->t[p->pos] != '[')
+        return s_tree_error(p, HS_EPARSE, start, line, col, "property %s has no value", id);
+    if (p->npp >= p->lim.max_props_per_node)
+        return s_tree_error(p, HS_ELIMIT, start, line, col,
+                            "more than %d properties in one node", p->lim.max_props_per_node);
+    int first = p->npv;
+    for (;;) {
+        int rc = s_read_value(p);
+        if (rc)
+            return rc;
+        size_t q = s_peek_nonws(p, p->pos);
+        if (q >= p->len || p->t[q] != '[')
+            break;
+        s_skip_ws(p);
+    }
+    if (p->npp == p->pp_cap) {
+        int cap = p->pp_cap ? p->pp_cap * 2 : 32;
+        s_pprop_t *np = realloc(p->pp, (size_t)cap * sizeof *np);
+        if (!np)
+            return s_fatal(p, HS_ENOMEM, "out of memory reading SGF properties");
+        p->pp = np;
+        p->pp_cap = cap;
+    }
+    s_pprop_t *pp = &p->pp[p->npp++];
+    memcpy(pp->id, id, (size_t)n + 1);
+    pp->first = first;
+    pp->count = p->npv - first;
+    pp->line = line;
+    pp->column = col;
+    return 0;
+}
+
+/* Moves the scratch properties of the node just read into the arena. */
+static int s_flush_node(s_parser_t *p, hs_sgf_node_t *node)
+{
+    if (p->npp == 0)
+        return 0;
+    size_t bytes = (size_t)p->npp * sizeof(hs_sgf_prop_t) + (size_t)p->npv * sizeof(hs_sgf_value_t);
+    char *mem = s_alloc(p->in, bytes);
+    if (!mem)
+        return s_fatal(p, HS_ENOMEM, "out of memory storing SGF nodes");
+    hs_sgf_prop_t *props = (hs_sgf_prop_t *)mem;
+    hs_sgf_value_t *vals = (hs_sgf_value_t *)(mem + (size_t)p->npp * sizeof(hs_sgf_prop_t));
+    memcpy(vals, p->pv, (size_t)p->npv * sizeof *vals);
+    for (int i = 0; i < p->npp; i++) {
+        memcpy(props[i].id, p->pp[i].id, sizeof props[i].id);
+        props[i].num_values = p->pp[i].count;
+        props[i].values = vals + p->pp[i].first;
+        props[i].line = p->pp[i].line;
+        props[i].column = p->pp[i].column;
+    }
+    node->props = props;
+    node->num_props = p->npp;
+    p->npp = 0;
+    p->npv = 0;
+    return 0;
+}
+
+/* ---- trees ---------------------------------------------------------------- */
+
+/*
+ * True when the '(' at pos opens what looks like a new game rather than a
+ * variation: "( ; GM[" or "( ; FF[" at the start of a line. Used to end a tree whose ')' is missing
+ * when the next game of the file begins.
+ */
+static bool s_starts_new_game(const s_parser_t *p, size_t pos)
+{
+    /* Only a '(' that begins a line: a real variation may start with GM (our
+     * own writer never puts a line break before a variation's '('). */
+    size_t b = pos;
+    while (b > 0 && (p->t[b - 1] == ' ' || p->t[b - 1] == '\t' || p->t[b - 1] == '\r'))
+        b--;
+    if (b > 0 && p->t[b - 1] != '\n')
+        return false;
+    size_t q = s_peek_nonws(p, pos + 1);
+    if (q >= p->len || p->t[q] != ';')
+        return false;
+    q = s_peek_nonws(p, q + 1);
+    if (q + 3 > p->len)
+        return false;
+    const char *s = p->t + q;
+    return ((s[0] == 'G' && s[1] == 'M') || (s[0] == 'F' && s[1] == 'F')) && s[2] == '[';
+}
+
+/*
+ * After an error: skips to the end of the current tree (depth open '('s),
+ * skipping values with their escapes and counting lines.
+ */
+static void s_skip_tree(s_parser_t *p, int depth)
+{
+    while (p->pos < p->len && depth > 0) {
+        char c = p->t[p->pos];
+        if (c == '[') {
+            size_t r = p->pos + 1;
+            while (r < p->len) {
+                char ch = p->t[r];
+                if (ch == ']')
+                    break;
+                if (ch == '\\' && r + 1 < p->len)
+                    r++;
+                if (p->t[r] == '\n') {
+                    p->line++;
+                    p->line_start = r + 1;
+                }
+                r++;
+            }
+            p->pos = r < p->len ? r + 1 : p->len;
+            continue;
+        }
+        if (c == '(') {
+            if (depth > 0 && s_starts_new_game(p, p->pos))
+                return; /* the next game starts here */
+            depth++;
+        } else if (c == ')') {
+            depth--;
+        } else if (c == '\n') {
+            p->line++;
+            p->line_start = p->pos + 1;
+        }
+        p->pos++;
+    }
+}
+
+static hs_sgf_node_t *s_new_node(s_parser_t *p, hs_sgf_node_t *parent)
+{
+    if (p->total_nodes >= p->lim.max_nodes) {
+        s_fatal(p, HS_ELIMIT, "game %d, line %u, column %u (byte %zu): more than %zu nodes in the file",
+                p->tree_index + 1, p->line, s_col(p, p->pos), p->pos, p->lim.max_nodes);
+        return NULL;
+    }
+    hs_sgf_node_t *n = s_alloc(p->in, sizeof *n);
+    if (!n) {
+        s_fatal(p, HS_ENOMEM, "out of memory storing SGF nodes");
+        return NULL;
+    }
+    memset(n, 0, sizeof *n);
+    n->parent = parent;
+    n->offset = p->pos;
+    n->line = p->line;
+    n->column = s_col(p, p->pos);
+    if (parent) {
+        if (parent->last_child)
+            parent->last_child->next_sibling = n;
+        else
+            parent->first_child = n;
+        parent->last_child = n;
+        parent->num_children++;
+    }
+    p->total_nodes++;
+    return n;
+}
+
+/*
+ * Reads one game tree starting at p->pos ('(' or, when implicit, the ';' of a
+ * tree whose '(' is missing). Fills *tree. Returns only fatal codes.
+ */
+static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
+{
+    memset(tree, 0, sizeof *tree);
+    tree->offset = p->pos;
+    tree->line = p->line;
+    tree->column = s_col(p, p->pos);
+    p->tstatus = 0;
+    p->tmsg[0] = '\0';
+    p->npp = p->npv = 0;
+    size_t nodes_before = p->total_nodes;
+    int depth;
+    hs_sgf_node_t *cur = NULL, *node = NULL;
+    if (implicit) {
+        s_error_here(p, HS_EPARSE, "missing '(' before the first node");
+        depth = 1;
+        p->stack[0] = NULL;
+    } else {
+        p->pos++; /* '(' */
+        depth = 1;
+        p->stack[0] = NULL;
+    }
+    bool ended = false;
+    while (!p->fatal) {
+        s_skip_ws(p);
+        if (p->pos >= p->len) {
+            s_error_here(p, HS_EPARSE, "truncated: the file ends before the game tree's closing ')'");
+            break;
+        }
+        unsigned char c = (unsigned char)p->t[p->pos];
+        if (c == ';') {
+            if (node && s_flush_node(p, node))
+                break;
+            if (!cur && tree->root) {
+                s_error_here(p, HS_EPARSE, "a variation opens before the game's first node");
+                s_skip_tree(p, depth);
+                ended = true;
+                break;
+            }
+            node = s_new_node(p, cur);
+            if (!node)
+                break;
+            if (!tree->root)
+                tree->root = node;
+            cur = node;
+            p->pos++;
+            continue;
+        }
+        if (s_is_alpha(c)) {
+            if (!node) {
+                s_error_here(p, HS_EPARSE, "property outside a node (missing ';')");
+                s_skip_tree(p, depth);
+                ended = true;
+                break;
+            }
+            if (s_read_property(p)) {
+                if (p->fatal)
+                    break;
+                s_skip_tree(p, depth);
+                ended = true;
+                break;
+            }
+            continue;
+        }
+        if (node && s_flush_node(p, node))
+            break;
+        node = NULL;
+        if (c == '(') {
+            if (s_starts_new_game(p, p->pos)) {
+                s_error_here(p, HS_EPARSE,
+                             "truncated: a new game tree starts before this one's closing ')'");
+                ended = true;
+                break;
+            }
+            if (depth >= p->lim.max_depth) {
+                char why[96];
+                snprintf(why, sizeof why, "variations nested deeper than the limit of %d",
+                         p->lim.max_depth);
+                s_error_here(p, HS_ELIMIT, why);
+                s_skip_tree(p, depth);
+                ended = true;
+                break;
+            }
+            if (depth >= p->stack_cap) {
+                int cap = p->stack_cap * 2;
+                if (cap > p->lim.max_depth + 1)
+                    cap = p->lim.max_depth + 1;
+                hs_sgf_node_t **ns = realloc(p->stack, (size_t)cap * sizeof *ns);
+                if (!ns) {
+                    s_fatal(p, HS_ENOMEM, "out of memory reading nested variations");
+                    break;
+                }
+                p->stack = ns;
+                p->stack_cap = cap;
+            }
+            p->stack[depth++] = cur;
+            p->pos++;
+            continue;
+        }
+        if (c == ')') {
+            p->pos++;
+            depth--;
+            if (depth == 0) {
+                ended = true;
+                break;
+            }
+            cur = p->stack[depth];
+            continue;
+        }
+        {
+            char why[96];
+            if (c >= 0x20 && c < 0x7f)
+                snprintf(why, sizeof why, "unexpected character '%c' in the game tree", c);
+            else
+                snprintf(why, sizeof why, "unexpected byte 0x%02x in the game tree", c);
+            s_error_here(p, HS_EPARSE, why);
+            s_skip_tree(p, depth);
+            ended = true;
+            break;
+        }
+    }
+    (void)ended;
+    if (node && !p->fatal)
+        s_flush_node(p, node);
+    tree->end = p->pos;
+    tree->num_nodes = p->total_nodes - nodes_before;
+    tree->status = p->tstatus;
+    tree->message = "";
+    if (p->tstatus) {
+        tree->message = s_strdup(p->in, p->tmsg);
+        if (!tree->message)
+            return s_fatal(p, HS_ENOMEM, "out of memory");
+    }
+    return p->fatal;
+}
+
+/* True when a ';' at depth 0 looks like a node: "; ID [" (a tree missing its '('). */
+static bool s_looks_like_node(const s_parser_t *p, size_t pos)
+{
+    size_t q = s_peek_nonws(p, pos + 1);
+    size_t s = q;
+    while (q < p->len && s_is_alpha((unsigned char)p->t[q]))
+        q++;
+    if (q == s || q - s > 32)
+        return false;
+    q = s_peek_nonws(p, q);
+    return q < p->len && p->t[q] == '[';
+}
+
+static int s_parse_all(s_parser_t *p)
+{
+    while (p->pos < p->len && !p->fatal) {
+        /* Between trees: skip junk up to '(' + ';' (or a bare node). */
+        const char *s = p->t + p->pos;
+        size_t rest = p->len - p->pos;
+        const char *open = memchr(s, '(', rest);
+        const char *semi = memchr(s, ';', open ? (size_t)(open - s) : rest);
+        size_t at = semi ? (size_t)(semi - p->t) : open ? (size_t)(open - p->t) : p->len;
+        s_count_lines(p, p->pos, at);
+        p->pos = at;
+        if (at >= p->len)
+            break;
+        bool implicit = false;
+        if (p->t[at] == ';') {
+            if (!s_looks_like_node(p, at)) {
+                p->pos++;
+                continue;
+            }
+            implicit = true;
+        } else {
+            /* "(;" starts a tree; so does "( ID[" (a root node missing its ';',
+             * which the tree reader then reports precisely). */
+            size_t q = s_peek_nonws(p, at + 1);
+            if (q >= p->len || (p->t[q] != ';' && !s_looks_like_node(p, q - 1))) {
+                p->pos++;
+                continue;
+            }
+        }
+        if (p->ntrees == p->trees_cap) {
+            int cap = p->trees_cap ? p->trees_cap * 2 : 4;
+            hs_sgf_tree_t *nt = realloc(p->trees, (size_t)cap * sizeof *nt);
+            if (!nt)
+                return s_fatal(p, HS_ENOMEM, "out of memory");
+            p->trees = nt;
+            p->trees_cap = cap;
+        }
+        p->tree_index = p->ntrees;
+        int rc = s_read_tree(p, &p->trees[p->ntrees], implicit);
+        p->ntrees++;
+        if (rc)
+            return rc;
+    }
+    return p->fatal;
+}
+
+/* ---- public API ----------------------------------------------------------- */
+
+void hs_sgf_limits_default(hs_sgf_limits_t *l)
+{
+    l->max_file_size = 64u << 20;
+    l->max_depth = 10000;
+    l->max_nodes = 4000000;
+    l->max_props_per_node = 10000;
+    l->max_values_per_node = 100000;
+    l->max_value_len = 4u << 20;
+}
+
+void hs_sgf_destroy(hs_sgf_collection_t **cp)
+{
+    if (!cp || !*cp)
+        return;
+    hs_sgf_collection_t *c = *cp;
+    s_internal_t *in = c->internal_;
+    if (in) {
+        s_block_t *b = in->blocks;
+        while (b) {
+            s_block_t *next = b->next;
+            free(b);
+            b = next;
+        }
+        free(in->text);
+        free(in);
+    }
+    free(c->trees);
+    free(c);
+    *cp = NULL;
+}
+
+hs_sgf_collection_t *hs_sgf_parse(const char *data, size_t len, const hs_sgf_limits_t *limits,
+                                  hs_error_t *err)
+{
+    return hs_sgf_parse_ex(data, len, limits, 0, err);
+}
+
+hs_sgf_collection_t *hs_sgf_parse_ex(const char *data, size_t len, const hs_sgf_limits_t *limits,
+                                     unsigned flags, hs_error_t *err)
+{
+    hs_sgf_limits_t lim;
+    if (limits)
+        lim = *limits;
+    else
+        hs_sgf_limits_default(&lim);
+    if (lim.max_depth < 1)
+        lim.max_depth = 1;
+    hs_error_clear(err);
+    if (!data && len) {
+        hs_error_set(err, HS_EINVAL, "no data");
+        return NULL;
+    }
+    if (len > lim.max_file_size) {
+        hs_error_set(err, HS_ELIMIT, "the file has %zu bytes, more than the limit of %zu", len,
+                     lim.max_file_size);
+        return NULL;
+    }
+    hs_sgf_collection_t *c = calloc(1, sizeof *c);
+    s_internal_t *in = calloc(1, sizeof *in);
+    s_parser_t p;
+    memset(&p, 0, sizeof p);
+    if (!c || !in)
+        goto nomem;
+    c->internal_ = in;
+    c->charset = "UTF-8";
+    size_t tlen = len;
+    if (!(flags & HS_SGF_NO_CHARSET)) {
+        char *conv = NULL;
+        size_t clen = 0;
+        int rc = hs_charset_sgf_to_utf8(data, len, lim.max_file_size, &conv, &clen,
+                                        &c->charset, &c->num_replaced, err);
+        if (rc)
+            goto fail;
+        if (conv) {
+            in->text = conv;
+            tlen = clen;
+        }
+    }
+    if (!in->text) {
+        in->text = malloc(len + 1);
+        if (!in->text)
+            goto nomem;
+        if (len)
+            memcpy(in->text, data, len);
+        in->text[len] = '\0';
+    }
+    in->first_block = tlen < 170 ? 4096 : tlen > 170000 ? 4u << 20 : tlen * 24;
+    p.t = in->text;
+    p.len = tlen;
+    p.line = 1;
+    p.lim = lim;
+    p.in = in;
+    p.stack_cap = 64 < lim.max_depth + 1 ? 64 : lim.max_depth + 1;
+    p.stack = malloc((size_t)p.stack_cap * sizeof *p.stack);
+    if (!p.stack)
+        goto nomem;
+    if (s_parse_all(&p)) {
+        hs_error_set(err, p.fatal, "%s", p.fmsg);
+        goto fail;
+    }
+    c->trees = p.trees;
+    c->num_trees = p.ntrees;
+    p.trees = NULL;
+    if (c->num_trees == 0) {
+        hs_error_set(err, HS_EPARSE, "no SGF game tree found (no \"(;\" in the input)");
+        goto fail;
+    }
+    for (int k = 0; k < c->num_trees; k++) {
+        if (!c->trees[k].status)
+            continue;
+        if (!c->num_failed)
+            hs_error_set(err, c->trees[k].status, "%s", c->trees[k].message);
+        c->num_failed++;
+    }
+    if (c->num_failed && !(flags & HS_SGF_RECOVER))
+        goto fail;
+    free(p.stack);
+    free(p.pp);
+    free(p.pv);
+    return c;
+nomem:
+    hs_error_set(err, HS_ENOMEM, "out of memory parsing SGF");
+fail:
+    free(p.stack);
+    free(p.pp);
+    free(p.pv);
+    free(p.trees);
+    if (c) {
+        if (!c->internal_)
+            free(in);
+        hs_sgf_destroy(&c);
+    } else {
+        free(in);
+    }
+    return NULL;
+}
+
+const hs_sgf_node_t *hs_sgf_root(const hs_sgf_collection_t *c, int k)
+{
+    if (!c || k < 0 || k >= c->num_trees)
+        return NULL;
+    return c->trees[k].root;
+}
+
+const hs_sgf_node_t *hs_sgf_node_child(const hs_sgf_node_t *n, int k)
+{
+    if (!n || k < 0)
+        return NULL;
+    const hs_sgf_node_t *ch = n->first_child;
+    while (ch && k-- > 0)
+        ch = ch->next_sibling;
+    return ch;
+}
+
+const hs_sgf_prop_t *hs_sgf_node_prop(const hs_sgf_node_t *n, const char *id)
+{
+    if (!n)
+        return NULL;
+    for (int i = 0; i < n->num_props; i++)
+        if (n->props[i].id[0] == id[0] && !strcmp(n->props[i].id, id))
+            return &n->props[i];
+    return NULL;
+}
+
+const char *hs_sgf_node_value(const hs_sgf_node_t *n, const char *id)
+{
+    const hs_sgf_prop_t *p = hs_sgf_node_prop(n, id);
+    return p ? p->values[0].text : NULL;
+}
+
+const char *hs_sgf_node_value_nonempty(const hs_sgf_node_t *n, const char *id)
+{
+    if (!n)
+        return NULL;
+    const char *found = NULL;
+    for (int i = 0; i < n->num_props; i++) {
+        if (strcmp(n->props[i].id, id))
+            continue;
+        if (n->props[i].values[0].len)
+            return n->props[i].values[0].text;
+        found = "";
+    }
+    return found;
+}
+
+/* ---- Go helpers ----------------------------------------------------------- */
+
+static int s_coord(char c)
+{
+    if (c >= 'a' && c <= 'z')
+        return c - 'a';
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A' + 26;
+    return -1;
+}
+
+int hs_sgf_parse_point(const char *text, size_t len, int size, int *x, int *y, bool *pass,
+                       hs_error_t *err)
+{
+    *x = *y = -1;
+    *pass = false;
+    if (len == 0 || (len == 2 && size <= 19 && text[0] == 't' && text[1] == 't')) {
+        *pass = true;
+        return 0;
+    }
+    int cx = len == 2 ? s_coord(text[0]) : -1, cy = len == 2 ? s_coord(text[1]) : -1;
+    if (cx < 0 || cy < 0)
+        return hs_error_set(err, HS_EPARSE, "'%.*s' is not an SGF point", (int)(len > 20 ? 20 : len),
+                            text);
+    if (cx >= size || cy >= size)
+        return hs_error_set(err, HS_EPARSE, "point '%.2s' is outside the %dx%d board", text, size,
+                            size);
+    *x = cx;
+    *y = cy;
+    return 0;
+}
+
+int hs_sgf_expand_points(const hs_sgf_prop_t *p, int size, uint16_t *out, int max, int *count,
+                         hs_error_t *err)
+{
+    int n = 0;
+    *count = 0;
+    for (int i = 0; i < p->num_values; i++) {
+        const char *v = p->values[i].text;
+        size_t len = p->values[i].len;
+        if (len == 0)
+            continue;
+        const char *colon = memchr(v, ':', len);
+        int x0, y0, x1, y1;
+        bool pass0, pass1;
+        int rc = hs_sgf_parse_point(v, colon ? (size_t)(colon - v) : len, size, &x0, &y0, &pass0, err);
+        if (rc)
+            return rc;
+        if (colon) {
+            rc = hs_sgf_parse_point(colon + 1, len - (size_t)(colon + 1 - v), size, &x1, &y1, &pass1,
+                                    err);
+            if (rc)
+                return rc;
+        } else {
+            x1 = x0;
+            y1 = y0;
+            pass1 = pass0;
+        }
+        if (pass0 || pass1)
+            return hs_error_set(err, HS_EPARSE, "%s[%.*s]: a pass is not a point", p->id,
+                                (int)(len > 20 ? 20 : len), v);
+        if (x0 > x1) {
+            int tmp = x0; x0 = x1; x1 = tmp;
+        }
+        if (y0 > y1) {
+            int tmp = y0; y0 = y1; y1 = tmp;
+        }
+        for (int yy = y0; yy <= y1; yy++)
+            for (int xx = x0; xx <= x1; xx++) {
+                if (n >= max)
+                    return hs_error_set(err, HS_ELIMIT, "%s: more than %d points", p->id, max);
+                out[n++] = (uint16_t)(yy * size + xx);
+            }
+    }
+    *count = n;
+    return 0;
+}
+
+int hs_sgf_parse_size(const char *text, int *size, hs_error_t *err)
+{
+    const char *s = text;
+    while (*s == ' ')
+        s++;
+    char *end;
+    long a = strtol(s, &end, 10);
+    if (end == s || a <= 0 || a > 1000)
+        return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
+    while (*end == ' ')
+        end++;
+    if (*end == ':') {
+        const char *s2 = end + 1;
+        long b = strtol(s2, &end, 10);
+        if (end == s2 || b <= 0)
+            return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
+        while (*end == ' ')
+            end++;
+        if (*end)
+            return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
+        if (a != b)
+            return hs_error_set(err, HS_EUNSUPPORTED, "SZ[%.20s]: rectangular boards are not supported",
+                                text);
+    } else if (*end) {
+        return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
+    }
+    *size = (int)a;
+    return 0;
+}

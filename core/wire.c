@@ -1,0 +1,592 @@
+/*
+ * core/wire.c — encode and decode the messages of core/wire.h.
+ *
+ * Encoding uses msgpack-c's packer writing into an hs_wire_buf_t. Decoding uses
+ * the bounds-checked reader of core/wire_read.c and validates every field against
+ * the limits and the board; docs/PROTOCOL.md lists the positional layout of every
+ * body, which the s_enc_* / s_dec_* pairs below follow field by field.
+ */
+#include "core/wire.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+
+static const char *const s_type_names[HS_WIRE_TYPE_COUNT] = {
+    "NONE", "READY", "HEARTBEAT", "RESULT", "DISCONNECT", "TASK", "SUBMIT",
+    "SUBMIT_REPLY", "STATUS", "STATUS_REPLY", "CANCEL", "CANCEL_REPLY", "WATCH",
+    "QUERY", "QUERY_REPLY", "ERROR",
+};
+
+const char *hs_wire_type_name(int type)
+{
+    return type >= 0 && type < HS_WIRE_TYPE_COUNT ? s_type_names[type] : "?";
+}
+
+const char *hs_wire_magic_for(hs_wire_type_t type)
+{
+    switch (type) {
+    case HS_WIRE_READY: case HS_WIRE_RESULT: case HS_WIRE_TASK:
+        return HS_WIRE_MAGIC_WORKER;
+    case HS_WIRE_HEARTBEAT: case HS_WIRE_DISCONNECT: case HS_WIRE_ERROR:
+        /* Shared by both kinds of peer: the sender uses its own magic; a worker
+         * library that asks gets the worker one, the broker replies with the magic
+         * it received. This default is the worker's. */
+        return HS_WIRE_MAGIC_WORKER;
+    default:
+        return HS_WIRE_MAGIC_CLIENT;
+    }
+}
+
+int hs_wire_check_magic(const void *frame, size_t len, bool *is_worker, hs_error_t *err)
+{
+    if (len == HS_WIRE_MAGIC_LEN && frame) {
+        if (!memcmp(frame, HS_WIRE_MAGIC_WORKER, HS_WIRE_MAGIC_LEN)) {
+            if (is_worker) *is_worker = true;
+            return 0;
+        }
+        if (!memcmp(frame, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN)) {
+            if (is_worker) *is_worker = false;
+            return 0;
+        }
+    }
+    return hs_error_set(err, HS_EPROTO, "header frame is not HSW1/HSC1 (%zu bytes)", len);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Freeing                                                                   */
+
+void hs_wire_buf_free(hs_wire_buf_t *b)
+{
+    if (b) {
+        free(b->data);
+        b->data = NULL;
+        b->len = b->cap = 0;
+    }
+}
+
+void hs_eval_fini(hs_eval_t *e)
+{
+    if (!e)
+        return;
+    free(e->ownership);
+    free(e->influence);
+    free(e->classes);
+    free(e->result);
+    free(e->error);
+    memset(e, 0, sizeof *e);
+}
+
+static char *s_strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void *s_memdup(const void *p, size_t n)
+{
+    if (!p)
+        return NULL;
+    void *d = malloc(n ? n : 1);
+    if (d)
+        memcpy(d, p, n);
+    return d;
+}
+
+int hs_eval_copy(hs_eval_t *dst, const hs_eval_t *src)
+{
+    *dst = *src;
+    size_t nn = (size_t)src->size * (size_t)src->size;
+    dst->ownership = s_memdup(src->ownership, nn);
+    dst->influence = s_memdup(src->influence, nn * sizeof(int16_t));
+    dst->classes = s_strdup(src->classes);
+    dst->result = s_strdup(src->result);
+    dst->error = s_strdup(src->error);
+    if ((src->ownership && !dst->ownership) || (src->influence && !dst->influence)
+        || (src->classes && !dst->classes) || (src->result && !dst->result)
+        || (src->error && !dst->error)) {
+        hs_eval_fini(dst);
+        return HS_ENOMEM;
+    }
+    return 0;
+}
+
+void hs_wire_game_fini(hs_wire_game_t *w)
+{
+    if (!w)
+        return;
+    hs_game_t *g = &w->game;
+    free(g->komi_raw);
+    free(g->rules_raw);
+    free(g->black);
+    free(g->white);
+    free(g->black_rank);
+    free(g->white_rank);
+    free(g->date);
+    free(g->event);
+    free(g->round);
+    free(g->result_raw);
+    free(g->setup);
+    free(g->moves);
+    free(w->source);
+    free(w->error);
+    memset(w, 0, sizeof *w);
+}
+
+static void s_strv_free(char **v, int n)
+{
+    if (!v)
+        return;
+    for (int i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void hs_wire_msg_init(hs_wire_msg_t *m, hs_wire_type_t type)
+{
+    memset(m, 0, sizeof *m);
+    m->type = type;
+}
+
+void hs_wire_msg_fini(hs_wire_msg_t *m)
+{
+    if (!m)
+        return;
+    switch (m->type) {
+    case HS_WIRE_READY:
+        free(m->ready.name);
+        s_strv_free(m->ready.engines, m->ready.num_engines);
+        break;
+    case HS_WIRE_TASK:
+        hs_wire_game_fini(&m->task.game);
+        free(m->task.move_numbers);
+        s_strv_free(m->task.engines, m->task.num_engines);
+        break;
+    case HS_WIRE_RESULT:
+        if (m->result.evals)
+            for (int i = 0; i < m->result.num_evals; i++)
+                hs_eval_fini(&m->result.evals[i]);
+        free(m->result.evals);
+        free(m->result.error);
+        break;
+    case HS_WIRE_SUBMIT:
+        free(m->submit.job_name);
+        s_strv_free(m->submit.engines, m->submit.num_engines);
+        free(m->submit.moves_spec);
+        if (m->submit.games)
+            for (int i = 0; i < m->submit.num_games; i++)
+                hs_wire_game_fini(&m->submit.games[i]);
+        free(m->submit.games);
+        break;
+    case HS_WIRE_STATUS_REPLY:
+        if (m->status_reply.jobs)
+            for (int i = 0; i < m->status_reply.num_jobs; i++) {
+                free(m->status_reply.jobs[i].name);
+                free(m->status_reply.jobs[i].state);
+            }
+        free(m->status_reply.jobs);
+        break;
+    case HS_WIRE_QUERY:
+    case HS_WIRE_QUERY_REPLY:
+        free(m->text);
+        break;
+    case HS_WIRE_ERROR:
+        free(m->error.reason);
+        break;
+    default:
+        break;
+    }
+    memset(m, 0, sizeof *m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Encoding                                                                  */
+
+typedef struct {
+    msgpack_packer pk;
+    hs_wire_buf_t *out;
+    hs_error_t *err;
+    int rc;           /* first error; later writes are ignored */
+} s_enc_t;
+
+static int s_buf_write(void *data, const char *buf, size_t len)
+{
+    s_enc_t *e = data;
+    if (e->rc)
+        return -1;
+    hs_wire_buf_t *b = e->out;
+    if (len > HS_WIRE_MAX_BODY || b->len + len > HS_WIRE_MAX_BODY) {
+        e->rc = hs_error_set(e->err, HS_EINVAL, "message body exceeds %u bytes",
+                             HS_WIRE_MAX_BODY);
+        return -1;
+    }
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + len)
+            cap *= 2;
+        uint8_t *d = realloc(b->data, cap);
+        if (!d) {
+            e->rc = hs_error_set(e->err, HS_ENOMEM, "out of memory encoding a message");
+            return -1;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, buf, len);
+    b->len += len;
+    return 0;
+}
+
+static int s_bad(s_enc_t *e, const char *what)
+{
+    if (!e->rc)
+        e->rc = hs_error_set(e->err, HS_EINVAL, "cannot encode: %s", what);
+    return e->rc;
+}
+
+static void s_str(s_enc_t *e, const char *s, size_t max)
+{
+    if (!s) {
+        msgpack_pack_nil(&e->pk);
+        return;
+    }
+    size_t n = strlen(s);
+    if (n > max) {
+        s_bad(e, "string too long");
+        return;
+    }
+    msgpack_pack_str(&e->pk, n);
+    msgpack_pack_str_body(&e->pk, s, n);
+}
+
+static void s_bin(s_enc_t *e, const void *p, size_t n)
+{
+    msgpack_pack_bin(&e->pk, n);
+    msgpack_pack_bin_body(&e->pk, p, n);
+}
+
+static void s_id128(s_enc_t *e, const uint64_t id[2])
+{
+    uint8_t b[16];
+    for (int k = 0; k < 8; k++) {
+        b[k] = (uint8_t)(id[0] >> (56 - 8 * k));
+        b[8 + k] = (uint8_t)(id[1] >> (56 - 8 * k));
+    }
+    s_bin(e, b, 16);
+}
+
+static void s_strv(s_enc_t *e, char *const *v, int n, int max_n, size_t max_len)
+{
+    if (n < 0 || n > max_n || (n && !v)) {
+        s_bad(e, "bad string list");
+        return;
+    }
+    msgpack_pack_array(&e->pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        if (!v[i]) {
+            s_bad(e, "NULL in a string list");
+            return;
+        }
+        s_str(e, v[i], max_len);
+    }
+}
+
+static void s_float_or_nil(s_enc_t *e, float f)
+{
+    if (isnan(f))
+        msgpack_pack_nil(&e->pk);
+    else
+        msgpack_pack_float(&e->pk, f);
+}
+
+/* Moves and setup stones as 3 bytes each: vertex (big-endian u16), colour. */
+static void s_enc_stones(s_enc_t *e, const void *arr, int n, bool setup)
+{
+    uint8_t *b = malloc((size_t)n * 3 + 1);
+    if (!b) {
+        e->rc = hs_error_set(e->err, HS_ENOMEM, "out of memory encoding a message");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        uint16_t v;
+        uint8_t c;
+        if (setup) {
+            v = ((const hs_game_setup_t *)arr)[i].vertex;
+            c = ((const hs_game_setup_t *)arr)[i].color;
+        } else {
+            v = ((const hs_game_move_t *)arr)[i].vertex;
+            c = ((const hs_game_move_t *)arr)[i].color;
+        }
+        b[3 * i] = (uint8_t)(v >> 8);
+        b[3 * i + 1] = (uint8_t)v;
+        b[3 * i + 2] = c;
+    }
+    s_bin(e, b, (size_t)n * 3);
+    free(b);
+}
+
+static void s_enc_game(s_enc_t *e, const hs_wire_game_t *w)
+{
+    const hs_game_t *g = &w->game;
+    if (!w->error) {
+        if (g->size < HS_BOARD_MIN_SIZE || g->size > HS_BOARD_MAX_SIZE)
+            { s_bad(e, "board size out of range"); return; }
+        if (g->num_moves < 0 || g->num_moves > HS_WIRE_MAX_MOVES || (g->num_moves && !g->moves))
+            { s_bad(e, "too many moves"); return; }
+        if (g->num_setup < 0 || g->num_setup > HS_WIRE_MAX_SETUP || (g->num_setup && !g->setup))
+            { s_bad(e, "too many setup stones"); return; }
+    }
+    bool empty = w->error != NULL && (g->size < HS_BOARD_MIN_SIZE || g->size > HS_BOARD_MAX_SIZE);
+    msgpack_pack_array(&e->pk, 10);
+    s_id128(e, g->id);
+    msgpack_pack_int(&e->pk, empty ? 0 : g->size);
+    msgpack_pack_double(&e->pk, isfinite(g->komi) ? g->komi : 0.0);
+    msgpack_pack_int(&e->pk, (int)g->rules.id);
+    msgpack_pack_int(&e->pk, g->handicap < 0 ? 0 : g->handicap);
+    s_enc_stones(e, g->setup, empty ? 0 : g->num_setup, true);
+    s_enc_stones(e, g->moves, empty ? 0 : g->num_moves, false);
+    if (g->black || g->white || g->black_rank || g->white_rank || g->date || g->event
+        || g->round || g->result_raw || g->komi_raw || g->rules_raw) {
+        msgpack_pack_array(&e->pk, 10);
+        const char *f[10] = { g->black, g->white, g->black_rank, g->white_rank, g->date,
+                              g->event, g->round, g->result_raw, g->komi_raw, g->rules_raw };
+        for (int i = 0; i < 10; i++)
+            s_str(e, f[i], HS_WIRE_MAX_STR);
+    } else {
+        msgpack_pack_nil(&e->pk);
+    }
+    s_str(e, w->source, HS_WIRE_MAX_STR);
+    s_str(e, w->error, HS_WIRE_MAX_STR);
+}
+
+static void s_enc_eval(s_enc_t *e, const hs_eval_t *v)
+{
+    if (v->size < HS_BOARD_MIN_SIZE || v->size > HS_BOARD_MAX_SIZE)
+        { s_bad(e, "eval board size out of range"); return; }
+    if (v->move_number < 0 || v->move_number > HS_WIRE_MAX_MOVES)
+        { s_bad(e, "eval move number out of range"); return; }
+    size_t nn = (size_t)v->size * (size_t)v->size;
+    msgpack_pack_array(&e->pk, 12);
+    msgpack_pack_int(&e->pk, v->move_number);
+    s_bin(e, v->pos_key, 16);
+    msgpack_pack_uint32(&e->pk, v->engine_id);
+    msgpack_pack_int(&e->pk, v->size);
+    s_float_or_nil(e, v->score_lead);
+    s_float_or_nil(e, v->win_rate);
+    if (v->ownership) {
+        for (size_t i = 0; i < nn; i++)
+            if (v->ownership[i] < -HS_WIRE_OWNERSHIP_SCALE || v->ownership[i] > HS_WIRE_OWNERSHIP_SCALE)
+                { s_bad(e, "ownership out of -100..100"); return; }
+        s_bin(e, v->ownership, nn);
+    } else {
+        msgpack_pack_nil(&e->pk);
+    }
+    if (v->influence) {
+        uint8_t b[2 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+        for (size_t i = 0; i < nn; i++) {   /* little-endian int16 */
+            uint16_t u = (uint16_t)v->influence[i];
+            b[2 * i] = (uint8_t)u;
+            b[2 * i + 1] = (uint8_t)(u >> 8);
+        }
+        s_bin(e, b, 2 * nn);
+    } else {
+        msgpack_pack_nil(&e->pk);
+    }
+    if (v->classes && strlen(v->classes) != nn)
+        { s_bad(e, "classes must have size*size characters"); return; }
+    s_str(e, v->classes, nn);
+    s_str(e, v->result, HS_WIRE_MAX_NAME);
+    msgpack_pack_uint32(&e->pk, v->timing_us);
+    s_str(e, v->error, HS_WIRE_MAX_STR);
+}
+
+static void s_enc_job(s_enc_t *e, const hs_wire_job_status_t *j)
+{
+    msgpack_pack_array(&e->pk, 10);
+    msgpack_pack_uint64(&e->pk, j->id);
+    s_str(e, j->name, HS_WIRE_MAX_NAME);
+    s_str(e, j->state, HS_WIRE_MAX_NAME);
+    msgpack_pack_int64(&e->pk, j->games_total);
+    msgpack_pack_int64(&e->pk, j->games_done);
+    msgpack_pack_int64(&e->pk, j->games_failed);
+    msgpack_pack_int64(&e->pk, j->positions_total);
+    msgpack_pack_int64(&e->pk, j->positions_done);
+    msgpack_pack_double(&e->pk, isfinite(j->rate) ? j->rate : 0.0);
+    if (j->input_complete) msgpack_pack_true(&e->pk); else msgpack_pack_false(&e->pk);
+}
+
+int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
+{
+    s_enc_t e = { .out = out, .err = err, .rc = 0 };
+    out->len = 0;
+    msgpack_packer_init(&e.pk, &e, s_buf_write);
+    msgpack_packer *pk = &e.pk;
+    switch (m->type) {
+    case HS_WIRE_READY: {
+        const hs_wire_ready_t *r = &m->ready;
+        msgpack_pack_array(pk, 7);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        s_str(&e, r->name, HS_WIRE_MAX_NAME);
+        s_strv(&e, r->engines, r->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+        if (r->threads < 0 || r->threads > HS_WIRE_MAX_THREADS || r->gpus < 0
+            || r->gpus > HS_WIRE_MAX_THREADS || r->credit < 0 || r->credit > HS_WIRE_MAX_THREADS * 16)
+            s_bad(&e, "READY threads/gpus/credit out of range");
+        msgpack_pack_int(pk, r->threads);
+        msgpack_pack_int(pk, r->gpus);
+        msgpack_pack_int(pk, r->credit);
+        break;
+    }
+    case HS_WIRE_HEARTBEAT:
+    case HS_WIRE_DISCONNECT:
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        break;
+    case HS_WIRE_TASK: {
+        const hs_wire_task_t *t = &m->task;
+        msgpack_pack_array(pk, 7);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_uint64(pk, t->task_id);
+        msgpack_pack_uint64(pk, t->job_id);
+        if (t->game.error)
+            s_bad(&e, "a TASK game cannot carry an error");
+        s_enc_game(&e, &t->game);
+        if (t->num_move_numbers < 0 || t->num_move_numbers > HS_WIRE_MAX_EVALS
+            || (t->num_move_numbers && !t->move_numbers))
+            s_bad(&e, "too many move numbers");
+        else {
+            msgpack_pack_array(pk, (size_t)t->num_move_numbers);
+            for (int i = 0; i < t->num_move_numbers; i++) {
+                int mn = t->move_numbers[i];
+                if (mn < 0 || mn > t->game.game.num_moves
+                    || (i && mn <= t->move_numbers[i - 1]))
+                    s_bad(&e, "move numbers must increase within 0..num_moves");
+                msgpack_pack_int(pk, mn);
+            }
+        }
+        s_strv(&e, t->engines, t->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+        break;
+    }
+    case HS_WIRE_RESULT: {
+        const hs_wire_result_t *r = &m->result;
+        msgpack_pack_array(pk, 7);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_uint64(pk, r->task_id);
+        msgpack_pack_uint64(pk, r->job_id);
+        s_id128(&e, r->game_id);
+        if (r->num_evals < 0 || r->num_evals > HS_WIRE_MAX_EVALS || (r->num_evals && !r->evals))
+            s_bad(&e, "too many evals");
+        else {
+            msgpack_pack_array(pk, (size_t)r->num_evals);
+            for (int i = 0; i < r->num_evals && !e.rc; i++)
+                s_enc_eval(&e, &r->evals[i]);
+        }
+        s_str(&e, r->error, HS_WIRE_MAX_STR);
+        break;
+    }
+    case HS_WIRE_SUBMIT: {
+        const hs_wire_submit_t *s = &m->submit;
+        msgpack_pack_array(pk, 8);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_uint64(pk, s->job_id);
+        s_str(&e, s->job_name, HS_WIRE_MAX_NAME);
+        s_strv(&e, s->engines, s->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+        s_str(&e, s->moves_spec, HS_WIRE_MAX_NAME);
+        if (s->num_games < 0 || s->num_games > HS_WIRE_MAX_GAMES || (s->num_games && !s->games))
+            s_bad(&e, "too many games");
+        else {
+            msgpack_pack_array(pk, (size_t)s->num_games);
+            for (int i = 0; i < s->num_games && !e.rc; i++)
+                s_enc_game(&e, &s->games[i]);
+        }
+        if (s->last) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+        break;
+    }
+    case HS_WIRE_SUBMIT_REPLY:
+        msgpack_pack_array(pk, 5);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_uint64(pk, m->submit_reply.job_id);
+        if (m->submit_reply.credit < 0 || m->submit_reply.accepted < 0)
+            s_bad(&e, "negative credit");
+        msgpack_pack_int(pk, m->submit_reply.credit);
+        msgpack_pack_int(pk, m->submit_reply.accepted);
+        break;
+    case HS_WIRE_STATUS:
+    case HS_WIRE_CANCEL:
+    case HS_WIRE_WATCH:
+        msgpack_pack_array(pk, 3);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_uint64(pk, m->job_id);
+        break;
+    case HS_WIRE_STATUS_REPLY: {
+        const hs_wire_status_reply_t *s = &m->status_reply;
+        msgpack_pack_array(pk, 4);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
+            s_bad(&e, "too many jobs");
+        else {
+            msgpack_pack_array(pk, (size_t)s->num_jobs);
+            for (int i = 0; i < s->num_jobs; i++)
+                s_enc_job(&e, &s->jobs[i]);
+        }
+        msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
+        break;
+    }
+    case HS_WIRE_CANCEL_REPLY:
+        msgpack_pack_array(pk, 4);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_uint64(pk, m->cancel_reply.job_id);
+        if (m->cancel_reply.canceled) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+        break;
+    case HS_WIRE_QUERY:
+    case HS_WIRE_QUERY_REPLY:
+        msgpack_pack_array(pk, 3);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        s_str(&e, m->text, HS_WIRE_MAX_BODY - 64);
+        break;
+    case HS_WIRE_ERROR:
+        msgpack_pack_array(pk, 4);
+        msgpack_pack_int(pk, HS_WIRE_VERSION);
+        msgpack_pack_int(pk, m->type);
+        msgpack_pack_int(pk, m->error.code);
+        s_str(&e, m->error.reason, HS_WIRE_MAX_STR);
+        break;
+    default:
+        return hs_error_set(err, HS_EINVAL, "cannot encode message type %d", (int)m->type);
+    }
+    return e.rc;
+}
+
+int hs_wire_encode_game(const hs_wire_game_t *g, hs_wire_buf_t *out, hs_error_t *err)
+{
+    s_enc_t e = { .out = out, .err = err, .rc = 0 };
+    msgpack_packer_init(&e.pk, &e, s_buf_write);
+    s_enc_game(&e, g);
+    return e.rc;
+}
+
+int hs_wire_encode_eval(const hs_eval_t *v, hs_wire_buf_t *out, hs_error_t *err)
+{
+    s_enc_t e = { .out = out, .err = err, .rc = 0 };
+    msgpack_packer_init(&e.pk, &e, s_buf_write);
+    s_enc_eval(&e, v);
+    return e.rc;
+}
+
+/* Decoding lives in core/wire_decode.c. */

@@ -1,0 +1,304 @@
+/*
+ * core/wire.h — the wire codec: every message that travels between clients, the
+ * broker and workers, as C structs, MessagePack bodies and ZeroMQ frames.
+ *
+ * docs/PROTOCOL.md is the message-by-message reference; this header is the C view
+ * of it. The codec knows nothing about sockets: it turns an hs_wire_msg_t into a
+ * header frame + body bytes and back. The transport (broker/, worker/, cli/) sends
+ * them as multipart ZeroMQ messages:
+ *
+ *     DEALER → ROUTER:  [ "" ] [ magic ] [ body ]
+ *     ROUTER sees:      [ identity ] [ "" ] [ magic ] [ body ]
+ *
+ * magic is 4 bytes: HS_WIRE_MAGIC_WORKER ("HSW1") for worker ↔ broker traffic,
+ * HS_WIRE_MAGIC_CLIENT ("HSC1") for client ↔ broker traffic (Majordomo-style: the
+ * broker tells peers apart by this frame). hs_wire_magic_for() gives the magic of a
+ * message type; hs_wire_check_magic() checks a received header frame.
+ *
+ * The body is one MessagePack array: [ version, type, field1, field2, ... ]. The
+ * fields of each type are positional (see PROTOCOL.md); trailing extra fields are
+ * ignored so that a minor addition does not break older peers, while a different
+ * version is rejected.
+ *
+ * Decoding validates everything — types, string and array sizes against the
+ * HS_WIRE_MAX_* limits, board size, vertices against the board size, colours, move
+ * numbers against the game length, ownership ranges — and returns HS_EPROTO with
+ * the reason in *err for anything malformed. It never trusts a declared count
+ * before the bytes are there (a 5-byte header claiming 4 billion elements is
+ * rejected without allocating). The decoder is a hand-written bounds-checked
+ * reader, exported below (hs_wire_reader_*) so the store can reuse it for its
+ * records.
+ *
+ * Ownership: a decoded message owns every pointer in it (malloc'd); release it
+ * with hs_wire_msg_fini(). A message you build for encoding may point at your own
+ * memory: hs_wire_encode() only reads it — then do NOT call hs_wire_msg_fini() on
+ * it (or malloc every pointer so that you can).
+ *
+ * Threads: all functions are reentrant; no global state.
+ */
+#ifndef HS_CORE_WIRE_H
+#define HS_CORE_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/error.h"
+#include "core/game.h"
+#include "core/poskey.h"
+
+/* Protocol version carried in every body; a peer with another version is refused. */
+#define HS_WIRE_VERSION 1
+
+#define HS_WIRE_MAGIC_LEN 4
+#define HS_WIRE_MAGIC_WORKER "HSW1"   /* worker <-> broker */
+#define HS_WIRE_MAGIC_CLIENT "HSC1"   /* client <-> broker */
+
+/* Limits enforced by the decoder (and by the encoder, which refuses to exceed them). */
+#define HS_WIRE_MAX_BODY       (64u << 20)  /* bytes of one body */
+#define HS_WIRE_MAX_STR        4096         /* bytes of any string (names, reasons, paths) */
+#define HS_WIRE_MAX_NAME       256          /* bytes of a worker, job or engine name */
+#define HS_WIRE_MAX_ENGINES    16           /* engines in READY, TASK, SUBMIT */
+#define HS_WIRE_MAX_MOVES      4096         /* moves of one game */
+#define HS_WIRE_MAX_SETUP      (HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE)
+#define HS_WIRE_MAX_EVALS      4096         /* move numbers in a TASK / records in a RESULT */
+#define HS_WIRE_MAX_GAMES      1024         /* games in one SUBMIT batch */
+#define HS_WIRE_MAX_JOBS       4096         /* jobs in one STATUS_REPLY */
+#define HS_WIRE_MAX_THREADS    4096
+#define HS_WIRE_OWNERSHIP_SCALE 100         /* ownership int8: value × 100, in -100..100 */
+
+typedef enum hs_wire_type {
+    HS_WIRE_NONE = 0,
+    /* worker -> broker */
+    HS_WIRE_READY = 1,         /* hello + capabilities + initial credit */
+    HS_WIRE_HEARTBEAT = 2,     /* both directions, worker and client sockets */
+    HS_WIRE_RESULT = 3,        /* evaluated positions of one task (returns 1 credit) */
+    HS_WIRE_DISCONNECT = 4,    /* both directions: leaving / go away */
+    /* broker -> worker */
+    HS_WIRE_TASK = 5,          /* a game + the move numbers to evaluate */
+    /* client -> broker and replies */
+    HS_WIRE_SUBMIT = 6,        /* a batch of games for a (new or open) job */
+    HS_WIRE_SUBMIT_REPLY = 7,  /* job id + how many more games the client may send */
+    HS_WIRE_STATUS = 8,        /* job id or 0 = all jobs */
+    HS_WIRE_STATUS_REPLY = 9,  /* job summaries */
+    HS_WIRE_CANCEL = 10,       /* job id */
+    HS_WIRE_CANCEL_REPLY = 11, /* job id + whether it was canceled */
+    HS_WIRE_WATCH = 12,        /* job id: broker pushes STATUS_REPLY every interval */
+    HS_WIRE_QUERY = 13,        /* a query in text form (see PROTOCOL.md; optional) */
+    HS_WIRE_QUERY_REPLY = 14,  /* rows as JSON lines */
+    HS_WIRE_ERROR = 15,        /* either direction: code + reason */
+    HS_WIRE_TYPE_COUNT
+} hs_wire_type_t;
+
+/* "READY", "TASK", ...; "?" for an unknown value. Static storage. */
+const char *hs_wire_type_name(int type);
+
+/*
+ * One evaluated position: what a worker computes and the store keeps. Values are
+ * from Black's point of view. Arrays have size*size entries in row-major order
+ * (vertex = y * size + x, as core/game.h).
+ */
+typedef struct hs_eval {
+    int move_number;          /* position after this many moves (0 = after setup) */
+    uint8_t pos_key[16];      /* hs_position_key() of that position */
+    uint32_t engine_id;       /* hs_engine_config_id() of the engine spec */
+    int size;                 /* board size N (2..25) */
+    float score_lead;         /* Black's lead in points; NAN = not computed */
+    float win_rate;           /* Black's win probability 0..1; NAN = not computed */
+    int8_t *ownership;        /* N*N, -100..100 (+100 = Black's for sure), or NULL */
+    int16_t *influence;       /* N*N stone influence SI ×100 (Park), or NULL */
+    char *classes;            /* per-point classes, N*N chars (PROTOCOL.md), or NULL */
+    char *result;             /* estimated result "B+3.5", or NULL */
+    uint32_t timing_us;       /* engine time spent on this position */
+    char *error;              /* NULL = ok; else why this position could not be judged */
+} hs_eval_t;
+
+/* Frees the arrays and strings of e (not e itself) and zeroes it. NULL-safe. */
+void hs_eval_fini(hs_eval_t *e);
+
+/* Deep copy of src into *dst (dst is overwritten). 0 or HS_ENOMEM (dst then zeroed). */
+int hs_eval_copy(hs_eval_t *dst, const hs_eval_t *src);
+
+/* A game as it travels in TASK and SUBMIT. */
+typedef struct hs_wire_game {
+    hs_game_t game;   /* size, komi, rules.id, setup, moves, id; SUBMIT also carries
+                       * players, ranks, date, event, round, result_raw, handicap */
+    char *source;     /* where it came from ("a.tar.gz:x/y.sgf#1"), or NULL */
+    char *error;      /* SUBMIT only: non-NULL = the game could not be read (reason);
+                       * game then holds nothing useful except maybe its id */
+} hs_wire_game_t;
+
+typedef struct hs_wire_ready {
+    char *name;              /* worker name (host:pid) */
+    char **engines;          /* engine names it can run */
+    int num_engines;
+    int threads;             /* engine threads */
+    int gpus;                /* GPUs in use (0 = CPU only) */
+    int credit;              /* tasks the broker may send before the first RESULT */
+} hs_wire_ready_t;
+
+typedef struct hs_wire_task {
+    uint64_t task_id, job_id;
+    hs_wire_game_t game;     /* moves up to at least the last move number */
+    int *move_numbers;       /* positions to evaluate, each in 0..game.num_moves, increasing */
+    int num_move_numbers;
+    char **engines;          /* engine specs ("judge", "mcts:visits=200") */
+    int num_engines;
+} hs_wire_task_t;
+
+typedef struct hs_wire_result {
+    uint64_t task_id, job_id;
+    uint64_t game_id[2];
+    hs_eval_t *evals;        /* one per (move number, engine) */
+    int num_evals;
+    char *error;             /* whole task failed (then num_evals may be 0), or NULL */
+} hs_wire_result_t;
+
+typedef struct hs_wire_submit {
+    uint64_t job_id;         /* 0 = create a new job with the fields below */
+    char *job_name;
+    char **engines;
+    int num_engines;
+    char *moves_spec;        /* "all", "every:N", "last" */
+    hs_wire_game_t *games;   /* this batch (may be empty) */
+    int num_games;
+    bool last;               /* no more batches follow: the job's input is complete */
+} hs_wire_submit_t;
+
+typedef struct hs_wire_submit_reply {
+    uint64_t job_id;
+    int credit;              /* games the client may send before the next reply */
+    int accepted;            /* games of the batch accepted (duplicates included) */
+} hs_wire_submit_reply_t;
+
+typedef struct hs_wire_job_status {
+    uint64_t id;
+    char *name;
+    char *state;             /* "running", "done", "canceled", "failed" */
+    int64_t games_total, games_done, games_failed;
+    int64_t positions_total, positions_done;
+    double rate;             /* positions per second, recent */
+    bool input_complete;     /* the client has sent its last batch */
+} hs_wire_job_status_t;
+
+typedef struct hs_wire_status_reply {
+    hs_wire_job_status_t *jobs;
+    int num_jobs;
+    int workers;             /* live workers */
+} hs_wire_status_reply_t;
+
+typedef struct hs_wire_cancel_reply {
+    uint64_t job_id;
+    bool canceled;
+} hs_wire_cancel_reply_t;
+
+typedef struct hs_wire_error_msg {
+    int code;                /* an HS_E* code */
+    char *reason;
+} hs_wire_error_msg_t;
+
+typedef struct hs_wire_msg {
+    hs_wire_type_t type;
+    union {
+        hs_wire_ready_t ready;
+        hs_wire_task_t task;
+        hs_wire_result_t result;
+        hs_wire_submit_t submit;
+        hs_wire_submit_reply_t submit_reply;
+        uint64_t job_id;                     /* STATUS, CANCEL, WATCH (0 = all) */
+        hs_wire_status_reply_t status_reply;
+        hs_wire_cancel_reply_t cancel_reply;
+        char *text;                          /* QUERY, QUERY_REPLY */
+        hs_wire_error_msg_t error;
+        /* HEARTBEAT and DISCONNECT have no fields */
+    };
+} hs_wire_msg_t;
+
+/* A growable byte buffer. Owned by the caller: free(buf.data) (or hs_wire_buf_free). */
+typedef struct hs_wire_buf {
+    uint8_t *data;
+    size_t len, cap;
+} hs_wire_buf_t;
+
+void hs_wire_buf_free(hs_wire_buf_t *b);
+
+/* Zeroes *m and sets its type. */
+void hs_wire_msg_init(hs_wire_msg_t *m, hs_wire_type_t type);
+
+/* Frees everything a decoded message owns and zeroes it (type NONE). NULL-safe. */
+void hs_wire_msg_fini(hs_wire_msg_t *m);
+
+/*
+ * Encodes m as a MessagePack body into *out (out->len bytes; *out is overwritten,
+ * any old data is NOT freed — start from a zeroed buffer or one you reuse: when
+ * out->data is non-NULL it is reused and grown). The caller frees out->data.
+ * Returns 0, HS_EINVAL (a field breaks a limit or a rule the decoder would
+ * reject: message in *err), or HS_ENOMEM.
+ */
+int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err);
+
+/*
+ * Decodes a body of len bytes into *m (initialised here). Returns 0, or HS_EPROTO
+ * with the reason in *err (m is then empty: no need to fini, harmless to), or
+ * HS_ENOMEM. Never reads outside data[0..len).
+ */
+int hs_wire_decode(const void *data, size_t len, hs_wire_msg_t *m, hs_error_t *err);
+
+/* The magic ("HSW1"/"HSC1") that frames a message of this type. */
+const char *hs_wire_magic_for(hs_wire_type_t type);
+
+/*
+ * Checks a received header frame: 0 when it is exactly HS_WIRE_MAGIC_WORKER or
+ * HS_WIRE_MAGIC_CLIENT (*is_worker says which), else HS_EPROTO.
+ */
+int hs_wire_check_magic(const void *frame, size_t len, bool *is_worker, hs_error_t *err);
+
+/* Frees the fields of a game decoded by this codec or by the store (free() on every
+ * pointer of hs_game_t, like hs_game_fini but without resetting). NULL-safe. */
+void hs_wire_game_fini(hs_wire_game_t *g);
+
+/* Engine config ids and position keys (hs_engine_config_id, hs_position_key,
+ * hs_key_hex, hs_key_parse) are declared in core/poskey.h, included above. */
+
+/*
+ * Standalone pieces in exactly the layout they have inside messages; the store
+ * keeps its game and eval records this way. The encoders APPEND one MessagePack
+ * object to *out (out->len grows; the caller frees out->data) and return 0,
+ * HS_EINVAL (a limit is broken) or HS_ENOMEM. The readers read one object from r
+ * with the same validation as hs_wire_decode (HS_EPROTO on bad input); on error
+ * the partly filled struct still owns what it holds: fini it.
+ */
+int hs_wire_encode_game(const hs_wire_game_t *g, hs_wire_buf_t *out, hs_error_t *err);
+int hs_wire_encode_eval(const hs_eval_t *e, hs_wire_buf_t *out, hs_error_t *err);
+
+/* ------------------------------------------------------------------------ */
+/* The bounds-checked MessagePack reader the decoder uses (also used by store/). */
+
+typedef struct hs_wire_reader {
+    const uint8_t *p, *end;
+    hs_error_t *err;
+    const char *ctx;          /* field being read, for messages */
+} hs_wire_reader_t;
+
+void hs_wire_reader_init(hs_wire_reader_t *r, const void *data, size_t len, hs_error_t *err);
+/* Each returns 0 or HS_EPROTO ("<ctx>: expected X"). */
+int hs_wire_read_array(hs_wire_reader_t *r, uint32_t *count);   /* array header */
+int hs_wire_read_map(hs_wire_reader_t *r, uint32_t *count);     /* map header */
+int hs_wire_read_uint(hs_wire_reader_t *r, uint64_t *v);        /* non-negative integer */
+int hs_wire_read_int(hs_wire_reader_t *r, int64_t *v);          /* any integer fitting int64 */
+int hs_wire_read_double(hs_wire_reader_t *r, double *v);        /* float32/64 or integer */
+int hs_wire_read_bool(hs_wire_reader_t *r, bool *v);
+bool hs_wire_read_nil(hs_wire_reader_t *r);                     /* consumes a nil if next */
+/* str/bin: *ptr points into the input (not NUL-terminated); len checked <= max. */
+int hs_wire_read_str(hs_wire_reader_t *r, const char **ptr, uint32_t *len, uint32_t max);
+int hs_wire_read_bin(hs_wire_reader_t *r, const uint8_t **ptr, uint32_t *len, uint32_t max);
+/* Reads a string (or nil -> *out = NULL) into a malloc'd NUL-terminated copy. */
+int hs_wire_read_strdup(hs_wire_reader_t *r, char **out, uint32_t max);
+/* Skips one object of any type (nesting depth limited to 32). */
+int hs_wire_skip(hs_wire_reader_t *r);
+/* One game / one eval (see hs_wire_encode_game); allow_error: accept failed games. */
+int hs_wire_read_game(hs_wire_reader_t *r, hs_wire_game_t *g, bool allow_error);
+int hs_wire_read_eval(hs_wire_reader_t *r, hs_eval_t *e);
+
+#endif

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs every Debian package hyeongse needs to build, test and benchmark.
+# Used by README's first command and by .ci/run (CI starts from a fresh clone).
+set -euo pipefail
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    build-essential cmake pkg-config clang libclang-rt-dev \
+    libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev \
+    ca-certificates >/dev/null
+echo "install-deps: build and test packages installed"

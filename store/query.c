@@ -1,0 +1,300 @@
+/*
+ * store/query.c — the query layer of store/query.h: game selection, per-move rows,
+ * swing filter, table / JSON lines / CSV output, stats.
+ */
+#include "store/query.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hs_query_format_parse(const char *name, hs_query_format_t *out)
+{
+    if (!strcmp(name, "table")) *out = HS_QUERY_TABLE;
+    else if (!strcmp(name, "jsonl") || !strcmp(name, "json")) *out = HS_QUERY_JSONL;
+    else if (!strcmp(name, "csv")) *out = HS_QUERY_CSV;
+    else return HS_EINVAL;
+    return 0;
+}
+
+void hs_query_init(hs_query_t *q)
+{
+    memset(q, 0, sizeof *q);
+    q->move = -1;
+}
+
+void hs_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* CSV field: quoted when it holds a comma, quote or newline. */
+static void s_csv(FILE *out, const char *s)
+{
+    if (!s)
+        s = "";
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* State of one query run, shared by the per-game and per-eval callbacks. */
+typedef struct {
+    hs_store_t *s;
+    const hs_query_t *q;
+    FILE *out;
+    hs_error_t *err;
+    int64_t rows;
+    uint64_t id[2];
+    char idhex[33];
+    hs_game_t game;
+    char *source;
+    /* previous score per engine for the swing (engines are few) */
+    uint32_t prev_engine[16];
+    float prev_score[16];
+    int num_prev;
+    char spec_cache_id_valid;
+    uint32_t spec_id;
+    char spec[256];
+} s_run_t;
+
+static const char *s_engine_name(s_run_t *r, uint32_t id)
+{
+    if (!r->spec_cache_id_valid || r->spec_id != id) {
+        if (hs_store_engine_spec(r->s, id, r->spec, sizeof r->spec, NULL) != 0)
+            snprintf(r->spec, sizeof r->spec, "%08x", id);
+        r->spec_id = id;
+        r->spec_cache_id_valid = 1;
+    }
+    return r->spec;
+}
+
+static void s_num(FILE *out, float v, const char *empty)
+{
+    if (isnan(v))
+        fputs(empty, out);
+    else
+        fprintf(out, "%.2f", v);
+}
+
+static int s_eval_row(void *ctx, const hs_eval_t *e)
+{
+    s_run_t *r = ctx;
+    const hs_query_t *q = r->q;
+    /* swing against the previous evaluated move of this engine in this game */
+    float swing = NAN;
+    int slot = -1;
+    for (int i = 0; i < r->num_prev; i++)
+        if (r->prev_engine[i] == e->engine_id)
+            slot = i;
+    if (slot < 0 && r->num_prev < 16) {
+        slot = r->num_prev++;
+        r->prev_engine[slot] = e->engine_id;
+        r->prev_score[slot] = NAN;
+    }
+    if (slot >= 0) {
+        if (!isnan(e->score_lead) && !isnan(r->prev_score[slot]))
+            swing = e->score_lead - r->prev_score[slot];
+        if (!isnan(e->score_lead))
+            r->prev_score[slot] = e->score_lead;
+    }
+    if (q->move >= 0 && e->move_number != q->move)
+        return 0;
+    if (q->swing > 0 && !(fabsf(swing) > q->swing))
+        return 0;
+    if (q->limit && r->rows >= q->limit)
+        return 1;   /* stop */
+    FILE *out = r->out;
+    const char *eng = s_engine_name(r, e->engine_id);
+    switch (q->format) {
+    case HS_QUERY_JSONL:
+        fprintf(out, "{\"game\":\"%s\",\"move\":%d,\"engine\":", r->idhex, e->move_number);
+        hs_json_string(out, eng);
+        fputs(",\"score_lead\":", out);
+        s_num(out, e->score_lead, "null");
+        fputs(",\"win_rate\":", out);
+        if (isnan(e->win_rate)) fputs("null", out); else fprintf(out, "%.4f", e->win_rate);
+        fputs(",\"swing\":", out);
+        s_num(out, swing, "null");
+        fputs(",\"result\":", out);
+        if (e->result) hs_json_string(out, e->result); else fputs("null", out);
+        fputs(",\"black\":", out);
+        hs_json_string(out, r->game.black);
+        fputs(",\"white\":", out);
+        hs_json_string(out, r->game.white);
+        fputs(",\"source\":", out);
+        hs_json_string(out, r->source);
+        if (e->error) {
+            fputs(",\"error\":", out);
+            hs_json_string(out, e->error);
+        }
+        fprintf(out, ",\"timing_us\":%u", e->timing_us);
+        if (q->ownership && e->ownership) {
+            fputs(",\"ownership\":[", out);
+            for (int i = 0; i < e->size * e->size; i++)
+                fprintf(out, i ? ",%d" : "%d", e->ownership[i]);
+            fputc(']', out);
+        }
+        fputs("}\n", out);
+        break;
+    case HS_QUERY_CSV:
+        fprintf(out, "%s,%d,", r->idhex, e->move_number);
+        s_csv(out, eng);
+        fputc(',', out);
+        s_num(out, e->score_lead, "");
+        fputc(',', out);
+        if (!isnan(e->win_rate)) fprintf(out, "%.4f", e->win_rate);
+        fputc(',', out);
+        s_num(out, swing, "");
+        fputc(',', out);
+        s_csv(out, e->result);
+        fputc(',', out);
+        s_csv(out, r->game.black);
+        fputc(',', out);
+        s_csv(out, r->game.white);
+        fputc(',', out);
+        s_csv(out, r->source);
+        fputc(',', out);
+        s_csv(out, e->error);
+        fputc('\n', out);
+        break;
+    default:
+        fprintf(out, "%-12.12s %5d %-10.10s ", r->idhex, e->move_number, eng);
+        s_num(out, e->score_lead, "     -");
+        fputs("  ", out);
+        if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
+        fputs("  ", out);
+        s_num(out, swing, "     -");
+        fprintf(out, "  %-8s %s vs %s%s%s\n", e->result ? e->result : "-",
+                r->game.black ? r->game.black : "?", r->game.white ? r->game.white : "?",
+                e->error ? "  error: " : "", e->error ? e->error : "");
+        break;
+    }
+    r->rows++;
+    return 0;
+}
+
+static void s_game_release(s_run_t *r)
+{
+    hs_wire_game_t w = { .game = r->game, .source = r->source };
+    hs_wire_game_fini(&w);
+    memset(&r->game, 0, sizeof r->game);
+    r->source = NULL;
+}
+
+static int s_one_game(void *ctx, const uint64_t id[2])
+{
+    s_run_t *r = ctx;
+    r->id[0] = id[0];
+    r->id[1] = id[1];
+    uint8_t k[16];
+    for (int i = 0; i < 8; i++) {
+        k[i] = (uint8_t)(id[0] >> (56 - 8 * i));
+        k[8 + i] = (uint8_t)(id[1] >> (56 - 8 * i));
+    }
+    hs_key_hex(k, r->idhex);
+    int rc = hs_store_game_get(r->s, id, &r->game, &r->source, NULL, r->err);
+    if (rc)
+        return rc;
+    r->num_prev = 0;
+    /* The swing needs the move before, so read from the start even for one move. */
+    int to = r->q->move >= 0 ? r->q->move : -1;
+    rc = hs_store_game_evals(r->s, id, 0, to, r->q->engine_id, s_eval_row, r, r->err);
+    s_game_release(r);
+    return rc;
+}
+
+static void s_header(const hs_query_t *q, FILE *out)
+{
+    if (q->format == HS_QUERY_CSV)
+        fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error\n", out);
+    else if (q->format == HS_QUERY_TABLE)
+        fputs("game          move engine      score   winB   swing  result   players\n", out);
+}
+
+int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
+                 hs_error_t *err)
+{
+    s_run_t r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.q = q;
+    r.out = out;
+    r.err = err;
+    int rc;
+    s_header(q, out);
+    if (q->game || q->source) {
+        uint64_t id[2];
+        if (q->game) {
+            uint8_t k[16];
+            if (hs_key_parse(q->game, k))
+                return hs_error_set(err, HS_EINVAL, "game id must be 32 hex digits: %s", q->game);
+            id[0] = id[1] = 0;
+            for (int i = 0; i < 8; i++) {
+                id[0] = id[0] << 8 | k[i];
+                id[1] = id[1] << 8 | k[8 + i];
+            }
+        } else if ((rc = hs_store_game_by_source(s, q->source, id, err)) != 0) {
+            return rc;
+        }
+        rc = s_one_game(&r, id);
+    } else if (q->player) {
+        rc = hs_store_games_by_player(s, q->player, s_one_game, &r, err);
+    } else {
+        rc = hs_store_games_each(s, s_one_game, &r, err);
+    }
+    if (rc == 1)   /* the row limit stopped the iteration */
+        rc = 0;
+    if (rows)
+        *rows = r.rows;
+    return rc;
+}
+
+int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
+{
+    hs_store_stats_t st;
+    int rc = hs_store_stats(s, &st, err);
+    if (rc)
+        return rc;
+    double hit = st.eval_lookups ? (double)st.eval_hits / (double)st.eval_lookups : 0.0;
+    double dedupe = st.result_puts ? (double)st.result_dups / (double)st.result_puts : 0.0;
+    const char *fmt = json
+        ? "{\"games\":%lld,\"failed_games\":%lld,\"positions\":%lld,\"evals\":%lld,"
+          "\"players\":%lld,\"jobs\":%lld,\"tasks\":%lld,\"eval_lookups\":%lld,"
+          "\"eval_hits\":%lld,\"eval_hit_rate\":%.4f,\"result_puts\":%lld,"
+          "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"map_size\":%zu,\"map_used\":%zu}\n"
+        : "games          %lld\nfailed_games   %lld\npositions      %lld\nevals          %lld\n"
+          "players        %lld\njobs           %lld\ntasks          %lld\n"
+          "eval_lookups   %lld\neval_hits      %lld\neval_hit_rate  %.4f\n"
+          "result_puts    %lld\nresult_dups    %lld\ndedupe_rate    %.4f\n"
+          "map_size       %zu\nmap_used       %zu\n";
+    fprintf(out, fmt, (long long)st.games, (long long)st.failed_games,
+            (long long)st.positions, (long long)st.evals, (long long)st.players,
+            (long long)st.jobs, (long long)st.tasks, (long long)st.eval_lookups,
+            (long long)st.eval_hits, hit, (long long)st.result_puts,
+            (long long)st.result_dups, dedupe, st.map_size, st.map_used);
+    return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * store/query.h — the query layer behind `hyeongse query`: select games (by id,
+ * source path, player, or all), positions (one move or all), filter (score swing,
+ * engine), and print rows as a table, JSON lines or CSV; and the stats object.
+ *
+ * Rows: one per (game, move number, engine) with the stored evaluation:
+ *   game (32 hex), move, engine (spec), score_lead, win_rate, swing, result,
+ *   black, white, source, error; with `ownership` also the ownership map
+ *   (JSON lines only: an array of size*size integers -100..100).
+ * "swing" is the change of score_lead from the previous evaluated move of the same
+ * game and engine (empty for the first); the --swing N filter keeps rows whose
+ * |swing| > N. All numbers are from Black's point of view.
+ *
+ * Reads only (works on a store opened HS_STORE_RDONLY while the writer runs).
+ */
+#ifndef HS_STORE_QUERY_H
+#define HS_STORE_QUERY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "store/store.h"
+
+typedef enum hs_query_format {
+    HS_QUERY_TABLE = 0,
+    HS_QUERY_JSONL,
+    HS_QUERY_CSV,
+} hs_query_format_t;
+
+/* "table", "jsonl" / "json", "csv" -> format: 0 or HS_EINVAL. */
+int hs_query_format_parse(const char *name, hs_query_format_t *out);
+
+typedef struct hs_query {
+    const char *game;        /* game id as 32 hex digits, or NULL */
+    const char *source;      /* game by source path, or NULL */
+    const char *player;      /* games where this name is Black or White, or NULL */
+    int move;                /* one move number, or -1 for all */
+    double swing;            /* > 0: only rows whose |swing| exceeds it */
+    uint32_t engine_id;      /* 0 = every engine */
+    hs_query_format_t format;
+    bool ownership;          /* add the ownership map (JSON lines) */
+    int64_t limit;           /* stop after this many rows (0 = no limit) */
+} hs_query_t;
+
+/* A query with every field at its default (all games, all moves, table). */
+void hs_query_init(hs_query_t *q);
+
+/*
+ * Runs q against s and writes the rows to out; *rows (may be NULL) gets the number
+ * of rows written. Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game
+ * id / source), or a store error.
+ */
+int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
+                 hs_error_t *err);
+
+/*
+ * Writes ONE JSON object (one line) with the store's statistics: games,
+ * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,
+ * eval_hit_rate, result_puts, result_dups, dedupe_rate, map_size, map_used.
+ * With json == false the same as aligned "name value" lines.
+ */
+int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
+
+/* Writes s as a JSON string literal (quotes, escapes, UTF-8 passed through). */
+void hs_json_string(FILE *out, const char *s);
+
+#endif

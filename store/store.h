@@ -1,0 +1,310 @@
+/*
+ * store/store.h — the LMDB store: games, positions, evaluations, the player and
+ * source indexes, and the broker's job journal, in one LMDB environment.
+ *
+ * Layout (named databases; all integers in keys are big-endian so that LMDB's
+ * byte order is numeric order; values are MessagePack records whose first field
+ * is HS_STORE_SCHEMA):
+ *
+ *   games     game id (16)                       -> game record (metadata, source,
+ *                                                   job, setup and moves)
+ *   failed    hash of source (16)                -> {source, reason, job}
+ *   sources   source path (bytes)                -> game id (16)
+ *   players   name + '\0' + game id (16)         -> (empty)
+ *   moves     game id (16) + move number (u16)   -> position key (16) + per engine:
+ *                                                   engine id (u32), eval seq (u64)
+ *   evalidx   engine id (u32) + position key(16) -> eval sequence number (u64)
+ *   evaldata  eval sequence number (u64, grows)  -> eval record (big: ownership,
+ *                                                   influence, classes, ...)
+ *   engines   engine id (u32)                    -> engine spec string
+ *   jobs      job id (u64, grows)                -> job record
+ *   tasks     task id (u64, grows)               -> task record
+ *   taskstate state (u8) + task id (u64)         -> (empty)   [index by state]
+ *   meta      name                               -> counter / schema version
+ *
+ * Why: LMDB writes records 20× faster in key order than at random keys
+ * (../shared/MEASURED.md), so the big eval records go to `evaldata` under a
+ * growing sequence number with MDB_APPEND, and the hash-keyed `evalidx` holds only
+ * 8-byte values. The same position (same position key, see core/wire.h) reached in
+ * many games is stored and evaluated once per engine configuration.
+ *
+ * Even small hash-keyed entries are slow to insert a batch at a time (every touched
+ * page is rewritten at commit), so `evalidx` is derived data, written in sorted
+ * bulk: the writer keeps new index entries in memory and flushes them every
+ * hs_store_set_index_flush() entries (default HS_STORE_INDEX_FLUSH) inside a
+ * normal commit, with a watermark in meta; on open it rebuilds the in-memory part
+ * from `evaldata` (so a crash loses nothing), and on close it flushes. Game queries
+ * never need the index (moves entries hold the sequence numbers); a reader's
+ * hs_store_eval_get sees evals up to the writer's last flush.
+ *
+ * Writing: ONE writer (one hs_store_t opened read-write, used by one thread).
+ * Writes happen inside a batch: hs_store_begin(), any number of puts,
+ * hs_store_commit() — one LMDB transaction. A write function called outside a batch
+ * runs in its own one-call batch. Every put of a batch is also logged in memory, so
+ * when LMDB reports MDB_MAP_FULL the store doubles the map size and replays the
+ * whole batch in a fresh transaction: callers never see MDB_MAP_FULL.
+ *
+ * Reading: any number of processes may open the same directory read-only
+ * (HS_STORE_RDONLY) while the writer writes; LMDB readers never block the writer
+ * and see the last committed state. Inside a batch, reads on the writer's handle see
+ * the batch's own uncommitted writes.
+ *
+ * Idempotency: every put is keyed so that putting the same thing twice stores it
+ * once (games by id, evals by engine + position key, moves by game + move number,
+ * failed games by source); the *_put functions report whether the record already
+ * existed. A broker that replays results after a crash therefore stores nothing twice.
+ *
+ * Errors: functions return 0 or a negative HS_E* code (HS_ESTORE for an LMDB
+ * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss).
+ *
+ * Threads: an hs_store_t is used by one thread at a time.
+ */
+#ifndef HS_STORE_STORE_H
+#define HS_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/wire.h"
+
+/* Version of every record layout; stored in each record and in meta. */
+#define HS_STORE_SCHEMA 1
+
+/* Index entries kept in memory before a sorted flush (see above): 8 MiB. */
+#define HS_STORE_INDEX_FLUSH (1u << 18)
+
+/* Default initial map size (grows by doubling on demand). */
+#define HS_STORE_DEFAULT_MAP (64u << 20)
+
+/* hs_store_open flags */
+#define HS_STORE_RDONLY  0x1u  /* read-only reader; may run beside the writer */
+#define HS_STORE_NOSYNC  0x2u  /* don't fsync on commit (tests, benchmarks; a crash
+                                * may lose the last commits but never corrupts) */
+
+typedef struct hs_store hs_store_t;
+
+/*
+ * Opens (creating when needed, unless RDONLY) the store in directory dir (created
+ * when missing, unless RDONLY). map_size is the initial map size in bytes (0 =
+ * HS_STORE_DEFAULT_MAP, or the current size of an existing store if larger).
+ * *out is set only on success; close it with hs_store_close().
+ * Returns 0, HS_ENOTFOUND (RDONLY and no store there), HS_ESTORE, HS_EIO,
+ * HS_EUNSUPPORTED (the store has a newer schema), HS_ENOMEM.
+ */
+int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_size,
+                  hs_error_t *err);
+
+/* Aborts an open batch (its writes are lost), closes, sets *s = NULL. NULL-safe. */
+void hs_store_close(hs_store_t **s);
+
+/* Index entries the writer keeps in memory before writing them to `evalidx` in
+ * one sorted pass (at the next commit once reached). Tests and benchmarks lower
+ * it; n = 0 restores HS_STORE_INDEX_FLUSH. */
+void hs_store_set_index_flush(hs_store_t *s, unsigned n);
+
+/* Current map size in bytes (grows on demand). */
+size_t hs_store_map_size(const hs_store_t *s);
+
+/* ---- batches (writer only) ---- */
+
+/* Starts a batch. HS_EBADSTATE when one is open or the store is read-only. */
+int hs_store_begin(hs_store_t *s, hs_error_t *err);
+/* Commits the open batch (growing the map and replaying when it is full). On
+ * failure the batch is aborted and its writes are lost. */
+int hs_store_commit(hs_store_t *s, hs_error_t *err);
+/* Drops the open batch's writes. No-op without a batch. */
+void hs_store_abort(hs_store_t *s);
+/* True while a batch is open. */
+bool hs_store_in_batch(const hs_store_t *s);
+
+/* ---- games ---- */
+
+/*
+ * Stores game g (its id must be set: hs_game_compute_id) read from `source` (may be
+ * NULL) for job job_id (0 = none), with its player index entries and the source
+ * index entry. When a game with the same id exists, only the source index entry is
+ * added and *existed (may be NULL) is set true.
+ */
+int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
+                      uint64_t job_id, bool *existed, hs_error_t *err);
+
+/*
+ * Records that the game at `source` could not be read, with the reason. Idempotent
+ * per source (*existed as above).
+ */
+int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
+                         uint64_t job_id, bool *existed, hs_error_t *err);
+
+/*
+ * Reads game `id` into *g (initialised here; the caller releases it with
+ * hs_game_fini() or hs_wire_game_fini() on a wrapper). *source (may be NULL)
+ * receives a malloc'd copy of its first source path or NULL; *job_id (may be NULL)
+ * its job. 0 or HS_ENOTFOUND.
+ */
+int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,
+                      uint64_t *job_id, hs_error_t *err);
+
+/* Game id stored for a source path: 0 or HS_ENOTFOUND. */
+int hs_store_game_by_source(hs_store_t *s, const char *source, uint64_t id[2],
+                            hs_error_t *err);
+
+/* Callback for game iteration: return 0 to go on, anything else stops and is
+ * returned by the iterating function. */
+typedef int (*hs_store_game_cb)(void *ctx, const uint64_t id[2]);
+
+/* Calls cb for every game whose black or white player is exactly `name`. */
+int hs_store_games_by_player(hs_store_t *s, const char *name, hs_store_game_cb cb,
+                             void *ctx, hs_error_t *err);
+/* Calls cb for every game, in id order. */
+int hs_store_games_each(hs_store_t *s, hs_store_game_cb cb, void *ctx, hs_error_t *err);
+
+/* Callback for failed games: source, reason, job. */
+typedef int (*hs_store_failed_cb)(void *ctx, const char *source, const char *reason,
+                                  uint64_t job_id);
+int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_error_t *err);
+
+/* ---- evaluations ---- */
+
+/*
+ * Looks up the evaluation of position key `pos_key` by engine `engine_id`. With
+ * out == NULL it only tests existence; otherwise *out is filled (caller releases
+ * with hs_eval_fini). 0 (hit) or HS_ENOTFOUND (miss). Every call counts toward
+ * the hit rate in hs_store_stats (counters live in the writer's handle and are
+ * saved at each commit; a read-only handle keeps its own in memory).
+ */
+int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[16],
+                      hs_eval_t *out, hs_error_t *err);
+
+/*
+ * Stores the result of evaluating position e->move_number of game game_id: unless
+ * the same engine already has a record for e->pos_key, the eval record; and the
+ * moves entry (game, move number) pointing at that record. *dup (may be NULL) is
+ * set true when the eval record existed already (nothing new stored; the moves
+ * entry is still added when missing, so a shared opening shows in every game).
+ * Putting the same result twice stores it once. Records with e->error set are
+ * stored like the others (the reason is kept). engine_spec (may be NULL) is
+ * remembered in `engines` the first time an engine id is seen.
+ */
+int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                        const char *engine_spec, bool *dup, hs_error_t *err);
+
+/* Callback for evals of one game: one call per (move number, engine) in move order. */
+typedef int (*hs_store_eval_cb)(void *ctx, const hs_eval_t *e);
+
+/*
+ * Calls cb with the evals of game id in move order (move numbers from..to
+ * inclusive; to < 0 = to the end), for engine engine_id or every engine when 0.
+ * The hs_eval_t passed to cb is valid only during the call.
+ */
+int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
+                        uint32_t engine_id, hs_store_eval_cb cb, void *ctx,
+                        hs_error_t *err);
+
+/* Engine spec for an engine id (copied into buf, size bytes): 0 or HS_ENOTFOUND. */
+int hs_store_engine_spec(hs_store_t *s, uint32_t engine_id, char *buf, size_t size,
+                         hs_error_t *err);
+
+/* ---- the job journal (broker) ---- */
+
+typedef enum hs_job_state {
+    HS_JOB_RUNNING = 0,
+    HS_JOB_DONE = 1,
+    HS_JOB_CANCELED = 2,
+    HS_JOB_FAILED = 3,
+} hs_job_state_t;
+
+/* "running", "done", "canceled", "failed". */
+const char *hs_job_state_name(hs_job_state_t st);
+
+typedef struct hs_store_job {
+    uint64_t id;                 /* assigned by hs_store_job_create */
+    char name[HS_WIRE_MAX_NAME];
+    hs_job_state_t state;
+    char engines[1024];          /* comma-separated engine specs */
+    char moves_spec[64];         /* "all", "every:N", "last" */
+    bool input_complete;         /* the client sent its last batch */
+    int64_t games_total, games_done, games_failed;
+    int64_t positions_total, positions_done;
+    int64_t created_unix, updated_unix;
+    char reason[256];            /* why it failed / was canceled, or "" */
+} hs_store_job_t;
+
+/* Creates a job from *job (its id is ignored) and sets job->id (1, 2, 3, ...). */
+int hs_store_job_create(hs_store_t *s, hs_store_job_t *job, hs_error_t *err);
+/* Replaces the stored record of job->id (HS_ENOTFOUND when it doesn't exist). */
+int hs_store_job_put(hs_store_t *s, const hs_store_job_t *job, hs_error_t *err);
+/* Reads job id into *out: 0 or HS_ENOTFOUND. */
+int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t *err);
+/* All jobs in id order into a malloc'd array *jobs (caller frees; NULL when none). */
+int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error_t *err);
+
+typedef enum hs_task_state {
+    HS_TASK_QUEUED = 0,
+    HS_TASK_LEASED = 1,
+    HS_TASK_DONE = 2,
+    HS_TASK_FAILED = 3,
+    HS_TASK_CANCELED = 4,
+    HS_TASK_STATE_COUNT
+} hs_task_state_t;
+
+/* "queued", "leased", "done", "failed", "canceled". */
+const char *hs_task_state_name(hs_task_state_t st);
+
+/*
+ * A task: positions move_first, move_first + move_step, ... <= move_last of one
+ * game (plus move_last itself when include_last), for the engines of its job.
+ */
+typedef struct hs_store_task {
+    uint64_t id;                 /* assigned by hs_store_task_create */
+    uint64_t job_id;
+    uint64_t game_id[2];
+    hs_task_state_t state;
+    int attempts;                /* leases so far */
+    int move_first, move_last, move_step;
+    char reason[256];            /* last failure, or "" */
+} hs_store_task_t;
+
+/* Number of positions task t covers (per engine). */
+int hs_store_task_positions(const hs_store_task_t *t);
+
+/* Creates a task from *t (id ignored), sets t->id, indexes it by state. */
+int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err);
+/* Replaces task t->id (state index updated). HS_ENOTFOUND when it doesn't exist. */
+int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err);
+int hs_store_task_get(hs_store_t *s, uint64_t id, hs_store_task_t *out, hs_error_t *err);
+
+/* Callback for task iteration; return non-zero to stop (that value is returned). */
+typedef int (*hs_store_task_cb)(void *ctx, const hs_store_task_t *t);
+
+/*
+ * Calls cb for every task in `state`, in id order. Don't write to the store from
+ * cb (collect ids, then write).
+ */
+int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb,
+                       void *ctx, hs_error_t *err);
+/* Number of tasks in `state`. */
+int hs_store_task_count(hs_store_t *s, hs_task_state_t state, int64_t *count,
+                        hs_error_t *err);
+
+/* ---- statistics ---- */
+
+typedef struct hs_store_stats {
+    int64_t games;           /* games stored */
+    int64_t failed_games;    /* games that could not be read */
+    int64_t positions;       /* (game, move number) positions with results */
+    int64_t evals;           /* eval records (one per engine and distinct position) */
+    int64_t players;         /* player index entries */
+    int64_t jobs, tasks;
+    int64_t eval_lookups;    /* hs_store_eval_get calls (saved by the writer) */
+    int64_t eval_hits;       /* ... that found a record */
+    int64_t result_puts;     /* hs_store_result_put calls */
+    int64_t result_dups;     /* ... whose eval existed already (dedupe hits) */
+    size_t map_size, map_used;
+} hs_store_stats_t;
+
+int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * store/store_internal.h — what the store's .c files share (not a public API).
+ *
+ * The write path: every put goes through s_store_put(), which runs mdb_put in the
+ * batch transaction and, on success, appends the operation to the batch log. When
+ * LMDB reports MDB_MAP_FULL (at a put or at commit), the transaction is aborted,
+ * the map doubled, and the log replayed into a fresh transaction; the log holds
+ * exact keys, so sequence numbers allocated in the batch come out the same.
+ */
+#ifndef HS_STORE_INTERNAL_H
+#define HS_STORE_INTERNAL_H
+
+#include <lmdb.h>
+
+#include "store/store.h"
+
+enum {
+    HS_DB_GAMES, HS_DB_FAILED, HS_DB_SOURCES, HS_DB_PLAYERS, HS_DB_MOVES, HS_DB_EVALIDX,
+    HS_DB_EVALDATA, HS_DB_ENGINES, HS_DB_JOBS, HS_DB_TASKS, HS_DB_TASKSTATE, HS_DB_META,
+    HS_DB_COUNT
+};
+
+#define HS_STORE_MAX_ENGINES 64
+
+/*
+ * Evals not yet in `evalidx`. The index is derived data: `evaldata` (append-only,
+ * keyed by sequence number) is the truth, and meta "evalidx_upto" says up to which
+ * sequence number the index is complete. Index entries are hash-keyed, and LMDB
+ * rewrites every page a transaction touches, so inserting 10,000 random keys per
+ * batch rewrites most of the index at every commit. Instead the writer keeps new
+ * entries in this table and flushes them sorted, HS_STORE_INDEX_FLUSH at a time,
+ * in the transaction of a regular commit; lookups check the table first. After a
+ * crash the writer rebuilds the table from evaldata beyond the watermark on open.
+ * Readers in other processes see the index up to the last flush: game queries do
+ * not need it (moves entries point at sequence numbers directly).
+ */
+
+typedef struct hs_store_pending {
+    uint8_t key[20];        /* engine id (BE) + position key, as in evalidx */
+    uint64_t seq;
+} hs_store_pending_t;
+
+struct hs_store {
+    MDB_env *env;
+    MDB_dbi dbi[HS_DB_COUNT];
+    unsigned flags;
+    size_t map_size;
+    MDB_txn *txn;               /* the open batch, or NULL */
+    hs_wire_buf_t log;          /* batch log: see s_store_put */
+    uint64_t next_eval_seq;     /* next evaldata key in this batch (0 = unknown) */
+    hs_store_pending_t *pend;   /* evals not in evalidx yet (writer only) */
+    uint32_t num_pend, cap_pend, pend_at_begin;
+    uint32_t *pend_hash;        /* open addressing: index + 1, 0 = empty */
+    uint32_t hash_cap;          /* power of two, > 2 * cap_pend */
+    uint32_t flush_at;          /* flush the pending index at this size */
+    uint32_t engines_seen[8];   /* engine ids known to be in `engines` (committed) */
+    int num_engines_seen;
+    hs_wire_buf_t rec;          /* scratch for encoding records */
+    /* counters not yet saved (writer) or kept in memory (reader) */
+    int64_t d_lookups, d_hits, d_puts, d_dups;
+};
+
+/* Big-endian helpers for keys. */
+static inline void hs_be64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+static inline uint64_t hs_rd64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+static inline void hs_be32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+static inline uint32_t hs_rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void hs_id_key(uint8_t *p, const uint64_t id[2])
+{
+    hs_be64(p, id[0]);
+    hs_be64(p + 8, id[1]);
+}
+
+/* An LMDB failure as HS_ESTORE with context. */
+int hs_store_mdb_error(hs_error_t *err, int rc, const char *what);
+
+/* A put in the open batch (with logging and map growth). flags: MDB_NOOVERWRITE,
+ * MDB_APPEND. Returns 0, HS_EEXIST (NOOVERWRITE and the key exists), HS_ESTORE. */
+int hs_store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+                 size_t vlen, unsigned flags, hs_error_t *err);
+/* Like hs_store_put with MDB_NOOVERWRITE, but on HS_EEXIST *old holds the stored
+ * value (valid until the next write). */
+int hs_store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+                     size_t vlen, MDB_val *old, hs_error_t *err);
+/* A delete in the open batch (logged). Missing keys are fine. */
+int hs_store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t *err);
+
+/* Read transaction for a read API call: the batch txn when in a batch (*own =
+ * false), else a fresh read-only txn (*own = true; end it with hs_store_rdone). */
+int hs_store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err);
+void hs_store_rdone(MDB_txn *txn, bool own);
+
+/* Write wrappers for API calls that may run outside a batch. */
+int hs_store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err);
+int hs_store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err);
+
+/* Pending-index table (store.c). find: seq of key or 0. add: 0 or HS_ENOMEM. */
+uint64_t hs_store_pend_find(const hs_store_t *s, const uint8_t key[20]);
+int hs_store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq);
+
+/* Record value prefix: one schema byte, then MessagePack. */
+#define HS_STORE_REC_HDR 1
+
+#endif

@@ -1,0 +1,457 @@
+/*
+ * store/store_jobs.c — the broker's journal: jobs and tasks (store/store.h).
+ *
+ * Jobs and tasks are keyed by growing ids (big-endian u64, allocated as last key
+ * + 1 inside the batch, so a replayed batch allocates the same ids). `taskstate`
+ * indexes tasks by state: key = state byte + task id, which makes "every queued
+ * task" one cursor range; hs_store_task_put moves the index entry when the state
+ * changes, in the same transaction as the record.
+ */
+#include "store/store_internal.h"
+
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *hs_job_state_name(hs_job_state_t st)
+{
+    switch (st) {
+    case HS_JOB_RUNNING: return "running";
+    case HS_JOB_DONE: return "done";
+    case HS_JOB_CANCELED: return "canceled";
+    case HS_JOB_FAILED: return "failed";
+    }
+    return "?";
+}
+
+const char *hs_task_state_name(hs_task_state_t st)
+{
+    static const char *const names[HS_TASK_STATE_COUNT] = { "queued", "leased", "done",
+                                                            "failed", "canceled" };
+    return (unsigned)st < HS_TASK_STATE_COUNT ? names[st] : "?";
+}
+
+int hs_store_task_positions(const hs_store_task_t *t)
+{
+    if (t->move_step <= 0 || t->move_last < t->move_first)
+        return 0;
+    return (t->move_last - t->move_first) / t->move_step + 1;
+}
+
+/* ---- record encoding (msgpack-c packer into s->rec) ---- */
+
+static int s_rec_write(void *data, const char *buf, size_t len)
+{
+    hs_wire_buf_t *b = data;
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        while (cap < b->len + len)
+            cap *= 2;
+        uint8_t *d = realloc(b->data, cap);
+        if (!d) {
+            /* Marks the record as failed: the encoder checks cap == 0 at the end. */
+            free(b->data);
+            b->data = NULL;
+            b->len = b->cap = 0;
+            return -1;
+        }
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, buf, len);
+    b->len += len;
+    return 0;
+}
+
+static void s_pack_str(msgpack_packer *pk, const char *s)
+{
+    size_t n = strnlen(s, HS_WIRE_MAX_STR);
+    msgpack_pack_str(pk, n);
+    msgpack_pack_str_body(pk, s, n);
+}
+
+/* Copies a string field into a fixed buffer (cut to fit). */
+static int s_read_fixed(hs_wire_reader_t *r, char *dst, size_t size)
+{
+    const char *p;
+    uint32_t n;
+    int rc = hs_wire_read_str(r, &p, &n, HS_WIRE_MAX_STR);
+    if (rc)
+        return rc;
+    if (n >= size)
+        n = (uint32_t)size - 1;
+    memcpy(dst, p, n);
+    dst[n] = 0;
+    return 0;
+}
+
+static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
+{
+    s->rec.len = 0;
+    uint8_t schema = HS_STORE_SCHEMA;
+    if (s_rec_write(&s->rec, (const char *)&schema, 1))
+        return HS_ENOMEM;
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &s->rec, s_rec_write);
+    msgpack_pack_array(&pk, 13);
+    s_pack_str(&pk, j->name);
+    msgpack_pack_int(&pk, (int)j->state);
+    s_pack_str(&pk, j->engines);
+    s_pack_str(&pk, j->moves_spec);
+    if (j->input_complete) msgpack_pack_true(&pk); else msgpack_pack_false(&pk);
+    msgpack_pack_int64(&pk, j->games_total);
+    msgpack_pack_int64(&pk, j->games_done);
+    msgpack_pack_int64(&pk, j->games_failed);
+    msgpack_pack_int64(&pk, j->positions_total);
+    msgpack_pack_int64(&pk, j->positions_done);
+    msgpack_pack_int64(&pk, j->created_unix);
+    msgpack_pack_int64(&pk, j->updated_unix);
+    s_pack_str(&pk, j->reason);
+    return s->rec.cap == 0 ? HS_ENOMEM : 0;
+}
+
+static int s_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
+{
+    memset(j, 0, sizeof *j);
+    const uint8_t *p = v->mv_data;
+    if (k->mv_size != 8 || v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
+        return hs_error_set(err, HS_ESTORE, "job record: bad header");
+    j->id = hs_rd64(k->mv_data);
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    r.ctx = "job record";
+    uint32_t n;
+    int64_t st;
+    bool ok = hs_wire_read_array(&r, &n) == 0 && n >= 13
+        && s_read_fixed(&r, j->name, sizeof j->name) == 0
+        && hs_wire_read_int(&r, &st) == 0
+        && s_read_fixed(&r, j->engines, sizeof j->engines) == 0
+        && s_read_fixed(&r, j->moves_spec, sizeof j->moves_spec) == 0
+        && hs_wire_read_bool(&r, &j->input_complete) == 0
+        && hs_wire_read_int(&r, &j->games_total) == 0
+        && hs_wire_read_int(&r, &j->games_done) == 0
+        && hs_wire_read_int(&r, &j->games_failed) == 0
+        && hs_wire_read_int(&r, &j->positions_total) == 0
+        && hs_wire_read_int(&r, &j->positions_done) == 0
+        && hs_wire_read_int(&r, &j->created_unix) == 0
+        && hs_wire_read_int(&r, &j->updated_unix) == 0
+        && s_read_fixed(&r, j->reason, sizeof j->reason) == 0;
+    if (!ok)
+        return hs_error_set(err, HS_ESTORE, "job %llu: unreadable record",
+                            (unsigned long long)j->id);
+    j->state = (hs_job_state_t)st;
+    return 0;
+}
+
+static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
+{
+    s->rec.len = 0;
+    uint8_t schema = HS_STORE_SCHEMA;
+    if (s_rec_write(&s->rec, (const char *)&schema, 1))
+        return HS_ENOMEM;
+    msgpack_packer pk;
+    msgpack_packer_init(&pk, &s->rec, s_rec_write);
+    msgpack_pack_array(&pk, 8);
+    msgpack_pack_uint64(&pk, t->job_id);
+    uint8_t id[16];
+    hs_id_key(id, t->game_id);
+    msgpack_pack_bin(&pk, 16);
+    msgpack_pack_bin_body(&pk, id, 16);
+    msgpack_pack_int(&pk, (int)t->state);
+    msgpack_pack_int(&pk, t->attempts);
+    msgpack_pack_int(&pk, t->move_first);
+    msgpack_pack_int(&pk, t->move_last);
+    msgpack_pack_int(&pk, t->move_step);
+    s_pack_str(&pk, t->reason);
+    return s->rec.cap == 0 ? HS_ENOMEM : 0;
+}
+
+static int s_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
+                         hs_error_t *err)
+{
+    memset(t, 0, sizeof *t);
+    const uint8_t *p = v->mv_data;
+    if (k->mv_size != 8 || v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
+        return hs_error_set(err, HS_ESTORE, "task record: bad header");
+    t->id = hs_rd64(k->mv_data);
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    r.ctx = "task record";
+    uint32_t n, bl;
+    const uint8_t *bin;
+    int64_t st, at, f, l, sp;
+    bool ok = hs_wire_read_array(&r, &n) == 0 && n >= 8
+        && hs_wire_read_uint(&r, &t->job_id) == 0
+        && hs_wire_read_bin(&r, &bin, &bl, 16) == 0 && bl == 16
+        && hs_wire_read_int(&r, &st) == 0 && hs_wire_read_int(&r, &at) == 0
+        && hs_wire_read_int(&r, &f) == 0 && hs_wire_read_int(&r, &l) == 0
+        && hs_wire_read_int(&r, &sp) == 0
+        && s_read_fixed(&r, t->reason, sizeof t->reason) == 0;
+    if (!ok || st < 0 || st >= HS_TASK_STATE_COUNT)
+        return hs_error_set(err, HS_ESTORE, "task %llu: unreadable record",
+                            (unsigned long long)t->id);
+    t->game_id[0] = hs_rd64(bin);
+    t->game_id[1] = hs_rd64(bin + 8);
+    t->state = (hs_task_state_t)st;
+    t->attempts = (int)at;
+    t->move_first = (int)f;
+    t->move_last = (int)l;
+    t->move_step = (int)sp;
+    return 0;
+}
+
+/* Next id of a db keyed by growing u64 ids (last key + 1; 1 when empty). */
+static int s_next_id(hs_store_t *s, int db, uint64_t *id, hs_error_t *err)
+{
+    MDB_cursor *c;
+    int rc = mdb_cursor_open(s->txn, s->dbi[db], &c);
+    if (rc)
+        return hs_store_mdb_error(err, rc, "cursor");
+    MDB_val k, v;
+    *id = 1;
+    rc = mdb_cursor_get(c, &k, &v, MDB_LAST);
+    if (rc == 0 && k.mv_size == 8)
+        *id = hs_rd64(k.mv_data) + 1;
+    mdb_cursor_close(c);
+    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "cursor") : 0;
+}
+
+/* ---- jobs ---- */
+
+int hs_store_job_create(hs_store_t *s, hs_store_job_t *job, hs_error_t *err)
+{
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    if ((rc = s_next_id(s, HS_DB_JOBS, &job->id, err)) == 0) {
+        if (!job->created_unix)
+            job->created_unix = (int64_t)time(NULL);
+        job->updated_unix = job->created_unix;
+        uint8_t key[8];
+        hs_be64(key, job->id);
+        rc = s_encode_job(s, job) ? hs_error_set(err, HS_ENOMEM, "out of memory")
+             : hs_store_put(s, HS_DB_JOBS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
+    }
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_job_put(hs_store_t *s, const hs_store_job_t *job, hs_error_t *err)
+{
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    uint8_t key[8];
+    hs_be64(key, job->id);
+    MDB_val k = { 8, key }, d;
+    rc = mdb_get(s->txn, s->dbi[HS_DB_JOBS], &k, &d);
+    if (rc == MDB_NOTFOUND)
+        rc = hs_error_set(err, HS_ENOTFOUND, "no job %llu", (unsigned long long)job->id);
+    else if (rc)
+        rc = hs_store_mdb_error(err, rc, "jobs");
+    else {
+        hs_store_job_t j = *job;
+        j.updated_unix = (int64_t)time(NULL);
+        rc = s_encode_job(s, &j) ? hs_error_set(err, HS_ENOMEM, "out of memory")
+             : hs_store_put(s, HS_DB_JOBS, key, 8, s->rec.data, s->rec.len, 0, err);
+    }
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[8];
+    hs_be64(key, id);
+    MDB_val k = { 8, key }, d;
+    rc = mdb_get(txn, s->dbi[HS_DB_JOBS], &k, &d);
+    if (rc == 0)
+        rc = s_decode_job(&k, &d, out, err);
+    else if (rc == MDB_NOTFOUND)
+        rc = hs_error_set(err, HS_ENOTFOUND, "no job %llu", (unsigned long long)id);
+    else
+        rc = hs_store_mdb_error(err, rc, "jobs");
+    hs_store_rdone(txn, own);
+    return rc;
+}
+
+int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error_t *err)
+{
+    *jobs = NULL;
+    *count = 0;
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    MDB_cursor *c;
+    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_JOBS], &c)) != 0) {
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    MDB_val k, v;
+    int cap = 0;
+    for (rc = mdb_cursor_get(c, &k, &v, MDB_FIRST); rc == 0;
+         rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
+        if (*count == cap) {
+            cap = cap ? cap * 2 : 16;
+            hs_store_job_t *n = realloc(*jobs, (size_t)cap * sizeof *n);
+            if (!n) {
+                rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+                break;
+            }
+            *jobs = n;
+        }
+        if ((rc = s_decode_job(&k, &v, &(*jobs)[*count], err)) != 0)
+            break;
+        (*count)++;
+    }
+    mdb_cursor_close(c);
+    hs_store_rdone(txn, own);
+    if (rc == MDB_NOTFOUND)
+        return 0;
+    free(*jobs);
+    *jobs = NULL;
+    *count = 0;
+    return rc < 0 ? rc : hs_store_mdb_error(err, rc, "jobs");
+}
+
+/* ---- tasks ---- */
+
+static void s_state_key(uint8_t key[9], hs_task_state_t st, uint64_t id)
+{
+    key[0] = (uint8_t)st;
+    hs_be64(key + 1, id);
+}
+
+int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err)
+{
+    if ((unsigned)t->state >= HS_TASK_STATE_COUNT)
+        return hs_error_set(err, HS_EINVAL, "bad task state %d", (int)t->state);
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    if ((rc = s_next_id(s, HS_DB_TASKS, &t->id, err)) == 0) {
+        uint8_t key[8], sk[9];
+        hs_be64(key, t->id);
+        s_state_key(sk, t->state, t->id);
+        rc = s_encode_task(s, t) ? hs_error_set(err, HS_ENOMEM, "out of memory")
+             : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
+        if (rc == 0)
+            rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+    }
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err)
+{
+    if ((unsigned)t->state >= HS_TASK_STATE_COUNT)
+        return hs_error_set(err, HS_EINVAL, "bad task state %d", (int)t->state);
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    uint8_t key[8];
+    hs_be64(key, t->id);
+    MDB_val k = { 8, key }, d;
+    hs_store_task_t old;
+    rc = mdb_get(s->txn, s->dbi[HS_DB_TASKS], &k, &d);
+    if (rc == MDB_NOTFOUND)
+        rc = hs_error_set(err, HS_ENOTFOUND, "no task %llu", (unsigned long long)t->id);
+    else if (rc)
+        rc = hs_store_mdb_error(err, rc, "tasks");
+    else if ((rc = s_decode_task(&k, &d, &old, err)) == 0) {
+        if (old.state != t->state) {
+            uint8_t sk[9];
+            s_state_key(sk, old.state, t->id);
+            if ((rc = hs_store_del(s, HS_DB_TASKSTATE, sk, 9, err)) == 0) {
+                s_state_key(sk, t->state, t->id);
+                rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+            }
+        }
+        if (rc == 0)
+            rc = s_encode_task(s, t) ? hs_error_set(err, HS_ENOMEM, "out of memory")
+                 : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, 0, err);
+    }
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_task_get(hs_store_t *s, uint64_t id, hs_store_task_t *out, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[8];
+    hs_be64(key, id);
+    MDB_val k = { 8, key }, d;
+    rc = mdb_get(txn, s->dbi[HS_DB_TASKS], &k, &d);
+    if (rc == 0)
+        rc = s_decode_task(&k, &d, out, err);
+    else if (rc == MDB_NOTFOUND)
+        rc = hs_error_set(err, HS_ENOTFOUND, "no task %llu", (unsigned long long)id);
+    else
+        rc = hs_store_mdb_error(err, rc, "tasks");
+    hs_store_rdone(txn, own);
+    return rc;
+}
+
+int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb,
+                       void *ctx, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    MDB_cursor *c;
+    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_TASKSTATE], &c)) != 0) {
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    uint8_t start[1] = { (uint8_t)state };
+    MDB_val k = { 1, start }, v;
+    int ret = 0;
+    for (rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE); rc == 0 && ret == 0;
+         rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
+        const uint8_t *kp = k.mv_data;
+        if (k.mv_size != 9 || kp[0] != (uint8_t)state)
+            break;
+        uint8_t tk[8];
+        memcpy(tk, kp + 1, 8);
+        MDB_val tkv = { 8, tk }, tv;
+        hs_store_task_t t;
+        if (mdb_get(txn, s->dbi[HS_DB_TASKS], &tkv, &tv) != 0)
+            continue;   /* index without record: cannot happen within one txn */
+        if ((ret = s_decode_task(&tkv, &tv, &t, err)) != 0)
+            break;
+        ret = cb(ctx, &t);
+    }
+    mdb_cursor_close(c);
+    hs_store_rdone(txn, own);
+    if (ret)
+        return ret;
+    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "taskstate") : 0;
+}
+
+static int s_count_cb(void *ctx, const hs_store_task_t *t)
+{
+    (void)t;
+    (*(int64_t *)ctx)++;
+    return 0;
+}
+
+int hs_store_task_count(hs_store_t *s, hs_task_state_t state, int64_t *count,
+                        hs_error_t *err)
+{
+    *count = 0;
+    return hs_store_task_each(s, state, s_count_cb, count, err);
+}

@@ -1,0 +1,568 @@
+/*
+ * store/store_records.c — games, failed games, the source and player indexes,
+ * evaluations and per-game positions (store/store.h).
+ *
+ * Record values are one schema byte followed by the MessagePack layout of
+ * core/wire.h (a game as in TASK/SUBMIT, an eval as in RESULT), so there is one
+ * codec and one validator for both the wire and the disk.
+ */
+#include "store/store_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define S_NAME_KEY_MAX 400   /* player names are cut here (LMDB keys <= 511 bytes) */
+#define S_SOURCE_KEY_MAX 480
+
+/* Source index key: the path itself, or for a very long one its head + a hash. */
+static size_t s_source_key(const char *source, uint8_t *key)
+{
+    size_t n = strlen(source);
+    if (n <= S_SOURCE_KEY_MAX) {
+        memcpy(key, source, n);
+        return n;
+    }
+    memcpy(key, source, S_SOURCE_KEY_MAX - 17);
+    key[S_SOURCE_KEY_MAX - 17] = 0x01;
+    hs_hash128(source, n, key + S_SOURCE_KEY_MAX - 16);
+    return S_SOURCE_KEY_MAX;
+}
+
+static size_t s_player_key(const char *name, const uint64_t id[2], uint8_t *key)
+{
+    size_t n = strlen(name);
+    if (n > S_NAME_KEY_MAX)
+        n = S_NAME_KEY_MAX;
+    memcpy(key, name, n);
+    key[n] = 0;
+    hs_id_key(key + n + 1, id);
+    return n + 17;
+}
+
+/* Starts s->rec with n header bytes. 0 or HS_ENOMEM. */
+static int s_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err)
+{
+    if (s->rec.cap < 4096) {
+        uint8_t *p = realloc(s->rec.data, 4096);
+        if (!p)
+            return hs_error_set(err, HS_ENOMEM, "out of memory");
+        s->rec.data = p;
+        s->rec.cap = 4096;
+    }
+    memcpy(s->rec.data, hdr, n);
+    s->rec.len = n;
+    return 0;
+}
+
+/* ---- games ---- */
+
+int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
+                      uint64_t job_id, bool *existed, hs_error_t *err)
+{
+    if (existed)
+        *existed = false;
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    uint8_t key[16];
+    hs_id_key(key, g->id);
+    MDB_val k = { 16, key }, d;
+    bool have = mdb_get(s->txn, s->dbi[HS_DB_GAMES], &k, &d) == 0;
+    if (!have) {
+        hs_wire_game_t w = { .game = *g, .source = (char *)source, .error = NULL };
+        uint8_t hdr[1 + 8] = { HS_STORE_SCHEMA };
+        hs_be64(hdr + 1, job_id);
+        if ((rc = s_rec_start(s, hdr, sizeof hdr, err)))
+            goto out;
+        if ((rc = hs_wire_encode_game(&w, &s->rec, err)))
+            goto out;
+        if ((rc = hs_store_put(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, 0, err)))
+            goto out;
+        const char *names[2] = { g->black, g->white };
+        for (int i = 0; i < 2; i++) {
+            if (!names[i] || !names[i][0])
+                continue;
+            uint8_t pk[S_NAME_KEY_MAX + 17];
+            size_t pl = s_player_key(names[i], g->id, pk);
+            if ((rc = hs_store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err)))
+                goto out;
+        }
+    } else if (existed) {
+        *existed = true;
+    }
+    if (source && source[0]) {
+        uint8_t sk[S_SOURCE_KEY_MAX];
+        size_t sl = s_source_key(source, sk);
+        rc = hs_store_put(s, HS_DB_SOURCES, sk, sl, key, 16, 0, err);
+    }
+out:
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
+                         uint64_t job_id, bool *existed, hs_error_t *err)
+{
+    if (existed)
+        *existed = false;
+    if (!source)
+        source = "";
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    uint8_t key[16];
+    hs_hash128(source, strlen(source), key);
+    /* Value: schema, job id, then source and reason as NUL-terminated strings. */
+    size_t sl = strlen(source), rl = reason ? strlen(reason) : 0;
+    if (sl > HS_WIRE_MAX_STR) sl = HS_WIRE_MAX_STR;
+    if (rl > HS_WIRE_MAX_STR) rl = HS_WIRE_MAX_STR;
+    size_t n = 9 + sl + 1 + rl + 1;
+    uint8_t *v = malloc(n);
+    if (!v)
+        return hs_store_wend(s, ab, hs_error_set(err, HS_ENOMEM, "out of memory"), err);
+    v[0] = HS_STORE_SCHEMA;
+    hs_be64(v + 1, job_id);
+    memcpy(v + 9, source, sl);
+    v[9 + sl] = 0;
+    if (rl)
+        memcpy(v + 10 + sl, reason, rl);
+    v[10 + sl + rl] = 0;
+    rc = hs_store_put(s, HS_DB_FAILED, key, 16, v, n, MDB_NOOVERWRITE, err);
+    free(v);
+    if (rc == HS_EEXIST) {
+        if (existed)
+            *existed = true;
+        rc = 0;
+    }
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,
+                      uint64_t *job_id, hs_error_t *err)
+{
+    memset(g, 0, sizeof *g);
+    if (source)
+        *source = NULL;
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[16];
+    hs_id_key(key, id);
+    MDB_val k = { 16, key }, d;
+    rc = mdb_get(txn, s->dbi[HS_DB_GAMES], &k, &d);
+    if (rc) {
+        hs_store_rdone(txn, own);
+        return rc == MDB_NOTFOUND ? hs_error_set(err, HS_ENOTFOUND, "no such game")
+                                  : hs_store_mdb_error(err, rc, "games");
+    }
+    const uint8_t *p = d.mv_data;
+    if (d.mv_size < 9 || p[0] != HS_STORE_SCHEMA) {
+        hs_store_rdone(txn, own);
+        return hs_error_set(err, HS_ESTORE, "game record: bad header");
+    }
+    if (job_id)
+        *job_id = hs_rd64(p + 1);
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 9, d.mv_size - 9, err);
+    hs_wire_game_t w = { 0 };
+    rc = hs_wire_read_game(&r, &w, true);
+    hs_store_rdone(txn, own);
+    if (rc) {
+        hs_wire_game_fini(&w);
+        hs_error_prefix(err, "game record: ");
+        return HS_ESTORE;
+    }
+    *g = w.game;
+    if (source)
+        *source = w.source;
+    else
+        free(w.source);
+    free(w.error);
+    return 0;
+}
+
+int hs_store_game_by_source(hs_store_t *s, const char *source, uint64_t id[2],
+                            hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t sk[S_SOURCE_KEY_MAX];
+    MDB_val k = { s_source_key(source, sk), sk }, d;
+    rc = mdb_get(txn, s->dbi[HS_DB_SOURCES], &k, &d);
+    if (rc == 0 && d.mv_size == 16) {
+        id[0] = hs_rd64(d.mv_data);
+        id[1] = hs_rd64((const uint8_t *)d.mv_data + 8);
+    }
+    hs_store_rdone(txn, own);
+    if (rc == MDB_NOTFOUND)
+        return hs_error_set(err, HS_ENOTFOUND, "no game from %s", source);
+    return rc ? hs_store_mdb_error(err, rc, "sources") : 0;
+}
+
+/* Iterates keys of db starting at prefix; calls fn for each key with that prefix. */
+typedef int (*s_key_fn)(void *ctx, const MDB_val *k, const MDB_val *v);
+
+static int s_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
+                         s_key_fn fn, void *ctx, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    MDB_cursor *c;
+    if ((rc = mdb_cursor_open(txn, s->dbi[db], &c)) != 0) {
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    MDB_val k = { plen, (void *)prefix }, v;
+    int ret = 0;
+    rc = plen ? mdb_cursor_get(c, &k, &v, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &v, MDB_FIRST);
+    while (rc == 0) {
+        if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen) != 0)
+            break;
+        if ((ret = fn(ctx, &k, &v)) != 0)
+            break;
+        rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+    }
+    mdb_cursor_close(c);
+    hs_store_rdone(txn, own);
+    if (ret)
+        return ret;
+    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "cursor") : 0;
+}
+
+typedef struct { hs_store_game_cb cb; void *ctx; size_t plen; } s_game_iter_t;
+
+static int s_player_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_game_iter_t *it = ctx;
+    if (k->mv_size != it->plen + 16)
+        return 0;   /* a longer name sharing the prefix */
+    const uint8_t *p = (const uint8_t *)k->mv_data + it->plen;
+    uint64_t id[2] = { hs_rd64(p), hs_rd64(p + 8) };
+    return it->cb(it->ctx, id);
+}
+
+int hs_store_games_by_player(hs_store_t *s, const char *name, hs_store_game_cb cb,
+                             void *ctx, hs_error_t *err)
+{
+    uint8_t pk[S_NAME_KEY_MAX + 1];
+    size_t n = strlen(name);
+    if (n > S_NAME_KEY_MAX)
+        n = S_NAME_KEY_MAX;
+    memcpy(pk, name, n);
+    pk[n] = 0;
+    s_game_iter_t it = { cb, ctx, n + 1 };
+    return s_prefix_each(s, HS_DB_PLAYERS, pk, n + 1, s_player_fn, &it, err);
+}
+
+static int s_games_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_game_iter_t *it = ctx;
+    if (k->mv_size != 16)
+        return 0;
+    uint64_t id[2] = { hs_rd64(k->mv_data), hs_rd64((const uint8_t *)k->mv_data + 8) };
+    return it->cb(it->ctx, id);
+}
+
+int hs_store_games_each(hs_store_t *s, hs_store_game_cb cb, void *ctx, hs_error_t *err)
+{
+    s_game_iter_t it = { cb, ctx, 0 };
+    return s_prefix_each(s, HS_DB_GAMES, "", 0, s_games_fn, &it, err);
+}
+
+typedef struct { hs_store_failed_cb cb; void *ctx; } s_failed_iter_t;
+
+static int s_failed_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_failed_iter_t *it = ctx;
+    const char *p = v->mv_data;
+    size_t n = v->mv_size;
+    if (n < 11 || p[0] != HS_STORE_SCHEMA || p[n - 1] != 0)
+        return 0;
+    const char *src = p + 9;
+    size_t sl = strnlen(src, n - 9);
+    if (9 + sl + 1 >= n)
+        return 0;
+    return it->cb(it->ctx, src, src + sl + 1, hs_rd64((const uint8_t *)p + 1));
+}
+
+int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_error_t *err)
+{
+    s_failed_iter_t it = { cb, ctx };
+    return s_prefix_each(s, HS_DB_FAILED, "", 0, s_failed_fn, &it, err);
+}
+
+/* ---- evaluations ---- */
+
+/* Reads the eval record `seq` in txn into *out. */
+static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval_t *out,
+                       hs_error_t *err)
+{
+    if (seqv->mv_size != 8)
+        return hs_error_set(err, HS_ESTORE, "evalidx: bad value");
+    MDB_val k = *seqv, d;
+    int rc = mdb_get(txn, s->dbi[HS_DB_EVALDATA], &k, &d);
+    if (rc)
+        return hs_store_mdb_error(err, rc, "evaldata");
+    const uint8_t *p = d.mv_data;
+    if (d.mv_size < 2 || p[0] != HS_STORE_SCHEMA)
+        return hs_error_set(err, HS_ESTORE, "eval record: bad header");
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 1, d.mv_size - 1, err);
+    memset(out, 0, sizeof *out);
+    rc = hs_wire_read_eval(&r, out);
+    if (rc) {
+        hs_eval_fini(out);
+        hs_error_prefix(err, "eval record: ");
+        return HS_ESTORE;
+    }
+    return 0;
+}
+
+int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[16],
+                      hs_eval_t *out, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[20];
+    hs_be32(key, engine_id);
+    memcpy(key + 4, pos_key, 16);
+    MDB_val k = { 20, key }, d;
+    uint8_t seqb[8];
+    uint64_t pseq = hs_store_pend_find(s, key);
+    if (pseq) {
+        hs_be64(seqb, pseq);
+        d = (MDB_val){ 8, seqb };
+        rc = 0;
+    } else {
+        rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
+    }
+    s->d_lookups++;
+    if (rc == 0) {
+        s->d_hits++;
+        if (out)
+            rc = s_eval_read(s, txn, &d, out, err);
+    } else if (rc == MDB_NOTFOUND) {
+        rc = HS_ENOTFOUND;
+    } else {
+        rc = hs_store_mdb_error(err, rc, "evalidx");
+    }
+    hs_store_rdone(txn, own);
+    return rc;
+}
+
+/* Records the spec of an engine id the first time it is seen (a tiny db: one
+ * lookup per put is cheaper than a cache that an aborted batch would falsify). */
+static int s_remember_engine(hs_store_t *s, uint32_t engine_id, const char *spec,
+                             hs_error_t *err)
+{
+    /* Ids found in the db are remembered (hs_store_abort forgets them all, since
+     * the one found may be this batch's own insert). */
+    for (int i = 0; i < s->num_engines_seen; i++)
+        if (s->engines_seen[i] == engine_id)
+            return 0;
+    uint8_t key[4];
+    hs_be32(key, engine_id);
+    MDB_val k = { 4, key }, d;
+    int rc = mdb_get(s->txn, s->dbi[HS_DB_ENGINES], &k, &d);
+    if (rc == MDB_NOTFOUND)
+        return hs_store_put(s, HS_DB_ENGINES, key, 4, spec ? spec : "",
+                            spec ? strlen(spec) : 0, 0, err);
+    if (rc == 0 && s->num_engines_seen < 8)
+        s->engines_seen[s->num_engines_seen++] = engine_id;
+    return rc ? hs_store_mdb_error(err, rc, "engines") : 0;
+}
+
+/* Moves value: position key (16), then (engine id u32, eval seq u64) per engine. */
+#define S_MOVE_PAIR 12
+#define S_MOVE_MAX (16 + S_MOVE_PAIR * HS_STORE_MAX_ENGINES)
+
+int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                        const char *engine_spec, bool *dup, hs_error_t *err)
+{
+    if (dup)
+        *dup = false;
+    if (e->move_number < 0 || e->move_number > 0xFFFF || e->engine_id == 0)
+        return hs_error_set(err, HS_EINVAL, "result: bad move number or engine id");
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    s->d_puts++;
+    /* 1. Is this (engine, position) evaluated already? pending table, then index. */
+    uint8_t ikey[20], seqb[8];
+    hs_be32(ikey, e->engine_id);
+    memcpy(ikey + 4, e->pos_key, 16);
+    uint64_t seq = hs_store_pend_find(s, ikey);
+    if (!seq) {
+        MDB_val k = { 20, ikey }, d;
+        rc = mdb_get(s->txn, s->dbi[HS_DB_EVALIDX], &k, &d);
+        if (rc == 0 && d.mv_size == 8)
+            seq = hs_rd64(d.mv_data);
+        else if (rc && rc != MDB_NOTFOUND) {
+            rc = hs_store_mdb_error(err, rc, "evalidx");
+            goto out;
+        }
+        rc = 0;
+    }
+    if (seq) {
+        s->d_dups++;
+        if (dup)
+            *dup = true;
+    } else {
+        /* 2. Append the record under the next sequence number (key order = speed). */
+        if (s->next_eval_seq == 0) {
+            MDB_cursor *c;
+            MDB_val lk, lv;
+            s->next_eval_seq = 1;
+            if ((rc = mdb_cursor_open(s->txn, s->dbi[HS_DB_EVALDATA], &c)) != 0) {
+                rc = hs_store_mdb_error(err, rc, "cursor");
+                goto out;
+            }
+            if (mdb_cursor_get(c, &lk, &lv, MDB_LAST) == 0 && lk.mv_size == 8)
+                s->next_eval_seq = hs_rd64(lk.mv_data) + 1;
+            mdb_cursor_close(c);
+        }
+        const uint8_t hdr[1] = { HS_STORE_SCHEMA };
+        if ((rc = s_rec_start(s, hdr, 1, err)))
+            goto out;
+        if ((rc = hs_wire_encode_eval(e, &s->rec, err)))
+            goto out;
+        seq = s->next_eval_seq;
+        hs_be64(seqb, seq);
+        if ((rc = hs_store_put(s, HS_DB_EVALDATA, seqb, 8, s->rec.data, s->rec.len, MDB_APPEND,
+                               err)))
+            goto out;
+        s->next_eval_seq++;
+        if (hs_store_pend_add(s, ikey, seq)) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory (pending index)");
+            goto out;
+        }
+        if ((rc = s_remember_engine(s, e->engine_id, engine_spec, err)))
+            goto out;
+    }
+    /* 3. The game's position entry points at the record (added once per engine). */
+    uint8_t mkey[18], mval[S_MOVE_MAX];
+    hs_id_key(mkey, game_id);
+    mkey[16] = (uint8_t)(e->move_number >> 8);
+    mkey[17] = (uint8_t)e->move_number;
+    MDB_val md;
+    size_t mlen = 16;
+    /* Usually a new position: one insert. Otherwise add this engine to the entry. */
+    memcpy(mval, e->pos_key, 16);
+    hs_be32(mval + 16, e->engine_id);
+    hs_be64(mval + 20, seq);
+    rc = hs_store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + S_MOVE_PAIR, &md, err);
+    if (rc != HS_EEXIST)
+        goto out;
+    if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % S_MOVE_PAIR) {
+        rc = hs_error_set(err, HS_ESTORE, "moves: bad entry");
+        goto out;
+    }
+    memcpy(mval, md.mv_data, md.mv_size);
+    mlen = md.mv_size;
+    for (size_t off = 16; off < mlen; off += S_MOVE_PAIR)
+        if (hs_rd32(mval + off) == e->engine_id) {
+            rc = 0;
+            goto out;   /* already recorded: idempotent */
+        }
+    if (mlen + S_MOVE_PAIR > S_MOVE_MAX) {
+        rc = hs_error_set(err, HS_ELIMIT, "more than %d engines on one position",
+                          HS_STORE_MAX_ENGINES);
+        goto out;
+    }
+    hs_be32(mval + mlen, e->engine_id);
+    hs_be64(mval + mlen + 4, seq);
+    mlen += S_MOVE_PAIR;
+    rc = hs_store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
+out:
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_engine_spec(hs_store_t *s, uint32_t engine_id, char *buf, size_t size,
+                         hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[4];
+    hs_be32(key, engine_id);
+    MDB_val k = { 4, key }, d;
+    rc = mdb_get(txn, s->dbi[HS_DB_ENGINES], &k, &d);
+    if (rc == 0 && size) {
+        size_t n = d.mv_size < size - 1 ? d.mv_size : size - 1;
+        memcpy(buf, d.mv_data, n);
+        buf[n] = 0;
+    }
+    hs_store_rdone(txn, own);
+    if (rc == MDB_NOTFOUND)
+        return hs_error_set(err, HS_ENOTFOUND, "unknown engine id %08x", engine_id);
+    return rc ? hs_store_mdb_error(err, rc, "engines") : 0;
+}
+
+int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
+                        uint32_t engine_id, hs_store_eval_cb cb, void *ctx,
+                        hs_error_t *err)
+{
+    if (from < 0)
+        from = 0;
+    if (to < 0 || to > 0xFFFF)
+        to = 0xFFFF;
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    MDB_cursor *c;
+    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_MOVES], &c)) != 0) {
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    uint8_t start[18];
+    hs_id_key(start, id);
+    start[16] = (uint8_t)(from >> 8);
+    start[17] = (uint8_t)from;
+    MDB_val k = { 18, start }, v;
+    int ret = 0;
+    /* The moves entries point at the records directly: one ordered cursor over
+     * this game's positions, records read by sequence number, no hash lookups. */
+    rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
+    while (rc == 0 && ret == 0) {
+        const uint8_t *kp = k.mv_data, *vp = v.mv_data;
+        if (k.mv_size != 18 || memcmp(kp, start, 16) != 0)
+            break;
+        int mn = kp[16] << 8 | kp[17];
+        if (mn > to)
+            break;
+        for (size_t off = 16; off + S_MOVE_PAIR <= v.mv_size && ret == 0; off += S_MOVE_PAIR) {
+            if (engine_id && hs_rd32(vp + off) != engine_id)
+                continue;
+            MDB_val sv = { 8, (void *)(vp + off + 4) };
+            hs_eval_t e;
+            if ((ret = s_eval_read(s, txn, &sv, &e, err)) != 0)
+                break;
+            e.move_number = mn;  /* the record is shared by every game reaching it */
+            ret = cb(ctx, &e);
+            hs_eval_fini(&e);
+        }
+        rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+    }
+    mdb_cursor_close(c);
+    hs_store_rdone(txn, own);
+    if (ret)
+        return ret;
+    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "moves") : 0;
+}

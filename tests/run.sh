@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The whole test suite, exactly as CI runs it:
+#   1. Release build with -Werror, ctest;
+#   2. AddressSanitizer + UndefinedBehaviorSanitizer build with -Werror, ctest;
+#   3. fuzz smoke: every libFuzzer target for HS_FUZZ_SECONDS (default 60) s.
+# Build folders: build-release/, build-asan/, build-fuzz/ (git-ignored).
+# Tests that need ../shared/data skip with a message where it is absent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+fuzz_seconds=${HS_FUZZ_SECONDS:-60}
+status=0
+
+run_build() {  # name, cmake args...
+    local dir=$1; shift
+    echo "== build $dir"
+    cmake -S . -B "$dir" -DHS_WERROR=ON "$@" >/dev/null
+    cmake --build "$dir" -j"$jobs"
+    echo "== ctest $dir"
+    (cd "$dir" && ctest --output-on-failure -j"$jobs") || status=1
+}
+
+run_build build-release -DCMAKE_BUILD_TYPE=Release
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_build build-asan -DCMAKE_BUILD_TYPE=Debug -DHS_ASAN=ON -DHS_UBSAN=ON
+
+if command -v clang >/dev/null; then
+    echo "== fuzz smoke (${fuzz_seconds}s per target)"
+    CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DHS_FUZZ=ON >/dev/null
+    cmake --build build-fuzz -j"$jobs"
+    for fuzzer in build-fuzz/tests/fuzz/fuzz_*; do
+        [ -x "$fuzzer" ] || continue
+        name=$(basename "$fuzzer" | sed 's/^fuzz_//')
+        corpus=$(mktemp -d)
+        cp -r "tests/fuzz/corpus/$name/." "$corpus/" 2>/dev/null || true
+        if [ "$name" = sgf ] && [ -d ../shared/data/sgf-edge ]; then
+            find ../shared/data/sgf-edge -name '*.sgf' -exec cp {} "$corpus/" \; 2>/dev/null || true
+        fi
+        echo "-- $name"
+        if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -print_final_stats=1 \
+                "$corpus" >"build-fuzz/fuzz_$name.log" 2>&1; then
+            grep -E 'stat::number_of_executed_units|Done' "build-fuzz/fuzz_$name.log" | tail -2
+        else
+            tail -40 "build-fuzz/fuzz_$name.log"; echo "fuzz target $name FAILED"; status=1
+        fi
+        rm -rf "$corpus"
+    done
+else
+    echo "clang not found: fuzz smoke skipped"
+fi
+if [ "$status" -eq 0 ]; then echo "tests/run.sh: all passed"; else echo "tests/run.sh: FAILURES"; fi
+exit "$status"

@@ -1,0 +1,492 @@
+/*
+ * tests/test_broker.c — the broker, worker and client in one process over TCP
+ * loopback, under attack:
+ *   - a job of generated games, with unreadable games mixed in, runs while a
+ *     second thread sends 10,000 malformed and random messages to the broker's
+ *     socket (bad frames, bad magic, garbage bodies, mutated valid bodies, huge
+ *     declared counts, raw TCP garbage): the job completes, every requested
+ *     position is stored exactly once and the broken games are recorded failed
+ *     with their reasons;
+ *   - the store starts with a tiny map so that it fills during the job: it grows
+ *     and the job still completes;
+ *   - cancel: a second job is canceled and reports so;
+ *   - the engine registry and the task → result path (worker_eval) on its own.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "broker/broker.h"
+#include "broker/client.h"
+#include "core/wire.h"
+#include "store/store.h"
+#include "test.h"
+#include "worker/engine.h"
+#include "worker/worker.h"
+#include "worker/worker_internal.h"
+
+#define S_GAMES 120
+#define S_BROKEN 5
+#define S_MOVES 30
+#define S_FUZZ 10000
+
+/* Game i on 9x9: Black fills columns 0-3, White columns 5-8, each in an order
+ * rotated by i, so no stone is ever captured and every move is legal. */
+static void s_make_game(hs_game_t *g, int i)
+{
+    hs_game_init(g, 9);
+    g->komi = 7.0;
+    g->moves = calloc(S_MOVES, sizeof *g->moves);
+    g->num_moves = S_MOVES;
+    for (int k = 0; k < S_MOVES; k++) {
+        int half = k / 2, idx = (half + i) % 36;
+        int x = idx % 4, y = idx / 4;
+        if (k % 2 == 0) {
+            g->moves[k].color = HS_BLACK;
+            g->moves[k].vertex = (uint16_t)(y * 9 + x);
+        } else {
+            g->moves[k].color = HS_WHITE;
+            g->moves[k].vertex = (uint16_t)(y * 9 + 8 - x);
+        }
+    }
+    /* Make each game distinct even when rotations repeat (i >= 36). */
+    g->num_moves = S_MOVES - (i / 36) * 2;
+    hs_game_compute_id(g);
+}
+
+typedef struct s_ctx {
+    char endpoint[64];
+    atomic_int stop_fuzz;
+    int port;
+    long sent;
+} s_ctx_t;
+
+static uint64_t s_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A valid body of a random type with fake ids, for mutation. */
+static void s_valid_body(hs_wire_buf_t *buf, uint64_t *rng)
+{
+    hs_wire_msg_t m;
+    int kind = (int)(s_rand(rng) % 5);
+    char *engines[1] = { "noop" };
+    hs_eval_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.move_number = 3;
+    ev.size = 9;
+    ev.score_lead = 1.5f;
+    ev.engine_id = hs_engine_config_id("noop");
+    switch (kind) {
+    case 0:
+        hs_wire_msg_init(&m, HS_WIRE_READY);
+        m.ready.name = "fuzz";
+        m.ready.engines = engines;
+        m.ready.num_engines = 1;
+        m.ready.threads = 1;
+        m.ready.credit = 0;   /* a READY with no credit: the broker clamps it to 1 */
+        break;
+    case 1:
+        hs_wire_msg_init(&m, HS_WIRE_RESULT);
+        m.result.task_id = 1000000000ull + s_rand(rng) % 1000;   /* never a real task */
+        m.result.job_id = 1;
+        m.result.evals = &ev;
+        m.result.num_evals = 1;
+        break;
+    case 2:
+        hs_wire_msg_init(&m, HS_WIRE_STATUS);
+        m.job_id = s_rand(rng) % 4;
+        break;
+    case 3:
+        hs_wire_msg_init(&m, HS_WIRE_CANCEL);
+        m.job_id = 1000 + s_rand(rng) % 1000;   /* no such job */
+        break;
+    default:
+        hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
+        break;
+    }
+    buf->len = 0;
+    hs_wire_encode(&m, buf, NULL);
+}
+
+static void *s_fuzz_thread(void *arg)
+{
+    s_ctx_t *c = arg;
+    void *ctx = zmq_ctx_new();
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    hs_wire_buf_t buf = { 0 };
+    void *socks[4];
+    int zero = 0;
+    for (int i = 0; i < 4; i++) {
+        socks[i] = zmq_socket(ctx, ZMQ_DEALER);
+        zmq_setsockopt(socks[i], ZMQ_LINGER, &zero, sizeof zero);
+        zmq_connect(socks[i], c->endpoint);
+    }
+    uint8_t junk[512];
+    for (long n = 0; n < S_FUZZ && !atomic_load(&c->stop_fuzz); n++) {
+        void *s = socks[n % 4];
+        int kind = (int)(s_rand(&rng) % 8);
+        size_t jl = (size_t)(s_rand(&rng) % sizeof junk);
+        for (size_t k = 0; k < jl; k++)
+            junk[k] = (uint8_t)s_rand(&rng);
+        const char *magic = (s_rand(&rng) & 1) ? HS_WIRE_MAGIC_WORKER : HS_WIRE_MAGIC_CLIENT;
+        switch (kind) {
+        case 0:   /* one random frame */
+            zmq_send(s, junk, jl, 0);
+            break;
+        case 1:   /* right shape, garbage body */
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            zmq_send(s, magic, 4, ZMQ_SNDMORE);
+            zmq_send(s, junk, jl, 0);
+            break;
+        case 2:   /* bad magic */
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            zmq_send(s, "HSX9", 4, ZMQ_SNDMORE);
+            zmq_send(s, junk, jl, 0);
+            break;
+        case 3:   /* too many frames */
+            for (int k = 0; k < 6; k++)
+                zmq_send(s, junk, jl / 6, ZMQ_SNDMORE);
+            zmq_send(s, "", 0, 0);
+            break;
+        case 4:
+        case 5: { /* a valid body with bytes flipped */
+            s_valid_body(&buf, &rng);
+            int flips = 1 + (int)(s_rand(&rng) % 4);
+            for (int k = 0; k < flips && buf.len; k++)
+                buf.data[s_rand(&rng) % buf.len] ^= (uint8_t)(1u << (s_rand(&rng) % 8));
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            zmq_send(s, magic, 4, ZMQ_SNDMORE);
+            zmq_send(s, buf.data, buf.len, 0);
+            break;
+        }
+        case 6: { /* huge declared counts: array32 of 4 billion, map32, str32 */
+            static const uint8_t huge[][6] = {
+                { 0xdd, 0xff, 0xff, 0xff, 0xff, 0x01 }, { 0xdf, 0xff, 0xff, 0xff, 0xff, 0x01 },
+                { 0xdb, 0xff, 0xff, 0xff, 0xff, 0x41 }, { 0x95, 0x01, 0x06, 0x00, 0xdc, 0xff },
+            };
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            zmq_send(s, magic, 4, ZMQ_SNDMORE);
+            zmq_send(s, huge[s_rand(&rng) % 4], 6, 0);
+            break;
+        }
+        default: { /* a valid, truncated body */
+            s_valid_body(&buf, &rng);
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            zmq_send(s, magic, 4, ZMQ_SNDMORE);
+            zmq_send(s, buf.data, buf.len ? s_rand(&rng) % buf.len : 0, 0);
+            break;
+        }
+        }
+        /* Drain whatever the broker answers (errors, status, DISCONNECT). */
+        for (int i = 0; i < 4; i++) {
+            zmq_msg_t msg;
+            zmq_msg_init(&msg);
+            while (zmq_msg_recv(&msg, socks[i], ZMQ_DONTWAIT) >= 0)
+                ;
+            zmq_msg_close(&msg);
+        }
+        c->sent = n + 1;
+        if (n % 500 == 0) {
+            /* Raw TCP garbage: not even ZMTP. */
+            int fd = socket(AF_INET, SOCK_STREAM, 0);
+            struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)c->port) };
+            sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
+                ssize_t w = write(fd, junk, jl);
+                (void)w;
+            }
+            if (fd >= 0)
+                close(fd);
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        zmq_close(socks[i]);
+    zmq_ctx_term(ctx);
+    hs_wire_buf_free(&buf);
+    return NULL;
+}
+
+typedef struct s_thread_rc {
+    hs_broker_config_t bcfg;
+    hs_worker_config_t wcfg;
+    hs_error_t err;
+    int rc;
+} s_thread_rc_t;
+
+static void *s_broker_thread(void *arg)
+{
+    s_thread_rc_t *t = arg;
+    t->rc = hs_broker_run(&t->bcfg, &t->err);
+    return NULL;
+}
+
+static void *s_worker_thread(void *arg)
+{
+    s_thread_rc_t *t = arg;
+    t->rc = hs_worker_run(&t->wcfg, NULL, &t->err);
+    return NULL;
+}
+
+static void s_test_engines(void)
+{
+    HS_CHECK(hs_engine_find("noop") != NULL);
+    HS_CHECK(hs_engine_find("area") != NULL);
+    HS_CHECK(hs_engine_find("nonesuch") == NULL);
+    HS_CHECK_INT(hs_engine_check_list("noop,area", 16, NULL), 0);
+    HS_CHECK_INT(hs_engine_check_list("noop,noop", 16, NULL), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_check_list("nonesuch", 16, NULL), HS_ENOTFOUND);
+    HS_CHECK_INT(hs_engine_check_list("", 16, NULL), HS_EINVAL);
+
+    /* area count of a small position: Black wall on column 1, White on 3 (5x5). */
+    hs_board_t b;
+    hs_board_init(&b, 5);
+    for (int y = 0; y < 5; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 1, y), HS_BLACK);
+        hs_board_set_stone(&b, hs_board_point(&b, 3, y), HS_WHITE);
+    }
+    float bp, wp;
+    int8_t own[25];
+    hs_engine_area_count(&b, &bp, &wp, own);
+    HS_CHECK(bp == 10.0f);   /* 5 stones + column 0 */
+    HS_CHECK(wp == 10.0f);   /* 5 stones + column 4 */
+    HS_CHECK_INT(own[0], 100);
+    HS_CHECK_INT(own[2], 0);     /* column 2 touches both: dame */
+    HS_CHECK_INT(own[4], -100);
+}
+
+/* The worker's incremental replay gives the same positions (and so the same
+ * position keys) as hs_game_replay, setup stones included, across batch flushes. */
+static void s_test_eval(void)
+{
+    hs_game_t g;
+    s_make_game(&g, 5);
+    g.setup = calloc(2, sizeof *g.setup);
+    g.setup[0] = (hs_game_setup_t){ .vertex = 4 * 9 + 4, .color = HS_BLACK };   /* e5 */
+    g.setup[1] = (hs_game_setup_t){ .vertex = 8 * 9 + 4, .color = HS_BLACK };   /* e1 */
+    g.num_setup = 2;
+    g.handicap = 2;
+    for (int k = 0; k < g.num_moves; k++)          /* White starts after handicap */
+        g.moves[k].color = g.moves[k].color == HS_BLACK ? HS_WHITE : HS_BLACK;
+    hs_game_compute_id(&g);
+
+    hs_wire_task_t t;
+    memset(&t, 0, sizeof t);
+    t.task_id = 7;
+    t.job_id = 3;
+    t.game.game = g;
+    int nums[16], n = 0;
+    for (int m = 0; m <= g.num_moves; m += 3)
+        nums[n++] = m;
+    t.move_numbers = nums;
+    t.num_move_numbers = n;
+    char *engines[2] = { "area", "noop" };
+    t.engines = engines;
+    t.num_engines = 2;
+
+    hs__eval_ctx_t *x = calloc(1, sizeof *x);
+    x->batch_max = 4;   /* several flushes per task */
+    hs_wire_buf_t buf = { 0 };
+    uint64_t positions = 0;
+    int failed = -1;
+    HS_CHECK_INT(hs__worker_eval_task(x, &t, &buf, &positions, &failed), 0);
+    HS_CHECK_INT(failed, 0);
+    HS_CHECK_INT(positions, n);
+    hs_wire_msg_t m;
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &m, NULL), 0);
+    HS_CHECK_INT(m.type, HS_WIRE_RESULT);
+    HS_CHECK_INT(m.result.task_id, 7);
+    HS_CHECK_INT(m.result.num_evals, 2 * n);
+    HS_CHECK(m.result.error == NULL);
+    int area_seen = 0;
+    for (int i = 0; i < m.result.num_evals; i++) {
+        const hs_eval_t *e = &m.result.evals[i];
+        hs_board_t b;
+        uint8_t key[16];
+        HS_CHECK_INT(hs_game_replay(&g, e->move_number, &b, NULL), 0);
+        hs_position_key(&b, &g, e->move_number, key);
+        HS_CHECK(memcmp(key, e->pos_key, 16) == 0);
+        if (e->engine_id == hs_engine_config_id("area")) {
+            float bp, wp;
+            hs_engine_area_count(&b, &bp, &wp, NULL);
+            HS_CHECK(e->score_lead == bp - wp - (float)g.komi);
+            HS_CHECK(e->ownership != NULL);
+            area_seen++;
+        } else {
+            HS_CHECK_INT(e->engine_id, hs_engine_config_id("noop"));
+        }
+    }
+    HS_CHECK_INT(area_seen, n);
+    hs_wire_msg_fini(&m);
+
+    /* An illegal move in the record: the task fails with the reason. */
+    g.moves[4].vertex = g.moves[2].vertex;   /* onto an occupied point */
+    t.game.game = g;
+    HS_CHECK_INT(hs__worker_eval_task(x, &t, &buf, &positions, &failed), 0);
+    HS_CHECK_INT(failed, 1);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &m, NULL), 0);
+    HS_CHECK(m.result.error != NULL && strstr(m.result.error, "move 5") != NULL);
+    HS_CHECK_INT(m.result.num_evals, 0);
+    hs_wire_msg_fini(&m);
+
+    hs__engine_cache_fini(&x->cache);
+    free(x);
+    hs_wire_buf_free(&buf);
+    hs_game_fini(&g);
+}
+
+int main(void)
+{
+    s_test_engines();
+    s_test_eval();
+
+    char dir[] = "/tmp/hs-test-broker-XXXXXX";
+    HS_CHECK(mkdtemp(dir) != NULL);
+    char db[128];
+    snprintf(db, sizeof db, "%s/db", dir);
+
+    void *ctx = zmq_ctx_new();
+    s_ctx_t fc = { 0 };
+    atomic_int stop_b = 0, stop_w = 0;
+    s_thread_rc_t bt = { 0 }, wt = { 0 };
+    pthread_t btid, wtid, ftid;
+    /* A free port: bind a probe socket at random ports in 20000-60000. */
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    for (int tries = 0; tries < 50; tries++) {
+        int port = 20000 + rand() % 40000;
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+        close(fd);
+        if (ok) {
+            fc.port = port;
+            break;
+        }
+    }
+    HS_CHECK(fc.port != 0);
+    snprintf(fc.endpoint, sizeof fc.endpoint, "tcp://127.0.0.1:%d", fc.port);
+
+    const size_t initial_map = 256 * 1024;   /* fills during the job */
+    bt.bcfg = (hs_broker_config_t){ .bind = fc.endpoint, .zmq_ctx = ctx, .db_dir = db,
+                                    .store_flags = HS_STORE_NOSYNC, .map_size = initial_map,
+                                    .heartbeat_ms = 200, .stop = &stop_b };
+    wt.wcfg = (hs_worker_config_t){ .endpoint = fc.endpoint, .zmq_ctx = ctx, .threads = 2,
+                                    .heartbeat_ms = 200, .stop = &stop_w };
+    pthread_create(&btid, NULL, s_broker_thread, &bt);
+    pthread_create(&wtid, NULL, s_worker_thread, &wt);
+    pthread_create(&ftid, NULL, s_fuzz_thread, &fc);
+
+    hs_client_t *cl = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_new(&cl, ctx, fc.endpoint, 3000, 10, &err), 0);
+    hs_submitter_t *sub = NULL;
+    /* "area" stores an ownership map per position: enough to fill a 256 KiB map. */
+    HS_CHECK_INT(hs_submitter_new(&sub, cl, "test", "area,noop:delay_us=300", "all", &err), 0);
+    int64_t expected_positions = 0;
+    for (int i = 0; i < S_GAMES; i++) {
+        hs_game_t g;
+        s_make_game(&g, i);
+        expected_positions += g.num_moves + 1;
+        char src[64];
+        snprintf(src, sizeof src, "gen/%03d.sgf", i);
+        HS_CHECK_INT(hs_submitter_add_game(sub, &g, src, &err), 0);
+        hs_game_fini(&g);
+        if (i % 24 == 0) {
+            char bsrc[64];
+            snprintf(bsrc, sizeof bsrc, "gen/broken-%d.sgf", i);
+            HS_CHECK_INT(hs_submitter_add_failure(sub, bsrc, "syntax: unexpected end", &err), 0);
+        }
+    }
+    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+    uint64_t job = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+    HS_CHECK(job > 0);
+
+    /* Wait for the job (bounded: 120 s), while the fuzzer keeps going. */
+    hs_wire_job_status_t last = { 0 };
+    char state[32] = "";
+    for (int i = 0; i < 1200; i++) {
+        hs_wire_msg_t r;
+        if (hs_client_status(cl, job, &r, &err) != 0)
+            break;
+        if (r.status_reply.num_jobs == 1) {
+            last = r.status_reply.jobs[0];
+            snprintf(state, sizeof state, "%s", last.state);
+        }
+        hs_wire_msg_fini(&r);
+        if (strcmp(state, "running") != 0)
+            break;
+        usleep(100000);
+    }
+    HS_CHECK_STR(state, "done");
+    HS_CHECK_INT(last.games_total, S_GAMES + S_BROKEN);
+    HS_CHECK_INT(last.games_done, S_GAMES);
+    HS_CHECK_INT(last.games_failed, S_BROKEN);
+    HS_CHECK_INT(last.positions_total, expected_positions);
+    HS_CHECK_INT(last.positions_done, expected_positions);
+    /* Let the fuzzer finish all 10,000 while the broker still serves. */
+    pthread_join(ftid, NULL);
+    HS_CHECK_INT(fc.sent, S_FUZZ);
+
+    /* The broker still answers after the storm; cancel of a new job works. */
+    HS_CHECK_INT(hs_submitter_new(&sub, cl, "to-cancel", "noop:delay_us=100000", "all", &err), 0);
+    hs_game_t g;
+    s_make_game(&g, 7);
+    g.komi = 6.5;   /* another game id than job 1's */
+    hs_game_compute_id(&g);
+    HS_CHECK_INT(hs_submitter_add_game(sub, &g, "gen/cancel.sgf", &err), 0);
+    hs_game_fini(&g);
+    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+    uint64_t job2 = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+    bool canceled = false;
+    HS_CHECK_INT(hs_client_cancel(cl, job2, &canceled, &err), 0);
+    HS_CHECK(canceled);
+    hs_wire_msg_t r;
+    HS_CHECK_INT(hs_client_status(cl, job2, &r, &err), 0);
+    HS_CHECK(r.status_reply.num_jobs == 1 && !strcmp(r.status_reply.jobs[0].state, "canceled"));
+    hs_wire_msg_fini(&r);
+    HS_CHECK_INT(hs_client_cancel(cl, 999, &canceled, &err), 0);
+    HS_CHECK(!canceled);
+    hs_client_destroy(&cl);
+
+    atomic_store(&stop_w, 1);
+    pthread_join(wtid, NULL);
+    atomic_store(&stop_b, 1);
+    pthread_join(btid, NULL);
+    HS_CHECK_INT(wt.rc, 0);
+    HS_CHECK_INT(bt.rc, 0);
+    zmq_ctx_term(ctx);
+
+    /* Count what the store holds: every position exactly once. */
+    hs_store_t *st = NULL;
+    hs_store_stats_t ss = { 0 };
+    HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (st) {
+        HS_CHECK_INT(hs_store_stats(st, &ss, &err), 0);
+        HS_CHECK_INT(ss.games, S_GAMES + 1);
+        HS_CHECK_INT(ss.failed_games, S_BROKEN);
+        HS_CHECK_INT(ss.positions, expected_positions);
+        HS_CHECK(ss.evals > 0 && ss.evals <= 2 * expected_positions);
+        HS_CHECK(hs_store_map_size(st) > initial_map);   /* it grew */
+        printf("store: %lld positions, %lld evals, map %zu -> %zu bytes\n",
+               (long long)ss.positions, (long long)ss.evals, initial_map, hs_store_map_size(st));
+        hs_store_close(&st);
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    HS_CHECK_INT(system(cmd), 0);
+    return hs_test_finish();
+}

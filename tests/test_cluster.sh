@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# tests/test_cluster.sh — reliability of the cluster as separate processes on
+# loopback (127.0.0.1, a random free port in 20000-60000):
+#   A. broker + 3 workers; `kill -9` one worker mid-job → the job completes, every
+#      requested position is stored exactly once (counted in the store), and the
+#      broken SGFs mixed into the archive are recorded failed with their reasons;
+#   B. `kill -9` the broker mid-job and start it again on the same store → the job
+#      resumes and completes: nothing lost, nothing stored twice;
+#   C. `hyeongse analyze` of the same archive: same counts, in one process.
+# Inputs are generated here (120 small 9x9 games + 5 broken files). The engine is
+# noop with a delay per position, so the job lasts long enough to kill things.
+set -u
+BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
+command -v mdb_stat >/dev/null || { echo "SKIP: mdb_stat (lmdb-utils) is needed to count"; exit 77; }
+
+tmp=$(mktemp -d /tmp/hs-test-cluster-XXXXXX)
+pids=()
+fail=0
+cleanup() {
+    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+check() {   # check DESCRIPTION ACTUAL EXPECTED
+    if [ "$2" = "$3" ]; then echo "ok: $1 ($2)"; else echo "FAIL: $1: got '$2', expected '$3'"; fail=1; fi
+}
+
+# ---- inputs: game i has Black on columns a-d and White on f-i, in an order
+# rotated by i (never a capture, every move legal), 30 - 2*(i/36) moves.
+mkdir -p "$tmp/games"
+letters=abcdefghi
+expected=0
+for i in $(seq 0 119); do
+    n=$((30 - 2 * (i / 36)))
+    s="(;GM[1]FF[4]SZ[9]KM[7]PB[black$((i % 7))]PW[white$((i % 5))]RE[B+R]"
+    for k in $(seq 0 $((n - 1))); do
+        half=$((k / 2)); idx=$(((half + i) % 36)); x=$((idx % 4)); y=$((idx / 4))
+        if [ $((k % 2)) -eq 0 ]; then s+=";B[${letters:x:1}${letters:y:1}]"
+        else s+=";W[${letters:8-x:1}${letters:y:1}]"; fi
+    done
+    printf '%s)\n' "$s" > "$tmp/games/g$(printf %03d "$i").sgf"
+    expected=$((expected + n + 1))
+done
+printf '(;GM[1]SZ[9];B[aa];W[' > "$tmp/games/broken1.sgf"           # truncated
+printf '(;GM[1]SZ[9];B[ee];W[ee])\n' > "$tmp/games/broken2.sgf"     # occupied point
+printf 'this is not SGF at all\n' > "$tmp/games/broken3.sgf"        # syntax
+printf '(;GM[1]SZ[40];B[aa])\n' > "$tmp/games/broken4.sgf"          # board too big
+: > "$tmp/games/broken5.sgf"                                        # empty
+broken=5
+games=120
+echo "inputs: $games games ($expected positions) + $broken broken files"
+
+free_port() {
+    local p
+    for _ in $(seq 50); do
+        p=$((20000 + RANDOM % 40000))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+    done
+    echo 0
+}
+
+count() {   # count DB NAME: entries of a named LMDB database
+    mdb_stat -s "$2" "$1" 2>/dev/null | awk '/Entries:/ {print $2}'
+}
+
+stats_field() {   # stats_field DB FIELD: from `hyeongse query --db DB stats --json` when present
+    "$BIN" query --db "$1" stats --json 2>/dev/null | grep -o "\"$2\": *[0-9]*" | grep -o '[0-9]*$'
+}
+
+job_field() {   # job_field ADDR JOB FIELD
+    "$BIN" status "$2" --broker "$1" --json 2>/dev/null | grep -o "\"$3\":[^,}]*" | head -1 | cut -d: -f2 | tr -d '"'
+}
+
+wait_positions() {   # wait_positions ADDR JOB N: until N positions are done (30 s at most)
+    for _ in $(seq 300); do
+        local d
+        d=$(job_field "$1" "$2" positions_done)
+        [ -n "$d" ] && [ "$d" -ge "$3" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+start_broker() {   # start_broker ADDR DB LOG
+    "$BIN" broker --bind "$1" --db "$2" --heartbeat-ms 200 --verbose 2>>"$3" &
+    bpid=$!
+    pids+=("$bpid")
+}
+
+start_workers() {   # start_workers ADDR: three worker processes, one thread each
+    wpids=()
+    for w in 1 2 3; do
+        "$BIN" worker --connect "$1" --threads 1 --heartbeat-ms 200 --name "w$w" 2>>"$tmp/workers.log" &
+        wpids+=("$!")
+        pids+=("$!")
+    done
+}
+
+stop_all() {   # stop_all LABEL: SIGTERM everyone; live workers and the broker leave cleanly (exit 0)
+    local p rc
+    for p in "${wpids[@]}" "$bpid"; do kill -TERM "$p" 2>/dev/null; done
+    for p in "${wpids[@]}"; do
+        wait "$p" 2>/dev/null; rc=$?
+        [ "$p" = "${killed:-}" ] || check "$1: worker $p left cleanly on SIGTERM" "$rc" 0
+    done
+    wait "$bpid" 2>/dev/null; check "$1: broker stopped cleanly on SIGTERM" "$?" 0
+}
+
+verify_store() {   # verify_store DB LABEL
+    check "$2: positions stored exactly once" "$(count "$1" moves)" "$expected"
+    check "$2: failed games recorded" "$(count "$1" failed)" "$broken"
+    check "$2: games stored" "$(count "$1" games)" "$games"
+    local q
+    q=$(stats_field "$1" positions)
+    if [ -n "$q" ]; then
+        check "$2: query stats positions" "$q" "$expected"
+        check "$2: query stats failed_games" "$(stats_field "$1" failed_games)" "$broken"
+    fi
+}
+
+ENGINES="noop:delay_us=2000"
+
+# ---- A: kill -9 a worker mid-job ------------------------------------------
+port=$(free_port); [ "$port" != 0 ] || { echo "no free port"; exit 1; }
+addr="tcp://127.0.0.1:$port"
+start_broker "$addr" "$tmp/dbA" "$tmp/brokerA.log"
+start_workers "$addr"
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --wait >"$tmp/submitA.out" 2>"$tmp/submitA.err" &
+spid=$!; pids+=("$spid")
+if wait_positions "$addr" 1 300; then
+    killed=${wpids[0]}
+    kill -9 "$killed"
+    echo "A: killed worker ${wpids[0]} at $(job_field "$addr" 1 positions_done) positions"
+else
+    echo "FAIL: A: job made no progress"; fail=1
+fi
+wait "$spid"; check "A: submit --wait exit status" "$?" 0
+check "A: job state" "$(job_field "$addr" 1 state)" "done"
+check "A: games done" "$(job_field "$addr" 1 games_done)" "$games"
+check "A: games failed" "$(job_field "$addr" 1 games_failed)" "$broken"
+check "A: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
+grep -Eq "removed \((heartbeat expired|unreachable)\)" "$tmp/brokerA.log"; check "A: broker expired the killed worker" "$?" 0
+stop_all A
+verify_store "$tmp/dbA" A
+# The reasons are kept: the truncated and the illegal game say why.
+strings "$tmp/dbA/data.mdb" | grep -q "illegal" ; check "A: reason of the illegal game stored" "$?" 0
+
+# ---- B: kill -9 the broker mid-job, restart it ----------------------------
+port=$(free_port); addr="tcp://127.0.0.1:$port"
+start_broker "$addr" "$tmp/dbB" "$tmp/brokerB.log"
+start_workers "$addr"
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --wait >"$tmp/submitB.out" 2>"$tmp/submitB.err" &
+spid=$!; pids+=("$spid")
+if wait_positions "$addr" 1 400; then
+    kill -9 "$bpid"; wait "$bpid" 2>/dev/null
+    echo "B: killed the broker; restarting it"
+    sleep 0.3
+    start_broker "$addr" "$tmp/dbB" "$tmp/brokerB.log"
+else
+    echo "FAIL: B: job made no progress"; fail=1
+fi
+wait "$spid"; check "B: submit --wait exit status after the broker restart" "$?" 0
+check "B: job state" "$(job_field "$addr" 1 state)" "done"
+check "B: games done" "$(job_field "$addr" 1 games_done)" "$games"
+check "B: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
+grep -q "were leased" "$tmp/brokerB.log"; check "B: the restarted broker resumed from the journal" "$?" 0
+killed=
+stop_all B
+verify_store "$tmp/dbB" B
+
+# ---- C: the embedded path --------------------------------------------------
+"$BIN" analyze "$tmp/games" --db "$tmp/dbC" --threads 2 --engines area --quiet >"$tmp/analyze.out" 2>&1
+check "C: analyze exit status" "$?" 0
+verify_store "$tmp/dbC" C
+grep -q "$games analyzed, $broken failed" "$tmp/analyze.out"; check "C: analyze summary" "$?" 0
+
+if [ "$fail" != 0 ]; then
+    echo "--- logs ---"; tail -n 20 "$tmp"/broker*.log "$tmp"/submit*.err "$tmp/analyze.out"
+    exit 1
+fi
+echo "all cluster checks passed"

@@ -1,0 +1,251 @@
+/*
+ * tests/test_judge.c — worker/judge.h on finished positions.
+ *
+ * Diagrams in tests/data/judge/ (one position per .t file) give the expected
+ * class of every point and the scores. Format: "komi K", "captures B W" (stones
+ * captured by Black, by White), "handicap H", "board" then N rows (X, O, .),
+ * "classes" then N rows of class letters (hs_judge_class_letters: . b w X O x o s),
+ * "score_territory V", "score_area V", "result_territory RE", "result_area RE".
+ * Spaces inside rows are ignored; '#' starts a comment.
+ *
+ * Also: result strings, ownership/weight consistency, the stability map path,
+ * and `hyeongse judge --json` on tests/data/judge/dead_stones.sgf (the
+ * dead_stones.t position as setup stones) when HS_BIN is set. Accuracy on real
+ * finished games is bench/judge_final.sh's job (it needs the whole archive).
+ */
+#include <dirent.h>
+#include <math.h>
+
+#include "core/board.h"
+#include "test.h"
+#include "worker/judge.h"
+#include "worker/stability.h"
+
+static void s_read_rows(FILE *f, char rows[][HS_BOARD_MAX_SIZE + 1], int *n, int *lineno)
+{
+    char line[512];
+    *n = 0;
+    while (fgets(line, sizeof line, f)) {
+        (*lineno)++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        int k = 0;
+        char compact[HS_BOARD_MAX_SIZE + 1];
+        for (char *s = line; *s; s++) {
+            if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') continue;
+            if (k < HS_BOARD_MAX_SIZE) compact[k++] = *s;
+        }
+        compact[k] = 0;
+        if (!k) continue;
+        memcpy(rows[(*n)++], compact, (size_t)k + 1);
+        if (*n == (int)strlen(rows[0]) || *n == HS_BOARD_MAX_SIZE) return;
+    }
+}
+
+static void s_check_consistency(const hs_board_t *b, const hs_judge_t *j, const char *path)
+{
+    int bad = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            int c = j->cls[p];
+            int col = b->color[p];
+            bool stone = col == HS_BLACK || col == HS_WHITE;
+            bool stone_cls = c == HS_JC_BLACK_ALIVE || c == HS_JC_WHITE_ALIVE || c == HS_JC_BLACK_DEAD || c == HS_JC_WHITE_DEAD;
+            if (stone != stone_cls) bad++;
+            if (c == HS_JC_BLACK_ALIVE && (col != HS_BLACK || j->ownership[p] != 1.0f || j->weight[p] != 1.0f)) bad++;
+            if (c == HS_JC_WHITE_DEAD && (col != HS_WHITE || j->weight[p] != 0.0f || j->ownership[p] < 0)) bad++;
+            if (c == HS_JC_BLACK_TERRITORY && j->ownership[p] != 1.0f) bad++;
+            if (c == HS_JC_WHITE_TERRITORY && j->ownership[p] != -1.0f) bad++;
+            if ((c == HS_JC_DAME || c == HS_JC_SEKI) && j->ownership[p] != 0.0f) bad++;
+        }
+    if (bad) fprintf(stderr, "%s: %d class/ownership inconsistencies\n", path, bad);
+    HS_CHECK_INT(bad, 0);
+}
+
+static void s_run_file(const char *path, bool use_stability)
+{
+    FILE *f = fopen(path, "r");
+    HS_CHECK(f != NULL);
+    if (!f) return;
+    char line[512], rows[HS_BOARD_MAX_SIZE][HS_BOARD_MAX_SIZE + 1], buf[16];
+    int n = 0, lineno = 0, checks = 0;
+    double komi = 0, v;
+    int cap_b = 0, cap_w = 0, handicap = 0;
+    hs_board_t b;
+    static hs_judge_t j;
+    static hs_stability_t st;
+    bool have_board = false, judged = false;
+    hs_rules_t terr = hs_rules_get(HS_RULES_JAPANESE), area = hs_rules_get(HS_RULES_CHINESE);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char word[64] = "", arg[64] = "";
+        if (sscanf(line, " %63s %63s", word, arg) < 1) continue;
+        if (!strcmp(word, "komi")) { komi = atof(arg); continue; }
+        if (!strcmp(word, "handicap")) { handicap = atoi(arg); continue; }
+        if (!strcmp(word, "captures")) { sscanf(line, " captures %d %d", &cap_b, &cap_w); continue; }
+        if (!strcmp(word, "board")) {
+            s_read_rows(f, rows, &n, &lineno);
+            hs_board_init(&b, n);
+            for (int y = 0; y < n; y++)
+                for (int x = 0; x < n && rows[y][x]; x++)
+                    if (rows[y][x] == 'X' || rows[y][x] == 'O')
+                        hs_board_set_stone(&b, hs_board_point(&b, x, y), rows[y][x] == 'X' ? HS_BLACK : HS_WHITE);
+            b.captures[HS_BLACK] = cap_b;
+            b.captures[HS_WHITE] = cap_w;
+            have_board = true;
+            judged = false;
+            continue;
+        }
+        HS_CHECK(have_board);
+        if (!have_board) break;
+        if (!judged) {
+            const hs_stability_t *sp = NULL;
+            if (use_stability) {
+                HS_CHECK_INT(hs_stability_compute(&b, NULL, NULL, &st, NULL), 0);
+                sp = &st;
+            }
+            HS_CHECK_INT(hs_judge_compute(&b, sp, NULL, &j, NULL), 0);
+            s_check_consistency(&b, &j, path);
+            judged = true;
+        }
+        if (!strcmp(word, "classes")) {
+            char want[HS_BOARD_MAX_SIZE][HS_BOARD_MAX_SIZE + 1];
+            int m;
+            s_read_rows(f, want, &m, &lineno);
+            HS_CHECK_INT(m, n);
+            int bad = 0;
+            for (int y = 0; y < n && y < m; y++) {
+                char got[HS_BOARD_MAX_SIZE + 1];
+                for (int x = 0; x < n; x++) got[x] = hs_judge_class_letters[j.cls[hs_board_point(&b, x, y)]];
+                got[n] = 0;
+                if (strcmp(got, want[y])) {
+                    fprintf(stderr, "%s%s: row %d: got %s want %s\n", path,
+                            use_stability ? " (stability)" : "", y, got, want[y]);
+                    bad++;
+                }
+            }
+            HS_CHECK_INT(bad, 0);
+            checks++;
+        } else if (!strcmp(word, "score_territory")) {
+            v = atof(arg);
+            double got = hs_judge_score(&j, &b, &terr, komi, handicap);
+            if (fabs(got - v) > 1e-9) fprintf(stderr, "%s: territory score %g, want %g\n", path, got, v);
+            HS_CHECK(fabs(got - v) < 1e-9);
+            checks++;
+        } else if (!strcmp(word, "score_area")) {
+            v = atof(arg);
+            double got = hs_judge_score(&j, &b, &area, komi, handicap);
+            if (fabs(got - v) > 1e-9) fprintf(stderr, "%s: area score %g, want %g\n", path, got, v);
+            HS_CHECK(fabs(got - v) < 1e-9);
+            checks++;
+        } else if (!strcmp(word, "result_territory")) {
+            HS_CHECK_STR(hs_judge_result_string(hs_judge_score(&j, &b, &terr, komi, handicap), buf), arg);
+            checks++;
+        } else if (!strcmp(word, "result_area")) {
+            HS_CHECK_STR(hs_judge_result_string(hs_judge_score(&j, &b, &area, komi, handicap), buf), arg);
+            checks++;
+        } else {
+            fprintf(stderr, "%s:%d: unreadable line\n", path, lineno);
+            HS_CHECK(0);
+        }
+    }
+    fclose(f);
+    HS_CHECK(checks >= 2);
+}
+
+static void test_diagrams(bool use_stability)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/judge", hs_test_own_data_dir());
+    DIR *d = opendir(dir);
+    HS_CHECK(d != NULL);
+    if (!d) return;
+    int files = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".t")) continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        s_run_file(path, use_stability);
+        files++;
+    }
+    closedir(d);
+    HS_CHECK(files >= 5);
+}
+
+static void test_result_strings(void)
+{
+    char buf[16];
+    HS_CHECK_STR(hs_judge_result_string(3.5, buf), "B+3.5");
+    HS_CHECK_STR(hs_judge_result_string(-0.5, buf), "W+0.5");
+    HS_CHECK_STR(hs_judge_result_string(0.0, buf), "0");
+    HS_CHECK_STR(hs_judge_result_string(2.0, buf), "B+2");
+    HS_CHECK_STR(hs_judge_result_string(-12.25, buf), "W+12.25");
+}
+
+static void test_handicap_bonus(void)
+{
+    hs_rules_t chinese = hs_rules_get(HS_RULES_CHINESE), aga = hs_rules_get(HS_RULES_AGA);
+    hs_rules_t japanese = hs_rules_get(HS_RULES_JAPANESE);
+    HS_CHECK_INT(hs_judge_handicap_bonus(&chinese, 4), 4 - chinese.handicap_bonus_offset);
+    HS_CHECK_INT(hs_judge_handicap_bonus(&aga, 4), 4 - aga.handicap_bonus_offset);
+    HS_CHECK_INT(hs_judge_handicap_bonus(&japanese, 4), 0);
+    HS_CHECK_INT(hs_judge_handicap_bonus(&chinese, 0), 0);
+}
+
+static void test_empty_board(void)
+{
+    hs_board_t b;
+    static hs_judge_t j;
+    hs_board_init(&b, 9);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, NULL, &j, NULL), 0);
+    HS_CHECK_INT(j.count[HS_JC_DAME], 81);
+    HS_CHECK(fabs(hs_judge_score_area(&j, 7.5, 0) + 7.5) < 1e-9);
+    /* A lone stone in the opening is not dead: nobody encloses it. */
+    hs_board_set_stone(&b, hs_board_point(&b, 4, 4), HS_WHITE);
+    hs_board_set_stone(&b, hs_board_point(&b, 2, 2), HS_BLACK);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, NULL, &j, NULL), 0);
+    HS_CHECK_INT(j.count[HS_JC_BLACK_DEAD] + j.count[HS_JC_WHITE_DEAD], 0);
+}
+
+/* The CLI's JSON on a setup-stone record of dead_stones.t. */
+static void test_cli_json(void)
+{
+    const char *bin = getenv("HS_BIN");
+    if (!bin) { printf("HS_BIN unset: CLI check skipped\n"); return; }
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "'%s' judge --json '%s/judge/dead_stones.sgf'", bin, hs_test_own_data_dir());
+    FILE *p = popen(cmd, "r");
+    HS_CHECK(p != NULL);
+    if (!p) return;
+    static char out[1 << 16];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    HS_CHECK_INT(pclose(p), 0);
+    HS_CHECK(strstr(out, "\"result\":\"W+15.5\"") != NULL);
+    HS_CHECK(strstr(out, "\"rules\":\"japanese\"") != NULL);
+    HS_CHECK(strstr(out, "\"komi\":6.5") != NULL);
+    HS_CHECK(strstr(out, "\"score_territory\":-15.5") != NULL);
+    HS_CHECK(strstr(out, "\"classes\":\"bbbXOwwwwbobXOwwwwbbbXOwwxw") != NULL);
+    HS_CHECK(strstr(out, "\"influence\":{") != NULL);
+    HS_CHECK(strstr(out, "\"si\":[") != NULL);
+    HS_CHECK(strstr(out, "\"ia_black\":") != NULL);
+    /* Exactly one line: one JSON object. */
+    char *nl = strchr(out, '\n');
+    HS_CHECK(nl && nl[1] == 0);
+}
+
+int main(void)
+{
+    test_cli_json();
+    test_result_strings();
+    test_handicap_bonus();
+    test_empty_board();
+    test_diagrams(false);
+    test_diagrams(true);
+    return hs_test_finish();
+}

@@ -1,0 +1,731 @@
+/*
+ * tests/test_sgf.c — the SGF reader, writer, character sets and game records.
+ *
+ * Parser: escaping, soft line breaks, compressed point lists, passes, FF[3]
+ * names, collections with broken trees (recovery), variations and the main
+ * line, 100,000-deep nesting, limits, error positions. Writer: round trip of
+ * every file in tests/data/sgf and (when present) the shared sgf-edge folder.
+ * Charsets: GB2312, Shift_JIS, Big5, Latin-1, UTF-16LE BOM, UTF-8 BOM, invalid
+ * UTF-8. Games: result and komi tables, Fox conventions, setup rules, errors,
+ * replay, game ids.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/charset.h"
+#include "core/game.h"
+#include "core/sgf.h"
+#include "sgf_compare.h"
+#include "test.h"
+
+static hs_sgf_collection_t *s_parse_str(const char *s, unsigned flags, hs_error_t *err)
+{
+    return hs_sgf_parse_ex(s, strlen(s), NULL, flags, err);
+}
+
+static hs_sgf_collection_t *s_parse_file(const char *name, unsigned flags, hs_error_t *err)
+{
+    char path[4096];
+    (void)!snprintf(path, sizeof path, "%s/sgf/%s", hs_test_own_data_dir(), name);
+    size_t len;
+    char *data = hs_test_slurp(path, &len);
+    if (!data) {
+        fprintf(stderr, "cannot read %s\n", path);
+        return NULL;
+    }
+    hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, flags, err);
+    free(data);
+    return c;
+}
+
+static void test_escaping(void)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file("escape.sgf", 0, &err);
+    HS_CHECK(c != NULL);
+    if (!c)
+        return;
+    const hs_sgf_node_t *r = hs_sgf_root(c, 0);
+    HS_CHECK_STR(hs_sgf_node_value(r, "C"), "a ] b \\ c x d softbreak");
+    HS_CHECK_STR(hs_sgf_node_value(r, "GN"), "line1\nline2");
+    HS_CHECK_STR(hs_sgf_node_value(r->first_child, "C"), "only \\");
+    HS_CHECK_INT(r->first_child->line, 3);
+    /* CRLF soft break and \n\r. */
+    hs_sgf_collection_t *c2 = s_parse_str("(;C[x\\\r\ny\\\n\rz\\\rw]GN[p\\:q])", 0, &err);
+    HS_CHECK(c2 != NULL);
+    if (c2) {
+        HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c2, 0), "C"), "xyzw");
+        HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c2, 0), "GN"), "p:q");
+    }
+    hs_sgf_destroy(&c2);
+    hs_sgf_destroy(&c);
+    HS_CHECK(c == NULL);
+    hs_sgf_destroy(&c); /* idempotent */
+}
+
+static void test_variations(void)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file("variations.sgf", 0, &err);
+    HS_CHECK(c != NULL);
+    if (!c)
+        return;
+    HS_CHECK_INT(c->num_trees, 1);
+    const hs_sgf_node_t *r = hs_sgf_root(c, 0);
+    HS_CHECK_INT(r->num_children, 1);
+    const hs_sgf_node_t *n1 = r->first_child;
+    HS_CHECK_STR(hs_sgf_node_value(n1, "B"), "ee");
+    HS_CHECK_INT(n1->num_children, 3);
+    HS_CHECK_STR(hs_sgf_node_value(hs_sgf_node_child(n1, 0), "W"), "cc");
+    HS_CHECK_STR(hs_sgf_node_value(hs_sgf_node_child(n1, 1), "W"), "gg");
+    HS_CHECK_STR(hs_sgf_node_value(hs_sgf_node_child(n1, 2), "W"), "");
+    HS_CHECK(hs_sgf_node_child(n1, 3) == NULL);
+    HS_CHECK(hs_sgf_node_child(n1, 1)->parent == n1);
+
+    hs_game_t g;
+    HS_CHECK_INT(hs_game_from_sgf(r, &g, &err), 0);
+    HS_CHECK_INT(g.size, 9);
+    HS_CHECK_INT(g.num_moves, 4); /* ee cc gg gc: first child everywhere */
+    if (g.num_moves == 4) {
+        HS_CHECK_INT(g.moves[0].vertex, 4 * 9 + 4);
+        HS_CHECK_INT(g.moves[3].vertex, 2 * 9 + 6); /* gc: x=6, y=2 */
+        HS_CHECK_INT(g.moves[3].color, HS_WHITE);
+    }
+    HS_CHECK_STR(g.black, "Black");
+    hs_game_fini(&g);
+    hs_sgf_destroy(&c);
+}
+
+static void test_collections_and_recovery(void)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file("multi-broken.sgf", 0, &err);
+    HS_CHECK(c == NULL); /* strict: the broken tree fails the parse */
+    HS_CHECK_INT(err.code, HS_EPARSE);
+    HS_CHECK(strstr(err.msg, "game 2, line 3") != NULL);
+    HS_CHECK(strstr(err.msg, "unexpected character '@'") != NULL);
+
+    c = s_parse_file("multi-broken.sgf", HS_SGF_RECOVER, &err);
+    HS_CHECK(c != NULL);
+    if (!c)
+        return;
+    HS_CHECK_INT(c->num_trees, 4);
+    HS_CHECK_INT(c->num_failed, 2);
+    HS_CHECK_INT(err.code, HS_EPARSE); /* first failure, for information */
+    HS_CHECK_INT(c->trees[0].status, 0);
+    HS_CHECK_INT(c->trees[1].status, HS_EPARSE);
+    HS_CHECK_INT(c->trees[2].status, 0);
+    HS_CHECK_INT(c->trees[3].status, HS_EPARSE);
+    HS_CHECK(strstr(c->trees[3].message, "truncated") != NULL);
+    HS_CHECK(strstr(c->trees[3].message, "game 4") != NULL);
+    HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c, 0), "GN"), "first");
+    HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c, 2), "GN"), "third");
+    HS_CHECK_INT(c->trees[2].line, 4);
+    HS_CHECK_INT(c->trees[1].column, 1);
+    hs_sgf_destroy(&c);
+
+    /* A truncated game followed by a complete one: the second still parses. */
+    c = s_parse_str("(;GM[1]GN[a];B[aa];W[bb]\n(;GM[1]GN[b];B[cc])\n", HS_SGF_RECOVER, &err);
+    HS_CHECK(c != NULL);
+    if (c) {
+        HS_CHECK_INT(c->num_trees, 2);
+        HS_CHECK_INT(c->trees[0].status, HS_EPARSE);
+        HS_CHECK(strstr(c->trees[0].message, "truncated") != NULL);
+        HS_CHECK_INT(c->trees[1].status, 0);
+        HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c, 1), "GN"), "b");
+    }
+    hs_sgf_destroy(&c);
+
+    /* Truncated inside a value. */
+    c = s_parse_str("(;GM[1]C[never closed", HS_SGF_RECOVER, &err);
+    HS_CHECK(c != NULL);
+    if (c) {
+        HS_CHECK_INT(c->trees[0].status, HS_EPARSE);
+        HS_CHECK(strstr(c->trees[0].message, "inside a property value") != NULL);
+    }
+    hs_sgf_destroy(&c);
+
+    /* Missing leading '(' is read but marked failed. */
+    c = s_parse_str(";GM[1]SZ[9];B[aa])", HS_SGF_RECOVER, &err);
+    HS_CHECK(c != NULL);
+    if (c) {
+        HS_CHECK_INT(c->num_trees, 1);
+        HS_CHECK_INT(c->trees[0].status, HS_EPARSE);
+        HS_CHECK(strstr(c->trees[0].message, "missing '('") != NULL);
+    }
+    hs_sgf_destroy(&c);
+
+    /* No tree at all. */
+    c = s_parse_str("this is not an sgf file (really)", HS_SGF_RECOVER, &err);
+    HS_CHECK(c == NULL);
+    HS_CHECK_INT(err.code, HS_EPARSE);
+    c = s_parse_str("", 0, &err);
+    HS_CHECK(c == NULL);
+
+    /* Property without value, lower-case-only identifier. */
+    c = s_parse_str("(;GM[1]\n  XY ;B[aa])", 0, &err);
+    HS_CHECK(c == NULL);
+    HS_CHECK(strstr(err.msg, "line 2, column 3") != NULL);
+    HS_CHECK(strstr(err.msg, "property XY has no value") != NULL);
+    c = s_parse_str("(;abc[1])", 0, &err);
+    HS_CHECK(c == NULL);
+    HS_CHECK(strstr(err.msg, "no upper-case") != NULL);
+}
+
+static void test_ff3_and_points(void)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file("ff3-names.sgf", 0, &err);
+    HS_CHECK(c != NULL);
+    if (!c)
+        return;
+    const hs_sgf_node_t *r = hs_sgf_root(c, 0);
+    HS_CHECK_STR(hs_sgf_node_value(r, "FF"), "3");
+    HS_CHECK_STR(hs_sgf_node_value(r, "SZ"), "9");
+    HS_CHECK_STR(hs_sgf_node_value(r, "PB"), "Old Style");
+    hs_game_t g;
+    HS_CHECK_INT(hs_game_from_sgf(r, &g, &err), 0);
+    HS_CHECK_INT(g.size, 9);
+    HS_CHECK_INT(g.num_moves, 2);
+    HS_CHECK(fabs(g.komi + 1.5) < 1e-9);
+    HS_CHECK_INT(g.komi_source, HS_KOMI_PLAIN);
+    hs_game_fini(&g);
+    hs_sgf_destroy(&c);
+
+    c = s_parse_file("compressed.sgf", 0, &err);
+    HS_CHECK(c != NULL);
+    if (!c)
+        return;
+    r = hs_sgf_root(c, 0);
+    uint16_t pts[400];
+    int n = 0;
+    HS_CHECK_INT(hs_sgf_expand_points(hs_sgf_node_prop(r, "AB"), 9, pts, 400, &n, &err), 0);
+    HS_CHECK_INT(n, 10); /* aa:cc = 9 points, plus ee */
+    HS_CHECK_INT(pts[0], 0);
+    HS_CHECK_INT(pts[8], 2 * 9 + 2);
+    HS_CHECK_INT(pts[9], 4 * 9 + 4);
+    HS_CHECK_INT(hs_sgf_expand_points(hs_sgf_node_prop(r, "AB"), 9, pts, 5, &n, &err), HS_ELIMIT);
+    HS_CHECK_INT(hs_game_from_sgf(r, &g, &err), 0);
+    hs_board_t b;
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), 0);
+    HS_CHECK_INT(b.color[hs_board_point(&b, 1, 1)], HS_EMPTY); /* AE[bb] */
+    HS_CHECK_INT(b.color[hs_board_point(&b, 2, 2)], HS_BLACK);
+    HS_CHECK_INT(b.color[hs_board_point(&b, 8, 8)], HS_WHITE);
+    HS_CHECK_INT(b.color[hs_board_point(&b, 5, 5)], HS_BLACK);
+    hs_game_fini(&g);
+    hs_sgf_destroy(&c);
+
+    int x, y;
+    bool pass;
+    HS_CHECK_INT(hs_sgf_parse_point("", 0, 19, &x, &y, &pass, &err), 0);
+    HS_CHECK(pass);
+    HS_CHECK_INT(hs_sgf_parse_point("tt", 2, 19, &x, &y, &pass, &err), 0);
+    HS_CHECK(pass);
+    HS_CHECK_INT(hs_sgf_parse_point("tt", 2, 25, &x, &y, &pass, &err), 0);
+    HS_CHECK(!pass);
+    HS_CHECK_INT(x, 19);
+    HS_CHECK_INT(hs_sgf_parse_point("tt", 2, 13, &x, &y, &pass, &err), 0);
+    HS_CHECK(pass);
+    HS_CHECK_INT(hs_sgf_parse_point("sa", 2, 19, &x, &y, &pass, &err), 0);
+    HS_CHECK_INT(x, 18);
+    HS_CHECK_INT(y, 0);
+    HS_CHECK_INT(hs_sgf_parse_point("ja", 2, 9, &x, &y, &pass, &err), HS_EPARSE);
+    HS_CHECK(strstr(err.msg, "outside the 9x9") != NULL);
+    HS_CHECK_INT(hs_sgf_parse_point("a", 1, 9, &x, &y, &pass, &err), HS_EPARSE);
+
+    int size = 0;
+    HS_CHECK_INT(hs_sgf_parse_size("19", &size, &err), 0);
+    HS_CHECK_INT(size, 19);
+    HS_CHECK_INT(hs_sgf_parse_size("13:13", &size, &err), 0);
+    HS_CHECK_INT(size, 13);
+    HS_CHECK_INT(hs_sgf_parse_size("9:13", &size, &err), HS_EUNSUPPORTED);
+    HS_CHECK_INT(hs_sgf_parse_size("x", &size, &err), HS_EPARSE);
+}
+
+/* 100,000 nested variations: HS_ELIMIT by default, a full parse with a higher limit. */
+static void test_deep_nesting(void)
+{
+    const int depth = 100000;
+    size_t cap = (size_t)depth * 16 + 16;
+    char *s = malloc(cap);
+    size_t n = 0;
+    for (int i = 0; i < depth; i++) {
+        memcpy(s + n, i % 2 ? "(;W[bb]" : "(;B[aa]", 7);
+        n += 7;
+    }
+    memset(s + n, ')', (size_t)depth);
+    n += (size_t)depth;
+    hs_error_t err;
+    hs_sgf_collection_t *c = hs_sgf_parse(s, n, NULL, &err);
+    HS_CHECK(c == NULL);
+    HS_CHECK_INT(err.code, HS_ELIMIT);
+    HS_CHECK(strstr(err.msg, "nested deeper") != NULL);
+
+    hs_sgf_limits_t lim;
+    hs_sgf_limits_default(&lim);
+    lim.max_depth = depth + 1;
+    c = hs_sgf_parse(s, n, &lim, &err);
+    HS_CHECK(c != NULL);
+    if (c) {
+        HS_CHECK_INT(c->trees[0].num_nodes, depth);
+        char *out = NULL;
+        size_t olen = 0;
+        HS_CHECK_INT(hs_sgf_write(c, &out, &olen, &err), 0);
+        hs_sgf_collection_t *c2 = hs_sgf_parse(out, olen, &lim, &err);
+        HS_CHECK(c2 != NULL);
+        if (c2)
+            HS_CHECK(hs_test_tree_equal(hs_sgf_root(c, 0), hs_sgf_root(c2, 0)));
+        hs_game_t g;
+        HS_CHECK_INT(hs_game_from_sgf(hs_sgf_root(c, 0), &g, &err), 0);
+        HS_CHECK_INT(g.num_moves, depth);
+        hs_game_fini(&g);
+        hs_sgf_destroy(&c2);
+        free(out);
+    }
+    hs_sgf_destroy(&c);
+
+    /* Deep AND branching: every level has two variations (writer's stack). */
+    n = 0;
+    const int d2 = 20000;
+    for (int i = 0; i < d2; i++) {
+        memcpy(s + n, "(;C[x](;C[y])", 13);
+        n += 13;
+    }
+    memset(s + n, ')', (size_t)d2);
+    n += (size_t)d2;
+    lim.max_depth = d2 + 10;
+    c = hs_sgf_parse(s, n, &lim, &err);
+    HS_CHECK(c != NULL);
+    if (c) {
+        HS_CHECK_INT(c->trees[0].num_nodes, 2 * d2);
+        char *out = NULL;
+        size_t olen = 0;
+        HS_CHECK_INT(hs_sgf_write(c, &out, &olen, &err), 0);
+        hs_sgf_collection_t *c2 = hs_sgf_parse(out, olen, &lim, &err);
+        HS_CHECK(c2 && hs_test_tree_equal(hs_sgf_root(c, 0), hs_sgf_root(c2, 0)));
+        hs_sgf_destroy(&c2);
+        free(out);
+    }
+    hs_sgf_destroy(&c);
+    free(s);
+}
+
+static void test_limits(void)
+{
+    hs_sgf_limits_t lim;
+    hs_error_t err;
+    const char *g = "(;GM[1]C[0123456789];B[aa];W[bb];B[cc])";
+    hs_sgf_limits_default(&lim);
+    lim.max_value_len = 5;
+    HS_CHECK(hs_sgf_parse(g, strlen(g), &lim, &err) == NULL);
+    HS_CHECK_INT(err.code, HS_ELIMIT);
+    HS_CHECK(strstr(err.msg, "exceeds the limit") != NULL);
+    hs_sgf_limits_default(&lim);
+    lim.max_nodes = 3;
+    HS_CHECK(hs_sgf_parse(g, strlen(g), &lim, &err) == NULL);
+    HS_CHECK_INT(err.code, HS_ELIMIT);
+    hs_sgf_limits_default(&lim);
+    lim.max_file_size = 10;
+    HS_CHECK(hs_sgf_parse(g, strlen(g), &lim, &err) == NULL);
+    HS_CHECK_INT(err.code, HS_ELIMIT);
+    hs_sgf_limits_default(&lim);
+    lim.max_props_per_node = 1;
+    HS_CHECK(hs_sgf_parse(g, strlen(g), &lim, &err) == NULL);
+    HS_CHECK_INT(err.code, HS_ELIMIT);
+    hs_sgf_limits_default(&lim);
+    lim.max_values_per_node = 2;
+    const char *g2 = "(;AB[aa][bb][cc])";
+    HS_CHECK(hs_sgf_parse(g2, strlen(g2), &lim, &err) == NULL);
+    HS_CHECK_INT(err.code, HS_ELIMIT);
+    /* Limits fail the tree, not the rest of the file, in recover mode. */
+    const char *g3 = "(;C[0123456789])(;C[ok])";
+    lim.max_value_len = 5;
+    hs_sgf_collection_t *c = hs_sgf_parse_ex(g3, strlen(g3), &lim, HS_SGF_RECOVER, &err);
+    HS_CHECK(c && c->num_trees == 2 && c->trees[0].status == HS_ELIMIT && c->trees[1].status == 0);
+    hs_sgf_destroy(&c);
+}
+
+/* ---- round trip ----------------------------------------------------------- */
+
+static int s_roundtrips, s_roundtrip_files;
+
+static void s_roundtrip_data(const char *path, const char *data, size_t len)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, &err);
+    if (!c)
+        return; /* nothing parseable: nothing to round-trip */
+    s_roundtrip_files++;
+    char *out = NULL;
+    size_t olen = 0;
+    HS_CHECK_INT(hs_sgf_write(c, &out, &olen, &err), 0);
+    hs_sgf_collection_t *c2 = hs_sgf_parse_ex(out, olen, NULL, HS_SGF_RECOVER, &err);
+    int good = c->num_trees - c->num_failed;
+    if (good == 0) {
+        HS_CHECK(c2 == NULL);
+    } else {
+        HS_CHECK(c2 != NULL);
+        if (c2) {
+            HS_CHECK_INT(c2->num_trees, good);
+            HS_CHECK_INT(c2->num_failed, 0);
+            HS_CHECK_INT(c2->num_replaced, 0);
+            int k2 = 0;
+            for (int k = 0; k < c->num_trees && k2 < c2->num_trees; k++) {
+                if (c->trees[k].status)
+                    continue;
+                int eq = hs_test_tree_equal(hs_sgf_root(c, k), hs_sgf_root(c2, k2));
+                if (!eq)
+                    fprintf(stderr, "round trip differs: %s tree %d\n", path, k);
+                HS_CHECK(eq);
+                s_roundtrips++;
+                k2++;
+            }
+        }
+    }
+    hs_sgf_destroy(&c2);
+    free(out);
+    hs_sgf_destroy(&c);
+}
+
+static void s_roundtrip_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        (void)!snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st))
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            s_roundtrip_dir(path);
+            continue;
+        }
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 4, ".sgf"))
+            continue;
+        size_t len;
+        char *data = hs_test_slurp(path, &len);
+        if (data)
+            s_roundtrip_data(path, data, len);
+        free(data);
+    }
+    closedir(d);
+}
+
+static void test_roundtrip(void)
+{
+    char dir[4096];
+    (void)!snprintf(dir, sizeof dir, "%s/sgf", hs_test_own_data_dir());
+    s_roundtrip_dir(dir);
+    HS_CHECK(s_roundtrip_files >= 10);
+    const char *shared = getenv("HS_DATA_DIR");
+    if (shared) {
+        (void)!snprintf(dir, sizeof dir, "%s/sgf-edge", shared);
+        int before = s_roundtrip_files;
+        s_roundtrip_dir(dir);
+        printf("round trip: %d files, %d trees (%d shared sgf-edge files)\n", s_roundtrip_files,
+               s_roundtrips, s_roundtrip_files - before);
+    }
+}
+
+/* ---- charsets ------------------------------------------------------------- */
+
+static void s_check_names(const char *file, const char *pb, const char *pw, const char *cs)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file(file, 0, &err);
+    HS_CHECK(c != NULL);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", file, err.msg);
+        return;
+    }
+    const hs_sgf_node_t *r = hs_sgf_root(c, 0);
+    if (pb)
+        HS_CHECK_STR(hs_sgf_node_value(r, "PB"), pb);
+    if (pw)
+        HS_CHECK_STR(hs_sgf_node_value(r, "PW"), pw);
+    HS_CHECK_STR(c->charset, cs);
+    HS_CHECK_INT(c->num_replaced, 0);
+    HS_CHECK(hs_sgf_node_value(r->first_child, "B") != NULL);
+    hs_sgf_destroy(&c);
+}
+
+static void test_charsets(void)
+{
+    s_check_names("gb2312.sgf", "柯洁", "围棋", "GB18030");
+    s_check_names("shiftjis.sgf", "本因坊", "表示", "CP932");
+    s_check_names("big5.sgf", "許功蓋", "圍棋", "BIG5");
+    s_check_names("latin1.sgf", "Müller", "Åsa", "ISO-8859-1");
+    s_check_names("utf16le-bom.sgf", "이세돌", "Lee", "UTF-16LE");
+    s_check_names("utf8-bom.sgf", "박정환", NULL, "UTF-8");
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file("shiftjis.sgf", 0, &err);
+    if (c) /* "ソ能表" ends in 0x5C bytes: only convert-first reads it */
+        HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c, 0), "C"), "ソ能表");
+    hs_sgf_destroy(&c);
+    c = s_parse_file("invalid-utf8.sgf", 0, &err);
+    HS_CHECK(c != NULL);
+    if (c) {
+        HS_CHECK_STR(hs_sgf_node_value(hs_sgf_root(c, 0), "PB"), "bad\xEF\xBF\xBD\xEF\xBF\xBD" "byte");
+        HS_CHECK_INT(c->num_replaced, 2);
+    }
+    hs_sgf_destroy(&c);
+
+    /* Direct API. */
+    char *out = NULL;
+    size_t olen = 0, rep = 0;
+    HS_CHECK_INT(hs_charset_convert("gb2312", "\xce\xa7\xc6\xe5", 4, &out, &olen, &rep, &err), 0);
+    HS_CHECK_STR(out, "围棋");
+    free(out);
+    HS_CHECK_INT(hs_charset_convert("no-such-charset-x", "a", 1, &out, &olen, &rep, &err),
+                 HS_ENOTFOUND);
+    HS_CHECK_INT(hs_utf8_valid_prefix("ab\xc3\xa9" "c\xff", 6), 5);
+    HS_CHECK_INT(hs_utf8_valid_prefix("\xed\xa0\x80", 3), 0); /* surrogate */
+    HS_CHECK_INT(hs_utf8_valid_prefix("\xc0\xaf", 2), 0);     /* overlong */
+    char buf[64];
+    HS_CHECK_STR(hs_charset_canonical(" ms_kanji ", 10, buf), "CP932");
+    /* Already-valid UTF-8: no copy. */
+    const char *u = "(;PB[김])";
+    HS_CHECK_INT(hs_charset_sgf_to_utf8(u, strlen(u), 0, &out, &olen, NULL, NULL, &err), 0);
+    HS_CHECK(out == NULL);
+    /* Unknown CA: UTF-8 with repair. */
+    const char *f = "(;CA[foo]PB[a\xff])";
+    const char *used = NULL;
+    HS_CHECK_INT(hs_charset_sgf_to_utf8(f, strlen(f), 0, &out, &olen, &used, &rep, &err), 0);
+    HS_CHECK_STR(used, "UTF-8");
+    HS_CHECK_INT(rep, 1);
+    free(out);
+}
+
+/* ---- games ---------------------------------------------------------------- */
+
+static void test_results(void)
+{
+    struct { const char *re; hs_winner_t w; hs_result_kind_t k; double m; const char *fmt; } t[] = {
+        { "B+3.5", HS_WINNER_BLACK, HS_RESULT_POINTS, 3.5, "B+3.5" },
+        { "W+12.50", HS_WINNER_WHITE, HS_RESULT_POINTS, 12.5, "W+12.5" },
+        { "W+R", HS_WINNER_WHITE, HS_RESULT_RESIGN, 0, "W+R" },
+        { "B+Resign", HS_WINNER_BLACK, HS_RESULT_RESIGN, 0, "B+R" },
+        { "W+T", HS_WINNER_WHITE, HS_RESULT_TIME, 0, "W+T" },
+        { "B+Time", HS_WINNER_BLACK, HS_RESULT_TIME, 0, "B+T" },
+        { "B+F", HS_WINNER_BLACK, HS_RESULT_FORFEIT, 0, "B+F" },
+        { "0", HS_WINNER_DRAW, HS_RESULT_POINTS, 0, "0" },
+        { "Draw", HS_WINNER_DRAW, HS_RESULT_POINTS, 0, "0" },
+        { "Jigo", HS_WINNER_DRAW, HS_RESULT_POINTS, 0, "0" },
+        { "Void", HS_WINNER_VOID, HS_RESULT_NONE, 0, "Void" },
+        { "?", HS_WINNER_UNKNOWN, HS_RESULT_NONE, 0, "?" },
+        { "", HS_WINNER_UNKNOWN, HS_RESULT_NONE, 0, "?" },
+        { "W+0.0", HS_WINNER_WHITE, HS_RESULT_POINTS, 0, "W+0" },
+        { "B+", HS_WINNER_BLACK, HS_RESULT_NONE, 0, "B+" },
+        { "黑中盘胜", HS_WINNER_UNKNOWN, HS_RESULT_NONE, 0, "?" },
+        { "W+0.25", HS_WINNER_WHITE, HS_RESULT_POINTS, 0.25, "W+0.25" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        hs_result_t r;
+        hs_result_parse(t[i].re, &r);
+        HS_CHECK_INT(r.winner, t[i].w);
+        HS_CHECK_INT(r.kind, t[i].k);
+        HS_CHECK(fabs(r.margin - t[i].m) < 1e-9);
+        char buf[16];
+        HS_CHECK_STR(hs_result_format(&r, buf), t[i].fmt);
+    }
+    hs_result_t r;
+    hs_result_parse(NULL, &r);
+    HS_CHECK_INT(r.winner, HS_WINNER_UNKNOWN);
+}
+
+static int s_game_from(const char *sgf, hs_game_t *g, hs_error_t *err)
+{
+    hs_sgf_collection_t *c = hs_sgf_parse(sgf, strlen(sgf), NULL, err);
+    if (!c) {
+        hs_game_init(g, 19);
+        return err->code;
+    }
+    int rc = hs_game_from_sgf(hs_sgf_root(c, 0), g, err);
+    hs_sgf_destroy(&c);
+    return rc;
+}
+
+static void test_komi(void)
+{
+    struct { const char *km; double komi; hs_komi_source_t src; } t[] = {
+        { "6.5", 6.5, HS_KOMI_PLAIN },      { "7.50", 7.5, HS_KOMI_PLAIN },
+        { "650", 6.5, HS_KOMI_FOX_POINTS }, { "750", 7.5, HS_KOMI_FOX_POINTS },
+        { "375", 7.5, HS_KOMI_FOX_ZI },     { "325", 6.5, HS_KOMI_FOX_ZI },
+        { "0", 0, HS_KOMI_PLAIN },          { "-1.5", -1.5, HS_KOMI_PLAIN },
+        { "3.75", 7.5, HS_KOMI_FOX_ZI },    { "7", 7, HS_KOMI_PLAIN },
+        { "0.5", 0.5, HS_KOMI_PLAIN },      { "abc", 6.5, HS_KOMI_DEFAULT },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char sgf[128];
+        (void)!snprintf(sgf, sizeof sgf, "(;GM[1]KM[%s];B[aa])", t[i].km);
+        hs_game_t g;
+        hs_error_t err;
+        HS_CHECK_INT(s_game_from(sgf, &g, &err), 0);
+        if (fabs(g.komi - t[i].komi) > 1e-9)
+            fprintf(stderr, "KM[%s] -> %g\n", t[i].km, g.komi);
+        HS_CHECK(fabs(g.komi - t[i].komi) < 1e-9);
+        HS_CHECK_INT(g.komi_source, t[i].src);
+        HS_CHECK_STR(g.komi_raw, t[i].km);
+        hs_game_fini(&g);
+    }
+    hs_game_t g;
+    hs_error_t err;
+    HS_CHECK_INT(s_game_from("(;GM[1]RU[Chinese])", &g, &err), 0);
+    HS_CHECK_INT(g.komi_source, HS_KOMI_DEFAULT);
+    HS_CHECK(fabs(g.komi - 7.5) < 1e-9);
+    HS_CHECK_INT(g.rules.id, HS_RULES_CHINESE);
+    hs_game_fini(&g);
+    HS_CHECK_INT(s_game_from("(;GM[1]RU[Martian])", &g, &err), 0);
+    HS_CHECK_INT(g.rules.id, HS_RULES_JAPANESE);
+    HS_CHECK_STR(g.rules_raw, "Martian");
+    hs_game_fini(&g);
+}
+
+static void test_fox_like(void)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_file("fox-like.sgf", 0, &err);
+    HS_CHECK(c != NULL);
+    if (!c)
+        return;
+    hs_game_t g;
+    HS_CHECK_INT(hs_game_from_sgf(hs_sgf_root(c, 0), &g, &err), 0);
+    HS_CHECK_INT(g.handicap, 2);
+    HS_CHECK_INT(g.num_setup, 2);
+    HS_CHECK_INT(g.num_moves, 4);
+    HS_CHECK(fabs(g.komi - 7.5) < 1e-9);
+    HS_CHECK_INT(g.komi_source, HS_KOMI_FOX_ZI);
+    HS_CHECK_INT(g.rules.id, HS_RULES_CHINESE);
+    HS_CHECK_STR(g.black_rank, "P7段");
+    HS_CHECK_STR(g.result_raw, "W+0.25");
+    HS_CHECK_INT(g.result.winner, HS_WINNER_WHITE);
+    if (g.num_moves == 4) {
+        HS_CHECK_INT(g.moves[2].vertex, HS_GAME_PASS); /* W[tt] */
+        HS_CHECK_INT(g.moves[3].vertex, HS_GAME_PASS); /* B[] */
+    }
+    hs_board_t b;
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), 0);
+    HS_CHECK_INT(b.color[hs_board_point(&b, 3, 15)], HS_BLACK); /* AB[dp] */
+    HS_CHECK_INT(b.color[hs_board_point(&b, 3, 3)], HS_WHITE);  /* W[dd] */
+    HS_CHECK_INT(b.move_number, 4);
+    char hex[33];
+    HS_CHECK_INT(strlen(hs_game_id_hex(&g, hex)), 32);
+    hs_game_fini(&g);
+    hs_sgf_destroy(&c);
+
+    /* Repeated root property: first non-empty wins. */
+    HS_CHECK_INT(s_game_from("(;GM[1]PB[]PB[second]PW[w1]PW[w2])", &g, &err), 0);
+    HS_CHECK_STR(g.black, "second");
+    HS_CHECK_STR(g.white, "w1");
+    hs_game_fini(&g);
+}
+
+static void test_game_errors(void)
+{
+    hs_game_t g;
+    hs_error_t err;
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[9];B[aa];AB[bb])", &g, &err), HS_EUNSUPPORTED);
+    HS_CHECK(strstr(err.msg, "setup stones (AB) after move 1") != NULL);
+    HS_CHECK(g.num_moves == 0 && g.moves == NULL);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[9];B[aa]W[bb])", &g, &err), HS_EPARSE);
+    HS_CHECK(strstr(err.msg, "both B and W") != NULL);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[9]\n;B[aa]\n;W[zz])", &g, &err), HS_EPARSE);
+    HS_CHECK(strstr(err.msg, "move 2 (node 2, line 3, column 2)") != NULL);
+    HS_CHECK(strstr(err.msg, "outside the 9x9 board") != NULL);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[9:13])", &g, &err), HS_EUNSUPPORTED);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19:19];B[ss])", &g, &err), 0);
+    HS_CHECK_INT(g.size, 19);
+    hs_game_fini(&g);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[52])", &g, &err), HS_EUNSUPPORTED);
+    HS_CHECK_INT(s_game_from("(;GM[2])", &g, &err), HS_EUNSUPPORTED);
+    HS_CHECK_INT(s_game_from("(;GM[1];B[aa][bb])", &g, &err), HS_EPARSE);
+    HS_CHECK_INT(s_game_from("(;GM[1]AB[aa:zz])", &g, &err), HS_EPARSE);
+    /* Setup in move-less nodes before the first move is fine; PL anywhere is ignored. */
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[9]AB[aa];C[x];AW[bb];B[cc];PL[B];W[dd])", &g, &err), 0);
+    HS_CHECK_INT(g.num_setup, 2);
+    HS_CHECK_INT(g.num_moves, 2);
+    hs_game_fini(&g);
+}
+
+static void test_replay(void)
+{
+    hs_game_t g;
+    hs_error_t err;
+    hs_board_t b;
+    /* Black captures the white stone at aa (corner). */
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[5];B[ba];W[aa];B[ab])", &g, &err), 0);
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), 0);
+    HS_CHECK_INT(b.color[hs_board_point(&b, 0, 0)], HS_EMPTY);
+    HS_CHECK_INT(b.captures[HS_BLACK], 1);
+    HS_CHECK_INT(hs_game_replay(&g, 2, &b, &err), 0);
+    HS_CHECK_INT(b.color[hs_board_point(&b, 0, 0)], HS_WHITE);
+    hs_game_fini(&g);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[5];B[cc];W[dd];B[cc])", &g, &err), 0);
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), HS_EILLEGAL);
+    HS_CHECK(strstr(err.msg, "move 3 (B C3)") != NULL);
+    HS_CHECK(strstr(err.msg, "occupied") != NULL);
+    HS_CHECK_INT(b.move_number, 2);
+    hs_game_fini(&g);
+    /* Suicide under japanese rules. */
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[5];B[ab];W[];B[ba];W[aa])", &g, &err), 0);
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), HS_EILLEGAL);
+    HS_CHECK(strstr(err.msg, "suicide") != NULL);
+    hs_game_fini(&g);
+    /* A setup string without liberties. */
+    HS_CHECK_INT(s_game_from("(;GM[1]AB[aa][ab]AW[ac][ba][bb])", &g, &err), 0);
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), HS_EILLEGAL);
+    HS_CHECK(strstr(err.msg, "setup") != NULL);
+    hs_game_fini(&g);
+}
+
+static void test_game_id(void)
+{
+    hs_game_t a, b, c2, d, e;
+    hs_error_t err;
+    HS_CHECK_INT(s_game_from("(;GM[1]FF[4]SZ[19]KM[6.5]PB[x]AB[dd][pp];W[qd];B[dq])", &a, &err), 0);
+    HS_CHECK_INT(s_game_from("(;FF[3]GM[1]\n SZ[19] KM[650] PB[other] RE[B+R]\n;AB[pp][dd]\n"
+                             "(;W[qd];B[dq])(;W[aa]))", &b, &err), 0);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]KM[6.5]AB[dd][pp];W[qd];B[dr])", &c2, &err), 0);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]KM[7.5]AB[dd][pp];W[qd];B[dq])", &d, &err), 0);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]KM[6.5]AB[dd][pp];W[qd])", &e, &err), 0);
+    HS_CHECK(a.id[0] == b.id[0] && a.id[1] == b.id[1]);
+    HS_CHECK(a.id[0] != c2.id[0] && a.id[1] != c2.id[1]);
+    HS_CHECK(a.id[0] != d.id[0]);
+    HS_CHECK(a.id[0] != e.id[0]);
+    char h1[33], h2[33];
+    HS_CHECK_STR(hs_game_id_hex(&a, h1), hs_game_id_hex(&b, h2));
+    hs_game_fini(&a);
+    hs_game_fini(&b);
+    hs_game_fini(&c2);
+    hs_game_fini(&d);
+    hs_game_fini(&e);
+}
+
+int main(void)
+{
+    test_escaping();
+    test_variations();
+    test_collections_and_recovery();
+    test_ff3_and_points();
+    test_deep_nesting();
+    test_limits();
+    test_roundtrip();
+    test_charsets();
+    test_results();
+    test_komi();
+    test_fox_like();
+    test_game_errors();
+    test_replay();
+    test_game_id();
+    return hs_test_finish();
+}

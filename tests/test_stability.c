@@ -1,0 +1,248 @@
+/*
+ * tests/test_stability.c — group stability and Benson's pass-alive test against
+ * the diagrams in the .t files of tests/data/stability (format in its
+ * README.md), plus invariants on seeded random positions: every stone has a
+ * group, stabilities are in [0, 1], strings never straddle groups, pass-alive
+ * stones have stability 1, and the result does not depend on the reader's
+ * transposition-table state.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/board.h"
+#include "core/rng.h"
+#include "test.h"
+#include "worker/stability.h"
+#include "worker/tactics.h"
+
+#define MAX_ROWS 19
+
+typedef struct scase {
+    char name[128];
+    char rows[MAX_ROWS][MAX_ROWS];
+    int nrows, ncols;
+    bool noreader;
+    bool computed;
+    hs_board_t board;
+    hs_stability_t st;
+} scase_t;
+
+static void s_compute(scase_t *c, hs_reader_t *r)
+{
+    if (c->computed)
+        return;
+    hs_board_init(&c->board, c->nrows);
+    for (int y = 0; y < c->nrows; y++)
+        for (int x = 0; x < c->ncols; x++) {
+            char ch = c->rows[y][x];
+            if (ch == 'X' || ch == 'O')
+                hs_board_set_stone(&c->board, hs_board_point(&c->board, x, y),
+                                   ch == 'X' ? HS_BLACK : HS_WHITE);
+        }
+    hs_stability_config_t cfg;
+    hs_stability_config_default(&cfg);
+    HS_CHECK_INT(hs_stability_compute(&c->board, &cfg, c->noreader ? NULL : r, &c->st, NULL), 0);
+    c->computed = true;
+}
+
+static bool s_point(const scase_t *c, const char *v, hs_point_t *p)
+{
+    return hs_board_parse_point(&c->board, v, p) == 0 && hs_board_on_board(&c->board, *p);
+}
+
+static bool s_query(const char *file, scase_t *c, hs_reader_t *r, char *line)
+{
+    char *tok[6];
+    int n = 0;
+    for (char *t = strtok(line, " \t\r\n"); t && n < 6; t = strtok(NULL, " \t\r\n"))
+        tok[n++] = t;
+    if (n == 0)
+        return true;
+    if (!strcmp(tok[0], "noreader")) {
+        c->noreader = true;
+        c->computed = false;
+        return true;
+    }
+    if (c->nrows < 2 || c->nrows != c->ncols)
+        return false;
+    s_compute(c, r);
+    hs_point_t p, q;
+    if (n < 3 || !s_point(c, tok[1], &p))
+        return false;
+    if (!strcmp(tok[0], "stability") && n == 4) {
+        float lo = strtof(tok[2], NULL), hi = strtof(tok[3], NULL), v = c->st.point[p];
+        bool ok = c->st.group[p] >= 0 && v >= lo - 1e-6f && v <= hi + 1e-6f;
+        printf("  %-60.60s %s%s stability %.3f\n", c->name, tok[1], c->noreader ? " (no reader)" : "", v);
+        if (!ok)
+            fprintf(stderr, "%s: %s: stability %s = %.3f, expected [%s, %s]\n", file, c->name,
+                    tok[1], v, tok[2], tok[3]);
+        HS_CHECK(ok);
+        return true;
+    }
+    if (!strcmp(tok[0], "passalive") && n == 3) {
+        bool expect = !strcmp(tok[2], "yes"), got = c->st.pass_alive[p] != 0;
+        if (got != expect)
+            fprintf(stderr, "%s: %s: passalive %s = %d\n", file, c->name, tok[1], got);
+        HS_CHECK(got == expect);
+        return true;
+    }
+    if (!strcmp(tok[0], "samegroup") && n == 4 && s_point(c, tok[2], &q)) {
+        bool expect = !strcmp(tok[3], "yes");
+        bool got = c->st.group[p] >= 0 && c->st.group[p] == c->st.group[q];
+        if (got != expect)
+            fprintf(stderr, "%s: %s: samegroup %s %s = %d\n", file, c->name, tok[1], tok[2], got);
+        HS_CHECK(got == expect);
+        return true;
+    }
+    return false;
+}
+
+static void s_run_file(const char *path, hs_reader_t *r)
+{
+    FILE *f = fopen(path, "r");
+    HS_CHECK(f != NULL);
+    if (!f)
+        return;
+    printf("%s\n", path);
+    static scase_t c;
+    memset(&c, 0, sizeof c);
+    bool have = false;
+    char line[512];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        if (line[0] == '%') {
+            memset(&c, 0, sizeof c);
+            char *nm = line + 1;
+            while (*nm == ' ') nm++;
+            nm[strcspn(nm, "\r\n")] = '\0';
+            snprintf(c.name, sizeof c.name, "%.127s", nm);
+            have = true;
+            continue;
+        }
+        int cells = 0, other = 0;
+        char row[MAX_ROWS];
+        for (char *p = line; *p; p++) {
+            if (*p == '.' || *p == 'X' || *p == 'O') {
+                if (cells < MAX_ROWS) row[cells] = *p;
+                cells++;
+            } else if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
+                other++;
+            }
+        }
+        if (cells == 0 && other == 0)
+            continue;
+        if (!have || (other == 0 && (c.nrows >= MAX_ROWS || cells > MAX_ROWS ||
+                                     (c.nrows && cells != c.ncols)))) {
+            fprintf(stderr, "%s:%d: bad line\n", path, lineno);
+            HS_CHECK(0);
+            continue;
+        }
+        if (other == 0) {
+            memcpy(c.rows[c.nrows++], row, (size_t)cells);
+            c.ncols = cells;
+            continue;
+        }
+        if (!s_query(path, &c, r, line)) {
+            fprintf(stderr, "%s:%d: malformed query\n", path, lineno);
+            HS_CHECK(0);
+        }
+    }
+    fclose(f);
+}
+
+/* Invariants on seeded random positions (random legal play on 9x9). */
+static void s_random_invariants(hs_reader_t *r)
+{
+    static hs_stability_t a, b;
+    int bad = 0;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        hs_rng_t rng;
+        hs_rng_seed(&rng, seed);
+        hs_board_t bd;
+        hs_board_init(&bd, 9);
+        int moves = 20 + (int)hs_rng_below(&rng, 60);
+        for (int i = 0; i < moves && bd.num_empty > 0; i++) {
+            hs_point_t p = bd.empty[hs_rng_below(&rng, (uint32_t)bd.num_empty)];
+            if (hs_board_legal(&bd, bd.to_move, p, 0) == HS_LEGAL && !hs_board_is_eye(&bd, p, bd.to_move))
+                hs_board_play(&bd, bd.to_move, p, 0, NULL);
+            else
+                hs_board_play(&bd, bd.to_move, HS_PASS, 0, NULL);
+        }
+        hs_stability_config_t cfg;
+        hs_stability_config_default(&cfg);
+        HS_CHECK_INT(hs_stability_compute(&bd, &cfg, r, &a, NULL), 0);
+        hs_reader_clear(r);
+        HS_CHECK_INT(hs_stability_compute(&bd, &cfg, r, &b, NULL), 0);
+        bool ok = a.num_groups == b.num_groups;
+        for (int p = 0; p < hs_board_num_points(&bd); p++) {
+            bool stone = bd.color[p] == HS_BLACK || bd.color[p] == HS_WHITE;
+            if (stone) {
+                int g = a.group[p];
+                ok &= g >= 0 && g < a.num_groups && a.group_color[g] == bd.color[p];
+                ok &= a.group[bd.head[p]] == g;  /* strings never straddle groups */
+                ok &= a.point[p] >= 0.0f && a.point[p] <= 1.0f && a.point[p] == a.group_stability[g];
+                ok &= !a.pass_alive[p] || a.point[p] == 1.0f;
+                ok &= fabsf(a.point[p] - b.point[p]) < 1e-6f;
+            } else {
+                ok &= a.group[p] == -1 && a.point[p] == 0.0f;
+            }
+        }
+        if (!ok) {
+            fprintf(stderr, "stability invariants failed on random position seed %llu\n",
+                    (unsigned long long)seed);
+            bad++;
+        }
+        HS_CHECK(ok);
+    }
+    printf("random 9x9 positions (30, seeds 1..30): %d violated an invariant\n", bad);
+}
+
+int main(void)
+{
+    hs_reader_t *r = hs_reader_new(NULL);
+    HS_CHECK(r != NULL);
+    if (!r)
+        return hs_test_finish();
+    hs_stability_t st;
+    HS_CHECK_INT(hs_stability_compute(NULL, NULL, r, &st, NULL), HS_EINVAL);
+
+    /* Empty board: no groups, nothing pass-alive. */
+    hs_board_t b;
+    hs_board_init(&b, 9);
+    HS_CHECK_INT(hs_stability_compute(&b, NULL, r, &st, NULL), 0);
+    HS_CHECK_INT(st.num_groups, 0);
+
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/stability", hs_test_own_data_dir());
+    DIR *d = opendir(dir);
+    HS_CHECK(d != NULL);
+    int files = 0;
+    if (d) {
+        struct dirent *de;
+        char names[32][256];
+        while ((de = readdir(d)) && files < 32) {
+            size_t len = strlen(de->d_name);
+            if (len > 2 && !strcmp(de->d_name + len - 2, ".t"))
+                snprintf(names[files++], sizeof names[0], "%s", de->d_name);
+        }
+        closedir(d);
+        qsort(names, (size_t)files, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+        for (int i = 0; i < files; i++) {
+            char path[2048];
+            snprintf(path, sizeof path, "%.1000s/%.255s", dir, names[i]);
+            s_run_file(path, r);
+        }
+    }
+    HS_CHECK(files > 0);
+    s_random_invariants(r);
+    hs_reader_destroy(&r);
+    return hs_test_finish();
+}

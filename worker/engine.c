@@ -1,0 +1,265 @@
+/*
+ * worker/engine.c — the engine registry and the two built-in engines.
+ *
+ * "noop"  fills nothing but a zero score: it measures the cluster's own
+ *         overhead (bench/broker.sh).
+ * "area"  a Tromp-Taylor area count with no dead-stone removal: a cheap real
+ *         engine that every build has.
+ * Engines written elsewhere in worker/ (influence, judge, later mcts, net) are
+ * listed in s_registry through the vtables their headers export.
+ */
+#include "worker/engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "worker/engine_plugins.h"
+
+/* ------------------------------------------------------------------ noop */
+
+/* noop's one option, "delay_us=N": sleep N µs per position, so reliability
+ * tests can make a job last long enough to kill things in the middle of it. */
+typedef struct s_noop {
+    long delay_us;
+} s_noop_t;
+
+static int s_noop_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err)
+{
+    long delay = 0;
+    const char *o = cfg->options ? strstr(cfg->options, "delay_us=") : NULL;
+    if (o)
+        delay = strtol(o + 9, NULL, 10);
+    if (delay <= 0) {
+        *state = NULL;
+        return 0;
+    }
+    s_noop_t *s = malloc(sizeof *s);
+    if (!s)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    s->delay_us = delay > 1000000 ? 1000000 : delay;
+    *state = s;
+    return 0;
+}
+
+static void s_noop_destroy(void *state)
+{
+    free(state);
+}
+
+static void s_nothing_destroy(void *state) {}
+
+static int s_noop_evaluate(void *state, const hs_engine_pos_t *pos, int n,
+                           hs_engine_result_t *out, hs_error_t *err)
+{
+    const s_noop_t *s = state;
+    if (s) {
+        long ns = s->delay_us * 1000L * n;
+        struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+        nanosleep(&ts, NULL);
+    }
+    for (int i = 0; i < n; i++) {
+        out[i].flags = HS_ENGINE_HAS_SCORE;
+        out[i].score = 0.0f;
+        out[i].num_vertices = 0;
+    }
+    return 0;
+}
+
+static const hs_engine_vtable_t s_noop_vt = {
+    .name = "noop", .max_batch = 256,
+    .create = s_noop_create, .destroy = s_noop_destroy, .evaluate = s_noop_evaluate,
+};
+
+/* ------------------------------------------------------------------ area */
+
+void hs_engine_area_count(const hs_board_t *b, float *black, float *white,
+                          int8_t *ownership)
+{
+    /* Flood fill each empty region once; a region touching only one colour
+     * belongs to it. stack/seen are sized for the largest board. */
+    static const int8_t s_none = 0;
+    uint8_t seen[HS_BOARD_MAX_POINTS];
+    hs_point_t stack[HS_BOARD_MAX_POINTS], region[HS_BOARD_MAX_POINTS];
+    int n = hs_board_num_points(b);
+    int pts[3] = { 0, 0, 0 };
+    memset(seen, 0, (size_t)n);
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            int v = y * b->size + x;
+            hs_color_t c = (hs_color_t)b->color[p];
+            if (c == HS_BLACK || c == HS_WHITE) {
+                pts[c]++;
+                if (ownership)
+                    ownership[v] = c == HS_BLACK ? 100 : -100;
+                continue;
+            }
+            if (seen[p])
+                continue;
+            int sp = 0, nr = 0, touch = 0;
+            stack[sp++] = p;
+            seen[p] = 1;
+            while (sp) {
+                hs_point_t q = stack[--sp];
+                region[nr++] = q;
+                const hs_point_t nb[4] = { (hs_point_t)(q - b->stride), (hs_point_t)(q - 1),
+                                           (hs_point_t)(q + 1), (hs_point_t)(q + b->stride) };
+                for (int k = 0; k < 4; k++) {
+                    hs_color_t nc = (hs_color_t)b->color[nb[k]];
+                    if (nc == HS_EMPTY && !seen[nb[k]]) {
+                        seen[nb[k]] = 1;
+                        stack[sp++] = nb[k];
+                    } else if (nc == HS_BLACK || nc == HS_WHITE) {
+                        touch |= nc;
+                    }
+                }
+            }
+            int owner = touch == HS_BLACK ? HS_BLACK : touch == HS_WHITE ? HS_WHITE : 0;
+            if (owner)
+                pts[owner] += nr;
+            if (ownership)
+                for (int i = 0; i < nr; i++) {
+                    int rv = hs_board_y(b, region[i]) * b->size + hs_board_x(b, region[i]);
+                    ownership[rv] = owner == HS_BLACK ? 100 : owner == HS_WHITE ? -100 : s_none;
+                }
+        }
+    *black = (float)pts[HS_BLACK];
+    *white = (float)pts[HS_WHITE];
+}
+
+static int s_area_evaluate(void *state, const hs_engine_pos_t *pos, int n,
+                           hs_engine_result_t *out, hs_error_t *err)
+{
+    for (int i = 0; i < n; i++) {
+        hs_engine_result_t *r = &out[i];
+        const hs_board_t *b = pos[i].board;
+        hs_engine_area_count(b, &r->black_points, &r->white_points, r->ownership);
+        r->score = r->black_points - r->white_points - (float)pos[i].game->komi;
+        r->num_vertices = b->size * b->size;
+        r->flags = HS_ENGINE_HAS_SCORE | HS_ENGINE_HAS_OWNERSHIP;
+    }
+    return 0;
+}
+
+static int s_nothing_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err)
+{
+    *state = NULL;
+    return 0;
+}
+
+static const hs_engine_vtable_t s_area_vt = {
+    .name = "area", .max_batch = 64,
+    .create = s_nothing_create, .destroy = s_nothing_destroy, .evaluate = s_area_evaluate,
+};
+
+/* -------------------------------------------------------------- registry */
+
+static const hs_engine_vtable_t *const s_registry[] = {
+    &s_noop_vt,
+    &s_area_vt,
+    HS_ENGINE_PLUGIN_LIST
+};
+
+int hs_engine_count(void)
+{
+    return (int)(sizeof s_registry / sizeof s_registry[0]);
+}
+
+const hs_engine_vtable_t *hs_engine_at(int i)
+{
+    return i >= 0 && i < hs_engine_count() ? s_registry[i] : NULL;
+}
+
+const hs_engine_vtable_t *hs_engine_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (int i = 0; i < hs_engine_count(); i++)
+        if (!strcmp(s_registry[i]->name, name))
+            return s_registry[i];
+    return NULL;
+}
+
+const char *hs_engine_list(char *buf, int size)
+{
+    int len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < hs_engine_count() && len < size; i++)
+        len += snprintf(buf + len, (size_t)(size - len), "%s%s", i ? "," : "",
+                        s_registry[i]->name);
+    return buf;
+}
+
+int hs_engine_check_list(const char *list, int max, hs_error_t *err)
+{
+    if (!list || !*list)
+        return hs_error_set(err, HS_EINVAL, "empty engine list");
+    const char *specs[16];
+    size_t spec_len[16];
+    int count = 0;
+    const char *s = list;
+    for (;;) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        size_t name_len = strcspn(s, ":,");
+        if (name_len > len)
+            name_len = len;
+        if (name_len == 0 || name_len >= HS_ENGINE_NAME_MAX)
+            return hs_error_set(err, HS_EINVAL, "bad engine name in '%s'", list);
+        if (count >= max || count >= 16)
+            return hs_error_set(err, HS_EINVAL, "too many engines in '%s' (at most %d)",
+                                list, max < 16 ? max : 16);
+        char name[HS_ENGINE_NAME_MAX];
+        memcpy(name, s, name_len);
+        name[name_len] = '\0';
+        if (!hs_engine_find(name)) {
+            char known[256];
+            return hs_error_set(err, HS_ENOTFOUND, "unknown engine '%s' (known: %s)", name,
+                                hs_engine_list(known, sizeof known));
+        }
+        for (int i = 0; i < count; i++)
+            if (spec_len[i] == len && !memcmp(specs[i], s, len))
+                return hs_error_set(err, HS_EINVAL, "engine '%.*s' listed twice", (int)len, s);
+        specs[count] = s;
+        spec_len[count++] = len;
+        if (!e)
+            break;
+        s = e + 1;
+    }
+    return 0;
+}
+
+int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t *cfg,
+                   hs_error_t *err)
+{
+    static const hs_engine_config_t s_default = { .threads = 1, .gpu = -1 };
+    eng->vt = NULL;
+    eng->state = NULL;
+    const hs_engine_vtable_t *vt = hs_engine_find(name);
+    if (!vt)
+        return hs_error_set(err, HS_ENOTFOUND, "unknown engine '%s'", name ? name : "");
+    int rc = vt->create(cfg ? cfg : &s_default, &eng->state, err);
+    if (rc < 0)
+        return rc;
+    eng->vt = vt;
+    return 0;
+}
+
+void hs_engine_fini(hs_engine_t *eng)
+{
+    if (eng && eng->vt) {
+        eng->vt->destroy(eng->state);
+        eng->vt = NULL;
+        eng->state = NULL;
+    }
+}
+
+int hs_engine_evaluate(hs_engine_t *eng, const hs_engine_pos_t *pos, int n,
+                       hs_engine_result_t *out, hs_error_t *err)
+{
+    if (n <= 0)
+        return 0;
+    return eng->vt->evaluate(eng->state, pos, n, out, err);
+}

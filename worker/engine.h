@@ -1,0 +1,148 @@
+/*
+ * worker/engine.h — the analysis-engine interface, designed for batches.
+ *
+ * An engine judges positions. A GPU engine wants hundreds of positions per
+ * call, so the one evaluation entry point takes a batch: an array of positions
+ * (each a replayed board plus its game context) and an array of results to fill.
+ * CPU engines simply loop; batching engines gather the batch into one call.
+ *
+ *   registry (const table)          instance (one per worker thread)
+ *   ┌──────────────┐  create()      ┌───────────────────────────┐
+ *   │ "noop"       │ ─────────────► │ hs_engine_t               │
+ *   │ "area"       │                │  vt → const vtable        │
+ *   │ "influence"  │                │  state (engine-private)   │
+ *   │ "judge"      │                └───────────────────────────┘
+ *   └──────────────┘                   evaluate(batch) → results
+ *
+ * Engines are looked up by name (hs_engine_find). An instance is used by one
+ * thread at a time; the worker gives each thread its own instances. Engines only
+ * compute: they never talk to the network or the store (layering: worker/ never
+ * includes broker/ or store/).
+ *
+ * Results use board-independent vertices v = y * size + x (as core/game.h).
+ * Ownership is scaled to int8: +100 certainly Black's, -100 certainly White's.
+ * Influence is int16 (Park's ×100 values, clamped). Scores are Black's lead in
+ * points with komi applied (negative: White leads).
+ */
+#ifndef HS_WORKER_ENGINE_H
+#define HS_WORKER_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/error.h"
+#include "core/game.h"
+
+#define HS_ENGINE_MAX_VERTICES (HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE)
+#define HS_ENGINE_NAME_MAX 32
+
+/* Which optional parts of an hs_engine_result_t an engine filled. */
+#define HS_ENGINE_HAS_SCORE     0x1u
+#define HS_ENGINE_HAS_WINRATE   0x2u
+#define HS_ENGINE_HAS_OWNERSHIP 0x4u
+#define HS_ENGINE_HAS_INFLUENCE 0x8u
+#define HS_ENGINE_HAS_CLASSES   0x10u
+#define HS_ENGINE_HAS_RESULT    0x20u
+
+/* One position to evaluate: borrowed pointers, valid for the evaluate() call. */
+typedef struct hs_engine_pos {
+    const hs_game_t *game;      /* the whole record: komi, rules, moves */
+    const hs_board_t *board;    /* the position after `move_number` moves */
+    int move_number;            /* 0 = after setup, before the first move */
+} hs_engine_pos_t;
+
+/* What an engine says about one position. The caller clears flags,
+ * num_vertices, classes[0] and result[0]; an engine sets the flags of what it
+ * fills (arrays are large, so they are not zeroed per call). */
+typedef struct hs_engine_result {
+    unsigned flags;             /* HS_ENGINE_HAS_* */
+    float score;                /* Black's lead in points, komi included */
+    float winrate;              /* Black's winning probability 0..1 */
+    float black_points;         /* points counted for Black (before komi) */
+    float white_points;         /* points counted for White (before komi) */
+    int num_vertices;           /* size * size when ownership/influence present */
+    int8_t ownership[HS_ENGINE_MAX_VERTICES];   /* -100..100, Black positive */
+    int16_t influence[HS_ENGINE_MAX_VERTICES];  /* Park SI, Black positive */
+    char classes[HS_ENGINE_MAX_VERTICES + 1];   /* per-point class letters, NUL-terminated
+                                                 * (worker/judge.h: " .bwXOxos") */
+    char result[16];                            /* estimated result, "B+3.5" */
+} hs_engine_result_t;
+
+/* Per-instance configuration; zero-initialise and set what you need. */
+typedef struct hs_engine_config {
+    int threads;                /* threads the engine may use internally (0 = 1) */
+    int gpu;                    /* GPU ordinal, -1 = CPU only */
+    const char *options;        /* engine-specific "key=value,..." string, or NULL */
+} hs_engine_config_t;
+
+/*
+ * The operations of one engine kind. Engines fill a const table of these
+ * (Pachi engine.h style); the registry lists the tables.
+ */
+typedef struct hs_engine_vtable {
+    const char *name;           /* registry name, e.g. "influence" */
+    int max_batch;              /* preferred largest batch (>= 1) */
+    /* Creates private state into *state. 0 or HS_ENOMEM / HS_EINVAL with *err. */
+    int (*create)(const hs_engine_config_t *cfg, void **state, hs_error_t *err);
+    /* Frees state (NULL-safe). */
+    void (*destroy)(void *state);
+    /*
+     * Evaluates pos[0..n) into out[0..n). Returns 0, or a negative HS_E* when
+     * the whole batch failed (results then undefined). Per-position trouble an
+     * engine can recover from is not an error.
+     */
+    int (*evaluate)(void *state, const hs_engine_pos_t *pos, int n,
+                    hs_engine_result_t *out, hs_error_t *err);
+} hs_engine_vtable_t;
+
+/* An engine instance: a vtable plus private state. Used by one thread at a time. */
+typedef struct hs_engine {
+    const hs_engine_vtable_t *vt;
+    void *state;
+} hs_engine_t;
+
+/* The registered engine with this name, or NULL. Static storage. */
+const hs_engine_vtable_t *hs_engine_find(const char *name);
+
+/* Number of registered engines and the i-th one (for `--help` and READY capabilities). */
+int hs_engine_count(void);
+const hs_engine_vtable_t *hs_engine_at(int i);
+
+/*
+ * Writes the registered engine names, comma-separated, into buf (size bytes,
+ * always NUL-terminated). Returns buf.
+ */
+const char *hs_engine_list(char *buf, int size);
+
+/*
+ * Checks a comma-separated engine list ("influence,judge", "noop:delay_us=10";
+ * the part after ':' is the engine's options, not checked here): every name must be
+ * registered, no duplicates, at most `max` names. Returns 0, or HS_ENOTFOUND /
+ * HS_EINVAL with the offending name in *err.
+ */
+int hs_engine_check_list(const char *list, int max, hs_error_t *err);
+
+/*
+ * Creates an instance of the named engine into *eng. Returns 0, HS_ENOTFOUND for
+ * an unknown name, or the engine's create() error. Destroy with hs_engine_fini.
+ */
+int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t *cfg,
+                   hs_error_t *err);
+
+/* Releases an instance (idempotent; leaves eng->vt NULL). */
+void hs_engine_fini(hs_engine_t *eng);
+
+/* Evaluates a batch with an instance: see hs_engine_vtable_t.evaluate. */
+int hs_engine_evaluate(hs_engine_t *eng, const hs_engine_pos_t *pos, int n,
+                       hs_engine_result_t *out, hs_error_t *err);
+
+/*
+ * Area count of a position (Tromp-Taylor style, no dead-stone removal): stones
+ * plus empty regions that touch only one colour. Used by the "area" engine and
+ * as a cheap reference elsewhere. Writes Black's and White's points.
+ */
+void hs_engine_area_count(const hs_board_t *b, float *black, float *white,
+                          int8_t *ownership);
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * worker/engine_adapters.c — the "influence" and "judge" engines: adapters from
+ * worker/influence.h and worker/judge.h to the batch interface of engine.h.
+ *
+ * Both first compute group stability (worker/stability.h). By default without
+ * the tactical reader, which is the expensive part; the option "reader=1"
+ * (engine spec "judge:reader=1") turns it on. Stability weights the stones for
+ * Park's influence and tells the judge which groups are settled.
+ *
+ * Conversions: point arrays of those modules are board-indexed; results are
+ * vertex-indexed (v = y * size + x). Ownership ×100 into int8.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "worker/engine.h"
+#include "worker/engine_plugins.h"
+#include "worker/influence.h"
+#include "worker/judge.h"
+#include "worker/stability.h"
+#include "worker/tactics.h"
+
+typedef struct s_state {
+    hs_reader_t *reader;          /* NULL = no reading */
+    int tau;
+    hs_stability_t stab;
+    hs_influence_t inf;
+    hs_judge_t judge;
+} s_state_t;
+
+/* Reads "key=value" from a "k=v,k=v" option string; def when absent. */
+static int s_opt_int(const char *opts, const char *key, int def)
+{
+    if (!opts)
+        return def;
+    size_t klen = strlen(key);
+    for (const char *p = opts; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, key, klen) && p[klen] == '=')
+            return atoi(p + klen + 1);
+    return def;
+}
+
+static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err)
+{
+    s_state_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    s->tau = s_opt_int(cfg->options, "tau", HS_INFLUENCE_TAU_DEFAULT);
+    if (s_opt_int(cfg->options, "reader", 0)) {
+        hs_reader_config_t rc;
+        hs_reader_config_default(&rc);
+        s->reader = hs_reader_new(&rc);
+        if (!s->reader) {
+            free(s);
+            return hs_error_set(err, HS_ENOMEM, "out of memory");
+        }
+    }
+    *state = s;
+    return 0;
+}
+
+static void s_destroy(void *state)
+{
+    s_state_t *s = state;
+    if (!s)
+        return;
+    hs_reader_destroy(&s->reader);
+    free(s);
+}
+
+static int s_stability(s_state_t *s, const hs_board_t *b, hs_error_t *err)
+{
+    hs_stability_config_t sc;
+    hs_stability_config_default(&sc);
+    sc.use_reader = s->reader != NULL;
+    return hs_stability_compute(b, &sc, s->reader, &s->stab, err);
+}
+
+static int s_influence_eval(void *state, const hs_engine_pos_t *pos, int n,
+                            hs_engine_result_t *out, hs_error_t *err)
+{
+    s_state_t *s = state;
+    for (int i = 0; i < n; i++) {
+        const hs_board_t *b = pos[i].board;
+        hs_engine_result_t *r = &out[i];
+        int rc = s_stability(s, b, err);
+        if (rc == 0)
+            rc = hs_influence_compute(b, s->stab.point, s->tau, &s->inf, err);
+        if (rc < 0)
+            return rc;
+        for (int y = 0; y < b->size; y++)
+            for (int x = 0; x < b->size; x++) {
+                hs_point_t p = hs_board_point(b, x, y);
+                int v = y * b->size + x;
+                int own;
+                if (b->color[p] == HS_BLACK)
+                    own = (int)lroundf(100.0f * s->stab.point[p]);
+                else if (b->color[p] == HS_WHITE)
+                    own = -(int)lroundf(100.0f * s->stab.point[p]);
+                else
+                    own = 100 * (s->inf.territory[p] ? s->inf.territory[p] : s->inf.ia[p]);
+                r->ownership[v] = (int8_t)own;
+                r->influence[v] = s->inf.si[p];
+            }
+        r->black_points = (float)s->inf.score[HS_BLACK];
+        r->white_points = (float)s->inf.score[HS_WHITE];
+        r->score = (float)hs_influence_score_diff(&s->inf) - (float)pos[i].game->komi;
+        r->num_vertices = b->size * b->size;
+        r->flags = HS_ENGINE_HAS_SCORE | HS_ENGINE_HAS_OWNERSHIP | HS_ENGINE_HAS_INFLUENCE;
+    }
+    return 0;
+}
+
+static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
+                        hs_engine_result_t *out, hs_error_t *err)
+{
+    s_state_t *s = state;
+    for (int i = 0; i < n; i++) {
+        const hs_board_t *b = pos[i].board;
+        const hs_game_t *g = pos[i].game;
+        hs_engine_result_t *r = &out[i];
+        int rc = s_stability(s, b, err);
+        if (rc == 0)
+            rc = hs_judge_compute(b, &s->stab, NULL, &s->judge, err);
+        if (rc < 0)
+            return rc;
+        for (int y = 0; y < b->size; y++)
+            for (int x = 0; x < b->size; x++) {
+                hs_point_t p = hs_board_point(b, x, y);
+                int v = y * b->size + x;
+                r->ownership[v] = (int8_t)lroundf(100.0f * s->judge.ownership[p]);
+                uint8_t cls = s->judge.cls[p];
+                r->classes[v] = cls < HS_JC_COUNT ? hs_judge_class_letters[cls] : '?';
+            }
+        r->classes[b->size * b->size] = '\0';
+        double score = hs_judge_score(&s->judge, b, &g->rules, g->komi, g->handicap);
+        r->score = (float)score;
+        hs_judge_result_string(score, r->result);
+        r->num_vertices = b->size * b->size;
+        r->flags = HS_ENGINE_HAS_SCORE | HS_ENGINE_HAS_OWNERSHIP | HS_ENGINE_HAS_CLASSES |
+                   HS_ENGINE_HAS_RESULT;
+    }
+    return 0;
+}
+
+const hs_engine_vtable_t hs__engine_influence_vt = {
+    .name = "influence", .max_batch = 64,
+    .create = s_create, .destroy = s_destroy, .evaluate = s_influence_eval,
+};
+
+const hs_engine_vtable_t hs__engine_judge_vt = {
+    .name = "judge", .max_batch = 64,
+    .create = s_create, .destroy = s_destroy, .evaluate = s_judge_eval,
+};

@@ -1,0 +1,249 @@
+/*
+ * worker/influence.c — Park's stone influence, influence points, lumps, cores
+ * and influence areas (the definitions and their rounding are in influence.h).
+ *
+ * Speed: SI is a sum of one 11x11 kernel per stone. It is accumulated into a
+ * scratch grid with a 5-point margin on every side, so the inner loop has no
+ * bounds checks and runs over contiguous rows; the result is then copied into
+ * board indexing. Lumps and territory are plain flood fills with an explicit
+ * stack (no recursion: 625 points deep on 25x25 would be fine, but stacks on
+ * worker threads are small).
+ */
+#include "worker/influence.h"
+
+#include <math.h>
+#include <string.h>
+
+#define K HS_INFLUENCE_RADIUS
+#define KW (2 * K + 1)
+
+/* SP x100, rows dy = -5..5, columns dx = -5..5; see influence.h. Generated from
+ * d(1..5) = 1,2,3,5,8 and rounded half up; tests/test_influence.c re-derives it. */
+static const int16_t s_kernel[KW][KW] = {
+    {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9},
+    { 11,  14,  17,  19,  20,  20,  20,  19,  17,  14,  11},
+    { 12,  17,  24,  28,  32,  33,  32,  28,  24,  17,  12},
+    { 12,  19,  28,  35,  45,  50,  45,  35,  28,  19,  12},
+    { 12,  20,  32,  45,  71, 100,  71,  45,  32,  20,  12},
+    { 13,  20,  33,  50, 100, 100, 100,  50,  33,  20,  13},
+    { 12,  20,  32,  45,  71, 100,  71,  45,  32,  20,  12},
+    { 12,  19,  28,  35,  45,  50,  45,  35,  28,  19,  12},
+    { 12,  17,  24,  28,  32,  33,  32,  28,  24,  17,  12},
+    { 11,  14,  17,  19,  20,  20,  20,  19,  17,  14,  11},
+    {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9},
+};
+
+/* The same table as int32 rows padded to 16 entries: one 512-bit (or two
+ * 256-bit) vector add per kernel row in the SI loop. */
+static const int32_t s_kernel16[KW][16] = {
+    {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9,   0,   0,   0,   0,   0},
+    { 11,  14,  17,  19,  20,  20,  20,  19,  17,  14,  11,   0,   0,   0,   0,   0},
+    { 12,  17,  24,  28,  32,  33,  32,  28,  24,  17,  12,   0,   0,   0,   0,   0},
+    { 12,  19,  28,  35,  45,  50,  45,  35,  28,  19,  12,   0,   0,   0,   0,   0},
+    { 12,  20,  32,  45,  71, 100,  71,  45,  32,  20,  12,   0,   0,   0,   0,   0},
+    { 13,  20,  33,  50, 100, 100, 100,  50,  33,  20,  13,   0,   0,   0,   0,   0},
+    { 12,  20,  32,  45,  71, 100,  71,  45,  32,  20,  12,   0,   0,   0,   0,   0},
+    { 12,  19,  28,  35,  45,  50,  45,  35,  28,  19,  12,   0,   0,   0,   0,   0},
+    { 12,  17,  24,  28,  32,  33,  32,  28,  24,  17,  12,   0,   0,   0,   0,   0},
+    { 11,  14,  17,  19,  20,  20,  20,  19,  17,  14,  11,   0,   0,   0,   0,   0},
+    {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9,   0,   0,   0,   0,   0},
+};
+
+
+#define GRID_W (HS_BOARD_MAX_SIZE + 2 * K + 6)   /* room for the 16-wide rows */
+
+int hs_influence_stone_power(int dx, int dy)
+{
+    if (dx < -K || dx > K || dy < -K || dy > K)
+        return 0;
+    return s_kernel[dy + K][dx + K];
+}
+
+void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si)
+{
+    const int n = b->size, stride = b->stride;
+    memset(si, 0, sizeof(int16_t) * HS_BOARD_MAX_POINTS);
+    if (!weight) {
+        int32_t grid[GRID_W * GRID_W];
+        memset(grid, 0, sizeof grid);
+        for (int y = 0; y < n; y++) {
+            for (int x = 0; x < n; x++) {
+                int c = b->color[(x + 1) + (y + 1) * stride];
+                if (c != HS_BLACK && c != HS_WHITE)
+                    continue;
+                int32_t *g = grid + y * GRID_W + x;  /* top-left of the window */
+                if (c == HS_BLACK) {
+                    for (int r = 0; r < KW; r++, g += GRID_W)
+                        for (int q = 0; q < 16; q++) g[q] += s_kernel16[r][q];
+                } else {
+                    for (int r = 0; r < KW; r++, g += GRID_W)
+                        for (int q = 0; q < 16; q++) g[q] -= s_kernel16[r][q];
+                }
+            }
+        }
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                int32_t v = grid[(y + K) * GRID_W + x + K];
+                si[(x + 1) + (y + 1) * stride] = (int16_t)(v > INT16_MAX ? INT16_MAX
+                                                           : v < INT16_MIN ? INT16_MIN : v);
+            }
+        return;
+    }
+    float grid[GRID_W * GRID_W];
+    memset(grid, 0, sizeof grid);
+    for (int y = 0; y < n; y++) {
+        for (int x = 0; x < n; x++) {
+            int p = (x + 1) + (y + 1) * stride;
+            int c = b->color[p];
+            if (c != HS_BLACK && c != HS_WHITE)
+                continue;
+            float w = weight[p];
+            if (w == 0.0f)
+                continue;
+            if (c == HS_WHITE)
+                w = -w;
+            float *g = grid + y * GRID_W + x;
+            for (int r = 0; r < KW; r++, g += GRID_W)
+                for (int q = 0; q < 16; q++) g[q] += w * (float)s_kernel16[r][q];
+        }
+    }
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            float v = nearbyintf(grid[(y + K) * GRID_W + x + K]);
+            si[(x + 1) + (y + 1) * stride] = (int16_t)(v > INT16_MAX ? INT16_MAX
+                                                       : v < INT16_MIN ? INT16_MIN : v);
+        }
+}
+
+/* Flood-fills the lump of IP p (colour sign s) with id; returns its size. */
+static int s_fill_lump(const hs_board_t *b, hs_influence_t *o, hs_point_t p, int8_t s,
+                       int16_t id, hs_point_t *stack)
+{
+    const int dirs[4] = {-b->stride, -1, 1, b->stride};
+    int top = 0, count = 0;
+    stack[top++] = p;
+    o->lump[p] = id;
+    while (top) {
+        hs_point_t q = stack[--top];
+        count++;
+        for (int d = 0; d < 4; d++) {
+            hs_point_t r = (hs_point_t)(q + dirs[d]);
+            if (o->ip[r] == s && o->lump[r] < 0) {
+                o->lump[r] = id;
+                stack[top++] = r;
+            }
+        }
+    }
+    return count;
+}
+
+/* Territory: empty regions (weight-0 stones count as empty) bordered by one colour. */
+static void s_territory(const hs_board_t *b, const float *weight, hs_influence_t *o,
+                        hs_point_t *stack, hs_point_t *region)
+{
+    const int np = hs_board_num_points(b);
+    const int dirs[4] = {-b->stride, -1, 1, b->stride};
+    const int max_size = (int)(HS_INFLUENCE_TERRITORY_MAX_FRAC * b->size * b->size);
+    uint8_t open[HS_BOARD_MAX_POINTS];   /* 1: empty or weightless stone */
+    uint8_t seen[HS_BOARD_MAX_POINTS];
+    for (int p = 0; p < np; p++) {
+        int c = b->color[p];
+        open[p] = c == HS_EMPTY || ((c == HS_BLACK || c == HS_WHITE) && weight && weight[p] == 0.0f);
+        seen[p] = 0;
+    }
+    for (int p = 0; p < np; p++) {
+        if (!open[p] || seen[p])
+            continue;
+        int top = 0, n = 0, border = 0;
+        stack[top++] = (hs_point_t)p;
+        seen[p] = 1;
+        while (top) {
+            hs_point_t q = stack[--top];
+            region[n++] = q;
+            for (int d = 0; d < 4; d++) {
+                hs_point_t r = (hs_point_t)(q + dirs[d]);
+                if (open[r]) {
+                    if (!seen[r]) { seen[r] = 1; stack[top++] = r; }
+                } else if (b->color[r] == HS_BLACK || b->color[r] == HS_WHITE) {
+                    border |= 1 << b->color[r];
+                }
+            }
+        }
+        int8_t owner = border == (1 << HS_BLACK) ? 1 : border == (1 << HS_WHITE) ? -1 : 0;
+        if (!owner || n > max_size)
+            continue;
+        for (int i = 0; i < n; i++)
+            o->territory[region[i]] = owner;
+        o->territory_count[owner > 0 ? HS_BLACK : HS_WHITE] += n;
+    }
+}
+
+int hs_influence_compute(const hs_board_t *b, const float *weight, int tau,
+                         hs_influence_t *out, hs_error_t *err)
+{
+    if (tau < 0)
+        return hs_error_set(err, HS_EINVAL, "influence: tau %d < 0", tau);
+    if (b->size < HS_BOARD_MIN_SIZE || b->size > HS_BOARD_MAX_SIZE)
+        return hs_error_set(err, HS_EINVAL, "influence: board size %d", b->size);
+    const int n = b->size, stride = b->stride, np = hs_board_num_points(b);
+    hs_influence_t *o = out;
+    o->size = n;
+    o->tau = tau;
+    o->num_lumps = 0;
+    memset(o->ip, 0, sizeof o->ip);
+    memset(o->core, 0, sizeof o->core);
+    memset(o->ia, 0, sizeof o->ia);
+    memset(o->territory, 0, sizeof o->territory);
+    for (int p = 0; p < HS_BOARD_MAX_POINTS; p++) o->lump[p] = -1;
+    for (int c = 0; c < 3; c++)
+        o->ip_count[c] = o->lump_count[c] = o->core_count[c] = o->ia_count[c] =
+            o->territory_count[c] = o->score[c] = 0;
+
+    hs_influence_si(b, weight, o->si);
+    for (int p = 0; p < np; p++) {
+        if (b->color[p] != HS_EMPTY)
+            continue;
+        if (o->si[p] >= tau && o->si[p] > 0) { o->ip[p] = 1; o->ip_count[HS_BLACK]++; }
+        else if (o->si[p] <= -tau && o->si[p] < 0) { o->ip[p] = -1; o->ip_count[HS_WHITE]++; }
+    }
+    /* tau == 0 makes every empty point with SI != 0 an IP; SI == 0 stays neutral
+     * (it favours nobody). */
+
+    hs_point_t stack[HS_BOARD_MAX_POINTS], region[HS_BOARD_MAX_POINTS];
+    uint8_t lump_has_core[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    for (int p = 0; p < np; p++) {
+        if (!o->ip[p] || o->lump[p] >= 0)
+            continue;
+        int16_t id = (int16_t)o->num_lumps++;
+        lump_has_core[id] = 0;
+        s_fill_lump(b, o, (hs_point_t)p, o->ip[p], id, stack);
+        o->lump_count[o->ip[p] > 0 ? HS_BLACK : HS_WHITE]++;
+    }
+    /* Cores: (x, y) is the top-left of a 2x2 square of same-colour IPs. Four
+     * 4-connected same-colour IPs always lie in one lump. */
+    for (int y = 0; y + 1 < n; y++) {
+        for (int x = 0; x + 1 < n; x++) {
+            int p = (x + 1) + (y + 1) * stride;
+            int8_t s = o->ip[p];
+            if (!s || o->ip[p + 1] != s || o->ip[p + stride] != s || o->ip[p + stride + 1] != s)
+                continue;
+            o->core[p] = o->core[p + 1] = o->core[p + stride] = o->core[p + stride + 1] = 1;
+            lump_has_core[o->lump[p]] = 1;
+            o->core_count[s > 0 ? HS_BLACK : HS_WHITE]++;
+        }
+    }
+    for (int p = 0; p < np; p++) {
+        if (o->lump[p] >= 0 && lump_has_core[o->lump[p]]) {
+            o->ia[p] = o->ip[p];
+            o->ia_count[o->ip[p] > 0 ? HS_BLACK : HS_WHITE]++;
+        }
+    }
+
+    s_territory(b, weight, o, stack, region);
+    for (int p = 0; p < np; p++) {
+        int8_t s = o->territory[p] ? o->territory[p] : o->ia[p];
+        if (s)
+            o->score[s > 0 ? HS_BLACK : HS_WHITE]++;
+    }
+    return 0;
+}

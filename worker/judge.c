@@ -1,0 +1,561 @@
+/*
+ * worker/judge.c — position judgment (classes, ownership, territory and area
+ * score). The method is described step by step in judge.h and docs/JUDGE.md.
+ *
+ * Data layout: everything is per board point (core/board.h indices). Strings are
+ * identified by their head (b->head[p]); groups by a union-find root over heads.
+ * For each colour C the board is partitioned into "C-regions": maximal
+ * 4-connected sets of points that hold no LIVE C stone. A C-region holding no
+ * live opponent stone is "pure": C's eye space or territory (dead stones of
+ * either colour inside count as empty). The opponent's C-region that contains a
+ * weak group is that group's enclosure.
+ */
+#include "worker/judge.h"
+
+#include <math.h>
+
+#include "core/playout.h"
+#include "core/rng.h"
+#include <stdio.h>
+#include <string.h>
+
+const char hs_judge_class_letters[HS_JC_COUNT + 1] = " .bwXOxos";
+
+#define MAXP HS_BOARD_MAX_POINTS
+#define MAXR (HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE)
+
+void hs_judge_config_default(hs_judge_config_t *cfg)
+{
+    cfg->big_eye = 5;
+    cfg->strong_stability = 0.9f;
+    cfg->dead_stability = 0.2f;
+    cfg->max_rounds = 16;
+    cfg->playouts = 0;
+    cfg->mc_dead = -0.2f;
+    cfg->seed = 0x6a75646765ULL;
+}
+
+typedef struct s_regions {
+    int n;                      /* regions */
+    int16_t id[MAXP];           /* region of a point, -1 for live stones of the colour */
+    int start[MAXR + 1];        /* points of region r: pts[start[r] .. start[r+1]) */
+    hs_point_t pts[MAXP];
+    uint8_t pure[MAXR];         /* no live opponent stone inside */
+    uint8_t has_strong[MAXR];   /* holds a live stone of the OTHER colour in a strong group */
+    uint8_t walls_strong[MAXR]; /* every live stone of the colour bordering it is strong */
+} s_regions_t;
+
+typedef struct s_ctx {
+    const hs_board_t *b;
+    const hs_stability_t *stab;
+    hs_judge_config_t cfg;
+    int np, dirs[4];
+    uint8_t dead[MAXP];
+    uint8_t seki[MAXP];         /* stone of a string found in seki */
+    hs_point_t parent[MAXP];    /* union-find over string heads */
+    uint8_t eyes[MAXP];         /* at a root: distinct pure regions touched */
+    int16_t max_eye[MAXP];      /* at a root: largest pure region touched */
+    float max_stab[MAXP];       /* at a root: largest stability of its stones */
+    uint8_t strong[MAXP];       /* at a root */
+    const float *mc;            /* Monte-Carlo ownership (black +1), or NULL */
+    int16_t stamp[MAXP];
+    s_regions_t reg[3];         /* indexed by colour */
+} s_ctx_t;
+
+static inline bool s_is_stone(int c) { return c == HS_BLACK || c == HS_WHITE; }
+
+static inline bool s_live(const s_ctx_t *x, hs_point_t p, int c)
+{
+    return x->b->color[p] == c && !x->dead[p];
+}
+
+static hs_point_t s_find(s_ctx_t *x, hs_point_t p)
+{
+    while (x->parent[p] != p) {
+        x->parent[p] = x->parent[x->parent[p]];
+        p = x->parent[p];
+    }
+    return p;
+}
+
+static void s_union(s_ctx_t *x, hs_point_t a, hs_point_t b)
+{
+    a = s_find(x, a);
+    b = s_find(x, b);
+    if (a != b)
+        x->parent[b] = a;
+}
+
+/* Root of the group of stone p. */
+static inline hs_point_t s_group(s_ctx_t *x, hs_point_t p) { return s_find(x, x->b->head[p]); }
+
+/* Partitions the board into regions free of live `c` stones. */
+static void s_regions(s_ctx_t *x, int c)
+{
+    const hs_board_t *b = x->b;
+    s_regions_t *r = &x->reg[c];
+    int o = hs_color_other((hs_color_t)c);
+    int npts = 0;
+    r->n = 0;
+    for (int p = 0; p < x->np; p++) r->id[p] = -1;
+    for (int p = 0; p < x->np; p++) {
+        int col = b->color[p];
+        if (col == HS_OFFBOARD || r->id[p] >= 0 || s_live(x, (hs_point_t)p, c))
+            continue;
+        int rid = r->n++;
+        r->start[rid] = npts;
+        r->pure[rid] = 1;
+        r->pts[npts++] = (hs_point_t)p;
+        r->id[p] = (int16_t)rid;
+        for (int i = r->start[rid]; i < npts; i++) {   /* BFS over the list itself */
+            hs_point_t q = r->pts[i];
+            if (s_live(x, q, o))
+                r->pure[rid] = 0;
+            for (int d = 0; d < 4; d++) {
+                hs_point_t n = (hs_point_t)(q + x->dirs[d]);
+                if (b->color[n] == HS_OFFBOARD || r->id[n] >= 0 || s_live(x, n, c))
+                    continue;
+                r->id[n] = (int16_t)rid;
+                r->pts[npts++] = n;
+            }
+        }
+    }
+    r->start[r->n] = npts;
+}
+
+static inline int s_reg_size(const s_regions_t *r, int rid) { return r->start[rid + 1] - r->start[rid]; }
+
+/* A one-point pure region that is a false eye (too many opponent diagonals). */
+static bool s_false_eye(s_ctx_t *x, hs_point_t p, int c)
+{
+    const hs_board_t *b = x->b;
+    const int s = b->stride;
+    const int diag[4] = {-s - 1, -s + 1, s - 1, s + 1};
+    int bad = 0, off = 0;
+    for (int d = 0; d < 4; d++) {
+        hs_point_t q = (hs_point_t)(p + diag[d]);
+        if (b->color[q] == HS_OFFBOARD) off++;
+        else if (s_live(x, q, hs_color_other((hs_color_t)c))) bad++;
+    }
+    return off ? bad >= 1 : bad >= 2;
+}
+
+/* Region rid of r is four points in a 2x2 square. */
+static bool s_square_four(const s_ctx_t *x, const s_regions_t *r, int rid)
+{
+    int minp = 1 << 30, maxp = 0;
+    for (int i = r->start[rid]; i < r->start[rid + 1]; i++) {
+        if (r->pts[i] < minp) minp = r->pts[i];
+        if (r->pts[i] > maxp) maxp = r->pts[i];
+    }
+    return maxp - minp == x->b->stride + 1;
+}
+
+/* Groups of colour c: strings joined through c's pure regions; eyes and strength. */
+static void s_groups(s_ctx_t *x, int c)
+{
+    const hs_board_t *b = x->b;
+    s_regions_t *r = &x->reg[c];
+    for (int rid = 0; rid < r->n; rid++) {
+        if (!r->pure[rid])
+            continue;
+        hs_point_t first = HS_NO_POINT;
+        for (int i = r->start[rid]; i < r->start[rid + 1]; i++) {
+            hs_point_t q = r->pts[i];
+            for (int d = 0; d < 4; d++) {
+                hs_point_t n = (hs_point_t)(q + x->dirs[d]);
+                if (!s_live(x, n, c))
+                    continue;
+                if (first == HS_NO_POINT) first = b->head[n];
+                else s_union(x, first, b->head[n]);
+            }
+        }
+    }
+    for (int rid = 0; rid < r->n; rid++) {
+        if (!r->pure[rid])
+            continue;
+        int size = s_reg_size(r, rid);
+        bool eye = !(size == 1 && s_false_eye(x, r->pts[r->start[rid]], c));
+        /* Eye space that makes two eyes on its own: big_eye points or more, and
+         * four points unless they form the dead "squared four". */
+        int worth = size >= x->cfg.big_eye || (size == 4 && !s_square_four(x, r, rid)) ? x->cfg.big_eye : size;
+        for (int i = r->start[rid]; i < r->start[rid + 1]; i++) {
+            hs_point_t q = r->pts[i];
+            for (int d = 0; d < 4; d++) {
+                hs_point_t n = (hs_point_t)(q + x->dirs[d]);
+                if (!s_live(x, n, c))
+                    continue;
+                hs_point_t g = s_group(x, n);
+                if (x->stamp[g] == rid)
+                    continue;
+                x->stamp[g] = (int16_t)rid;
+                if (eye && x->eyes[g] < 255) x->eyes[g]++;
+                if (worth > x->max_eye[g]) x->max_eye[g] = (int16_t)worth;
+            }
+        }
+    }
+}
+
+/* Every liberty of string hx is shared with string hy or is a one-point eye of hx's colour. */
+static bool s_seki_side(s_ctx_t *x, hs_point_t hx, hs_point_t hy, int *shared)
+{
+    const hs_board_t *b = x->b;
+    hs_point_t libs[4];
+    int n = hs_board_string_liberties(b, hx, libs, 4);
+    int c = b->color[hx];
+    *shared = 0;
+    for (int i = 0; i < n; i++) {
+        bool by_y = false, own_eye = true;
+        for (int d = 0; d < 4; d++) {
+            hs_point_t q = (hs_point_t)(libs[i] + x->dirs[d]);
+            int qc = b->color[q];
+            if (s_is_stone(qc) && b->head[q] == hy) by_y = true;
+            if (qc == c && b->head[q] != hx)
+                return false;   /* filling it joins another own string: no self-atari */
+            if (qc != c && qc != HS_OFFBOARD) own_eye = false;
+        }
+        if (by_y) (*shared)++;
+        else if (!own_eye) return false;
+    }
+    return true;
+}
+
+/* Marks seki between weak strings with exactly two liberties each. */
+static void s_seki(s_ctx_t *x)
+{
+    const hs_board_t *b = x->b;
+    for (int p = 0; p < x->np; p++) {
+        int c = b->color[p];
+        if (!s_is_stone(c) || b->head[p] != p || x->dead[p] || x->seki[p] || b->libs[p] != 2)
+            continue;
+        if (x->strong[s_group(x, (hs_point_t)p)])
+            continue;
+        hs_point_t libs[2];
+        hs_board_string_liberties(b, (hs_point_t)p, libs, 2);
+        for (int i = 0; i < 2; i++) {
+            for (int d = 0; d < 4; d++) {
+                hs_point_t q = (hs_point_t)(libs[i] + x->dirs[d]);
+                if (b->color[q] != hs_color_other((hs_color_t)c) || x->dead[q])
+                    continue;
+                hs_point_t hy = b->head[q];
+                if (b->libs[hy] != 2 || x->strong[s_group(x, hy)])
+                    continue;
+                int sx, sy;
+                if (s_seki_side(x, (hs_point_t)p, hy, &sx) && s_seki_side(x, hy, (hs_point_t)p, &sy)
+                    && sx > 0 && sy > 0) {
+                    for (int s = 0; s < x->np; s++)
+                        if (s_is_stone(b->color[s]) && (b->head[s] == p || b->head[s] == hy))
+                            x->seki[s] = 1;
+                }
+            }
+        }
+    }
+}
+
+/* Mean Monte-Carlo ownership of group root g's stones, from g's colour's side. */
+static float s_mc_own(s_ctx_t *x, hs_point_t g)
+{
+    const hs_board_t *b = x->b;
+    float sum = 0;
+    int n = 0;
+    for (int p = 0; p < x->np; p++) {
+        int c = b->color[p];
+        if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != g) continue;
+        sum += c == HS_BLACK ? x->mc[p] : -x->mc[p];
+        n++;
+    }
+    return n ? sum / n : 0.0f;
+}
+
+/* One round of steps 1-4; returns the number of stones newly marked dead. */
+static int s_round(s_ctx_t *x)
+{
+    const hs_board_t *b = x->b;
+    for (int p = 0; p < x->np; p++) {
+        x->parent[p] = (hs_point_t)p;
+        x->eyes[p] = 0;
+        x->max_eye[p] = 0;
+        x->max_stab[p] = 0.0f;
+        x->strong[p] = 0;
+        x->stamp[p] = -1;
+    }
+    s_regions(x, HS_BLACK);
+    s_regions(x, HS_WHITE);
+    s_groups(x, HS_BLACK);
+    s_groups(x, HS_WHITE);
+    for (int p = 0; p < x->np; p++) {
+        if (!s_is_stone(b->color[p]) || x->dead[p])
+            continue;
+        hs_point_t g = s_group(x, (hs_point_t)p);
+        if (x->stab && x->stab->point[p] > x->max_stab[g]) x->max_stab[g] = x->stab->point[p];
+        if (x->seki[p]) x->strong[g] = 1;
+    }
+    for (int p = 0; p < x->np; p++) {
+        if (!s_is_stone(b->color[p]) || x->dead[p] || s_group(x, (hs_point_t)p) != p)
+            continue;
+        if (x->eyes[p] >= 2 || x->max_eye[p] >= x->cfg.big_eye
+            || (x->stab && x->max_stab[p] >= x->cfg.strong_stability))
+            x->strong[p] = 1;
+    }
+    s_seki(x);
+    for (int p = 0; p < x->np; p++)
+        if (x->seki[p] && !x->dead[p]) x->strong[s_group(x, (hs_point_t)p)] = 1;
+
+    /* Region facts: for c's regions, strong stones of the other colour inside
+     * and whether every live c stone on the border is strong. */
+    for (int c = HS_BLACK; c <= HS_WHITE; c++) {
+        s_regions_t *r = &x->reg[c];
+        for (int rid = 0; rid < r->n; rid++) {
+            r->has_strong[rid] = 0;
+            r->walls_strong[rid] = 1;
+            for (int i = r->start[rid]; i < r->start[rid + 1]; i++) {
+                hs_point_t q = r->pts[i];
+                if (s_is_stone(b->color[q]) && !x->dead[q] && x->strong[s_group(x, q)])
+                    r->has_strong[rid] = 1;
+                for (int d = 0; d < 4; d++) {
+                    hs_point_t n = (hs_point_t)(q + x->dirs[d]);
+                    if (s_live(x, n, c) && !x->strong[s_group(x, n)])
+                        r->walls_strong[rid] = 0;
+                }
+            }
+        }
+    }
+
+    /* Step 4: decide the weak groups. kill[] is at group roots. */
+    uint8_t kill[MAXP];
+    memset(kill, 0, sizeof kill);
+    int strict = 0;
+    /* An enclosure of half the board or more is open play, not someone's area
+     * (an opening stone's "enclosure" is nearly the whole board). */
+    const int max_encl = b->size * b->size / 2;
+    for (int p = 0; p < x->np; p++) {
+        int c = b->color[p];
+        if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p || x->strong[p])
+            continue;
+        const s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
+        int rid = ro->id[p];
+        if (ro->has_strong[rid])
+            continue;
+        if (ro->walls_strong[rid] && s_reg_size(ro, rid) <= max_encl) {
+            kill[p] = 1; strict++;
+        } else if (x->stab && x->max_stab[p] < x->cfg.dead_stability && s_reg_size(ro, rid) <= max_encl) {
+            kill[p] = 1; strict++;
+        }
+    }
+    if (!strict) {
+        /* Relaxed: the wall is weak too (its eye space holds these stones); of
+         * two weak neighbours the group with the smaller enclosure dies first.
+         * (Tried on the archives and worse: fewest stones first, 23% exact;
+         * smaller enclosure unless it outweighs the wall, 71%; see JUDGE.md.) */
+        for (int p = 0; p < x->np; p++) {
+            int c = b->color[p];
+            if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p || x->strong[p])
+                continue;
+            int o = hs_color_other((hs_color_t)c);
+            const s_regions_t *ro = &x->reg[o];
+            int rid = ro->id[p];
+            int my = s_reg_size(ro, rid);
+            if (ro->has_strong[rid] || my > max_encl)
+                continue;
+            bool smallest = true, any = false;
+            for (int i = ro->start[rid]; i < ro->start[rid + 1] && smallest; i++) {
+                hs_point_t q = ro->pts[i];
+                for (int d = 0; d < 4; d++) {
+                    hs_point_t n = (hs_point_t)(q + x->dirs[d]);
+                    if (!s_live(x, n, o) || x->strong[s_group(x, n)])
+                        continue;
+                    const s_regions_t *rc = &x->reg[c];
+                    any = true;
+                    if (s_reg_size(rc, rc->id[n]) <= my) { smallest = false; break; }
+                }
+            }
+            if (smallest && any && (!x->mc || s_mc_own(x, (hs_point_t)p) < x->cfg.mc_dead))
+                kill[p] = 1;
+        }
+    }
+    int killed = 0;
+    for (int p = 0; p < x->np; p++) {
+        if (s_is_stone(b->color[p]) && !x->dead[p] && kill[s_group(x, (hs_point_t)p)]) {
+            x->dead[p] = 1;
+            killed++;
+        }
+    }
+    return killed;
+}
+
+/* Mean final ownership over n light playouts (+1 Black, -1 White): a stone's
+ * colour, or the colour of every neighbour of an empty point (eyes). */
+static void s_mc_ownership(const hs_board_t *b, int n, uint64_t seed, float *own)
+{
+    hs_rng_t rng;
+    hs_rng_seed(&rng, seed);
+    const int np = hs_board_num_points(b), dirs[4] = {-b->stride, -1, 1, b->stride};
+    int acc[MAXP];
+    memset(acc, 0, sizeof acc);
+    hs_board_t t;
+    for (int k = 0; k < n; k++) {
+        t = *b;
+        t.passes = 0;   /* a finished record ends with two passes: play on anyway */
+        hs_playout_run(&t, &rng, 0.0, 0);
+        for (int p = 0; p < np; p++) {
+            int c = t.color[p];
+            if (c == HS_BLACK) acc[p]++;
+            else if (c == HS_WHITE) acc[p]--;
+            else if (c == HS_EMPTY) {
+                int seen = 0;
+                for (int d = 0; d < 4; d++) seen |= 1 << t.color[p + dirs[d]];
+                seen &= ~(1 << HS_OFFBOARD);
+                if (seen == 1 << HS_BLACK) acc[p]++;
+                else if (seen == 1 << HS_WHITE) acc[p]--;
+            }
+        }
+    }
+    for (int p = 0; p < np; p++) own[p] = n ? (float)acc[p] / (float)n : 0.0f;
+}
+
+int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
+                     const hs_judge_config_t *cfg, hs_judge_t *out, hs_error_t *err)
+{
+    if (b->size < HS_BOARD_MIN_SIZE || b->size > HS_BOARD_MAX_SIZE)
+        return hs_error_set(err, HS_EINVAL, "judge: board size %d", b->size);
+    /* The context is large (regions for both colours): keep it off small thread stacks? It is
+     * ~60 KB; worker threads get the default 8 MB stack, so the stack is fine. */
+    s_ctx_t x;
+    x.b = b;
+    x.stab = stability;
+    if (cfg) x.cfg = *cfg;
+    else hs_judge_config_default(&x.cfg);
+    x.np = hs_board_num_points(b);
+    x.dirs[0] = -b->stride; x.dirs[1] = -1; x.dirs[2] = 1; x.dirs[3] = b->stride;
+    memset(x.dead, 0, sizeof x.dead);
+    memset(x.seki, 0, sizeof x.seki);
+    float mc[MAXP];
+    x.mc = NULL;
+    if (x.cfg.playouts > 0) {
+        s_mc_ownership(b, x.cfg.playouts, x.cfg.seed, mc);
+        x.mc = mc;
+    }
+    int rounds = 0;
+    while (rounds < x.cfg.max_rounds) {
+        rounds++;
+        if (!s_round(&x))
+            break;
+    }
+
+    /* Step 5: regions of empty points and dead stones bordered by live stones. */
+    memset(out, 0, sizeof *out);
+    out->size = b->size;
+    out->rounds = rounds;
+    uint8_t seen[MAXP];
+    hs_point_t pts[MAXP];
+    memset(seen, 0, sizeof seen);
+    for (int p = 0; p < x.np; p++) {
+        int c = b->color[p];
+        if (c == HS_OFFBOARD) { out->cls[p] = HS_JC_OFFBOARD; continue; }
+        if (s_is_stone(c) && !x.dead[p]) {
+            out->cls[p] = c == HS_BLACK ? HS_JC_BLACK_ALIVE : HS_JC_WHITE_ALIVE;
+            out->ownership[p] = c == HS_BLACK ? 1.0f : -1.0f;
+            out->weight[p] = 1.0f;
+            continue;
+        }
+        if (seen[p])
+            continue;
+        int n = 0, border = 0;
+        bool seki_border = false, plain_border = false;
+        pts[n++] = (hs_point_t)p;
+        seen[p] = 1;
+        for (int i = 0; i < n; i++) {
+            hs_point_t q = pts[i];
+            for (int d = 0; d < 4; d++) {
+                hs_point_t r = (hs_point_t)(q + x.dirs[d]);
+                int rc = b->color[r];
+                if (rc == HS_OFFBOARD) continue;
+                if (s_is_stone(rc) && !x.dead[r]) {
+                    border |= 1 << rc;
+                    if (x.seki[r]) seki_border = true;
+                    else plain_border = true;
+                } else if (!seen[r]) {
+                    seen[r] = 1;
+                    pts[n++] = r;
+                }
+            }
+        }
+        int owner = border == (1 << HS_BLACK) ? HS_BLACK : border == (1 << HS_WHITE) ? HS_WHITE : 0;
+        bool seki_eye = owner && seki_border && !plain_border;
+        for (int i = 0; i < n; i++) {
+            hs_point_t q = pts[i];
+            int qc = b->color[q];
+            if (s_is_stone(qc)) {
+                out->cls[q] = qc == HS_BLACK ? HS_JC_BLACK_DEAD : HS_JC_WHITE_DEAD;
+            } else if (seki_eye || (!owner && seki_border)) {
+                out->cls[q] = HS_JC_SEKI;
+                if (seki_eye) out->seki_eye[owner]++;
+            } else {
+                out->cls[q] = owner == HS_BLACK ? HS_JC_BLACK_TERRITORY
+                            : owner == HS_WHITE ? HS_JC_WHITE_TERRITORY : HS_JC_DAME;
+            }
+            if (!seki_eye)
+                out->ownership[q] = owner == HS_BLACK ? 1.0f : owner == HS_WHITE ? -1.0f : 0.0f;
+        }
+    }
+    for (int p = 0; p < x.np; p++)
+        out->count[out->cls[p]]++;
+    return 0;
+}
+
+double hs_judge_score_territory(const hs_judge_t *j, const hs_board_t *b, double komi)
+{
+    /* A dead stone counts twice for the side whose territory holds it: once as a
+     * prisoner and once for the point it leaves empty (ownership says whose
+     * region it lies in; in a dame region it is a prisoner only). */
+    double black = j->count[HS_JC_BLACK_TERRITORY] + j->count[HS_JC_WHITE_DEAD] + b->captures[HS_BLACK];
+    double white = j->count[HS_JC_WHITE_TERRITORY] + j->count[HS_JC_BLACK_DEAD] + b->captures[HS_WHITE];
+    int n = (j->size + 2) * (j->size + 1) + 1;
+    for (int p = 0; p < n; p++) {
+        if (j->cls[p] != HS_JC_BLACK_DEAD && j->cls[p] != HS_JC_WHITE_DEAD) continue;
+        if (j->ownership[p] > 0.5f) black += 1;
+        else if (j->ownership[p] < -0.5f) white += 1;
+    }
+    return black - white - komi;
+}
+
+double hs_judge_score_area(const hs_judge_t *j, double komi, int handicap_bonus)
+{
+    /* Dead stones count for the owner of the region around them (via ownership);
+     * count area from ownership so a dead stone in a dame region counts for nobody. */
+    double black = j->seki_eye[HS_BLACK], white = j->seki_eye[HS_WHITE];
+    int n = (j->size + 2) * (j->size + 1) + 1;
+    for (int p = 0; p < n; p++) {
+        if (j->ownership[p] > 0.5f) black += 1;
+        else if (j->ownership[p] < -0.5f) white += 1;
+    }
+    return black - white - komi - handicap_bonus;
+}
+
+int hs_judge_handicap_bonus(const hs_rules_t *r, int handicap)
+{
+    if (r->scoring != HS_SCORING_AREA || r->handicap_bonus_offset < 0 || handicap < 2)
+        return 0;
+    int bonus = handicap - r->handicap_bonus_offset;
+    return bonus > 0 ? bonus : 0;
+}
+
+double hs_judge_score(const hs_judge_t *j, const hs_board_t *b, const hs_rules_t *r,
+                      double komi, int handicap)
+{
+    if (r->scoring == HS_SCORING_AREA)
+        return hs_judge_score_area(j, komi, hs_judge_handicap_bonus(r, handicap));
+    return hs_judge_score_territory(j, b, komi);
+}
+
+const char *hs_judge_result_string(double score, char *buf)
+{
+    double a = fabs(score);
+    if (a < 1e-9) {
+        snprintf(buf, 16, "0");
+        return buf;
+    }
+    /* %g drops a trailing ".0" (B+3, B+3.5, W+0.25), as records write it. */
+    snprintf(buf, 16, "%c+%g", score > 0 ? 'B' : 'W', a);
+    return buf;
+}

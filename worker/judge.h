@@ -1,0 +1,133 @@
+/*
+ * worker/judge.h — position judgment: the class of every point (territory, alive
+ * or dead stone, dame, seki), a per-point ownership in [-1, 1], and the score
+ * under territory rules (Korean/Japanese: territory + prisoners + dead stones)
+ * and under area rules (Chinese: stones + territory). See docs/JUDGE.md.
+ *
+ * It is built for FINISHED positions of real games, where dame are often left
+ * open and dead stones stay on the board, and it also runs (more roughly) on any
+ * position. Method, in order (thresholds in hs_judge_config_t):
+ *   1. Strings, then groups: strings of one colour joined through "eye regions"
+ *      (maximal sets of points holding no live stone of that colour whose live
+ *      stones are all of that colour; dead opponent stones count as empty).
+ *   2. A group is strong when it touches >= 2 eye regions, or one of at least
+ *      big_eye points (or four not in a square), or (with a stability map) its stability >= strong_stability.
+ *   3. Seki: two weak groups of opposite colour sharing liberties where each has
+ *      exactly 2 liberties, all shared or in its own one eye (neither side can
+ *      approach without self-atari). Seki groups are alive.
+ *   4. Dead: a weak group whose enclosure (the points reachable from it without
+ *      crossing a live opponent stone) holds no strong stone of its own colour,
+ *      when every opponent string bordering the enclosure is strong; failing
+ *      that (the enclosing wall's own eye space is polluted by the dead stones),
+ *      of two weak neighbours the group with the smaller enclosure dies first.
+ *      Also dead: a weak group with stability < dead_stability (when a stability
+ *      map is given) inside such an enclosure. With cfg->playouts > 0 the
+ *      relaxed rule also asks light random playouts (core/playout.h): the
+ *      smaller group dies only when the opponent owns its points at the end of
+ *      the playouts (mean ownership below mc_dead). Steps 1-4 repeat until nothing
+ *      changes (removing dead stones makes the wall's territory clean).
+ *   5. Regions: every maximal set of empty points and dead stones bordered by
+ *      live stones of one colour is that colour's territory (dead stones in it are
+ *      dead stones); bordered by both (or none) it is dame; empty points next to a
+ *      seki group are seki points (counted by nobody under territory rules; under
+ *      area rules a seki group's own one-eye counts for it).
+ *
+ * Point arrays use core/board.h indices. No global state; thread-safe per call.
+ */
+#ifndef HS_WORKER_JUDGE_H
+#define HS_WORKER_JUDGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/error.h"
+#include "core/rules.h"
+#include "worker/stability.h"
+
+typedef enum hs_judge_class {
+    HS_JC_OFFBOARD = 0,
+    HS_JC_DAME,             /* '.' neutral empty point */
+    HS_JC_BLACK_TERRITORY,  /* 'b' */
+    HS_JC_WHITE_TERRITORY,  /* 'w' */
+    HS_JC_BLACK_ALIVE,      /* 'X' */
+    HS_JC_WHITE_ALIVE,      /* 'O' */
+    HS_JC_BLACK_DEAD,       /* 'x' */
+    HS_JC_WHITE_DEAD,       /* 'o' */
+    HS_JC_SEKI,             /* 's' empty point of a seki (shared liberty or a seki group's eye) */
+    HS_JC_COUNT
+} hs_judge_class_t;
+
+/* One letter per class, indexed by hs_judge_class_t: " .bwXOxos". */
+extern const char hs_judge_class_letters[HS_JC_COUNT + 1];
+
+typedef struct hs_judge_config {
+    int big_eye;              /* an eye region this large counts as two eyes (default 5;
+                               * four points count too unless a 2x2 square) */
+    float strong_stability;   /* stability map: >= this is strong (default 0.9) */
+    float dead_stability;     /* stability map: < this and enclosed is dead (default 0.2) */
+    int max_rounds;           /* rounds of steps 1-4 (default 16) */
+    int playouts;             /* > 0: Monte-Carlo ownership over this many light playouts
+                               * (core/playout.h) must confirm step 4's relaxed rule
+                               * (default 0: off) */
+    float mc_dead;            /* a weak group whose stones' mean own-colour MC
+                               * ownership is below this is dead (default -0.2) */
+    uint64_t seed;            /* playout random seed (fixed default: results repeat) */
+} hs_judge_config_t;
+
+/* Fills *cfg with the defaults above. */
+void hs_judge_config_default(hs_judge_config_t *cfg);
+
+typedef struct hs_judge {
+    int size;
+    uint8_t cls[HS_BOARD_MAX_POINTS];       /* hs_judge_class_t; HS_JC_OFFBOARD at sentinels */
+    /* Area ownership: +1 a point Black owns (live black stone, black territory,
+     * dead white stone in it, black's seki eye), -1 likewise White, 0 neutral. */
+    float ownership[HS_BOARD_MAX_POINTS];
+    /* Stone weights for influence: 1 live, 0 dead, 0 elsewhere. */
+    float weight[HS_BOARD_MAX_POINTS];
+    int count[HS_JC_COUNT];                 /* points per class */
+    int seki_eye[3];                        /* seki points that are one side's own eye, by colour */
+    int rounds;                             /* rounds of steps 1-4 used */
+} hs_judge_t;
+
+/*
+ * Judges b into *out. stability: the stone stability map of worker/stability.h
+ * (may be NULL: the judge then uses its own eye analysis only). cfg NULL =
+ * defaults. Returns 0, or HS_EINVAL for a bad board size.
+ */
+int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
+                     const hs_judge_config_t *cfg, hs_judge_t *out, hs_error_t *err);
+
+/*
+ * Territory-rules score, Black minus White, komi included:
+ *   (black territory + b->captures[BLACK] + 2 per dead white stone in black's
+ *    territory + 1 per dead white stone in a dame region)
+ * - (the same for White) - komi.
+ * A dead stone counts as a prisoner and its point as territory once removed.
+ */
+double hs_judge_score_territory(const hs_judge_t *j, const hs_board_t *b, double komi);
+
+/*
+ * Area-rules score, Black minus White, komi included:
+ *   (live black stones + black territory + black seki eyes)
+ * - (same for White) - komi - handicap_bonus
+ * where handicap_bonus is the points White gets for Black's handicap stones
+ * (hs_judge_handicap_bonus()).
+ */
+double hs_judge_score_area(const hs_judge_t *j, double komi, int handicap_bonus);
+
+/* White's area-scoring compensation for `handicap` stones under rules r. */
+int hs_judge_handicap_bonus(const hs_rules_t *r, int handicap);
+
+/* Score under r's scoring method (territory or area), komi and handicap included. */
+double hs_judge_score(const hs_judge_t *j, const hs_board_t *b, const hs_rules_t *r,
+                      double komi, int handicap);
+
+/*
+ * Writes a Black-minus-White score in SGF RE form: "B+3.5", "W+0.5", "0" for
+ * jigo. buf must hold 16 bytes; returns buf.
+ */
+const char *hs_judge_result_string(double score, char *buf);
+
+#endif

@@ -1,0 +1,67 @@
+/*
+ * worker/solve.h — solves tiny boards (3x3, 4x4) exactly: area scoring (stones
+ * plus empty regions that reach one colour only), komi 0, no suicide,
+ * positional superko, the game ends after two consecutive passes.
+ *
+ * Method
+ * ------
+ * The value V (Black's area minus White's under perfect play) is found by a
+ * binary search over thresholds T; each step answers "can Black make at least
+ * T?" with a three-valued alpha-beta (win / loss / unknown at the depth
+ * horizon), iterative deepening on the depth, a transposition table and move
+ * ordering (TT move, then the game-ending pass when it wins, centre-first
+ * points, pass last). A win or a loss never depends on the horizon, so each is
+ * a proof; "unknown" only means "search deeper".
+ *
+ * Superko makes a position's value depend on the path that reached it. The
+ * solver keeps the stones hashes of the path and records, for every subtree,
+ * the lowest path index whose position a move in that subtree would have
+ * repeated. A result is stored in the transposition table only when that index
+ * is not above the node (the repetition is inside the subtree, so any path to
+ * the node sees it); path-dependent results are recomputed, never reused.
+ * Known results: 3x3 Black wins by 9 (plays the centre), 4x4 Black by 2.
+ */
+#ifndef HS_WORKER_SOLVE_H
+#define HS_WORKER_SOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/error.h"
+
+typedef struct hs_solve_config {
+    int size;            /* 2..5 (default 3) */
+    int max_depth;       /* deepest iteration, plies (default 80) */
+    long max_nodes;      /* over the whole solve; 0 = no limit (default 0) */
+    double time_limit_s; /* wall-clock limit; 0 = none (default 0) */
+    int tt_bits;         /* log2 transposition-table entries (default 22) */
+} hs_solve_config_t;
+
+void hs_solve_config_default(hs_solve_config_t *cfg);
+
+typedef struct hs_solve_result {
+    bool solved;         /* lower == upper */
+    int lower, upper;    /* proven bounds on V (lower <= V <= upper) */
+    int value;           /* V when solved */
+    hs_point_t best;     /* a first Black move achieving `lower` (HS_PASS, or HS_NO_POINT if none proven) */
+    long nodes;          /* nodes searched over all steps */
+    double seconds;      /* wall-clock time of the solve */
+    int depth;           /* deepest iteration reached */
+} hs_solve_result_t;
+
+/*
+ * Solves the empty board of cfg->size (cfg NULL = defaults). *out gets the
+ * proven bounds even when a limit stops the search (then solved is false and
+ * the call returns HS_ETIMEOUT, or HS_ELIMIT for the node limit).
+ * Returns 0, HS_EINVAL (size outside 2..5), HS_ENOMEM, HS_ETIMEOUT or HS_ELIMIT.
+ */
+int hs_solve(const hs_solve_config_t *cfg, hs_solve_result_t *out, hs_error_t *err);
+
+/*
+ * Tromp-Taylor area score of b: Black's stones and the empty regions that reach
+ * only Black, minus the same for White (komi not included).
+ */
+int hs_solve_area_score(const hs_board_t *b);
+
+#endif

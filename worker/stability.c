@@ -1,0 +1,406 @@
+/*
+ * worker/stability.c — groups, Benson's pass-alive test and the stability
+ * formula documented in stability.h.
+ *
+ * Data layout: everything is indexed by board point; strings are named by their
+ * head (b->head[p]); empty regions and Benson's enclosed regions get small
+ * integer labels from a flood fill. A union-find over string heads joins the
+ * strings that share eye space into groups. No allocation: the work arrays live
+ * in one struct on the stack frame of hs_stability_compute (~45 KB).
+ */
+#include "worker/stability.h"
+
+#include <string.h>
+
+#define S_NPTS HS_BOARD_MAX_POINTS
+#define S_MAXREG (HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE)
+
+void hs_stability_config_default(hs_stability_config_t *cfg)
+{
+    cfg->reader_node_budget = 1000;
+    cfg->use_reader = true;
+}
+
+static inline int s_nb(const hs_board_t *b, int i)
+{
+    return i == 0 ? -b->stride : i == 1 ? -1 : i == 2 ? 1 : b->stride;
+}
+
+static inline bool s_is_stone(const hs_board_t *b, hs_point_t p)
+{
+    return b->color[p] == HS_BLACK || b->color[p] == HS_WHITE;
+}
+
+/* Flood-fills the 4-connected set of points through `start` for which
+ * in_set(color) holds, labelling them `label` in lab[]; writes the points to
+ * pts (capacity S_MAXREG) and returns their number. */
+static int s_fill(const hs_board_t *b, hs_point_t start, unsigned set_mask, int16_t *lab, int16_t label,
+                  hs_point_t *pts)
+{
+    int n = 0, head = 0;
+    lab[start] = label;
+    pts[n++] = start;
+    while (head < n) {
+        hs_point_t p = pts[head++];
+        for (int i = 0; i < 4; i++) {
+            hs_point_t q = (hs_point_t)(p + s_nb(b, i));
+            if (lab[q] < 0 && ((1u << b->color[q]) & set_mask)) {
+                lab[q] = label;
+                pts[n++] = q;
+            }
+        }
+    }
+    return n;
+}
+
+/* ---- Benson ---- */
+
+typedef struct s_pair {
+    hs_point_t head;     /* a string of the colour next to the region */
+    int16_t libs_in_r;   /* empty points of the region that are its liberties */
+} s_pair_t;
+
+typedef struct s_benson {
+    int16_t lab[S_NPTS];
+    hs_point_t pts[S_MAXREG];
+    int reg_start[S_MAXREG + 1];    /* points of region r: rpts[reg_start[r] .. reg_start[r+1]) */
+    hs_point_t rpts[S_MAXREG];
+    int reg_empty[S_MAXREG];
+    int pair_start[S_MAXREG + 1];
+    s_pair_t pairs[4 * S_MAXREG];
+    bool reg_alive[S_MAXREG];
+    bool str_alive[S_NPTS];         /* by head */
+} s_benson_t;
+
+static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_benson_t *w)
+{
+    int npts = hs_board_num_points(b);
+    memset(pass_alive, 0, S_NPTS);
+    for (int p = 0; p < npts; p++)
+        w->lab[p] = -1;
+    unsigned mask = (1u << HS_EMPTY) | (1u << hs_color_other(c));
+    int nreg = 0, nr = 0, np = 0;
+    for (int p = 0; p < npts; p++) {
+        if (w->lab[p] >= 0 || !((1u << b->color[p]) & mask))
+            continue;
+        int n = s_fill(b, (hs_point_t)p, mask, w->lab, (int16_t)nreg, w->pts);
+        w->reg_start[nreg] = nr;
+        w->pair_start[nreg] = np;
+        int empties = 0;
+        for (int i = 0; i < n; i++) {
+            hs_point_t q = w->pts[i];
+            w->rpts[nr++] = q;
+            bool empty = b->color[q] == HS_EMPTY;
+            empties += empty;
+            hs_point_t seen[4];
+            int ns = 0;
+            for (int d = 0; d < 4; d++) {
+                hs_point_t s = (hs_point_t)(q + s_nb(b, d));
+                if (b->color[s] != c)
+                    continue;
+                hs_point_t h = b->head[s];
+                bool dup = false;
+                for (int k = 0; k < ns; k++) dup |= seen[k] == h;
+                if (dup)
+                    continue;
+                seen[ns++] = h;
+                int k = w->pair_start[nreg];
+                while (k < np && w->pairs[k].head != h) k++;
+                if (k == np) {
+                    w->pairs[np].head = h;
+                    w->pairs[np].libs_in_r = 0;
+                    np++;
+                }
+                if (empty)
+                    w->pairs[k].libs_in_r++;
+            }
+        }
+        w->reg_empty[nreg] = empties;
+        w->reg_alive[nreg] = true;
+        nreg++;
+    }
+    w->reg_start[nreg] = nr;
+    w->pair_start[nreg] = np;
+
+    for (int p = 0; p < npts; p++)
+        w->str_alive[p] = b->color[p] == c && b->head[p] == p;
+
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        /* Strings with fewer than two vital regions die. */
+        for (int h = 0; h < npts; h++) {
+            if (!w->str_alive[h])
+                continue;
+            int vital = 0;
+            for (int r = 0; r < nreg && vital < 2; r++) {
+                if (!w->reg_alive[r] || w->reg_empty[r] == 0)
+                    continue;
+                for (int k = w->pair_start[r]; k < w->pair_start[r + 1]; k++)
+                    if (w->pairs[k].head == h && w->pairs[k].libs_in_r == w->reg_empty[r])
+                        vital++;
+            }
+            if (vital < 2) {
+                w->str_alive[h] = false;
+                changed = true;
+            }
+        }
+        /* Regions bordered by a dead string stop counting. */
+        for (int r = 0; r < nreg; r++) {
+            if (!w->reg_alive[r])
+                continue;
+            for (int k = w->pair_start[r]; k < w->pair_start[r + 1]; k++)
+                if (!w->str_alive[w->pairs[k].head]) {
+                    w->reg_alive[r] = false;
+                    changed = true;
+                    break;
+                }
+        }
+    }
+    for (int p = 0; p < npts; p++)
+        if (b->color[p] == c && w->str_alive[b->head[p]])
+            pass_alive[p] = 1;
+    for (int r = 0; r < nreg; r++) {
+        if (!w->reg_alive[r] || w->reg_empty[r] == 0)
+            continue;
+        bool vital_to_alive = false;
+        for (int k = w->pair_start[r]; k < w->pair_start[r + 1]; k++)
+            if (w->str_alive[w->pairs[k].head] && w->pairs[k].libs_in_r == w->reg_empty[r])
+                vital_to_alive = true;
+        if (!vital_to_alive)
+            continue;
+        /* The region is the alive side's: mark its empty points; opponent
+         * stones inside it are unconditionally dead (marked 2 internally). */
+        for (int i = w->reg_start[r]; i < w->reg_start[r + 1]; i++) {
+            hs_point_t q = w->rpts[i];
+            pass_alive[q] = b->color[q] == HS_EMPTY ? 1 : 2;
+        }
+    }
+}
+
+void hs_stability_benson(const hs_board_t *b, hs_color_t color, uint8_t *pass_alive)
+{
+    _Static_assert(sizeof(s_benson_t) < 200000, "benson work area");
+    s_benson_t w;
+    s_benson(b, color, pass_alive, &w);
+    for (int p = 0; p < S_NPTS; p++)
+        if (pass_alive[p] == 2)
+            pass_alive[p] = 0;
+}
+
+/* ---- Groups and stability ---- */
+
+static hs_point_t s_find(hs_point_t *parent, hs_point_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void s_union(hs_point_t *parent, hs_point_t a, hs_point_t b)
+{
+    a = s_find(parent, a);
+    b = s_find(parent, b);
+    if (a != b)
+        parent[a < b ? b : a] = a < b ? a : b;
+}
+
+typedef struct s_work {
+    s_benson_t benson;
+    uint8_t alive[3][S_NPTS];       /* Benson marks per colour (2 = dead stone inside) */
+    int16_t lab[S_NPTS];
+    hs_point_t pts[S_MAXREG];
+    hs_point_t parent[S_NPTS];
+    float eyes[S_NPTS];             /* by group root */
+    int libs[S_NPTS];               /* by group root */
+    int lib_stamp[S_NPTS];
+    hs_point_t weakest[S_NPTS];     /* by group root: head of the string with fewest libs */
+    bool dead_inside[S_NPTS];       /* by group root: a stone inside an opponent's vital region */
+    bool benson_alive[S_NPTS];      /* by group root */
+} s_work_t;
+
+static float s_eye_value(const hs_board_t *b, const hs_point_t *pts, int n, hs_color_t c)
+{
+    if (n == 1)
+        return hs_board_is_eye(b, pts[0], c) ? 1.0f : 0.0f;
+    if (n <= 3)
+        return 1.0f;
+    if (n <= 6)
+        return 1.5f;
+    return 2.0f;
+}
+
+int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
+                         hs_reader_t *reader, hs_stability_t *out, hs_error_t *err)
+{
+    if (!b || !out)
+        return hs_error_set(err, HS_EINVAL, "stability: NULL board or output");
+    hs_stability_config_t defaults;
+    if (!cfg) {
+        hs_stability_config_default(&defaults);
+        cfg = &defaults;
+    }
+    /* The work area (~45 KB) lives on the stack: no allocation, no shared state. */
+    _Static_assert(sizeof(s_work_t) < 300000, "stability work area");
+    s_work_t w;
+    int npts = hs_board_num_points(b);
+    memset(out, 0, sizeof *out);
+    for (int p = 0; p < S_NPTS; p++)
+        out->group[p] = -1;
+
+    s_benson(b, HS_BLACK, w.alive[HS_BLACK], &w.benson);
+    s_benson(b, HS_WHITE, w.alive[HS_WHITE], &w.benson);
+
+    for (int p = 0; p < npts; p++) {
+        w.parent[p] = (hs_point_t)p;
+        w.eyes[p] = 0;
+        w.libs[p] = 0;
+        w.lib_stamp[p] = -1;
+        w.weakest[p] = HS_NO_POINT;
+        w.dead_inside[p] = false;
+        w.benson_alive[p] = false;
+        w.lab[p] = -1;
+    }
+
+    /* Join strings through small one-colour empty regions. */
+    int nreg = 0;
+    for (int p = 0; p < npts; p++) {
+        if (b->color[p] != HS_EMPTY || w.lab[p] >= 0)
+            continue;
+        int n = s_fill(b, (hs_point_t)p, 1u << HS_EMPTY, w.lab, (int16_t)nreg++, w.pts);
+        unsigned border = 0;
+        hs_point_t first = HS_NO_POINT;
+        for (int i = 0; i < n; i++)
+            for (int d = 0; d < 4; d++) {
+                hs_point_t q = (hs_point_t)(w.pts[i] + s_nb(b, d));
+                if (s_is_stone(b, q)) {
+                    border |= 1u << b->color[q];
+                    if (first == HS_NO_POINT)
+                        first = b->head[q];
+                }
+            }
+        if (border != (1u << HS_BLACK) && border != (1u << HS_WHITE))
+            continue;
+        hs_color_t c = border == (1u << HS_BLACK) ? HS_BLACK : HS_WHITE;
+        if (n <= HS_STABILITY_EYE_SPACE_MAX)
+            for (int i = 0; i < n; i++)
+                for (int d = 0; d < 4; d++) {
+                    hs_point_t q = (hs_point_t)(w.pts[i] + s_nb(b, d));
+                    if (b->color[q] == c)
+                        s_union(w.parent, first, b->head[q]);
+                }
+        /* Eye value goes to the group(s) around: after the union there is one
+         * group for a small region; a large region credits each neighbour. */
+        float ev = n <= HS_STABILITY_EYE_SPACE_MAX ? s_eye_value(b, w.pts, n, c) : 2.0f;
+        hs_point_t credited[64];
+        int nc = 0;
+        for (int i = 0; i < n; i++)
+            for (int d = 0; d < 4; d++) {
+                hs_point_t q = (hs_point_t)(w.pts[i] + s_nb(b, d));
+                if (b->color[q] != c)
+                    continue;
+                hs_point_t h = b->head[q];
+                bool dup = false;
+                for (int k = 0; k < nc; k++) dup |= credited[k] == h;
+                if (dup || nc >= 64)
+                    continue;
+                credited[nc++] = h;
+            }
+        /* Eye values are added to string heads now and summed per group below
+         * (a small region's strings are all in one group: count it once). */
+        if (n <= HS_STABILITY_EYE_SPACE_MAX)
+            w.eyes[first] += ev;
+        else
+            for (int k = 0; k < nc; k++)
+                w.eyes[credited[k]] += ev;
+    }
+
+    /* Sum per group: eyes, liberties, weakest string, Benson. */
+    float group_eyes[S_NPTS];
+    for (int p = 0; p < npts; p++)
+        group_eyes[p] = 0;
+    for (int p = 0; p < npts; p++) {
+        if (!s_is_stone(b, p) || b->head[p] != p)
+            continue;
+        hs_point_t g = s_find(w.parent, (hs_point_t)p);
+        group_eyes[g] += w.eyes[p];
+        if (w.weakest[g] == HS_NO_POINT || b->libs[p] < b->libs[w.weakest[g]])
+            w.weakest[g] = (hs_point_t)p;
+    }
+    for (int p = 0; p < npts; p++) {
+        if (!s_is_stone(b, p))
+            continue;
+        hs_color_t c = (hs_color_t)b->color[p];
+        hs_point_t g = s_find(w.parent, b->head[p]);
+        if (w.alive[c][p] == 1)
+            w.benson_alive[g] = true;
+        if (w.alive[hs_color_other(c)][p] == 2)
+            w.dead_inside[g] = true;
+        for (int d = 0; d < 4; d++) {
+            hs_point_t q = (hs_point_t)(p + s_nb(b, d));
+            if (b->color[q] == HS_EMPTY && w.lib_stamp[q] != g) {
+                w.lib_stamp[q] = g;
+                w.libs[g]++;
+            }
+        }
+    }
+
+    bool use_reader = reader && cfg->use_reader;
+    long old_budget = use_reader ? hs_reader_set_node_budget(reader, cfg->reader_node_budget) : 0;
+    int16_t index_of[S_NPTS];
+    for (int p = 0; p < npts; p++) {
+        index_of[p] = -1;
+        if (!s_is_stone(b, p) || b->head[p] != p || s_find(w.parent, (hs_point_t)p) != p)
+            continue;
+        hs_point_t g = (hs_point_t)p;
+        int gi = out->num_groups++;
+        index_of[g] = (int16_t)gi;
+        out->group_color[gi] = b->color[g];
+        float eyes = group_eyes[g] > 2.0f ? 2.0f : group_eyes[g];
+        float s;
+        if (w.benson_alive[g] || eyes >= 2.0f) {
+            s = 1.0f;
+        } else if (w.dead_inside[g]) {
+            s = 0.0f;
+        } else {
+            hs_point_t weak = w.weakest[g];
+            int wl = b->libs[weak];
+            bool safe = wl >= HS_READER_SAFE_LIBS, urgent = false, dead = false;
+            if (use_reader && !safe) {
+                hs_tactic_t t;
+                if (hs_reader_defend(reader, b, weak, &t, NULL) == 0 && t.result == HS_TACTIC_CAPTURED)
+                    dead = true;
+                else if (hs_reader_attack(reader, b, weak, &t, NULL) == 0) {
+                    safe = t.result == HS_TACTIC_SAVED;
+                    urgent = t.result == HS_TACTIC_CAPTURED;
+                }
+            }
+            if (dead) {
+                s = 0.0f;
+            } else {
+                int l = w.libs[g] < 10 ? w.libs[g] : 10;
+                s = 0.10f + 0.30f * eyes + 0.02f * (float)l + (safe ? 0.15f : 0.0f);
+                if (urgent && s > 0.30f)
+                    s = 0.30f;
+                if (s < 0.05f) s = 0.05f;
+                if (s > 0.90f) s = 0.90f;
+            }
+        }
+        out->group_stability[gi] = s;
+    }
+    if (use_reader)
+        hs_reader_set_node_budget(reader, old_budget);
+
+    for (int p = 0; p < npts; p++) {
+        if (s_is_stone(b, p)) {
+            int gi = index_of[s_find(w.parent, b->head[p])];
+            out->group[p] = (int16_t)gi;
+            out->point[p] = out->group_stability[gi];
+        }
+        if (w.alive[HS_BLACK][p] == 1 || w.alive[HS_WHITE][p] == 1)
+            out->pass_alive[p] = 1;
+    }
+    return 0;
+}

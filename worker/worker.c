@@ -1,0 +1,414 @@
+/*
+ * worker/worker.c — the worker's I/O loop and engine threads (see worker.h).
+ *
+ * Connection states (Paranoid Pirate):
+ *
+ *    ┌──────────┐ s_connect: socket+READY ┌───────────┐
+ *    │ OFFLINE  │ ───────────────────────► │ CONNECTED │ ◄── any message from broker
+ *    └──────────┘                          └───────────┘     (liveness reset)
+ *        ▲   backoff 1 s → 32 s (s_backoff)      │ liveness × interval silent,
+ *        └────────────────────────────────────────┘ or DISCONNECT from broker
+ *                                                  (s_disconnect)
+ *    CONNECTED ── stop flag, all tasks done ──► send DISCONNECT, return (s_leave)
+ *
+ * Only the I/O thread touches the DEALER socket. Engine threads take decoded
+ * tasks from a mutex/condvar queue and hand encoded RESULT bodies back through an
+ * inproc PUSH → PULL pair, which the I/O thread polls beside the DEALER.
+ */
+#include "worker/worker.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "worker/worker_internal.h"
+
+typedef struct s_task {
+    hs_wire_msg_t msg;
+    struct s_task *next;
+} s_task_t;
+
+typedef struct s_worker {
+    const hs_worker_config_t *cfg;
+    void *ctx;
+    char pull_ep[96];
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    s_task_t *head, *tail;
+    int queued;
+    bool quit;
+    int batch;
+    /* stats, under mu */
+    hs_worker_stats_t st;
+} s_worker_t;
+
+static int64_t s_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ------------------------------------------------------------ engine threads */
+
+static void *s_engine_thread(void *arg)
+{
+    s_worker_t *w = arg;
+    hs__eval_ctx_t *x = calloc(1, sizeof *x);
+    void *push = zmq_socket(w->ctx, ZMQ_PUSH);
+    hs_wire_buf_t buf = { 0 };
+    if (!x || !push || zmq_connect(push, w->pull_ep) != 0) {
+        fprintf(stderr, "hyeongse worker: engine thread could not start\n");
+        goto out;
+    }
+    x->batch_max = w->batch;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        while (!w->head && !w->quit)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->head) {
+            pthread_mutex_unlock(&w->mu);
+            break;
+        }
+        s_task_t *t = w->head;
+        w->head = t->next;
+        if (!w->head)
+            w->tail = NULL;
+        w->queued--;
+        pthread_mutex_unlock(&w->mu);
+
+        uint64_t positions = 0;
+        int failed = 0;
+        double before = x->engine_seconds;
+        int rc = hs__worker_eval_task(x, &t->msg.task, &buf, &positions, &failed);
+        pthread_mutex_lock(&w->mu);
+        w->st.tasks++;
+        w->st.positions += positions;
+        w->st.evals += positions * (uint64_t)t->msg.task.num_engines;
+        w->st.task_errors += (uint64_t)failed;
+        w->st.engine_seconds += x->engine_seconds - before;
+        pthread_mutex_unlock(&w->mu);
+        if (rc < 0) {
+            /* Cannot encode: report the task failed so the broker gives the credit back. */
+            hs_wire_msg_t m;
+            hs_wire_msg_init(&m, HS_WIRE_RESULT);
+            m.result.task_id = t->msg.task.task_id;
+            m.result.job_id = t->msg.task.job_id;
+            m.result.error = "result could not be encoded";
+            buf.len = 0;
+            rc = hs_wire_encode(&m, &buf, NULL);
+        }
+        hs_wire_msg_fini(&t->msg);
+        free(t);
+        if (rc == 0)
+            zmq_send(push, buf.data, buf.len, 0);
+    }
+out:
+    if (push)
+        zmq_close(push);
+    if (x)
+        hs__engine_cache_fini(&x->cache);
+    free(x);
+    hs_wire_buf_free(&buf);
+    return NULL;
+}
+
+/* Drops tasks nobody started (after a reconnect the broker requeues them). */
+static int s_drop_queued(s_worker_t *w)
+{
+    pthread_mutex_lock(&w->mu);
+    int n = 0;
+    while (w->head) {
+        s_task_t *t = w->head;
+        w->head = t->next;
+        hs_wire_msg_fini(&t->msg);
+        free(t);
+        n++;
+    }
+    w->tail = NULL;
+    w->queued = 0;
+    pthread_mutex_unlock(&w->mu);
+    return n;
+}
+
+/* --------------------------------------------------------------- I/O thread */
+
+static int s_send(void *sock, hs_wire_type_t type, const void *body, size_t len)
+{
+    if (zmq_send(sock, "", 0, ZMQ_SNDMORE) < 0)
+        return HS_EIO;
+    if (zmq_send(sock, hs_wire_magic_for(type), HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE) < 0)
+        return HS_EIO;
+    return zmq_send(sock, body, len, 0) < 0 ? HS_EIO : 0;
+}
+
+static int s_send_msg(void *sock, const hs_wire_msg_t *m, hs_wire_buf_t *buf)
+{
+    buf->len = 0;
+    if (hs_wire_encode(m, buf, NULL) < 0)
+        return HS_EINVAL;
+    return s_send(sock, m->type, buf->data, buf->len);
+}
+
+/* s_connect: OFFLINE → CONNECTED. */
+static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
+{
+    const hs_worker_config_t *c = w->cfg;
+    void *sock = zmq_socket(w->ctx, ZMQ_DEALER);
+    if (!sock)
+        return NULL;
+    int zero = 0;
+    zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero);
+    if (zmq_connect(sock, c->endpoint) != 0) {
+        zmq_close(sock);
+        return NULL;
+    }
+    char name[HS_WIRE_MAX_NAME], host[128] = "host";
+    if (c->name)
+        snprintf(name, sizeof name, "%s", c->name);
+    else {
+        gethostname(host, sizeof host - 1);
+        snprintf(name, sizeof name, "%s:%ld", host, (long)getpid());
+    }
+    char list[1024], *names[HS_WIRE_MAX_ENGINES];
+    int n = 0;
+    snprintf(list, sizeof list, "%s", c->engines ? c->engines : "");
+    if (!c->engines)
+        hs_engine_list(list, sizeof list);
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < HS_WIRE_MAX_ENGINES;
+         tok = strtok_r(NULL, ",", &save))
+        names[n++] = tok;
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_READY);
+    m.ready.name = name;
+    m.ready.engines = names;
+    m.ready.num_engines = n;
+    m.ready.threads = c->threads > 0 ? c->threads : 1;
+    m.ready.gpus = 0;
+    m.ready.credit = credit;
+    if (s_send_msg(sock, &m, buf) < 0) {
+        zmq_close(sock);
+        return NULL;
+    }
+    return sock;
+}
+
+/* Sleeps up to ms, waking early when stop is set. */
+static void s_backoff(s_worker_t *w, int ms)
+{
+    int64_t end = s_ms() + ms;
+    while (s_ms() < end && !atomic_load(w->cfg->stop))
+        usleep(20000);
+}
+
+int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_error_t *err)
+{
+    if (!cfg || !cfg->endpoint || !cfg->stop)
+        return hs_error_set(err, HS_EINVAL, "worker: endpoint and stop flag are required");
+    if (cfg->engines) {
+        int rc = hs_engine_check_list(cfg->engines, HS_WIRE_MAX_ENGINES, err);
+        if (rc < 0)
+            return rc;
+    }
+    int threads = cfg->threads > 0 ? cfg->threads : 1;
+    int credit = cfg->credit > 0 ? cfg->credit : 4 * threads + 8;
+    int hb = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
+    int liveness = cfg->liveness > 0 ? cfg->liveness : 3;
+    int backoff_max = cfg->backoff_max_ms > 0 ? cfg->backoff_max_ms : 32000;
+
+    s_worker_t w = { .cfg = cfg };
+    w.batch = cfg->batch > 0 && cfg->batch < HS__BATCH_MAX ? cfg->batch : HS__BATCH_MAX;
+    pthread_mutex_init(&w.mu, NULL);
+    pthread_cond_init(&w.cv, NULL);
+    bool own_ctx = cfg->zmq_ctx == NULL;
+    w.ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
+    snprintf(w.pull_ep, sizeof w.pull_ep, "inproc://hs-worker-results-%p", (void *)&w);
+    void *pull = w.ctx ? zmq_socket(w.ctx, ZMQ_PULL) : NULL;
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    int started = 0, rc = 0;
+    hs_wire_buf_t buf = { 0 };
+    void *sock = NULL;
+    if (!pull || !tids || zmq_bind(pull, w.pull_ep) != 0) {
+        rc = hs_error_set(err, HS_EIO, "worker: cannot set up sockets: %s", zmq_strerror(errno));
+        goto done;
+    }
+    for (; started < threads; started++)
+        if (pthread_create(&tids[started], NULL, s_engine_thread, &w) != 0) {
+            rc = hs_error_set(err, HS_EIO, "worker: cannot start engine threads");
+            goto done;
+        }
+
+    int in_flight = 0;          /* tasks received and not yet answered */
+    int backoff = 1000;
+    bool stopping = false;
+    int64_t last_recv = 0, last_send = 0;
+    while (!sock) {
+        if (atomic_load(cfg->stop))
+            goto done;
+        sock = s_connect(&w, credit, &buf);
+        if (!sock) {
+            if (cfg->verbose)
+                fprintf(stderr, "hyeongse worker: cannot connect to %s; retrying in %d ms\n",
+                        cfg->endpoint, backoff);
+            s_backoff(&w, backoff);
+            backoff = backoff * 2 > backoff_max ? backoff_max : backoff * 2;
+        }
+    }
+    last_recv = last_send = s_ms();
+    if (cfg->verbose)
+        fprintf(stderr, "hyeongse worker: connected to %s (%d threads, credit %d)\n",
+                cfg->endpoint, threads, credit);
+
+    for (;;) {
+        if (!stopping && atomic_load(cfg->stop))
+            stopping = true;
+        if (stopping && in_flight == 0) {
+            hs_wire_msg_t m;
+            hs_wire_msg_init(&m, HS_WIRE_DISCONNECT);
+            s_send_msg(sock, &m, &buf);   /* s_leave: CONNECTED → gone */
+            break;
+        }
+        zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { pull, 0, ZMQ_POLLIN, 0 } };
+        int64_t now = s_ms();
+        long wait = (long)(last_send + hb - now);
+        if (wait < 0)
+            wait = 0;
+        if (stopping && wait > 50)
+            wait = 50;
+        if (zmq_poll(items, 2, wait) < 0 && errno != EINTR) {
+            rc = hs_error_set(err, HS_EIO, "worker: poll failed: %s", zmq_strerror(errno));
+            break;
+        }
+        /* Results from engine threads go straight out. */
+        while (items[1].revents & ZMQ_POLLIN) {
+            zmq_msg_t body;
+            zmq_msg_init(&body);
+            if (zmq_msg_recv(&body, pull, ZMQ_DONTWAIT) < 0) {
+                zmq_msg_close(&body);
+                break;
+            }
+            s_send(sock, HS_WIRE_RESULT, zmq_msg_data(&body), zmq_msg_size(&body));
+            zmq_msg_close(&body);
+            last_send = s_ms();
+            if (in_flight > 0)
+                in_flight--;
+        }
+        bool reconnect = false;
+        if (items[0].revents & ZMQ_POLLIN) {
+            for (;;) {
+                zmq_msg_t fr[3];
+                int nf = 0, more = 1;
+                while (more) {
+                    zmq_msg_t part;
+                    zmq_msg_init(&part);
+                    if (zmq_msg_recv(&part, sock, ZMQ_DONTWAIT) < 0) {
+                        zmq_msg_close(&part);
+                        break;
+                    }
+                    more = zmq_msg_more(&part);
+                    if (nf < 3)
+                        fr[nf++] = part;
+                    else
+                        zmq_msg_close(&part);
+                }
+                if (nf == 0)
+                    break;
+                last_recv = s_ms();
+                backoff = 1000;
+                hs_wire_msg_t *m = NULL;
+                bool is_worker = false;
+                if (nf == 3 && zmq_msg_size(&fr[0]) == 0 &&
+                    hs_wire_check_magic(zmq_msg_data(&fr[1]), zmq_msg_size(&fr[1]), &is_worker,
+                                        NULL) == 0 && is_worker) {
+                    s_task_t *t = calloc(1, sizeof *t);
+                    hs_error_t derr = { 0 };
+                    if (t && hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &t->msg,
+                                            &derr) == 0) {
+                        m = &t->msg;
+                        if (m->type == HS_WIRE_TASK) {
+                            pthread_mutex_lock(&w.mu);
+                            if (w.tail)
+                                w.tail->next = t;
+                            else
+                                w.head = t;
+                            w.tail = t;
+                            w.queued++;
+                            pthread_cond_signal(&w.cv);
+                            pthread_mutex_unlock(&w.mu);
+                            in_flight++;
+                            t = NULL;
+                        } else if (m->type == HS_WIRE_DISCONNECT) {
+                            reconnect = true;
+                        }
+                    } else if (cfg->verbose) {
+                        fprintf(stderr, "hyeongse worker: dropped a bad message: %s\n", derr.msg);
+                    }
+                    if (t) {
+                        hs_wire_msg_fini(&t->msg);
+                        free(t);
+                    }
+                }
+                for (int i = 0; i < nf; i++)
+                    zmq_msg_close(&fr[i]);
+            }
+        }
+        now = s_ms();
+        if (!reconnect && now - last_recv > (int64_t)hb * liveness)
+            reconnect = true;
+        if (reconnect) {
+            /* s_disconnect: CONNECTED → OFFLINE; unstarted tasks are the broker's again. */
+            int dropped = s_drop_queued(&w);
+            in_flight -= dropped;
+            zmq_close(sock);
+            sock = NULL;
+            pthread_mutex_lock(&w.mu);
+            w.st.reconnects++;
+            pthread_mutex_unlock(&w.mu);
+            if (cfg->verbose)
+                fprintf(stderr, "hyeongse worker: broker silent; reconnecting in %d ms\n", backoff);
+            while (!sock) {
+                s_backoff(&w, backoff);
+                backoff = backoff * 2 > backoff_max ? backoff_max : backoff * 2;
+                if (atomic_load(cfg->stop) && in_flight == 0)
+                    goto done;
+                sock = s_connect(&w, credit, &buf);
+            }
+            last_recv = last_send = s_ms();
+            continue;
+        }
+        if (now - last_send >= hb) {
+            hs_wire_msg_t m;
+            hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
+            s_send_msg(sock, &m, &buf);
+            last_send = now;
+        }
+    }
+
+done:
+    pthread_mutex_lock(&w.mu);
+    w.quit = true;
+    pthread_cond_broadcast(&w.cv);
+    pthread_mutex_unlock(&w.mu);
+    s_drop_queued(&w);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    free(tids);
+    if (sock)
+        zmq_close(sock);
+    if (pull)
+        zmq_close(pull);
+    if (own_ctx && w.ctx)
+        zmq_ctx_term(w.ctx);
+    hs_wire_buf_free(&buf);
+    if (stats)
+        *stats = w.st;
+    pthread_mutex_destroy(&w.mu);
+    pthread_cond_destroy(&w.cv);
+    return rc;
+}

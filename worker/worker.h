@@ -1,0 +1,66 @@
+/*
+ * worker/worker.h — the worker: connects to a broker, takes TASKs, evaluates
+ * their positions in batches on N engine threads and sends RESULTs back.
+ *
+ *              ┌────────────── I/O thread (hs_worker_run) ──────────────┐
+ *   broker ◄──►│ DEALER  ── READY / HEARTBEAT / RESULT / DISCONNECT ──►  │
+ *              │         ◄─ TASK / HEARTBEAT / DISCONNECT ──            │
+ *              │ task queue (mutex+cond) ─► engine thread 1..N           │
+ *              │ PULL inproc ◄─ encoded RESULT bodies ─ engine threads   │
+ *              └─────────────────────────────────────────────────────────┘
+ *
+ * Flow control is by credit: READY announces `credit` tasks the broker may send
+ * before hearing back; every RESULT gives one credit back. So the worker never
+ * holds more than `credit` tasks and the broker never overruns its pipe.
+ *
+ * Liveness (Paranoid Pirate): the worker sends HEARTBEAT when it has sent nothing
+ * for one interval; when nothing has come from the broker for `liveness`
+ * intervals it drops the connection, waits (1 s, doubling up to 32 s; reset by any
+ * message from the broker) and reconnects with a fresh READY. Tasks still queued
+ * and not started are dropped at a reconnect: the broker's lease expires and it
+ * requeues them. Tasks being computed finish and their RESULTs are sent on the
+ * new connection (the broker accepts a result for a task it still has leased or
+ * requeued and ignores one it has already stored).
+ *
+ * Stopping: when *cfg->stop becomes non-zero (the CLI sets it from SIGTERM /
+ * SIGINT) the worker stops taking tasks, finishes those it holds, sends their
+ * results, sends DISCONNECT and returns 0. Signal handling is the caller's
+ * business; this module never installs handlers.
+ */
+#ifndef HS_WORKER_WORKER_H
+#define HS_WORKER_WORKER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+typedef struct hs_worker_config {
+    const char *endpoint;      /* "tcp://host:port" or "inproc://name" */
+    void *zmq_ctx;             /* ZeroMQ context to use (required for inproc://), or NULL */
+    int threads;               /* engine threads (<= 0: 1) */
+    int credit;                /* tasks in flight (<= 0: 4 * threads + 8) */
+    int batch;                 /* positions per engine call (<= 0: the engine's max_batch) */
+    int heartbeat_ms;          /* heartbeat interval (<= 0: 1000) */
+    int liveness;              /* missed intervals before reconnect (<= 0: 3) */
+    int backoff_max_ms;        /* longest wait between reconnects (<= 0: 32000) */
+    const char *name;          /* worker name sent in READY (NULL: host:pid) */
+    const char *engines;       /* comma list of engines offered (NULL: all registered) */
+    atomic_int *stop;          /* set non-zero to make hs_worker_run finish and return */
+    int verbose;               /* log connection events to stderr */
+} hs_worker_config_t;
+
+/* Counters filled by hs_worker_run (may be read after it returns). */
+typedef struct hs_worker_stats {
+    uint64_t tasks, positions, evals, task_errors, reconnects;
+    double engine_seconds;     /* time inside engine evaluate() calls, all threads */
+} hs_worker_stats_t;
+
+/*
+ * Runs the worker until *cfg->stop is set. Blocks. Returns 0 after a clean
+ * shutdown, or HS_EINVAL (bad config, unknown engine), HS_ENOMEM, HS_EIO (socket
+ * setup failed) with *err. stats may be NULL.
+ */
+int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_error_t *err);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * worker/worker_internal.h — what worker.c and worker_eval.c share (hs__ names:
+ * internal to worker/, not an API).
+ */
+#ifndef HS_WORKER_INTERNAL_H
+#define HS_WORKER_INTERNAL_H
+
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/game.h"
+#include "core/rules.h"
+#include "core/wire.h"
+#include "worker/engine.h"
+
+#define HS__ENGINE_CACHE 8
+#define HS__BATCH_MAX 256
+
+/* Engine instances of one thread, by spec string. */
+typedef struct hs__engine_cache {
+    int count;
+    char spec[HS__ENGINE_CACHE][HS_WIRE_MAX_NAME];
+    hs_engine_t eng[HS__ENGINE_CACHE];
+} hs__engine_cache_t;
+
+/* Per-thread scratch for evaluating tasks (large: heap-allocate it). */
+typedef struct hs__eval_ctx {
+    hs__engine_cache_t cache;
+    int batch_max;                               /* <= HS__BATCH_MAX */
+    int batch_n;
+    hs_board_t cur;
+    hs_board_t boards[HS__BATCH_MAX];
+    hs_engine_pos_t pos[HS__BATCH_MAX];
+    uint8_t keys[HS__BATCH_MAX][16];
+    hs_engine_result_t results[HS__BATCH_MAX];
+    double engine_seconds;
+} hs__eval_ctx_t;
+
+void hs__engine_cache_fini(hs__engine_cache_t *c);
+
+/*
+ * Evaluates task t and encodes the RESULT body into *out (reused buffer).
+ * *positions gets the positions evaluated, *failed whether the task failed (the
+ * RESULT then carries the reason). Returns 0 or the encoder's error.
+ */
+int hs__worker_eval_task(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_buf_t *out,
+                         uint64_t *positions, int *failed);
+
+#endif
