@@ -4,10 +4,13 @@
  * bench/judge_final.sh, which also runs GNU Go on a sample of the same games.
  *
  * usage: bench_judge_final [--sample-dir DIR] [--sample N] [--stability [--reader]]
- *                          [--playouts N] [--failures N] [--dump FILE] ARCHIVE...
+ *                          [--playouts N] [--mc-dead T] [--failures N] [--dump FILE]
+ *                          ARCHIVE...
  *
- * Default: the judge's own eye analysis (no stability map, no playouts), the
+ * Default: the judge's defaults (hs_judge_config_default: eye analysis plus
+ * 256 tactical playouts, majority ownership decides; no stability map), the
  * configuration that scores best on these archives (see docs/JUDGE.md).
+ * --playouts 0 gives the static rules alone.
  *
  * Which games count (the filter, exactly):
  *   - RE is a counted result "B+n"/"W+n" with n > 0 (RE[B+0.0]-style Fox values
@@ -152,15 +155,24 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
     hs_rules_t rules = g->rules;
     if (!g->rules_raw && fabs(g->komi - 7.5) < 1e-9)
         rules = hs_rules_get(HS_RULES_CHINESE);
+    /* Free stones: HA, or (game.h reports only 2 or more) a lone AB stone
+     * before the first move, which OGS area scoring compensates like one
+     * handicap stone. */
+    int handicap = g->handicap;
+    if (handicap == 0 && g->num_setup > 0) {
+        int blacks = 0;
+        for (int i = 0; i < g->num_setup; i++) blacks += g->setup[i].color == HS_BLACK ? 1 : -1000;
+        if (blacks > 0) handicap = blacks;
+    }
     const hs_stability_t *sp = NULL;
     if (c->use_stab) {
         hs_stability_compute(&b, NULL, c->use_reader ? c->reader : NULL, &c->stab, NULL);
         sp = &c->stab;
     }
     hs_judge_compute(&b, sp, &c->jcfg, &c->judge, NULL);
-    double score = hs_judge_score(&c->judge, &b, &rules, g->komi, g->handicap);
+    double score = hs_judge_score(&c->judge, &b, &rules, g->komi, handicap);
     hs_rules_t other = hs_rules_get(rules.scoring == HS_SCORING_AREA ? HS_RULES_JAPANESE : HS_RULES_CHINESE);
-    double alt = hs_judge_score(&c->judge, &b, &other, g->komi, g->handicap);
+    double alt = hs_judge_score(&c->judge, &b, &other, g->komi, handicap);
     c->seconds += s_now() - t0;
     double recorded = g->result.winner == HS_WINNER_BLACK ? g->result.margin : -g->result.margin;
     double e = score - recorded;
@@ -234,6 +246,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--stability")) c->use_stab = true;
         else if (!strcmp(argv[i], "--reader")) c->use_reader = true;
         else if (!strcmp(argv[i], "--playouts") && i + 1 < argc) c->jcfg.playouts = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--mc-dead") && i + 1 < argc) c->jcfg.mc_dead = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc) c->dump = fopen(argv[++i], "w");
         else if (!strcmp(argv[i], "--failures") && i + 1 < argc) c->failures_to_print = atoi(argv[++i]);
         else if (npaths < 64) paths[npaths++] = argv[i];
@@ -257,9 +270,11 @@ int main(int argc, char **argv)
     printf("judge_final: %d games read; skipped: %d without a counted result, %d Fox (untrusted KM/RU), "
            "%d sgf-edge, %d not replayable\n", c->games_seen, c->skipped_result, c->skipped_fox,
            c->skipped_edge, c->skipped_replay);
+    char mode[48];
+    snprintf(mode, sizeof mode, c->jcfg.playouts ? ", %d playouts" : ", no playouts", c->jcfg.playouts);
     printf("judge (%s%s): %d games judged, exact %.1f%%, within 1 point %.1f%%, %.3f ms per game "
            "(replay + %sjudgment)\n", c->use_stab ? (c->use_reader ? "stability + reader" : "stability, no reader")
-           : "eye analysis only", c->jcfg.playouts ? ", playouts" : "", c->judged, 100.0 * c->exact / (c->judged ? c->judged : 1),
+           : "eye analysis", mode, c->judged, 100.0 * c->exact / (c->judged ? c->judged : 1),
            100.0 * c->within1 / (c->judged ? c->judged : 1), 1000.0 * c->seconds / (c->judged ? c->judged : 1),
            c->use_stab ? "stability + " : "");
     for (int i = 0; i < c->num_parts; i++) {

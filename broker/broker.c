@@ -3,15 +3,28 @@
  * told apart by the magic frame, heartbeats, worker expiry, lease timeouts,
  * credit-based dispatch, and one store commit per round.
  *
- * One round of the loop (s_round):
+ * One round of the loop (in hs_broker_run):
  *   1. poll the ROUTER (at most 100 ms);
- *   2. read up to S_MAX_READ messages; each may write to the store batch
- *      (results, journal) and queue a reply for after the commit;
+ *   2. drain up to S_MAX_READ ready messages; each may write to the ONE store
+ *      batch of the round (results, task journal, games) and queue a reply;
  *   3. expire silent workers and timed-out leases (requeue), send heartbeats;
- *   4. dispatch: every worker with free credit gets tasks (lease → TASK);
- *   5. write dirty job records, commit the batch, send the queued replies.
- * Replies that acknowledge data (SUBMIT_REPLY) leave only after the commit, so a
- * client never hears "accepted" for games a crash could lose.
+ *   4. write dirty job records and commit the batch: one LMDB transaction per
+ *      round, however many messages it applied;
+ *   5. send the queued replies;
+ *   6. dispatch: every worker with free credit gets tasks (lease → TASK); a
+ *      credit covers up to S_CREDIT_POSITIONS positions, so small tasks are
+ *      leased many per credit.
+ *
+ * Durability guarantee (also in docs/PROTOCOL.md): every reply to a client
+ * (SUBMIT_REPLY "accepted", STATUS_REPLY counts and job states, CANCEL_REPLY) is
+ * sent only after the commit that records everything it reports, so a task, game
+ * or job is reported done or accepted to anyone only once it is on disk (fsync'd
+ * unless the store was opened with HS_STORE_NOSYNC). A RESULT is durable at the
+ * end of the round that read it; if the broker dies before that commit, the task
+ * is still queued in the journal after the restart, is evaluated again, and the
+ * idempotent store keeps one copy. Workers get no acknowledgement of results.
+ * TASKs are sent only after the commit too, so every task id a worker holds is
+ * durable. If a commit fails the broker stops without sending the round's replies.
  *
  * Sending uses ZMQ_ROUTER_MANDATORY: a message to a peer that is gone fails with
  * EHOSTUNREACH instead of vanishing, and a full pipe fails with EAGAIN, so a
@@ -78,10 +91,11 @@ static int s_send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, const h
     return rc;
 }
 
-static void s_outbox_add(s_outbox_t *o, const uint8_t *id, size_t id_len, const hs_wire_msg_t *m)
+/* Queues m for peer id; to_worker = the magic the peer used (HSW1), so shared
+ * types (HEARTBEAT, ERROR, DISCONNECT) are answered in the peer's own magic. */
+static void s_outbox_add(s_outbox_t *o, const uint8_t *id, size_t id_len, bool to_worker,
+                         const hs_wire_msg_t *m)
 {
-    /* Only client replies and DISCONNECT to an unknown worker go through here. */
-    bool to_worker = m->type == HS_WIRE_DISCONNECT;
     if (o->n == o->cap) {
         int n = o->cap ? o->cap * 2 : 16;
         s_reply_t *nv = realloc(o->v, sizeof *nv * (size_t)n);
@@ -118,7 +132,7 @@ static void s_send_error(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size
     hs_wire_msg_init(&m, HS_WIRE_ERROR);
     m.error.code = code;
     m.error.reason = (char *)reason;
-    s_outbox_add(o, id, id_len, &m);
+    s_outbox_add(o, id, id_len, false, &m);
 }
 
 /* --------------------------------------------------------------- workers */
@@ -224,7 +238,7 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     m.status_reply.jobs = v;
     m.status_reply.num_jobs = n;
     m.status_reply.workers = b->num_workers;
-    s_outbox_add(o, id, len, &m);
+    s_outbox_add(o, id, len, false, &m);
     free(v);
 }
 
@@ -272,7 +286,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     m.submit_reply.job_id = j->rec.id;
     m.submit_reply.credit = j->rec.state == HS_JOB_RUNNING ? s_submit_credit(b) : 0;
     m.submit_reply.accepted = accepted;
-    s_outbox_add(o, id, len, &m);
+    s_outbox_add(o, id, len, false, &m);
 }
 
 /* -------------------------------------------------------------- dispatch */
@@ -327,7 +341,7 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
             /* Unknown worker (we restarted, or expired it): make it say READY again. */
             hs_wire_msg_t d;
             hs_wire_msg_init(&d, HS_WIRE_DISCONNECT);
-            s_outbox_add(o, id, id_len, &d);
+            s_outbox_add(o, id, id_len, true, &d);
         }
     } else {
         switch (m.type) {
@@ -346,13 +360,13 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
             r.cancel_reply.canceled = j && j->rec.state == HS_JOB_RUNNING;
             if (j)
                 hs__job_cancel(b, j);
-            s_outbox_add(o, id, id_len, &r);
+            s_outbox_add(o, id, id_len, false, &r);
             break;
         }
         case HS_WIRE_HEARTBEAT: {
             hs_wire_msg_t r;
             hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
-            s_outbox_add(o, id, id_len, &r);
+            s_outbox_add(o, id, id_len, false, &r);
             break;
         }
         case HS_WIRE_QUERY:
@@ -366,6 +380,24 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
     hs_wire_msg_fini(&m);
 }
 
+/*
+ * Credit: a worker announces how many tasks it may hold; a credit stands for up to
+ * S_CREDIT_POSITIONS positions, so small tasks (a few moves, `--moves last`) are
+ * leased many per credit and the pipe stays full: a worker holds tasks while it has
+ * fewer than `credit` of them, or fewer than credit x S_CREDIT_POSITIONS positions
+ * in at most credit x S_CREDIT_TASKS tasks.
+ */
+#define S_CREDIT_POSITIONS 64
+#define S_CREDIT_TASKS 64
+
+static bool s_worker_full(const hs__bworker_t *w)
+{
+    if (w->num_leases < w->credit)
+        return false;
+    return w->leased_positions >= (int64_t)w->credit * S_CREDIT_POSITIONS ||
+           w->num_leases >= w->credit * S_CREDIT_TASKS;
+}
+
 static void s_dispatch(hs__broker_t *b)
 {
     for (int i = 0; i < b->num_workers; i++)
@@ -376,7 +408,7 @@ static void s_dispatch(hs__broker_t *b)
         any = false;
         for (int i = 0; i < b->num_workers; i++) {
             hs__bworker_t *w = b->workers[i];
-            if (w->blocked || w->num_leases >= w->credit)
+            if (w->blocked || s_worker_full(w))
                 continue;
             hs__btask_t *t = hs__task_next(b, w);
             if (!t)
@@ -538,12 +570,19 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
                 zmq_msg_close(&fr[i]);
         }
         s_timers(&b);
-        s_dispatch(&b);
         if (!b.fatal)
             hs__jobs_flush(&b);
+        /* One commit for everything this round read and changed. */
         if (!b.fatal && hs_store_in_batch(b.store) && hs_store_commit(b.store, &b.err) < 0)
             b.fatal = b.err.code ? b.err.code : HS_ESTORE;
+        if (b.fatal)
+            break;   /* nothing of an uncommitted round may be reported */
         s_outbox_flush(&b, &out);
+        /* After the commit: every TASK sent names a task (and job, and game) that
+         * is durable, so a restarted broker never reuses an id a worker holds.
+         * Leases are not journaled; what dispatch does write (a task that cannot
+         * be built fails) goes into the next round's batch. */
+        s_dispatch(&b);
     }
     if (b.fatal) {
         rc = b.fatal;

@@ -21,7 +21,8 @@ struct hs__bworker;
 struct hs__bjob;
 
 typedef struct hs__btask {
-    hs_store_task_t rec;            /* the journal record (state, attempts, moves) */
+    hs_store_task_t rec;            /* the record (state, attempts, moves) */
+    hs_task_state_t jstate;         /* state the journal holds (leases are not journaled) */
     int64_t deadline;               /* lease expiry (ms, monotonic) while LEASED */
     struct hs__bworker *worker;     /* holder of the lease, or NULL */
     struct hs__bjob *job;
@@ -50,6 +51,7 @@ typedef struct hs__bworker {
     int credit;                     /* most tasks in flight */
     hs__btask_t **leases;           /* tasks leased to it */
     int num_leases, cap_leases;
+    int64_t leased_positions;       /* positions of those tasks */
     int64_t expiry;                 /* silent past this (ms) = dead */
     int64_t last_sent;
     bool blocked;                   /* its pipe is full this round */

@@ -59,6 +59,16 @@ static void *s_run_worker(void *arg)
     return NULL;
 }
 
+/* CPU time of the whole process (all threads): ingest, broker, store, wire and
+ * engines. The honest denominator for "time outside the engines": wall time would
+ * count the CPU other processes take on a shared machine as our overhead. */
+static double s_process_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static double s_now(void)
 {
     struct timespec ts;
@@ -137,7 +147,7 @@ int hs_cmd_analyze(int argc, char **argv)
             *p = '/';
         }
 
-    double t0 = s_now();
+    double t0 = s_now(), cpu0 = s_process_cpu();
     void *ctx = zmq_ctx_new();
     atomic_int stop_broker = 0, stop_worker = 0, broker_ready = 0;
     char endpoint[96];
@@ -219,15 +229,20 @@ int hs_cmd_analyze(int argc, char **argv)
     bool have_stats = hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err) == 0 &&
                       hs_store_stats(st, &ss, &err) == 0;
     hs_store_close(&st);
+    double cpu = s_process_cpu() - cpu0;   /* after the joins: every thread's work */
     double engine_share = wall > 0 ? wt.stats.engine_seconds / threads / wall : 0;
+    double engine_cpu_share = cpu > 0 ? wt.stats.engine_cpu_seconds / cpu : 0;
     printf("analyze: job %" PRIu64 " %s in %.2f s\n", job, sum.state, wall);
     printf("  games      %" PRId64 " analyzed, %" PRId64 " failed (of %" PRId64 "), %" PRIu64
            " duplicates skipped\n", sum.games_done, sum.games_failed, sum.games_total,
            rep.duplicates);
     printf("  positions  %" PRId64 " (%.0f positions/s), engines: %s\n", sum.positions_done,
            wall > 0 ? (double)sum.positions_done / wall : 0.0, engines);
-    printf("  time       %.1f%% inside engines, %.1f%% outside (%d threads)\n",
-           100.0 * engine_share, 100.0 * (1.0 - engine_share), threads);
+    printf("  cpu        %.1f%% inside engines, %.1f%% outside (%.2f s engine CPU of "
+           "%.2f s process CPU)\n", 100.0 * engine_cpu_share, 100.0 * (1.0 - engine_cpu_share),
+           wt.stats.engine_cpu_seconds, cpu);
+    printf("  wall       %.1f%% of %d threads x wall time inside engines (counts waits for "
+           "a CPU as outside)\n", 100.0 * engine_share, threads);
     if (have_stats) {
         printf("  store      %s: %" PRId64 " games, %" PRId64 " failed, %" PRId64
                " positions, %" PRId64 " evals",

@@ -2,8 +2,8 @@
  * cli/cmd_ingest.c — `hyeongse ingest`: read archives, validate every game, and
  * print the archive report (a table, or one JSON object with --json).
  *
- * Only --dry-run exists for now: turning the games into analysis jobs needs the
- * broker, and this command says so instead of pretending.
+ * Only --dry-run exists: analysis jobs are started by `hyeongse analyze` (one
+ * machine) or `hyeongse submit` (a cluster), which read archives the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ static void s_usage(FILE *out)
             ".tar.xz, .tar.bz2, .zip), parses, replays with legality checks, removes\n"
             "duplicates and prints the archive report. Broken games are listed with\n"
             "the reason; they never stop the run.\n\n"
-            "  --dry-run          only read and count (the job submission comes with the broker)\n"
+            "  --dry-run          only read and count (to analyze: `hyeongse analyze` or `submit`)\n"
             "  --json             print one JSON object instead of a table\n"
             "  --threads N        parser threads (default: one per CPU)\n"
             "  --progress         progress on stderr (default: only when stderr is a terminal)\n"
@@ -268,9 +268,9 @@ int hs_cmd_ingest(int argc, char **argv)
         goto usage;
     }
     if (!dry) {
-        fprintf(stderr, "hyeongse ingest: submitting the games as analysis jobs needs the "
-                        "broker, which this build does not have yet.\n"
-                        "Use --dry-run to read, validate and count the archive.\n");
+        fprintf(stderr, "hyeongse ingest: only --dry-run is an ingest of its own; to analyze\n"
+                        "the games use `hyeongse analyze PATH` (this machine) or\n"
+                        "`hyeongse submit PATH --broker ADDR` (a cluster).\n");
         free(paths);
         return 2;
     }

@@ -66,19 +66,39 @@ static inline void s_empty_add(hs_board_t *b, hs_point_t p)
     b->empty[b->num_empty++] = p;
 }
 
-/* Neighbour counts of every index from the colours (board.h, field nbr). */
+/* Neighbour counts of index p from the colours (board.h, field nbr); indices
+ * outside 0..np-1 count as off board. */
+static inline uint16_t s_nbr_at(const uint8_t *col, int p, int s, int np)
+{
+    const int q4[4] = { p - s, p - 1, p + 1, p + s };
+    uint16_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        int q = q4[i];
+        int c = (q < 0 || q >= np) ? HS_OFFBOARD : col[q];
+        v = (uint16_t)(v + (1u << (4 * c)));
+    }
+    return v;
+}
+
+/* Neighbour counts of every index from the colours (board.h, field nbr).
+ * Only the first and last `stride` indices can have a neighbour outside the
+ * array; the middle range needs no bounds test, so it is a straight loop the
+ * compiler vectorises (this runs for every board rebuilt from scratch). */
 static void s_compute_nbr(const hs_board_t *b, uint16_t *nbr)
 {
     const int np = hs_board_num_points(b);
-    const int d[4] = { -b->stride, -1, 1, b->stride };
+    const int s = b->stride;
+    const uint8_t *col = b->color;
+    static const uint16_t one[4] = { 1u, 1u << 4, 1u << 8, 1u << 12 };
     for (int p = 0; p < np; p++) {
-        uint16_t v = 0;
-        for (int i = 0; i < 4; i++) {
-            int q = p + d[i];
-            int c = (q < 0 || q >= np) ? HS_OFFBOARD : b->color[q];
-            v = (uint16_t)(v + (1u << (4 * c)));
+        if (p == s) {
+            for (; p < np - s; p++)
+                nbr[p] = (uint16_t)(one[col[p - s]] + one[col[p - 1]] + one[col[p + 1]]
+                                    + one[col[p + s]]);
+            if (p >= np)
+                break;
         }
-        nbr[p] = v;
+        nbr[p] = s_nbr_at(col, p, s, np);
     }
 }
 
@@ -94,24 +114,75 @@ static inline void s_nbr_update(hs_board_t *b, hs_point_t p, int c, int add)
     b->nbr[p + stride] = (uint16_t)(b->nbr[p + stride] + delta);
 }
 
+/* dst[i] = first + i * step for i < n, four entries per 64-bit store (gcc -O2
+ * does not vectorise such short loops, and this runs for every board set up). */
+static inline void s_fill16(uint16_t *dst, int n, uint16_t first, int step)
+{
+    const uint64_t st = (uint64_t)step;
+    uint64_t v = (uint64_t)first * 0x0001000100010001ull + (st << 16) + (2 * st << 32)
+               + (3 * st << 48);
+    const uint64_t inc = 4 * st * 0x0001000100010001ull;
+    int i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; i + 4 <= n; i += 4, v += inc)
+        memcpy(dst + i, &v, sizeof v);  /* lane 0 is the low 16 bits */
+#else
+    (void)v;
+    (void)inc;
+#endif
+    for (; i < n; i++)
+        dst[i] = (uint16_t)(first + i * step);
+}
+
 int hs_board_init(hs_board_t *b, int size)
 {
     if (size < HS_BOARD_MIN_SIZE || size > HS_BOARD_MAX_SIZE)
         return HS_EINVAL;
-    memset(b, 0, sizeof *b);
+    /* Only the scalars and the used part of each point array are written: the
+     * unused tails are never read (as after hs_board_copy), and clearing the
+     * whole 12 KB struct was most of the cost of starting each replayed game. */
+    memset(b, 0, offsetof(hs_board_t, empty));
     b->size = size;
     b->stride = size + 1;
     b->to_move = HS_BLACK;
     b->ko = HS_NO_POINT;
     b->last_move = HS_NO_POINT;
-    memset(b->color, HS_OFFBOARD, sizeof b->color);
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
-            hs_point_t p = hs_board_point(b, x, y);
-            b->color[p] = HS_EMPTY;
-            s_empty_add(b, p);
-        }
-    s_compute_nbr(b, b->nbr);
+    const int np = hs_board_num_points(b);
+    const int s = b->stride;
+    const size_t n16 = (size_t)np * sizeof(uint16_t);
+    memset(b->color, HS_OFFBOARD, (size_t)np);
+    memset(b->empty_pos, 0, n16);
+    memset(b->head, 0, n16);
+    memset(b->next, 0, n16);
+    memset(b->libs, 0, n16);
+    memset(b->stones, 0, n16);
+    /* Neighbour counts of the empty board, written directly (s_compute_nbr
+     * gives the same, see hs_board_check): an on-board point has one off-board
+     * neighbour per edge it lies on, empty ones otherwise; a sentinel has one
+     * empty neighbour (the on-board point beside it), except the two corners of
+     * the array (none) and the left sentinels of rows 2..N (two: the ends of
+     * two rows). */
+    const uint16_t E = 1u, O = 1u << (4 * HS_OFFBOARD);
+    b->nbr[0] = (uint16_t)(4 * O);
+    for (int i = 1; i < s; i++)
+        b->nbr[i] = (uint16_t)(3 * O + E);
+    int k = 0;
+    for (int y = 0; y < size; y++) {
+        const int row = (y + 1) * s + 1;
+        const int ey = (y == 0) + (y == size - 1);
+        b->nbr[row - 1] = (uint16_t)(y == 0 ? 3 * O + E : 2 * O + 2 * E);
+        memset(b->color + row, HS_EMPTY, (size_t)size);
+        s_fill16(b->nbr + row, size, (uint16_t)((4 - ey) * E + ey * O), 0);
+        b->nbr[row] = (uint16_t)(b->nbr[row] + O - E);
+        b->nbr[row + size - 1] = (uint16_t)(b->nbr[row + size - 1] + O - E);
+        s_fill16(b->empty + k, size, (uint16_t)row, 1);
+        s_fill16(b->empty_pos + row, size, (uint16_t)k, 1);
+        k += size;
+    }
+    b->num_empty = k;
+    for (int i = (size + 1) * s; i < np - 1; i++)
+        b->nbr[i] = (uint16_t)(3 * O + E);
+    b->nbr[np - 1] = (uint16_t)(4 * O);
     return 0;
 }
 
@@ -144,7 +215,10 @@ static inline bool s_valid_point(const hs_board_t *b, hs_point_t p)
     return p != HS_NO_POINT && p < hs_board_num_points(b) && b->color[p] != HS_OFFBOARD;
 }
 
-hs_illegal_t hs_board_legal(const hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags)
+/* hs_board_legal's body, inlined into hs_board_play so that a replayed move
+ * pays for one call, not two. */
+static inline hs_illegal_t s_legal(const hs_board_t *b, hs_color_t color, hs_point_t p,
+                                   unsigned flags)
 {
     if (p == HS_PASS)
         return HS_LEGAL;
@@ -169,6 +243,11 @@ hs_illegal_t hs_board_legal(const hs_board_t *b, hs_color_t color, hs_point_t p,
             return HS_LEGAL;
     }
     return HS_ILLEGAL_SUICIDE;
+}
+
+hs_illegal_t hs_board_legal(const hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags)
+{
+    return s_legal(b, color, p, flags);
 }
 
 /* Removes the string with head h from the board; returns its stone count. Each
@@ -399,7 +478,7 @@ int hs_board_play(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
             *reason = HS_LEGAL;
         return 0;
     }
-    hs_illegal_t why = hs_board_legal(b, color, p, flags);
+    hs_illegal_t why = s_legal(b, color, p, flags);
     if (reason)
         *reason = why;
     if (why != HS_LEGAL)
@@ -408,9 +487,212 @@ int hs_board_play(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
     return 0;
 }
 
-/* Recomputes strings, liberties, empty list and hash from the colours. The
- * empty list comes out in index order. */
-static void s_rebuild(hs_board_t *b)
+/* ---- the record path (hs_board_play_record) -------------------------------
+ * The same algorithm as s_play, step for step, so the boards come out equal,
+ * but with ordinary branches: replayed games are predictable, and skipping the
+ * work a move does not need beats doing all of it without branches. */
+
+/* True when empty point l touches a stone of colour c in the string with head
+ * h. When `own`, one stone of colour c next to l is known not to be h's, so a
+ * count of one such neighbour settles it without looking. */
+static inline bool s_rec_touches(const hs_board_t *b, hs_point_t l, hs_point_t h, uint8_t c,
+                                 bool own)
+{
+    const int stride = b->stride;
+    /* Only `own` next to l has colour c: nothing to look at. */
+    if (((b->nbr[l] >> (4 * c)) & 15) == (unsigned)own)
+        return false;
+    const hs_point_t q4[4] = { (hs_point_t)(l - stride), (hs_point_t)(l - 1),
+                               (hs_point_t)(l + 1), (hs_point_t)(l + stride) };
+    for (int i = 0; i < 4; i++)
+        if (b->color[q4[i]] == c && b->head[q4[i]] == h)
+            return true;
+    return false;
+}
+
+/* s_remove_string with branches. */
+static int s_rec_remove(hs_board_t *b, hs_point_t h)
+{
+    const int stride = b->stride;
+    const int c = b->color[h];
+    const uint8_t opp = (uint8_t)(3 - c);
+    int n = 0;
+    hs_point_t s = h;
+    do {
+        b->color[s] = HS_EMPTY;
+        b->stones_hash ^= s_zkey(s, c);
+        s_empty_add(b, s);
+        s_nbr_update(b, s, c, 0);
+        n++;
+        if ((b->nbr[s] >> (4 * opp)) & 15) {
+            const hs_point_t q4[4] = { (hs_point_t)(s - stride), (hs_point_t)(s - 1),
+                                       (hs_point_t)(s + 1), (hs_point_t)(s + stride) };
+            hs_point_t done[4];
+            int nd = 0;
+            for (int i = 0; i < 4; i++) {
+                if (b->color[q4[i]] != opp)
+                    continue;
+                const hs_point_t qh = b->head[q4[i]];
+                bool dup = false;
+                for (int k = 0; k < nd; k++)
+                    dup |= done[k] == qh;
+                if (!dup) {
+                    done[nd++] = qh;
+                    b->libs[qh]++;
+                }
+            }
+        }
+        s = b->next[s];
+    } while (s != h);
+    return n;
+}
+
+/* s_merge with branches: same order of relabelling and splicing. Kept out of
+ * line: few moves merge strings, and inlined it made every move save and
+ * restore more registers. */
+static __attribute__((noinline)) void s_rec_merge(hs_board_t *b, hs_point_t h, hs_point_t p, const hs_point_t *others, int n)
+{
+    const int stride = b->stride;
+    const uint8_t c = b->color[h];
+    uint64_t seen[(HS_BOARD_MAX_POINTS + 63) / 64] = { 0 };
+    int nfound = 0;
+    for (int piece = -1; piece < n; piece++) {
+        const hs_point_t start = piece < 0 ? p : others[piece];
+        hs_point_t s = start;
+        int cnt = 0;
+        do {
+            if (b->nbr[s] & 15) {
+                const hs_point_t q4[4] = { (hs_point_t)(s - stride), (hs_point_t)(s - 1),
+                                           (hs_point_t)(s + 1), (hs_point_t)(s + stride) };
+                for (int i = 0; i < 4; i++) {
+                    const hs_point_t l = q4[i];
+                    if (b->color[l] != HS_EMPTY)
+                        continue;
+                    const uint64_t bit = 1ull << (l & 63);
+                    if (seen[l >> 6] & bit)
+                        continue;
+                    seen[l >> 6] |= bit;
+                    nfound += !s_rec_touches(b, l, h, c, true);  /* s is not h's yet */
+                }
+            }
+            b->head[s] = h;
+            cnt++;
+            s = b->next[s];
+        } while (s != start);
+        hs_point_t t = b->next[h];
+        b->next[h] = b->next[start];
+        b->next[start] = t;
+        b->stones[h] = (uint16_t)(b->stones[h] + cnt);
+    }
+    b->libs[h] = (uint16_t)(b->libs[h] + nfound);
+}
+
+/* s_play with branches; p is an empty point legal for `color`. */
+static void s_rec_play(hs_board_t *b, hs_color_t color, hs_point_t p)
+{
+    const int stride = b->stride;
+    const int other = hs_color_other(color);
+    const uint8_t me = (uint8_t)color;
+
+    b->color[p] = me;
+    s_empty_remove(b, p);
+    s_nbr_update(b, p, color, 1);
+    b->stones_hash ^= s_zkey(p, color);
+    b->head[p] = p;
+    b->next[p] = p;
+    b->stones[p] = 1;
+    const uint16_t nb = b->nbr[p];
+    b->libs[p] = (uint16_t)(nb & 15);
+    b->ko = HS_NO_POINT;
+    b->last_move = p;
+    b->passes = 0;
+    b->move_number++;
+    b->to_move = (hs_color_t)other;
+    if (!(nb & 0x0FF0))
+        return;  /* no stone next to it: nothing to merge or capture */
+
+    /* Distinct neighbouring strings each lose liberty p; in q4 order, as s_play. */
+    const hs_point_t q4[4] = { (hs_point_t)(p - stride), (hs_point_t)(p - 1),
+                               (hs_point_t)(p + 1), (hs_point_t)(p + stride) };
+    hs_point_t friends[4], enemies[4], heads[4];
+    int nf = 0, ne = 0, nh = 0;
+    for (int i = 0; i < 4; i++) {
+        const uint8_t c = b->color[q4[i]];
+        if ((unsigned)(c - 1) >= 2u)
+            continue;  /* empty or off board */
+        const hs_point_t h = b->head[q4[i]];
+        /* A head is a stone, so heads of both colours can share one list. */
+        if ((nh > 0 && heads[0] == h) || (nh > 1 && heads[1] == h) || (nh > 2 && heads[2] == h))
+            continue;
+        heads[nh++] = h;
+        b->libs[h]--;
+        if (c == me)
+            friends[nf++] = h;
+        else
+            enemies[ne++] = h;
+    }
+
+    hs_point_t h = p;
+    if (nf == 1) {
+        /* Extends one string: its new liberties are p's empty neighbours that
+         * the string does not already touch. */
+        h = friends[0];
+        int add = 0;
+        if (nb & 15)
+            for (int i = 0; i < 4; i++)
+                if (b->color[q4[i]] == HS_EMPTY)
+                    add += !s_rec_touches(b, q4[i], h, me, true);
+        b->libs[h] = (uint16_t)(b->libs[h] + add);
+        b->head[p] = h;
+        b->next[p] = b->next[h];
+        b->next[h] = p;
+        b->stones[h]++;
+    } else if (nf > 1) {
+        int big = 0;
+        for (int i = 1; i < nf; i++)
+            if (b->stones[friends[i]] > b->stones[friends[big]])
+                big = i;
+        h = friends[big];
+        friends[big] = friends[--nf];
+        s_rec_merge(b, h, p, friends, nf);
+    }
+
+    int captured = 0;
+    hs_point_t last_captured = HS_NO_POINT;
+    for (int i = 0; i < ne; i++)
+        if (b->libs[enemies[i]] == 0) {
+            last_captured = enemies[i];
+            captured += s_rec_remove(b, enemies[i]);
+        }
+    if (captured) {
+        b->captures[color] += captured;
+        if (captured == 1 && b->stones[h] == 1 && b->libs[h] == 1)
+            b->ko = last_captured;
+    } else if (b->libs[h] == 0) {
+        /* Suicide (reached only when the caller allows it). */
+        b->captures[other] += s_rec_remove(b, h);
+    }
+}
+
+int hs_board_play_record(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
+                         hs_illegal_t *reason)
+{
+    assert(color == HS_BLACK || color == HS_WHITE);
+    if (p == HS_PASS)
+        return hs_board_play(b, color, p, flags, reason);
+    hs_illegal_t why = s_legal(b, color, p, flags);
+    if (reason)
+        *reason = why;
+    if (why != HS_LEGAL)
+        return HS_EILLEGAL;
+    s_rec_play(b, color, p);
+    return 0;
+}
+
+/* Recomputes strings, liberties, empty list and hash from the colours, and
+ * the neighbour counts when with_nbr (callers that keep those up to date
+ * themselves skip the scan). The empty list comes out in index order. */
+static void s_rebuild(hs_board_t *b, bool with_nbr)
 {
     const int np = hs_board_num_points(b);
     const int stride = b->stride;
@@ -421,7 +703,8 @@ static void s_rebuild(hs_board_t *b)
     memset(libmark, 0, sizeof libmark);
     b->num_empty = 0;
     b->stones_hash = 0;
-    s_compute_nbr(b, b->nbr);
+    if (with_nbr)
+        s_compute_nbr(b, b->nbr);
     for (int p = 0; p < np; p++) {
         int c = b->color[p];
         if (c == HS_EMPTY)
@@ -466,14 +749,41 @@ static void s_rebuild(hs_board_t *b)
     }
 }
 
+/* Gives p colour `color` and moves its neighbours' counts from the old colour
+ * to the new one (the counts depend on the colours alone: no recount). */
+static inline void s_set_color(hs_board_t *b, hs_point_t p, int color)
+{
+    const uint16_t delta = (uint16_t)((1u << (4 * color)) - (1u << (4 * b->color[p])));
+    const int stride = b->stride;
+    b->nbr[p - stride] = (uint16_t)(b->nbr[p - stride] + delta);
+    b->nbr[p - 1] = (uint16_t)(b->nbr[p - 1] + delta);
+    b->nbr[p + 1] = (uint16_t)(b->nbr[p + 1] + delta);
+    b->nbr[p + stride] = (uint16_t)(b->nbr[p + stride] + delta);
+    b->color[p] = (uint8_t)color;
+}
+
 int hs_board_set_stone(hs_board_t *b, hs_point_t p, hs_color_t color)
 {
     if (!s_valid_point(b, p) || (color != HS_EMPTY && color != HS_BLACK && color != HS_WHITE))
         return HS_EINVAL;
-    b->color[p] = (uint8_t)color;
+    s_set_color(b, p, color);
     /* A setup changes the position, so an old ko ban no longer applies. */
     b->ko = HS_NO_POINT;
-    s_rebuild(b);
+    s_rebuild(b, false);
+    return 0;
+}
+
+int hs_board_set_stones(hs_board_t *b, const hs_point_t *points, const uint8_t *colors, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!s_valid_point(b, points[i]) || colors[i] > HS_WHITE)
+            return HS_EINVAL;
+    if (n <= 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        s_set_color(b, points[i], colors[i]);
+    b->ko = HS_NO_POINT;
+    s_rebuild(b, false);
     return 0;
 }
 
@@ -492,7 +802,7 @@ int hs_board_check(const hs_board_t *b, hs_error_t *err)
     }
     hs_board_t *r = &(hs_board_t){ 0 };
     memcpy(r, b, sizeof *r);
-    s_rebuild(r);
+    s_rebuild(r, true);
     if (r->stones_hash != b->stones_hash)
         return hs_error_set(err, HS_EBADSTATE, "board: stones hash %016llx, recomputed %016llx",
                             (unsigned long long)b->stones_hash, (unsigned long long)r->stones_hash);

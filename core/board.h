@@ -188,12 +188,34 @@ int hs_board_play(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
 void hs_board_play_legal(hs_board_t *b, hs_color_t color, hs_point_t p);
 
 /*
+ * Same contract and same resulting board as hs_board_play() (every field equal,
+ * string heads and list order included), for replaying game records: the same
+ * checks (occupied, simple ko, suicide unless flags has HS_PLAY_SUICIDE_OK) but
+ * a branchy body that does only the work the move needs. Records are
+ * predictable (most moves touch one string or none), so this costs a fraction
+ * of the branch-free hs_board_play, which is built for random play. Superko is
+ * core/rules.h's business, as for hs_board_play.
+ */
+int hs_board_play_record(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
+                         hs_illegal_t *reason);
+
+/*
  * Puts a setup stone (SGF AB/AW) or clears a point (AE, color HS_EMPTY) without
  * captures or ko: strings and liberties are rebuilt. A setup that leaves a string
  * without liberties is kept as given (SGF allows it). Returns 0 or HS_EINVAL for
  * an off-board point.
  */
 int hs_board_set_stone(hs_board_t *b, hs_point_t p, hs_color_t color);
+
+/*
+ * Applies n setup stones at once: colors[i] (HS_BLACK, HS_WHITE or HS_EMPTY) at
+ * points[i], in order (a later entry for the same point wins), then rebuilds the
+ * strings once. The board ends exactly as after n hs_board_set_stone() calls,
+ * at the cost of one rebuild instead of n. Returns 0, or HS_EINVAL when a point
+ * is off the board or a colour is not one of those three (the board is then
+ * unchanged).
+ */
+int hs_board_set_stones(hs_board_t *b, const hs_point_t *points, const uint8_t *colors, int n);
 
 /*
  * Recomputes strings, liberties, stone counts, the empty list and the hash from

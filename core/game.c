@@ -35,9 +35,10 @@
  *   moving first; placing the fixed handicap points was tried and is wrong for
  *   most of them — White often plays on a star point. When such a record turns
  *   illegal, the replay error says that the handicap stones are missing.)
- * - Replay: setup stones via hs_board_set_stone; a setup that leaves a string
- *   without liberties is HS_EILLEGAL ("setup: ..."), since no legal game reaches
- *   it. Then every move through hs_rules_play with a superko history.
+ * - Replay: setup stones via hs_board_set_stones (batched); a setup that leaves
+ *   a string without liberties is HS_EILLEGAL ("setup: ..."), since no legal game
+ *   reaches it. Then every move through hs_rules_play, with a superko history
+ *   only when the rules have superko (simple ko needs none).
  * - Game id: two independent 64-bit hashes (FNV-1a and a multiply-xorshift mix,
  *   different seeds) over a canonical byte string: size, the setup *position*
  *   after all AB/AW/AE (so the order of setup stones does not matter), every
@@ -45,6 +46,7 @@
  */
 #include "core/game.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,16 +242,68 @@ static void *s_push(s_vec_t *v, size_t elem)
     return (char *)v->p + (size_t)v->n++ * elem;
 }
 
-static bool s_has_setup(const hs_sgf_node_t *n, const hs_sgf_prop_t **which)
+/* One pass over a node's properties: its first B, first W and first setup
+ * property (AB/AW/AE), each NULL when absent. Replaces three lookups with
+ * strcmp per node of the main line. */
+static void s_scan_node(const hs_sgf_node_t *n, const hs_sgf_prop_t **b, const hs_sgf_prop_t **w,
+                        const hs_sgf_prop_t **setup)
 {
+    *b = *w = *setup = NULL;
     for (int i = 0; i < n->num_props; i++) {
         const char *id = n->props[i].id;
-        if (id[0] == 'A' && (id[1] == 'B' || id[1] == 'W' || id[1] == 'E') && !id[2]) {
-            *which = &n->props[i];
-            return true;
+        if (id[1] == '\0') {
+            if (id[0] == 'B' && !*b)
+                *b = &n->props[i];
+            else if (id[0] == 'W' && !*w)
+                *w = &n->props[i];
+        } else if (id[0] == 'A' && (id[1] == 'B' || id[1] == 'W' || id[1] == 'E') && !id[2]
+                   && !*setup) {
+            *setup = &n->props[i];
         }
     }
-    return false;
+}
+
+/* The root properties hs_game_from_sgf reads, found in one pass over the root
+ * (thirteen hs_sgf_node_value_nonempty lookups cost more than the rest of
+ * reading a typical game's header). */
+enum { S_GM, S_SZ, S_RU, S_HA, S_PB, S_PW, S_BR, S_WR, S_DT, S_EV, S_RO, S_RE, S_KM, S_NKEYS };
+
+static int s_root_key(const char *id)
+{
+    if (!id[0] || !id[1] || id[2])
+        return -1;
+    switch (id[0] << 8 | id[1]) {
+    case 'G' << 8 | 'M': return S_GM;
+    case 'S' << 8 | 'Z': return S_SZ;
+    case 'R' << 8 | 'U': return S_RU;
+    case 'H' << 8 | 'A': return S_HA;
+    case 'P' << 8 | 'B': return S_PB;
+    case 'P' << 8 | 'W': return S_PW;
+    case 'B' << 8 | 'R': return S_BR;
+    case 'W' << 8 | 'R': return S_WR;
+    case 'D' << 8 | 'T': return S_DT;
+    case 'E' << 8 | 'V': return S_EV;
+    case 'R' << 8 | 'O': return S_RO;
+    case 'R' << 8 | 'E': return S_RE;
+    case 'K' << 8 | 'M': return S_KM;
+    default: return -1;
+    }
+}
+
+/* vals[k] as hs_sgf_node_value_nonempty(root, key k) gives it: the first
+ * non-empty value of the property, "" when it only appears empty, NULL when
+ * absent. */
+static void s_scan_root(const hs_sgf_node_t *root, const char *vals[S_NKEYS])
+{
+    for (int k = 0; k < S_NKEYS; k++)
+        vals[k] = NULL;
+    for (int i = 0; i < root->num_props; i++) {
+        const hs_sgf_prop_t *p = &root->props[i];
+        const int k = s_root_key(p->id);
+        if (k < 0 || (vals[k] && *vals[k]))
+            continue;
+        vals[k] = p->values[0].len ? p->values[0].text : "";
+    }
 }
 
 int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *err)
@@ -261,15 +315,17 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
     s_vec_t setup = { 0 }, moves = { 0 };
     uint16_t *pts = NULL;
     const char *v;
+    const char *rv[S_NKEYS];
+    s_scan_root(root, rv);
 
-    v = hs_sgf_node_value_nonempty(root, "GM");
+    v = rv[S_GM];
     if (v && *v && strtol(v, NULL, 10) != 1) {
         rc = hs_error_set(err, HS_EUNSUPPORTED, "line %u: GM[%.20s] is not a game of Go",
                           root->line, v);
         goto fail;
     }
     int size = 19;
-    v = hs_sgf_node_value_nonempty(root, "SZ");
+    v = rv[S_SZ];
     if (v && *v) {
         hs_error_t e2;
         rc = hs_sgf_parse_size(v, &size, &e2);
@@ -286,25 +342,25 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
     }
     g->size = size;
 
-    v = hs_sgf_node_value_nonempty(root, "RU");
+    v = rv[S_RU];
     if (v && *v) {
         g->rules_raw = s_dup(v);
         hs_rules_t r;
         if (hs_rules_from_name(v, &r) == 0)
             g->rules = r;
     }
-    v = hs_sgf_node_value_nonempty(root, "HA");
+    v = rv[S_HA];
     if (v && *v) {
         long ha = strtol(v, NULL, 10);
         g->handicap = ha >= 2 && ha <= 361 ? (int)ha : 0;
     }
-    struct { const char *id; char **dst; } meta[] = {
-        { "PB", &g->black }, { "PW", &g->white }, { "BR", &g->black_rank },
-        { "WR", &g->white_rank }, { "DT", &g->date }, { "EV", &g->event },
-        { "RO", &g->round }, { "RE", &g->result_raw }, { "KM", &g->komi_raw },
+    struct { int key; char **dst; } meta[] = {
+        { S_PB, &g->black }, { S_PW, &g->white }, { S_BR, &g->black_rank },
+        { S_WR, &g->white_rank }, { S_DT, &g->date }, { S_EV, &g->event },
+        { S_RO, &g->round }, { S_RE, &g->result_raw }, { S_KM, &g->komi_raw },
     };
     for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++) {
-        v = hs_sgf_node_value_nonempty(root, meta[i].id);
+        v = rv[meta[i].key];
         if (v && !(*meta[i].dst = s_dup(v))) {
             rc = hs_error_set(err, HS_ENOMEM, "out of memory");
             goto fail;
@@ -317,12 +373,25 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
         rc = hs_error_set(err, HS_ENOMEM, "out of memory");
         goto fail;
     }
+    /* The main line's length bounds the number of moves: size the move array
+     * once instead of growing it move by move. */
+    {
+        int nodes = 0;
+        for (const hs_sgf_node_t *n = root; n && nodes <= HS_GAME_MAX_MOVES; n = n->first_child)
+            nodes++;
+        moves.cap = nodes < HS_GAME_MAX_MOVES ? nodes : HS_GAME_MAX_MOVES;
+        moves.p = malloc((size_t)moves.cap * sizeof(hs_game_move_t) + 1);
+        if (!moves.p) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
     bool moved = false;
     int node_no = 0;
     for (const hs_sgf_node_t *n = root; n; n = n->first_child, node_no++) {
-        const hs_sgf_prop_t *b = hs_sgf_node_prop(n, "B"), *w = hs_sgf_node_prop(n, "W");
-        const hs_sgf_prop_t *sp = NULL;
-        if (s_has_setup(n, &sp)) {
+        const hs_sgf_prop_t *b, *w, *sp;
+        s_scan_node(n, &b, &w, &sp);
+        if (sp) {
             if (moved) {
                 rc = hs_error_set(err, HS_EUNSUPPORTED,
                                   "node %d (line %u, column %u): setup stones (%s) after move %d",
@@ -332,11 +401,13 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
             for (int i = 0; i < n->num_props; i++) {
                 const hs_sgf_prop_t *p = &n->props[i];
                 uint8_t color;
-                if (!strcmp(p->id, "AB"))
+                if (p->id[0] != 'A' || p->id[2])
+                    continue;
+                if (p->id[1] == 'B')
                     color = HS_BLACK;
-                else if (!strcmp(p->id, "AW"))
+                else if (p->id[1] == 'W')
                     color = HS_WHITE;
-                else if (!strcmp(p->id, "AE"))
+                else if (p->id[1] == 'E')
                     color = HS_EMPTY;
                 else
                     continue;
@@ -374,9 +445,17 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
             goto fail;
         }
         int x, y;
-        bool pass;
+        bool pass = false;
         hs_error_t e2;
-        rc = hs_sgf_parse_point(mp->values[0].text, mp->values[0].len, size, &x, &y, &pass, &e2);
+        const char *mt = mp->values[0].text;
+        /* Fast path for the usual "pd" (lower-case, on the board, not "tt"
+         * which is a pass on 19x19); everything else goes through the reader. */
+        x = mt[0] - 'a';
+        y = x >= 0 && mp->values[0].len == 2 ? mt[1] - 'a' : -1;
+        if ((unsigned)x < (unsigned)size && (unsigned)y < (unsigned)size)
+            rc = 0;
+        else
+            rc = hs_sgf_parse_point(mt, mp->values[0].len, size, &x, &y, &pass, &e2);
         if (rc) {
             rc = hs_error_set(err, rc, "move %d (node %d, line %u, column %u): %s[%.20s]: %s",
                               moves.n + 1, node_no, mp->line, mp->column, mp->id,
@@ -388,11 +467,9 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
                               n->line, HS_GAME_MAX_MOVES);
             goto fail;
         }
-        hs_game_move_t *m = s_push(&moves, sizeof *m);
-        if (!m) {
-            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-            goto fail;
-        }
+        /* Room is certain: at most one move per main-line node, and the count
+         * was capped at HS_GAME_MAX_MOVES, which the test above enforces. */
+        hs_game_move_t *m = &((hs_game_move_t *)moves.p)[moves.n++];
         m->vertex = pass ? HS_GAME_PASS : (uint16_t)(y * size + x);
         m->color = b ? HS_BLACK : HS_WHITE;
         moved = true;
@@ -440,18 +517,53 @@ static const char *s_illegal_name(hs_illegal_t r)
     }
 }
 
+/* Board index of a vertex v < size * size without a division per move:
+ * p = (x + 1) + (y + 1) * (size + 1) = v + y + stride + 1, and y = v / size is
+ * (v * (65536 / size + 1)) >> 16, exact for every v < size * size and size
+ * 2..25 (checked exhaustively; asserted in debug builds). */
+static inline hs_point_t s_vertex_point(const hs_board_t *b, uint16_t v, uint32_t recip)
+{
+    if (v >= (uint16_t)(b->size * b->size))
+        return hs_game_board_point(b, v);
+    const uint32_t y = ((uint32_t)v * recip) >> 16;
+    const hs_point_t p = (hs_point_t)(v + y + (uint32_t)b->stride + 1);
+    assert(p == hs_game_board_point(b, v));
+    return p;
+}
+
+/* Applies the setup stones in batches: one string rebuild per batch, not one
+ * per stone (the board only depends on the final colours). */
+static int s_apply_setup(const hs_game_t *g, hs_board_t *b, hs_error_t *err)
+{
+    enum { BATCH = 256 };
+    hs_point_t pts[BATCH];
+    uint8_t cols[BATCH];
+    for (int i0 = 0; i0 < g->num_setup; i0 += BATCH) {
+        const int n = g->num_setup - i0 < BATCH ? g->num_setup - i0 : BATCH;
+        for (int k = 0; k < n; k++) {
+            const hs_game_setup_t *st = &g->setup[i0 + k];
+            pts[k] = hs_game_board_point(b, st->vertex);
+            cols[k] = st->color;
+            if (!hs_board_on_board(b, pts[k]) || st->vertex == HS_GAME_PASS)
+                return hs_error_set(err, HS_EILLEGAL, "setup stone %d: not a point of the board",
+                                    i0 + k + 1);
+        }
+        if (hs_board_set_stones(b, pts, cols, n))
+            return hs_error_set(err, HS_EILLEGAL, "setup stone %d: not a point of the board",
+                                i0 + 1);
+    }
+    return 0;
+}
+
 int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err)
 {
     int rc = hs_board_init(b, g->size);
     if (rc)
         return hs_error_set(err, rc, "board size %d is not supported", g->size);
-    for (int i = 0; i < g->num_setup; i++) {
-        hs_point_t p = hs_game_board_point(b, g->setup[i].vertex);
-        rc = hs_board_set_stone(b, p, (hs_color_t)g->setup[i].color);
-        if (rc)
-            return hs_error_set(err, HS_EILLEGAL, "setup stone %d: not a point of the board", i + 1);
-    }
     if (g->num_setup) {
+        rc = s_apply_setup(g, b, err);
+        if (rc)
+            return rc;
         int np = hs_board_num_points(b);
         for (int p = 0; p < np; p++) {
             if ((b->color[p] == HS_BLACK || b->color[p] == HS_WHITE) && hs_board_libs(b, (hs_point_t)p) == 0) {
@@ -467,14 +579,21 @@ int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err)
     }
     if (upto < 0 || upto > g->num_moves)
         upto = g->num_moves;
+    /* Simple ko needs no history: the board holds the ko point. */
+    const bool superko = g->rules.ko != HS_KO_SIMPLE;
+    const uint32_t recip = 65536u / (uint32_t)g->size + 1u;
+    const unsigned flags = hs_rules_play_flags(&g->rules);
     hs_history_t h;
     hs_history_init(&h);
-    rc = hs_history_push(&h, b, &g->rules);
+    if (superko)
+        rc = hs_history_push(&h, b, &g->rules);
     for (int i = 0; i < upto && rc == 0; i++) {
         const hs_game_move_t *m = &g->moves[i];
-        hs_point_t p = hs_game_board_point(b, m->vertex);
+        hs_point_t p = m->vertex == HS_GAME_PASS ? HS_PASS : s_vertex_point(b, m->vertex, recip);
         hs_illegal_t why = HS_LEGAL;
-        rc = hs_rules_play(b, &g->rules, &h, (hs_color_t)m->color, p, &why);
+        /* Simple ko is all the board's business: no need to go through rules. */
+        rc = superko ? hs_rules_play(b, &g->rules, &h, (hs_color_t)m->color, p, &why)
+                     : hs_board_play_record(b, (hs_color_t)m->color, p, flags, &why);
         if (rc == HS_EILLEGAL) {
             char name[8];
             bool no_stones = g->handicap >= 2;
@@ -534,15 +653,17 @@ void hs_game_compute_id(hs_game_t *g)
     int n = g->size * g->size;
     if (n < 0 || n > (int)sizeof pos)
         n = 0;
-    memset(pos, 0, sizeof pos);
-    for (int i = 0; i < g->num_setup; i++)
-        if (g->setup[i].vertex < n)
-            pos[g->setup[i].vertex] = g->setup[i].color;
-    for (int i = 0; i < n; i++)
-        if (pos[i]) {
-            s_hash_u32(&h, (uint32_t)i);
-            s_hash_byte(&h, pos[i]);
-        }
+    if (g->num_setup > 0) {
+        memset(pos, 0, sizeof pos);
+        for (int i = 0; i < g->num_setup; i++)
+            if (g->setup[i].vertex < n)
+                pos[g->setup[i].vertex] = g->setup[i].color;
+        for (int i = 0; i < n; i++)
+            if (pos[i]) {
+                s_hash_u32(&h, (uint32_t)i);
+                s_hash_byte(&h, pos[i]);
+            }
+    }
     s_hash_byte(&h, 'M');
     s_hash_u32(&h, (uint32_t)g->num_moves);
     for (int i = 0; i < g->num_moves; i++) {

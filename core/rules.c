@@ -8,9 +8,14 @@
  * need, so one history serves one rule set. The history is a plain array
  * searched linearly: a game has a few hundred positions, so one play costs
  * well under a microsecond of compares and no hashing structure is worth it.
+ * A superko move is tried without copying the board: s_hash_after predicts
+ * the stones hash the move would leave (captures and suicide included), and
+ * only a move that passes is played. Moves go through hs_board_play_record:
+ * this is the path of game records, not of random playouts.
  */
 #include "core/rules.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,30 +133,134 @@ static bool s_seen(const hs_history_t *h, uint64_t key)
     return false;
 }
 
+/* The Zobrist key board.c gives a stone of colour c at p (its s_zkey: the
+ * splitmix64 finaliser of (p << 2 | c)). Duplicated so that the superko test
+ * can predict a move's hash without playing it; hs_rules_play asserts after
+ * every superko-checked move that the prediction matched the board. */
+static inline uint64_t s_zkey(hs_point_t p, int c)
+{
+    uint64_t z = (((uint64_t)p << 2) | (uint64_t)c) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* XORs into *h the keys of every stone of the string through stone s (colour c). */
+static void s_xor_string(const hs_board_t *b, hs_point_t s, int c, uint64_t *h)
+{
+    const hs_point_t start = s;
+    do {
+        *h ^= s_zkey(s, c);
+        s = b->next[s];
+    } while (s != start);
+}
+
+/*
+ * The stones hash b would have after `color` plays the move p (legal under
+ * simple ko and the suicide rule), computed from the board without changing
+ * it: the new stone, minus the opponent strings whose last liberty is p, or,
+ * when nothing is captured and the new string has no liberty (suicide, only
+ * reachable where it is legal), minus that whole string. Copying the board to
+ * try the move cost ~10 KB of copying per move; this reads a few points.
+ */
+static uint64_t s_hash_after(const hs_board_t *b, hs_color_t color, hs_point_t p)
+{
+    const int stride = b->stride;
+    const hs_point_t q4[4] = { (hs_point_t)(p - stride), (hs_point_t)(p - 1),
+                               (hs_point_t)(p + 1), (hs_point_t)(p + stride) };
+    const uint8_t opp = (uint8_t)hs_color_other(color);
+    uint64_t h = b->stones_hash ^ s_zkey(p, color);
+    hs_point_t done[4];
+    int nd = 0;
+    for (int i = 0; i < 4; i++) {
+        const hs_point_t q = q4[i];
+        if (b->color[q] != opp || hs_board_libs(b, q) != 1)
+            continue;
+        const hs_point_t hd = b->head[q];
+        bool dup = false;
+        for (int k = 0; k < nd; k++)
+            dup |= done[k] == hd;
+        if (dup)
+            continue;
+        done[nd++] = hd;
+        s_xor_string(b, hd, opp, &h);
+    }
+    if (nd > 0 || (b->nbr[p] & 15))
+        return h;
+    /* No capture and no empty neighbour: suicide unless a friendly string
+     * keeps a liberty other than p. */
+    for (int i = 0; i < 4; i++)
+        if (b->color[q4[i]] == (uint8_t)color && hs_board_libs(b, q4[i]) > 1)
+            return h;
+    h ^= s_zkey(p, color);
+    for (int i = 0; i < 4; i++) {
+        const hs_point_t q = q4[i];
+        if (b->color[q] != (uint8_t)color)
+            continue;
+        const hs_point_t hd = b->head[q];
+        bool dup = false;
+        for (int k = 0; k < nd; k++)
+            dup |= done[k] == hd;
+        if (dup)
+            continue;
+        done[nd++] = hd;
+        s_xor_string(b, hd, color, &h);
+    }
+    return h;
+}
+
+/* hs_rules_play under positional or situational superko, for a stone (not a
+ * pass). Out of line so that the simple-ko path stays a short call. */
+static __attribute__((noinline)) int s_play_superko(hs_board_t *b, const hs_rules_t *r,
+                                                    hs_history_t *h, hs_color_t color,
+                                                    hs_point_t p, hs_illegal_t *reason)
+{
+    unsigned flags = hs_rules_play_flags(r);
+    hs_illegal_t why = hs_board_legal(b, color, p, flags);
+    if (reason)
+        *reason = why;
+    if (why != HS_LEGAL)
+        return HS_EILLEGAL;
+    uint64_t key = 0;
+    if (h) {
+        const uint64_t stones = s_hash_after(b, color, p);
+        /* The side to move after the move is the opponent of `color`. */
+        key = r->ko == HS_KO_SITUATIONAL && hs_color_other(color) == HS_WHITE
+                  ? stones ^ S_SITUATIONAL_WHITE
+                  : stones;
+        if (s_seen(h, key)) {
+            if (reason)
+                *reason = HS_ILLEGAL_SUPERKO;
+            return HS_EILLEGAL;
+        }
+        /* Make room first, so that running out of memory leaves b unchanged. */
+        if (h->count == h->capacity) {
+            int rc = hs_history_push(h, b, r);
+            if (rc)
+                return rc;
+            h->count--;
+        }
+    }
+    int rc = hs_board_play_record(b, color, p, flags, NULL);
+    assert(rc == 0);
+    (void)rc;
+    if (h) {
+        assert(s_key(b, r) == key);
+        h->keys[h->count++] = key;
+    }
+    return 0;
+}
+
 int hs_rules_play(hs_board_t *b, const hs_rules_t *r, hs_history_t *h,
                   hs_color_t color, hs_point_t p, hs_illegal_t *reason)
 {
-    unsigned flags = hs_rules_play_flags(r);
-    if (r->ko == HS_KO_SIMPLE || p == HS_PASS) {
-        /* Passes never break superko: they leave the stones as they are. */
-        int rc = hs_board_play(b, color, p, flags, reason);
-        if (rc == 0 && h)
-            rc = hs_history_push(h, b, r);
-        return rc;
-    }
-    hs_board_t next = *b;
-    int rc = hs_board_play(&next, color, p, flags, reason);
-    if (rc != 0)
-        return rc;
-    if (h && s_seen(h, s_key(&next, r))) {
-        if (reason)
-            *reason = HS_ILLEGAL_SUPERKO;
-        return HS_EILLEGAL;
-    }
-    if (h && (rc = hs_history_push(h, &next, r)) != 0)
-        return rc;
-    *b = next;
-    return 0;
+    if (r->ko != HS_KO_SIMPLE && p != HS_PASS)
+        return s_play_superko(b, r, h, color, p, reason);
+    /* Passes never break superko: they leave the stones as they are. */
+    int rc = hs_board_play_record(b, color, p, hs_rules_play_flags(r), reason);
+    if (rc == 0 && h)
+        rc = hs_history_push(h, b, r);
+    return rc;
 }
 
 int hs_rules_place_handicap(hs_board_t *b, int n)

@@ -44,27 +44,34 @@ typedef struct s_internal {
     size_t first_block;  /* size of the first arena block */
 } s_internal_t;
 
-static void *s_alloc(s_internal_t *in, size_t size)
+/* Slow path of s_alloc: a new block (doubling, capped at 4 MiB). */
+static __attribute__((noinline)) void *s_alloc_block(s_internal_t *in, size_t size)
+{
+    s_block_t *b = in->blocks;
+    /* First block sized from the input (~24 bytes of nodes per input byte
+     * for move records), so a small file costs one small malloc. */
+    size_t cap = b ? b->cap * 2 : in->first_block;
+    if (cap > 4 * 1024 * 1024)
+        cap = 4 * 1024 * 1024;
+    if (cap < size)
+        cap = size;
+    s_block_t *nb = malloc(sizeof *nb + cap);
+    if (!nb)
+        return NULL;
+    nb->next = b;
+    nb->used = size;
+    nb->cap = cap;
+    in->blocks = nb;
+    return nb->data;
+}
+
+/* Bump allocation, 16-byte aligned; called twice per node, so inline. */
+static inline void *s_alloc(s_internal_t *in, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     s_block_t *b = in->blocks;
-    if (!b || b->cap - b->used < size) {
-        /* First block sized from the input (~24 bytes of nodes per input byte
-         * for move records), so a small file costs one small malloc. */
-        size_t cap = b ? b->cap * 2 : in->first_block;
-        if (cap > 4 * 1024 * 1024)
-            cap = 4 * 1024 * 1024;
-        if (cap < size)
-            cap = size;
-        s_block_t *nb = malloc(sizeof *nb + cap);
-        if (!nb)
-            return NULL;
-        nb->next = b;
-        nb->used = 0;
-        nb->cap = cap;
-        in->blocks = nb;
-        b = nb;
-    }
+    if (__builtin_expect(!b || b->cap - b->used < size, 0))
+        return s_alloc_block(in, size);
     void *p = (char *)b->data + b->used;
     b->used += size;
     return p;
@@ -157,9 +164,13 @@ static int s_fatal(s_parser_t *p, int code, const char *fmt, ...)
 /* Bytes that end the fast scan of a value. */
 static const uint8_t s_special[256] = { [']'] = 1, ['\\'] = 1, ['\n'] = 1 };
 
+/* White space: ' ', \n, \r, \t, \v, \f (a table: tested once per structural byte). */
+static const uint8_t s_ws[256] = { [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1, ['\v'] = 1,
+                                   ['\f'] = 1 };
+
 static inline bool s_is_ws(unsigned char c)
 {
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f';
+    return s_ws[c];
 }
 
 static inline bool s_is_alpha(unsigned char c)
@@ -297,7 +308,7 @@ static int s_read_property(s_parser_t *p)
 {
     size_t start = p->pos;
     uint32_t line = p->line, col = s_col(p, start);
-    char id[HS_SGF_ID_MAX + 1];
+    char id[HS_SGF_ID_MAX + 1] = { 0 };
     int n = 0;
     bool too_long = false;
     while (p->pos < p->len && s_is_alpha((unsigned char)p->t[p->pos])) {
@@ -333,6 +344,8 @@ static int s_read_property(s_parser_t *p)
         int rc = s_read_value(p);
         if (rc)
             return rc;
+        if (p->pos < p->len && p->t[p->pos] == '[')
+            continue;  /* AB[aa][bb]: the next value follows at once */
         size_t q = s_peek_nonws(p, p->pos);
         if (q >= p->len || p->t[q] != '[')
             break;
@@ -347,7 +360,7 @@ static int s_read_property(s_parser_t *p)
         p->pp_cap = cap;
     }
     s_pprop_t *pp = &p->pp[p->npp++];
-    memcpy(pp->id, id, (size_t)n + 1);
+    memcpy(pp->id, id, sizeof pp->id);  /* fixed size: no library call */
     pp->first = first;
     pp->count = p->npv - first;
     pp->line = line;
@@ -382,6 +395,52 @@ static int s_flush_node(s_parser_t *p, hs_sgf_node_t *node)
 }
 
 /* ---- trees ---------------------------------------------------------------- */
+
+/*
+ * Fast path for the node most files are made of: ";B[pd]" or ";W[pd]" with a
+ * two-byte value and nothing else in the node (the next byte is ';', '(' or
+ * ')', or a line break then one of those). p->pos is just after the ';'. When
+ * the node has that shape, its one property is stored straight into the arena
+ * (no scratch vectors, no flush) and p->pos moves past the ']'; otherwise
+ * nothing changes and the general reader takes the node. The result is the
+ * same as the general path's: same id, value, position and NUL termination.
+ */
+static inline void s_read_move_node(s_parser_t *p, hs_sgf_node_t *node)
+{
+    const size_t q = p->pos;
+    if (q + 6 >= p->len)
+        return;
+    const char *t = p->t;
+    if ((t[q] != 'B' && t[q] != 'W') || t[q + 1] != '[' || t[q + 4] != ']'
+        || s_special[(unsigned char)t[q + 2]] || s_special[(unsigned char)t[q + 3]])
+        return;
+    unsigned char nx = (unsigned char)t[q + 5];
+    if (nx == '\n' || nx == '\r')
+        nx = (unsigned char)t[q + 6];
+    if (nx != ';' && nx != ')' && nx != '(')
+        return;
+    if (p->lim.max_props_per_node < 1 || p->lim.max_values_per_node < 1
+        || p->lim.max_value_len < 2)
+        return;
+    char *mem = s_alloc(p->in, sizeof(hs_sgf_prop_t) + sizeof(hs_sgf_value_t));
+    if (!mem)
+        return;  /* the general path reports the lack of memory */
+    hs_sgf_prop_t *prop = (hs_sgf_prop_t *)mem;
+    hs_sgf_value_t *val = (hs_sgf_value_t *)(mem + sizeof(hs_sgf_prop_t));
+    memset(prop->id, 0, sizeof prop->id);
+    prop->id[0] = t[q];
+    prop->num_values = 1;
+    prop->values = val;
+    prop->line = p->line;
+    prop->column = s_col(p, q);
+    p->t[q + 4] = '\0';
+    val->text = p->t + q + 2;
+    val->len = 2;
+    node->props = prop;
+    node->num_props = 1;
+    p->pos = q + 5;
+}
+
 
 /*
  * True when the '(' at pos opens what looks like a new game rather than a
@@ -524,6 +583,7 @@ static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
                 tree->root = node;
             cur = node;
             p->pos++;
+            s_read_move_node(p, node);
             continue;
         }
         if (s_is_alpha(c)) {
@@ -810,160 +870,4 @@ fail:
         free(in);
     }
     return NULL;
-}
-
-const hs_sgf_node_t *hs_sgf_root(const hs_sgf_collection_t *c, int k)
-{
-    if (!c || k < 0 || k >= c->num_trees)
-        return NULL;
-    return c->trees[k].root;
-}
-
-const hs_sgf_node_t *hs_sgf_node_child(const hs_sgf_node_t *n, int k)
-{
-    if (!n || k < 0)
-        return NULL;
-    const hs_sgf_node_t *ch = n->first_child;
-    while (ch && k-- > 0)
-        ch = ch->next_sibling;
-    return ch;
-}
-
-const hs_sgf_prop_t *hs_sgf_node_prop(const hs_sgf_node_t *n, const char *id)
-{
-    if (!n)
-        return NULL;
-    for (int i = 0; i < n->num_props; i++)
-        if (n->props[i].id[0] == id[0] && !strcmp(n->props[i].id, id))
-            return &n->props[i];
-    return NULL;
-}
-
-const char *hs_sgf_node_value(const hs_sgf_node_t *n, const char *id)
-{
-    const hs_sgf_prop_t *p = hs_sgf_node_prop(n, id);
-    return p ? p->values[0].text : NULL;
-}
-
-const char *hs_sgf_node_value_nonempty(const hs_sgf_node_t *n, const char *id)
-{
-    if (!n)
-        return NULL;
-    const char *found = NULL;
-    for (int i = 0; i < n->num_props; i++) {
-        if (strcmp(n->props[i].id, id))
-            continue;
-        if (n->props[i].values[0].len)
-            return n->props[i].values[0].text;
-        found = "";
-    }
-    return found;
-}
-
-/* ---- Go helpers ----------------------------------------------------------- */
-
-static int s_coord(char c)
-{
-    if (c >= 'a' && c <= 'z')
-        return c - 'a';
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A' + 26;
-    return -1;
-}
-
-int hs_sgf_parse_point(const char *text, size_t len, int size, int *x, int *y, bool *pass,
-                       hs_error_t *err)
-{
-    *x = *y = -1;
-    *pass = false;
-    if (len == 0 || (len == 2 && size <= 19 && text[0] == 't' && text[1] == 't')) {
-        *pass = true;
-        return 0;
-    }
-    int cx = len == 2 ? s_coord(text[0]) : -1, cy = len == 2 ? s_coord(text[1]) : -1;
-    if (cx < 0 || cy < 0)
-        return hs_error_set(err, HS_EPARSE, "'%.*s' is not an SGF point", (int)(len > 20 ? 20 : len),
-                            text);
-    if (cx >= size || cy >= size)
-        return hs_error_set(err, HS_EPARSE, "point '%.2s' is outside the %dx%d board", text, size,
-                            size);
-    *x = cx;
-    *y = cy;
-    return 0;
-}
-
-int hs_sgf_expand_points(const hs_sgf_prop_t *p, int size, uint16_t *out, int max, int *count,
-                         hs_error_t *err)
-{
-    int n = 0;
-    *count = 0;
-    for (int i = 0; i < p->num_values; i++) {
-        const char *v = p->values[i].text;
-        size_t len = p->values[i].len;
-        if (len == 0)
-            continue;
-        const char *colon = memchr(v, ':', len);
-        int x0, y0, x1, y1;
-        bool pass0, pass1;
-        int rc = hs_sgf_parse_point(v, colon ? (size_t)(colon - v) : len, size, &x0, &y0, &pass0, err);
-        if (rc)
-            return rc;
-        if (colon) {
-            rc = hs_sgf_parse_point(colon + 1, len - (size_t)(colon + 1 - v), size, &x1, &y1, &pass1,
-                                    err);
-            if (rc)
-                return rc;
-        } else {
-            x1 = x0;
-            y1 = y0;
-            pass1 = pass0;
-        }
-        if (pass0 || pass1)
-            return hs_error_set(err, HS_EPARSE, "%s[%.*s]: a pass is not a point", p->id,
-                                (int)(len > 20 ? 20 : len), v);
-        if (x0 > x1) {
-            int tmp = x0; x0 = x1; x1 = tmp;
-        }
-        if (y0 > y1) {
-            int tmp = y0; y0 = y1; y1 = tmp;
-        }
-        for (int yy = y0; yy <= y1; yy++)
-            for (int xx = x0; xx <= x1; xx++) {
-                if (n >= max)
-                    return hs_error_set(err, HS_ELIMIT, "%s: more than %d points", p->id, max);
-                out[n++] = (uint16_t)(yy * size + xx);
-            }
-    }
-    *count = n;
-    return 0;
-}
-
-int hs_sgf_parse_size(const char *text, int *size, hs_error_t *err)
-{
-    const char *s = text;
-    while (*s == ' ')
-        s++;
-    char *end;
-    long a = strtol(s, &end, 10);
-    if (end == s || a <= 0 || a > 1000)
-        return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
-    while (*end == ' ')
-        end++;
-    if (*end == ':') {
-        const char *s2 = end + 1;
-        long b = strtol(s2, &end, 10);
-        if (end == s2 || b <= 0)
-            return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
-        while (*end == ' ')
-            end++;
-        if (*end)
-            return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
-        if (a != b)
-            return hs_error_set(err, HS_EUNSUPPORTED, "SZ[%.20s]: rectangular boards are not supported",
-                                text);
-    } else if (*end) {
-        return hs_error_set(err, HS_EPARSE, "SZ[%.20s] is not a board size", text);
-    }
-    *size = (int)a;
-    return 0;
 }

@@ -170,6 +170,8 @@ hs_sgf_collection_t *hs_sgf_parse_ex(const char *data, size_t len,
 /* Frees *c and everything it owns and sets *c = NULL. NULL and *c == NULL are fine. */
 void hs_sgf_destroy(hs_sgf_collection_t **c);
 
+/* ---- Reading a collection (core/sgf_node.c) ----------------------------- */
+
 /* Root node of tree k (0-based), or NULL when k is out of range. Borrowed. */
 const hs_sgf_node_t *hs_sgf_root(const hs_sgf_collection_t *c, int k);
 
@@ -196,7 +198,7 @@ static inline bool hs_sgf_node_has(const hs_sgf_node_t *n, const char *id)
     return hs_sgf_node_prop(n, id) != NULL;
 }
 
-/* ---- Go helpers ---------------------------------------------------------- */
+/* ---- Go helpers (core/sgf_go.c) ------------------------------------------ */
 
 /*
  * Reads an SGF point ("dd") on a board of `size` (1..52: a..z = 0..25, A..Z =

@@ -130,7 +130,7 @@ int hs_ingest_parse_buffer(const uint8_t *data, size_t len, hs_ingest_file_t *ou
             rc = s_file_fail(out, k, s_record_reason(grc), grc, e.msg);
             continue;
         }
-        hs_game_compute_id(g);
+        /* g->id was set by hs_game_from_sgf; replay does not change the record. */
         out->index[out->num_games++] = k;
     }
     hs_sgf_destroy(&c);

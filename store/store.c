@@ -17,6 +17,7 @@ static const char *const s_db_names[HS_DB_COUNT] = {
 };
 
 static int s_pend_flush(hs_store_t *s, hs_error_t *err);
+static void s_batch_lost(hs_store_t *s);
 static int s_pend_rebuild(hs_store_t *s, hs_error_t *err);
 
 int hs_store_mdb_error(hs_error_t *err, int rc, const char *what)
@@ -84,6 +85,7 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
     mdb_env_info(s->env, &info);
     s->map_size = info.me_mapsize;
     MDB_txn *txn;
+retry:
     rc = mdb_txn_begin(s->env, NULL, rdonly ? MDB_RDONLY : 0, &txn);
     if (rc)
         goto fail_mdb;
@@ -109,6 +111,11 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
         rc = mdb_put(txn, s->dbi[HS_DB_META], &k, &d, 0);
         schema = HS_STORE_SCHEMA;
     }
+    if (rc == MDB_MAP_FULL) {
+        /* Even creating the databases can overflow a tiny map: grow, start over. */
+        mdb_txn_abort(txn);
+        goto grow;
+    }
     if (rc && rc != MDB_NOTFOUND) {
         mdb_txn_abort(txn);
         goto fail_mdb;
@@ -122,6 +129,8 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
     }
     /* Commit even a read-only txn: an aborted one would close the dbi handles. */
     rc = mdb_txn_commit(txn);
+    if (rc == MDB_MAP_FULL && !rdonly)
+        goto grow;
     if (rc)
         goto fail_mdb;
     if (!rdonly && (rc = s_pend_rebuild(s, err)) != 0) {
@@ -131,6 +140,11 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
     }
     *out = s;
     return 0;
+grow:
+    if ((rc = mdb_env_set_mapsize(s->env, s->map_size * 2)) != 0)
+        goto fail_mdb;
+    s->map_size *= 2;
+    goto retry;
 fail_mdb:
     mdb_env_close(s->env);
     free(s);
@@ -200,11 +214,19 @@ static int s_log_append(hs_store_t *s, uint8_t op, int db, unsigned flags, const
     return 0;
 }
 
-/* Aborts the txn, doubles the map, begins a new txn and replays the log into it. */
-static int s_grow_and_replay(hs_store_t *s, hs_error_t *err)
+/*
+ * Map growth, shared by every write path (the ONE place MDB_MAP_FULL is handled):
+ * aborts the batch's txn (LMDB leaves a txn that hit MAP_FULL unusable; s->txn may
+ * already be NULL when mdb_txn_commit failed and freed it), doubles the map, begins
+ * a fresh txn and replays the batch log into it, doubling again while the replay
+ * itself overflows. On success the batch is exactly as it was before the failed
+ * operation, which the caller then retries.
+ */
+static int s_grow_and_replay_once(hs_store_t *s, hs_error_t *err)
 {
     for (;;) {
-        mdb_txn_abort(s->txn);
+        if (s->txn)
+            mdb_txn_abort(s->txn);
         s->txn = NULL;
         size_t size = s->map_size * 2;
         int rc = mdb_env_set_mapsize(s->env, size);
@@ -237,59 +259,67 @@ static int s_grow_and_replay(hs_store_t *s, hs_error_t *err)
     }
 }
 
-int hs_store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
-                 size_t vlen, unsigned flags, hs_error_t *err)
+static int s_grow_and_replay(hs_store_t *s, hs_error_t *err)
 {
-    MDB_val k = { klen, (void *)key }, d = { vlen, (void *)val };
-    for (;;) {
-        int rc = mdb_put(s->txn, s->dbi[db], &k, &d, flags);
-        if (rc == 0)
-            break;
-        if (rc == MDB_KEYEXIST)
-            return HS_EEXIST;
-        if (rc != MDB_MAP_FULL)
-            return hs_store_mdb_error(err, rc, s_db_names[db]);
-        if ((rc = s_grow_and_replay(s, err)))
-            return rc;
-    }
-    /* NOOVERWRITE succeeded, so on replay a plain put gives the same result. */
-    if (s_log_append(s, 'p', db, flags & MDB_APPEND, key, klen, val, vlen))
-        return hs_error_set(err, HS_ENOMEM, "out of memory (batch log)");
-    return 0;
+    int ret = s_grow_and_replay_once(s, err);
+    if (ret)
+        s_batch_lost(s);   /* the batch is gone: no half-open state is left behind */
+    return ret;
 }
 
-int hs_store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
-                     size_t vlen, MDB_val *old, hs_error_t *err)
+/*
+ * One write in the open batch: op 'p' (mdb_put with flags) or 'd' (mdb_del of the
+ * key, a missing key being fine). Every write of the store goes through here, so
+ * every one of them survives MDB_MAP_FULL the same way: grow, replay, retry. On
+ * success the operation is appended to the batch log (a NOOVERWRITE put that
+ * succeeded replays as a plain put; a delete that found nothing is not logged).
+ * For a put with MDB_NOOVERWRITE of an existing key, returns HS_EEXIST and, when
+ * old is not NULL, the stored value in *old (valid until the next write).
+ */
+static int s_write(hs_store_t *s, uint8_t op, int db, const void *key, size_t klen,
+                   const void *val, size_t vlen, unsigned flags, MDB_val *old, hs_error_t *err)
 {
-    MDB_val k = { klen, (void *)key }, d = { vlen, (void *)val };
+    if (!s->txn)
+        return hs_error_set(err, HS_EBADSTATE, "%s: write outside a batch", s_db_names[db]);
     for (;;) {
-        int rc = mdb_put(s->txn, s->dbi[db], &k, &d, MDB_NOOVERWRITE);
+        MDB_val k = { klen, (void *)key }, d = { vlen, (void *)val };
+        int rc = op == 'p' ? mdb_put(s->txn, s->dbi[db], &k, &d, flags)
+                           : mdb_del(s->txn, s->dbi[db], &k, NULL);
         if (rc == 0)
             break;
+        if (op == 'd' && rc == MDB_NOTFOUND)
+            return 0;
         if (rc == MDB_KEYEXIST) {
-            *old = d;   /* LMDB returns the existing value here */
+            if (old)
+                *old = d;   /* LMDB returns the existing value here */
             return HS_EEXIST;
         }
         if (rc != MDB_MAP_FULL)
             return hs_store_mdb_error(err, rc, s_db_names[db]);
         if ((rc = s_grow_and_replay(s, err)))
             return rc;
-        d = (MDB_val){ vlen, (void *)val };
     }
-    if (s_log_append(s, 'p', db, 0, key, klen, val, vlen))
+    if (s_log_append(s, op, db, op == 'p' ? flags & MDB_APPEND : 0, key, klen, val,
+                     op == 'p' ? vlen : 0))
         return hs_error_set(err, HS_ENOMEM, "out of memory (batch log)");
     return 0;
 }
 
+int hs_store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+                 size_t vlen, unsigned flags, hs_error_t *err)
+{
+    return s_write(s, 'p', db, key, klen, val, vlen, flags, NULL, err);
+}
+
+int hs_store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+                     size_t vlen, MDB_val *old, hs_error_t *err)
+{
+    return s_write(s, 'p', db, key, klen, val, vlen, MDB_NOOVERWRITE, old, err);
+}
+
 int hs_store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t *err)
 {
-    MDB_val k = { klen, (void *)key };
-    int rc = mdb_del(s->txn, s->dbi[db], &k, NULL);
-    if (rc && rc != MDB_NOTFOUND)
-        return hs_store_mdb_error(err, rc, s_db_names[db]);
-    if (s_log_append(s, 'd', db, 0, key, klen, NULL, 0))
-        return hs_error_set(err, HS_ENOMEM, "out of memory (batch log)");
-    return 0;
+    return s_write(s, 'd', db, key, klen, NULL, 0, 0, NULL, err);
 }
 
 /* ---- the pending-index table (see store_internal.h) ---- */
@@ -501,20 +531,13 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
         if (mrc == 0)
             break;
         if (mrc != MDB_MAP_FULL) {
-            s->log.len = 0;
-            s_pend_truncate(s, s->pend_at_begin);
-            s->num_engines_seen = 0;
+            s_batch_lost(s);
             return hs_store_mdb_error(err, mrc, "commit");
         }
-        /* s_grow_and_replay aborts s->txn: give it a live one to abort. */
-        if ((rc = mdb_txn_begin(s->env, NULL, 0, &s->txn)) != 0) {
-            s->txn = NULL;
-            return hs_store_mdb_error(err, rc, "mdb_txn_begin");
-        }
-        if ((rc = s_grow_and_replay(s, err))) {
-            hs_store_abort(s);
+        /* The failed commit freed the txn: grow and replay the batch, like a
+         * write that hit MAP_FULL, and commit again. */
+        if ((rc = s_grow_and_replay(s, err)))
             return rc;
-        }
     }
     if (flushed)
         s_pend_truncate(s, 0);
@@ -527,18 +550,25 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
     return 0;
 }
 
+/* Forgets the open batch (its txn, if any, is aborted): the log, the index
+ * entries it added, what it taught about engines, its put counters. */
+static void s_batch_lost(hs_store_t *s)
+{
+    if (s->txn)
+        mdb_txn_abort(s->txn);
+    s->txn = NULL;
+    s->log.len = 0;
+    s_pend_truncate(s, s->pend_at_begin);
+    s->num_engines_seen = 0;
+    /* The puts of an aborted batch did not happen; its lookups did (they are
+     * saved with the next commit). */
+    s->d_puts = s->d_dups = 0;
+}
+
 void hs_store_abort(hs_store_t *s)
 {
-    if (s && s->txn) {
-        mdb_txn_abort(s->txn);
-        s->txn = NULL;
-        s->log.len = 0;
-        s_pend_truncate(s, s->pend_at_begin);
-        s->num_engines_seen = 0;
-        /* The puts of an aborted batch did not happen; its lookups did (they are
-         * saved with the next commit). */
-        s->d_puts = s->d_dups = 0;
-    }
+    if (s && s->txn)
+        s_batch_lost(s);
 }
 
 int hs_store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err)

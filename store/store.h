@@ -42,7 +42,10 @@
  * hs_store_commit() — one LMDB transaction. A write function called outside a batch
  * runs in its own one-call batch. Every put of a batch is also logged in memory, so
  * when LMDB reports MDB_MAP_FULL the store doubles the map size and replays the
- * whole batch in a fresh transaction: callers never see MDB_MAP_FULL.
+ * whole batch in a fresh transaction: callers never see MDB_MAP_FULL. This holds
+ * for every write (puts, deletes, index moves of the journal, the evalidx flush,
+ * counter saves, commit itself, even creating the databases at open): they all
+ * go through one grow-and-replay path.
  *
  * Reading: any number of processes may open the same directory read-only
  * (HS_STORE_RDONLY) while the writer writes; LMDB readers never block the writer
@@ -275,6 +278,15 @@ int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err);
 /* Replaces task t->id (state index updated). HS_ENOTFOUND when it doesn't exist. */
 int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err);
 int hs_store_task_get(hs_store_t *s, uint64_t id, hs_store_task_t *out, hs_error_t *err);
+/*
+ * Like hs_store_task_put for a writer that knows which state the journal holds for
+ * task t->id (old_state, including writes earlier in the open batch): writes the
+ * record and moves the state index entry without reading the old record first
+ * (the broker's hot path). A wrong old_state leaves a stale index entry, so pass
+ * only what this writer itself journaled. Creates the record when it is missing.
+ */
+int hs_store_task_move(hs_store_t *s, const hs_store_task_t *t, hs_task_state_t old_state,
+                       hs_error_t *err);
 
 /* Callback for task iteration; return non-zero to stop (that value is returned). */
 typedef int (*hs_store_task_cb)(void *ctx, const hs_store_task_t *t);

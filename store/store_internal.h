@@ -1,11 +1,14 @@
 /*
  * store/store_internal.h — what the store's .c files share (not a public API).
  *
- * The write path: every put goes through s_store_put(), which runs mdb_put in the
- * batch transaction and, on success, appends the operation to the batch log. When
- * LMDB reports MDB_MAP_FULL (at a put or at commit), the transaction is aborted,
- * the map doubled, and the log replayed into a fresh transaction; the log holds
- * exact keys, so sequence numbers allocated in the batch come out the same.
+ * The write path: every write (hs_store_put, hs_store_put_new, hs_store_del; the
+ * index flush and the counter saves use them too) goes through s_write() in
+ * store.c, the only caller of mdb_put/mdb_del on a batch, which runs the operation
+ * in the batch transaction and, on success, appends it to the batch log. When LMDB
+ * reports MDB_MAP_FULL (at any write, or at commit), s_grow_and_replay() aborts
+ * the transaction, doubles the map and replays the log into a fresh transaction;
+ * the log holds exact keys, so sequence numbers allocated in the batch come out
+ * the same. No other file may call mdb_put, mdb_del or cursor writes directly.
  */
 #ifndef HS_STORE_INTERNAL_H
 #define HS_STORE_INTERNAL_H

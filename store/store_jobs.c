@@ -383,6 +383,30 @@ int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err)
     return hs_store_wend(s, ab, rc, err);
 }
 
+int hs_store_task_move(hs_store_t *s, const hs_store_task_t *t, hs_task_state_t old_state,
+                       hs_error_t *err)
+{
+    if ((unsigned)t->state >= HS_TASK_STATE_COUNT || (unsigned)old_state >= HS_TASK_STATE_COUNT)
+        return hs_error_set(err, HS_EINVAL, "bad task state %d", (int)t->state);
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    uint8_t key[8], sk[9];
+    hs_be64(key, t->id);
+    if (old_state != t->state) {
+        s_state_key(sk, old_state, t->id);
+        if ((rc = hs_store_del(s, HS_DB_TASKSTATE, sk, 9, err)) == 0) {
+            s_state_key(sk, t->state, t->id);
+            rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+        }
+    }
+    if (rc == 0)
+        rc = s_encode_task(s, t) ? hs_error_set(err, HS_ENOMEM, "out of memory")
+             : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, 0, err);
+    return hs_store_wend(s, ab, rc, err);
+}
+
 int hs_store_task_get(hs_store_t *s, uint64_t id, hs_store_task_t *out, hs_error_t *err)
 {
     MDB_txn *txn;

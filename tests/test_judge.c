@@ -8,7 +8,9 @@
  * "score_territory V", "score_area V", "result_territory RE", "result_area RE".
  * Spaces inside rows are ignored; '#' starts a comment.
  *
- * Also: result strings, ownership/weight consistency, the stability map path,
+ * Every diagram runs three ways: the defaults (Monte-Carlo decision), with a
+ * stability map, and the static rules alone (playouts 0).
+ * Also: result strings, ownership/weight consistency, seeded playouts,
  * and `hyeongse judge --json` on tests/data/judge/dead_stones.sgf (the
  * dead_stones.t position as setup stones) when HS_BIN is set. Accuracy on real
  * finished games is bench/judge_final.sh's job (it needs the whole archive).
@@ -63,7 +65,7 @@ static void s_check_consistency(const hs_board_t *b, const hs_judge_t *j, const 
     HS_CHECK_INT(bad, 0);
 }
 
-static void s_run_file(const char *path, bool use_stability)
+static void s_run_file(const char *path, bool use_stability, const hs_judge_config_t *cfg)
 {
     FILE *f = fopen(path, "r");
     HS_CHECK(f != NULL);
@@ -107,7 +109,7 @@ static void s_run_file(const char *path, bool use_stability)
                 HS_CHECK_INT(hs_stability_compute(&b, NULL, NULL, &st, NULL), 0);
                 sp = &st;
             }
-            HS_CHECK_INT(hs_judge_compute(&b, sp, NULL, &j, NULL), 0);
+            HS_CHECK_INT(hs_judge_compute(&b, sp, cfg, &j, NULL), 0);
             s_check_consistency(&b, &j, path);
             judged = true;
         }
@@ -122,8 +124,8 @@ static void s_run_file(const char *path, bool use_stability)
                 for (int x = 0; x < n; x++) got[x] = hs_judge_class_letters[j.cls[hs_board_point(&b, x, y)]];
                 got[n] = 0;
                 if (strcmp(got, want[y])) {
-                    fprintf(stderr, "%s%s: row %d: got %s want %s\n", path,
-                            use_stability ? " (stability)" : "", y, got, want[y]);
+                    fprintf(stderr, "%s%s%s: row %d: got %s want %s\n", path,
+                            use_stability ? " (stability)" : "", cfg ? " (static rules)" : "", y, got, want[y]);
                     bad++;
                 }
             }
@@ -156,7 +158,7 @@ static void s_run_file(const char *path, bool use_stability)
     HS_CHECK(checks >= 2);
 }
 
-static void test_diagrams(bool use_stability)
+static void test_diagrams(bool use_stability, const hs_judge_config_t *cfg)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/judge", hs_test_own_data_dir());
@@ -170,7 +172,7 @@ static void test_diagrams(bool use_stability)
         if (len < 3 || strcmp(e->d_name + len - 2, ".t")) continue;
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        s_run_file(path, use_stability);
+        s_run_file(path, use_stability, cfg);
         files++;
     }
     closedir(d);
@@ -195,6 +197,35 @@ static void test_handicap_bonus(void)
     HS_CHECK_INT(hs_judge_handicap_bonus(&aga, 4), 4 - aga.handicap_bonus_offset);
     HS_CHECK_INT(hs_judge_handicap_bonus(&japanese, 4), 0);
     HS_CHECK_INT(hs_judge_handicap_bonus(&chinese, 0), 0);
+    /* One free stone (a lone AB, OGS style) is compensated under area rules. */
+    HS_CHECK_INT(hs_judge_handicap_bonus(&chinese, 1), 1 - chinese.handicap_bonus_offset);
+    HS_CHECK_INT(hs_judge_handicap_bonus(&japanese, 1), 0);
+}
+
+/* Monte-Carlo ownership is seeded: the same position judges the same twice,
+ * and a different seed still finds the obvious dead stones of dead_stones.t. */
+static void test_mc_deterministic(void)
+{
+    hs_board_t b;
+    static hs_judge_t j1, j2;
+    hs_board_init(&b, 9);
+    for (int y = 0; y < 9; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 3, y), HS_BLACK);
+        hs_board_set_stone(&b, hs_board_point(&b, 4, y), HS_WHITE);
+    }
+    hs_point_t dead_w = hs_board_point(&b, 1, 1), dead_b = hs_board_point(&b, 7, 2);
+    hs_board_set_stone(&b, dead_w, HS_WHITE);
+    hs_board_set_stone(&b, dead_b, HS_BLACK);
+    hs_judge_config_t cfg;
+    hs_judge_config_default(&cfg);
+    HS_CHECK(cfg.playouts > 0);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j1, NULL), 0);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j2, NULL), 0);
+    HS_CHECK(memcmp(j1.cls, j2.cls, sizeof j1.cls) == 0);
+    cfg.seed ^= 0x1234567ULL;
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j2, NULL), 0);
+    HS_CHECK_INT(j2.cls[dead_w], HS_JC_WHITE_DEAD);
+    HS_CHECK_INT(j2.cls[dead_b], HS_JC_BLACK_DEAD);
 }
 
 static void test_empty_board(void)
@@ -245,7 +276,12 @@ int main(void)
     test_result_strings();
     test_handicap_bonus();
     test_empty_board();
-    test_diagrams(false);
-    test_diagrams(true);
+    test_mc_deterministic();
+    hs_judge_config_t static_rules;
+    hs_judge_config_default(&static_rules);
+    static_rules.playouts = 0;
+    test_diagrams(false, NULL);
+    test_diagrams(true, NULL);
+    test_diagrams(false, &static_rules);
     return hs_test_finish();
 }

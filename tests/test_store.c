@@ -13,6 +13,7 @@
 #include "core/rules.h"
 #include "store/query.h"
 #include "store/store.h"
+#include "store/store_internal.h"
 #include "test.h"
 
 static char s_dir[256];
@@ -622,11 +623,147 @@ static void test_index_flush_and_crash(void)
     s_rm_dir(dirbuf);
 }
 
+/* Deletes and journal updates (taskstate index moves: a delete then a put) fill a
+ * tiny map too: every write path must grow it and replay, never report
+ * MDB_MAP_FULL (a full-archive analyze once died with "taskstate: MDB_MAP_FULL"). */
+static void test_map_growth_journal(void)
+{
+    const char *dir = s_newdir("growj");
+    hs_store_t *s = NULL;
+    hs_error_t err;
+    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC, 64 << 10, &err), 0);
+    if (!s)
+        return;
+    size_t before = hs_store_map_size(s);
+    hs_store_job_t j;
+    memset(&j, 0, sizeof j);
+    snprintf(j.engines, sizeof j.engines, "noop");
+    HS_CHECK_INT(hs_store_job_create(s, &j, &err), 0);
+    enum { N = 4000 };
+    /* Tasks created a few at a time (small batches): the map grows only a little. */
+    for (int i = 0; i < N; i += 200) {
+        HS_CHECK_INT(hs_store_begin(s, &err), 0);
+        for (int k = i; k < i + 200; k++) {
+            hs_store_task_t t = { .job_id = j.id, .game_id = { (uint64_t)k, 7 },
+                                  .state = HS_TASK_QUEUED, .move_first = 0,
+                                  .move_last = k % 300, .move_step = 1 };
+            snprintf(t.reason, sizeof t.reason, "%0*d", 40 + k % 80, k);
+            HS_CHECK_INT(hs_store_task_create(s, &t, &err), 0);
+        }
+        HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    }
+    size_t mid = hs_store_map_size(s);
+    /* Then whole-journal transitions in single batches: every task's state index
+     * entry is deleted and re-put, and its record rewritten (copy-on-write of
+     * every page), then a batch of deletes only (job records rewritten). */
+    const hs_task_state_t steps[] = { HS_TASK_LEASED, HS_TASK_QUEUED, HS_TASK_LEASED,
+                                      HS_TASK_DONE };
+    int failures = 0;
+    for (size_t st = 0; st < sizeof steps / sizeof steps[0]; st++) {
+        HS_CHECK_INT(hs_store_begin(s, &err), 0);
+        for (uint64_t id = 1; id <= N; id++) {
+            hs_store_task_t t;
+            if (hs_store_task_get(s, id, &t, &err) != 0) {
+                failures++;
+                continue;
+            }
+            t.state = steps[st];
+            t.attempts++;
+            if (hs_store_task_put(s, &t, &err) != 0) {
+                if (failures++ == 0)
+                    printf("task_put failed: %s\n", err.msg);
+            }
+        }
+        HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    }
+    HS_CHECK_INT(failures, 0);
+    size_t after = hs_store_map_size(s);
+    printf("journal map grew from %zu to %zu, then %zu bytes\n", before, mid, after);
+    HS_CHECK(after > mid);
+    int64_t n = -1;
+    HS_CHECK_INT(hs_store_task_count(s, HS_TASK_DONE, &n, &err), 0);
+    HS_CHECK_INT(n, N);
+    HS_CHECK_INT(hs_store_task_count(s, HS_TASK_QUEUED, &n, &err), 0);
+    HS_CHECK_INT(n, 0);
+    HS_CHECK_INT(hs_store_task_count(s, HS_TASK_LEASED, &n, &err), 0);
+    HS_CHECK_INT(n, 0);
+    hs_store_task_t t;
+    HS_CHECK_INT(hs_store_task_get(s, N, &t, &err), 0);
+    HS_CHECK_INT(t.attempts, 4);
+    HS_CHECK_INT(t.move_last, (N - 1) % 300);
+    hs_store_close(&s);
+    s_rm_dir(dir);
+}
+
+/* Deletes alone fill a map too (each one copies its leaf page): reopen a store
+ * with its map cut to the pages in use, then delete every other index entry in
+ * one batch. Uses the store's internal write calls (store_internal.h), which
+ * every public write goes through. */
+static void test_map_growth_deletes(void)
+{
+    const char *dir = s_newdir("growd");
+    hs_store_t *s = NULL;
+    hs_error_t err;
+    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC, 64 << 10, &err), 0);
+    if (!s)
+        return;
+    enum { N = 20000 };
+    uint8_t k[9];
+    for (int i = 0; i < N; i += 500) {
+        HS_CHECK_INT(hs_store_begin(s, &err), 0);
+        for (int n = i; n < i + 500; n++) {
+            k[0] = 9;
+            hs_be64(k + 1, (uint64_t)n);
+            HS_CHECK_INT(hs_store_put(s, HS_DB_TASKSTATE, k, 9, "", 0, 0, &err), 0);
+        }
+        HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    }
+    hs_store_stats_t st;
+    HS_CHECK_INT(hs_store_stats(s, &st, &err), 0);
+    hs_store_close(&s);
+    /* LMDB accepts a map as small as the pages in use: no room left at all. */
+    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC, 4096, &err), 0);
+    if (!s)
+        return;
+    size_t before = hs_store_map_size(s);
+    HS_CHECK_INT(hs_store_begin(s, &err), 0);
+    int failures = 0;
+    for (int n = 0; n < N; n += 2) {
+        k[0] = 9;
+        hs_be64(k + 1, (uint64_t)n);
+        if (hs_store_del(s, HS_DB_TASKSTATE, k, 9, &err) != 0 && failures++ == 0)
+            printf("delete failed: %s\n", err.msg);
+    }
+    HS_CHECK_INT(failures, 0);
+    HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    printf("deletes: map %zu bytes used of %zu, grew from %zu to %zu\n", st.map_used,
+           st.map_size, before, hs_store_map_size(s));
+    HS_CHECK(hs_store_map_size(s) > before);
+    /* exactly the odd keys are left */
+    MDB_txn *txn;
+    bool own;
+    HS_CHECK_INT(hs_store_rtxn(s, &txn, &own, &err), 0);
+    MDB_stat ms;
+    mdb_stat(txn, s->dbi[HS_DB_TASKSTATE], &ms);
+    HS_CHECK_INT((int)ms.ms_entries, N / 2);
+    k[0] = 9;
+    hs_be64(k + 1, 1);
+    MDB_val kv = { 9, k }, dv;
+    HS_CHECK_INT(mdb_get(txn, s->dbi[HS_DB_TASKSTATE], &kv, &dv), 0);
+    hs_be64(k + 1, 2);
+    HS_CHECK_INT(mdb_get(txn, s->dbi[HS_DB_TASKSTATE], &kv, &dv), MDB_NOTFOUND);
+    hs_store_rdone(txn, own);
+    hs_store_close(&s);
+    s_rm_dir(dir);
+}
+
 int main(void)
 {
     test_index_flush_and_crash();
     test_games_and_evals();
     test_map_growth();
+    test_map_growth_journal();
+    test_map_growth_deletes();
     test_reader_process();
     test_journal();
     return hs_test_finish();

@@ -9,12 +9,17 @@
  * live opponent stone is "pure": C's eye space or territory (dead stones of
  * either colour inside count as empty). The opponent's C-region that contains a
  * weak group is that group's enclosure.
+ *
+ * Life and death is decided by Monte-Carlo ownership from playouts of a small
+ * tactical policy (s_policy: answer ataris, no self-atari of strings, no
+ * filling of true eyes), which keeps the sekis and oddly shaped living groups
+ * of finished games alive where uniform random playouts kill them; the static
+ * enclosure rules remain as the fallback for cfg->playouts = 0.
  */
 #include "worker/judge.h"
 
 #include <math.h>
 
-#include "core/playout.h"
 #include "core/rng.h"
 #include <stdio.h>
 #include <string.h>
@@ -30,8 +35,8 @@ void hs_judge_config_default(hs_judge_config_t *cfg)
     cfg->strong_stability = 0.9f;
     cfg->dead_stability = 0.2f;
     cfg->max_rounds = 16;
-    cfg->playouts = 0;
-    cfg->mc_dead = -0.2f;
+    cfg->playouts = 256;
+    cfg->mc_dead = 0.0f;
     cfg->seed = 0x6a75646765ULL;
 }
 
@@ -328,6 +333,26 @@ static int s_round(s_ctx_t *x)
     /* An enclosure of half the board or more is open play, not someone's area
      * (an opening stone's "enclosure" is nearly the whole board). */
     const int max_encl = b->size * b->size / 2;
+    if (x->mc) {
+        /* Monte-Carlo decision (the default): a group dies when the opponent
+         * owns its stones at the end of most playouts, whatever its eye shape
+         * (players agree that groups with eye space are dead when the wall
+         * would win the fight). Also dead, whatever the playouts say: a weak
+         * group shut in by strong walls alone (a straight three, say, lives in
+         * the half of the playouts where its owner happens to move first). */
+        for (int p = 0; p < x->np; p++) {
+            int c = b->color[p];
+            if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p)
+                continue;
+            const s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
+            int rid = ro->id[p];
+            bool shut = !x->strong[p] && !ro->has_strong[rid] && ro->walls_strong[rid]
+                        && s_reg_size(ro, rid) <= max_encl;
+            if (shut || s_mc_own(x, (hs_point_t)p) < x->cfg.mc_dead)
+                kill[p] = 1;
+        }
+        goto apply;
+    }
     for (int p = 0; p < x->np; p++) {
         int c = b->color[p];
         if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p || x->strong[p])
@@ -369,10 +394,11 @@ static int s_round(s_ctx_t *x)
                     if (s_reg_size(rc, rc->id[n]) <= my) { smallest = false; break; }
                 }
             }
-            if (smallest && any && (!x->mc || s_mc_own(x, (hs_point_t)p) < x->cfg.mc_dead))
+            if (smallest && any)
                 kill[p] = 1;
         }
     }
+apply:;
     int killed = 0;
     for (int p = 0; p < x->np; p++) {
         if (s_is_stone(b->color[p]) && !x->dead[p] && kill[s_group(x, (hs_point_t)p)]) {
@@ -383,34 +409,223 @@ static int s_round(s_ctx_t *x)
     return killed;
 }
 
-/* Mean final ownership over n light playouts (+1 Black, -1 White): a stone's
- * colour, or the colour of every neighbour of an empty point (eyes). */
+/* Liberties (0, 1, or 2 meaning "two or more") of a `me` stone played at
+ * empty point p. A capture counts as two: the captured stones leave room. */
+static int s_libs_after(const hs_board_t *b, hs_point_t p, int me, const int *dirs)
+{
+    hs_point_t seen[2] = {HS_NO_POINT, HS_NO_POINT};
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        hs_point_t q = (hs_point_t)(p + dirs[d]);
+        int qc = b->color[q];
+        if (qc == HS_EMPTY) {
+            if (n == 1 && seen[0] == q) continue;
+            if (n == 1) return 2;
+            seen[n++] = q;
+        } else if (qc == me) {
+            int l = b->libs[b->head[q]];
+            if (l >= 3) return 2;
+            hs_point_t ls[2];
+            int k = hs_board_string_liberties(b, q, ls, 2);
+            for (int i = 0; i < k; i++) {
+                if (ls[i] == p || (n == 1 && seen[0] == ls[i])) continue;
+                if (n == 1) return 2;
+                seen[n++] = ls[i];
+            }
+        } else if (qc != HS_OFFBOARD && b->libs[b->head[q]] == 1) {
+            return 2;
+        }
+    }
+    return n;
+}
+
+/* A string of a single stone would result (no own neighbour). */
+static inline bool s_lone(const hs_board_t *b, hs_point_t p, int me)
+{
+    return hs_board_nbr_count(b, p, (hs_color_t)me) == 0;
+}
+
+/* The one liberty of the string through q (its libs must be 1). */
+static inline hs_point_t s_last_lib(const hs_board_t *b, hs_point_t q)
+{
+    hs_point_t l = HS_NO_POINT;
+    hs_board_string_liberties(b, q, &l, 1);
+    return l;
+}
+
+/* Playout move for b->to_move: answer the last move locally (capture a string
+ * it left in atari, save an own string it put in atari), else a random legal
+ * move that neither fills an own true eye nor puts a string of two or more
+ * stones in atari (a lone stone may throw in, half of the time: that is how
+ * groups with too little eye space die). HS_PASS when nothing is left. */
+static hs_point_t s_policy(const hs_board_t *b, hs_rng_t *rng, const int *dirs)
+{
+    const int me = b->to_move, opp = 3 - me;
+    hs_point_t lm = b->last_move;
+    if (lm != HS_PASS && lm != HS_NO_POINT && b->color[lm] == opp) {
+        hs_point_t around[5] = {lm, (hs_point_t)(lm + dirs[0]), (hs_point_t)(lm + dirs[1]),
+                                (hs_point_t)(lm + dirs[2]), (hs_point_t)(lm + dirs[3])};
+        for (int i = 0; i < 5; i++) {
+            hs_point_t q = around[i];
+            if (b->color[q] == opp && b->libs[b->head[q]] == 1) {
+                hs_point_t l = s_last_lib(b, q);
+                if (l != b->ko) return l;
+            }
+        }
+        for (int i = 1; i < 5; i++) {
+            hs_point_t q = around[i];
+            if (b->color[q] == me && b->libs[b->head[q]] == 1) {
+                hs_point_t l = s_last_lib(b, q);
+                if (l != b->ko && s_libs_after(b, l, me, dirs) >= 2) return l;
+            }
+        }
+    }
+    const int n = b->num_empty;
+    if (!n) return HS_PASS;
+    int i = (int)hs_rng_below(rng, (uint32_t)n);
+    for (int k = 0; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
+        hs_point_t p = b->empty[i];
+        if (p == b->ko || hs_board_is_eye(b, p, (hs_color_t)me)) continue;
+        int l = s_libs_after(b, p, me, dirs);
+        if (l == 0) continue;
+        if (l == 1 && (!s_lone(b, p, me) || (hs_rng_next(rng) & 1))) continue;
+        return p;
+    }
+    return HS_PASS;
+}
+
+/* Mean final ownership over n playouts of s_policy (+1 Black, -1 White): a
+ * stone's colour, or the colour of every neighbour of an empty point (eyes).
+ * Half the playouts start with each colour. */
 static void s_mc_ownership(const hs_board_t *b, int n, uint64_t seed, float *own)
 {
     hs_rng_t rng;
     hs_rng_seed(&rng, seed);
     const int np = hs_board_num_points(b), dirs[4] = {-b->stride, -1, 1, b->stride};
+    const int max_moves = 2 * b->size * b->size;
     int acc[MAXP];
     memset(acc, 0, sizeof acc);
     hs_board_t t;
     for (int k = 0; k < n; k++) {
-        t = *b;
+        hs_board_copy(&t, b);
         t.passes = 0;   /* a finished record ends with two passes: play on anyway */
-        hs_playout_run(&t, &rng, 0.0, 0);
+        t.to_move = (k & 1) ? HS_WHITE : HS_BLACK;
+        t.last_move = HS_NO_POINT;
+        t.ko = HS_NO_POINT;
+        for (int m = 0; m < max_moves && t.passes < 2; m++) {
+            hs_point_t p = s_policy(&t, &rng, dirs);
+            if (p == HS_PASS) hs_board_play(&t, t.to_move, HS_PASS, 0, NULL);
+            else hs_board_play_legal(&t, t.to_move, p);
+        }
         for (int p = 0; p < np; p++) {
             int c = t.color[p];
             if (c == HS_BLACK) acc[p]++;
             else if (c == HS_WHITE) acc[p]--;
             else if (c == HS_EMPTY) {
-                int seen = 0;
-                for (int d = 0; d < 4; d++) seen |= 1 << t.color[p + dirs[d]];
-                seen &= ~(1 << HS_OFFBOARD);
-                if (seen == 1 << HS_BLACK) acc[p]++;
-                else if (seen == 1 << HS_WHITE) acc[p]--;
+                int nb = hs_board_nbr_count(&t, (hs_point_t)p, HS_BLACK), nw = hs_board_nbr_count(&t, (hs_point_t)p, HS_WHITE);
+                if (nb && !nw) acc[p]++;
+                else if (nw && !nb) acc[p]--;
             }
         }
     }
     for (int p = 0; p < np; p++) own[p] = n ? (float)acc[p] / (float)n : 0.0f;
+}
+
+/* Is class k a point of colour c's territory (empty, or a dead opponent stone)? */
+static inline bool s_own_point(int k, int c)
+{
+    return c == HS_BLACK ? (k == HS_JC_BLACK_TERRITORY || k == HS_JC_WHITE_DEAD)
+                         : (k == HS_JC_WHITE_TERRITORY || k == HS_JC_BLACK_DEAD);
+}
+
+/* String hs has a liberty in its colour's territory other than t. */
+static bool s_has_own_lib(s_ctx_t *x, const hs_judge_t *out, hs_point_t hs, hs_point_t t)
+{
+    const hs_board_t *b = x->b;
+    int c = b->color[hs];
+    for (hs_point_t q = hs;;) {
+        for (int d = 0; d < 4; d++) {
+            hs_point_t r = (hs_point_t)(q + x->dirs[d]);
+            if (r != t && (b->color[r] == HS_EMPTY || x->dead[r]) && s_own_point(out->cls[r], c))
+                return true;
+        }
+        q = b->next[q];
+        if (q == hs) return false;
+    }
+}
+
+/* Step 6: points a side must fill at the end (see must_fill in judge.h). A
+ * live string whose liberties are exactly one point of its own territory plus
+ * dame that touch a live opponent stone will be in atari once the opponent
+ * fills those dame, and must then connect on its territory point. Only when
+ * connecting there helps (the point touches something other than the string):
+ * otherwise the string is simply short of liberties and the players left it. */
+static void s_must_fill(s_ctx_t *x, hs_judge_t *out)
+{
+    const hs_board_t *b = x->b;
+    uint8_t marked[MAXP];
+    memset(marked, 0, sizeof marked);
+    hs_point_t libs[MAXP];
+    for (int h = 0; h < x->np; h++) {
+        int c = b->color[h];
+        if (!s_is_stone(c) || b->head[h] != h || x->dead[h] || x->seki[h])
+            continue;
+        int o = hs_color_other((hs_color_t)c);
+        int n = hs_board_string_liberties(b, (hs_point_t)h, libs, MAXP);
+        int own = 0, dame = 0;
+        hs_point_t t = HS_NO_POINT;
+        for (int i = 0; i < n; i++) {
+            int k = out->cls[libs[i]];
+            if (s_own_point(k, c)) { own++; t = libs[i]; }
+            else if (k == HS_JC_DAME) {
+                for (int d = 0; d < 4; d++)
+                    if (s_live(x, (hs_point_t)(libs[i] + x->dirs[d]), o)) { dame++; break; }
+            }
+        }
+        /* Dead stones on the string's border are liberties once removed. */
+        for (int q = h;;) {
+            for (int d = 0; d < 4; d++) {
+                hs_point_t r = (hs_point_t)(q + x->dirs[d]);
+                if (b->color[r] == o && x->dead[r] && s_own_point(out->cls[r], c)) {
+                    if (own == 0 || t != r) { own++; t = r; }
+                }
+            }
+            q = b->next[q];
+            if (q == h) break;
+        }
+        /* Already in atari on its own territory point (the opponent has filled
+         * the dame, or a stone was left to be captured): the same. */
+        bool in_atari = n == 1 && own == 1 && t == libs[0];
+        if (own != 1 || (dame == 0 && !in_atari) || marked[t])
+            continue;
+        bool helps = false;
+        for (int d = 0; d < 4; d++) {
+            hs_point_t r = (hs_point_t)(t + x->dirs[d]);
+            int rc = b->color[r];
+            if (rc == HS_OFFBOARD) continue;
+            if (rc == c && !x->dead[r] && b->head[r] == h) continue;
+            helps = true;
+        }
+        if (!helps) continue;
+        /* The owner need not fill t when it can instead take one of the dame
+         * itself and so join a string with another territory liberty (or
+         * reach one): filling dame costs nothing. */
+        bool rescued = false;
+        for (int i = 0; i < n && !rescued; i++) {
+            hs_point_t dp = libs[i];
+            if (out->cls[dp] != HS_JC_DAME) continue;
+            for (int d = 0; d < 4 && !rescued; d++) {
+                hs_point_t r = (hs_point_t)(dp + x->dirs[d]);
+                if (r == t) continue;
+                if (b->color[r] == HS_EMPTY && s_own_point(out->cls[r], c)) rescued = true;
+                else if (s_live(x, r, c) && b->head[r] != h)
+                    rescued = s_has_own_lib(x, out, b->head[r], t);
+            }
+        }
+        if (rescued) continue;
+        marked[t] = 1;
+        out->must_fill[c]++;
+    }
 }
 
 int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
@@ -500,6 +715,7 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
     }
     for (int p = 0; p < x.np; p++)
         out->count[out->cls[p]]++;
+    s_must_fill(&x, out);
     return 0;
 }
 
@@ -510,6 +726,8 @@ double hs_judge_score_territory(const hs_judge_t *j, const hs_board_t *b, double
      * region it lies in; in a dame region it is a prisoner only). */
     double black = j->count[HS_JC_BLACK_TERRITORY] + j->count[HS_JC_WHITE_DEAD] + b->captures[HS_BLACK];
     double white = j->count[HS_JC_WHITE_TERRITORY] + j->count[HS_JC_BLACK_DEAD] + b->captures[HS_WHITE];
+    black -= j->must_fill[HS_BLACK];
+    white -= j->must_fill[HS_WHITE];
     int n = (j->size + 2) * (j->size + 1) + 1;
     for (int p = 0; p < n; p++) {
         if (j->cls[p] != HS_JC_BLACK_DEAD && j->cls[p] != HS_JC_WHITE_DEAD) continue;
@@ -534,7 +752,9 @@ double hs_judge_score_area(const hs_judge_t *j, double komi, int handicap_bonus)
 
 int hs_judge_handicap_bonus(const hs_rules_t *r, int handicap)
 {
-    if (r->scoring != HS_SCORING_AREA || r->handicap_bonus_offset < 0 || handicap < 2)
+    /* One free stone (a lone AB before the first move, OGS style) is compensated
+     * like any handicap stone; game.h never reports HA[1] as handicap 1. */
+    if (r->scoring != HS_SCORING_AREA || r->handicap_bonus_offset < 0 || handicap < 1)
         return 0;
     int bonus = handicap - r->handicap_bonus_offset;
     return bonus > 0 ? bonus : 0;

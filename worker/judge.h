@@ -15,22 +15,32 @@
  *   3. Seki: two weak groups of opposite colour sharing liberties where each has
  *      exactly 2 liberties, all shared or in its own one eye (neither side can
  *      approach without self-atari). Seki groups are alive.
- *   4. Dead: a weak group whose enclosure (the points reachable from it without
- *      crossing a live opponent stone) holds no strong stone of its own colour,
- *      when every opponent string bordering the enclosure is strong; failing
- *      that (the enclosing wall's own eye space is polluted by the dead stones),
- *      of two weak neighbours the group with the smaller enclosure dies first.
- *      Also dead: a weak group with stability < dead_stability (when a stability
- *      map is given) inside such an enclosure. With cfg->playouts > 0 the
- *      relaxed rule also asks light random playouts (core/playout.h): the
- *      smaller group dies only when the opponent owns its points at the end of
- *      the playouts (mean ownership below mc_dead). Steps 1-4 repeat until nothing
- *      changes (removing dead stones makes the wall's territory clean).
+ *   4. Dead. Default (cfg->playouts > 0): Monte-Carlo ownership from
+ *      cfg->playouts playouts of a light tactical policy run from b (capture
+ *      a string the last move left in atari, save an own string it put in
+ *      atari, otherwise a random move that fills no own true eye and puts no
+ *      string of two or more stones in atari; a lone stone may throw in half
+ *      of the time). A group whose stones' mean ownership from its own side is
+ *      below cfg->mc_dead (0: the opponent owns them in most playouts) is dead.
+ *      Without playouts (cfg->playouts = 0, the static fallback): a weak group
+ *      whose enclosure (the points reachable from it without crossing a live
+ *      opponent stone) holds no strong stone of its own colour is dead when
+ *      every opponent string bordering the enclosure is strong; failing that,
+ *      of two weak neighbours the group with the smaller enclosure dies first;
+ *      with a stability map also a weak group with stability < dead_stability
+ *      inside such an enclosure. Steps 1-4 repeat until nothing changes
+ *      (removing dead stones makes the wall's territory clean).
  *   5. Regions: every maximal set of empty points and dead stones bordered by
  *      live stones of one colour is that colour's territory (dead stones in it are
  *      dead stones); bordered by both (or none) it is dame; empty points next to a
  *      seki group are seki points (counted by nobody under territory rules; under
  *      area rules a seki group's own one-eye counts for it).
+ *   6. Must-fill points (territory rules only): a live string whose only
+ *      territory liberty is one point and whose other liberties are dame the
+ *      opponent can fill (or which is in atari there already) must connect
+ *      there at the end; that point is not
+ *      counted (must_fill below) unless the owner can instead fill one of
+ *      those dame to join a string with another territory liberty.
  *
  * Point arrays use core/board.h indices. No global state; thread-safe per call.
  */
@@ -67,11 +77,10 @@ typedef struct hs_judge_config {
     float strong_stability;   /* stability map: >= this is strong (default 0.9) */
     float dead_stability;     /* stability map: < this and enclosed is dead (default 0.2) */
     int max_rounds;           /* rounds of steps 1-4 (default 16) */
-    int playouts;             /* > 0: Monte-Carlo ownership over this many light playouts
-                               * (core/playout.h) must confirm step 4's relaxed rule
-                               * (default 0: off) */
-    float mc_dead;            /* a weak group whose stones' mean own-colour MC
-                               * ownership is below this is dead (default -0.2) */
+    int playouts;             /* > 0: step 4 by Monte-Carlo ownership over this many
+                               * tactical playouts (default 256); 0: the static rules */
+    float mc_dead;            /* a group whose stones' mean own-colour MC ownership
+                               * is below this is dead (default 0: majority) */
     uint64_t seed;            /* playout random seed (fixed default: results repeat) */
 } hs_judge_config_t;
 
@@ -88,6 +97,12 @@ typedef struct hs_judge {
     float weight[HS_BOARD_MAX_POINTS];
     int count[HS_JC_COUNT];                 /* points per class */
     int seki_eye[3];                        /* seki points that are one side's own eye, by colour */
+    /* Territory points (or dead-stone points) of each colour that its owner
+     * will have to fill once the dame are played: the last territory liberty
+     * of a string whose other liberties are dame the opponent can fill
+     * (Japanese counting: such a point is not territory). Area scoring is
+     * unaffected (the point becomes the owner's stone). */
+    int must_fill[3];
     int rounds;                             /* rounds of steps 1-4 used */
 } hs_judge_t;
 
@@ -117,7 +132,10 @@ double hs_judge_score_territory(const hs_judge_t *j, const hs_board_t *b, double
  */
 double hs_judge_score_area(const hs_judge_t *j, double komi, int handicap_bonus);
 
-/* White's area-scoring compensation for `handicap` stones under rules r. */
+/* White's area-scoring compensation for `handicap` stones under rules r:
+ * handicap - r->handicap_bonus_offset (Chinese/OGS: one point per stone, AGA:
+ * one per stone after the first), 0 under territory rules. handicap is the
+ * number of stones Black placed for free (1 counts: a lone AB stone). */
 int hs_judge_handicap_bonus(const hs_rules_t *r, int handicap);
 
 /* Score under r's scoring method (territory or area), komi and handicap included. */

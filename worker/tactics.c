@@ -313,6 +313,24 @@ static int s_candidates(const hs_reader_t *r, const hs_board_t *b, hs_color_t si
                     if (b->color[q] == HS_EMPTY)
                         s_add_unique(out, &n, S_MAX_CAND, q);
                 }
+        } else if (nl == 3) {
+            /* Net points of a 3-liberty string: empty points next to two or
+             * more of its liberties. One stone there covers two escape
+             * routes at once (a geta or loose ladder); every other non-liberty
+             * covers at most one and is left to the 2-liberty rule above. */
+            for (int i = 0; i < nl; i++)
+                for (int d = 0; d < 4; d++) {
+                    hs_point_t q = (hs_point_t)(libs[i] + s_nb(b, d));
+                    if (b->color[q] != HS_EMPTY)
+                        continue;
+                    int touch = 0;
+                    for (int e = 0; e < 4; e++) {
+                        hs_point_t w = (hs_point_t)(q + s_nb(b, e));
+                        touch += w == libs[0] || w == libs[1] || w == libs[2];
+                    }
+                    if (touch >= 2)
+                        s_add_unique(out, &n, S_MAX_CAND, q);
+                }
         }
         /* Strengthen the attacker's own weak strings around the target
          * (a cutting stone in atari or with two liberties). */

@@ -19,7 +19,9 @@
  *
  * Candidate moves (the usual reading set, not every legal move):
  *   attacker: liberties of the target; when it has 2 liberties, also the empty
- *             neighbours of those liberties (nets, loose ladders); liberties of
+ *             neighbours of those liberties (nets, loose ladders); when it has
+ *             3, the net points: empty points next to two or more of its
+ *             liberties (a geta on a 3-liberty string); liberties of
  *             the attacker's own strings next to the target with <= 2
  *             liberties (strengthening the cutting stones).
  *   defender: liberties of the target; capturing moves on adjacent attacker

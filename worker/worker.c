@@ -85,7 +85,7 @@ static void *s_engine_thread(void *arg)
 
         uint64_t positions = 0;
         int failed = 0;
-        double before = x->engine_seconds;
+        double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
         int rc = hs__worker_eval_task(x, &t->msg.task, &buf, &positions, &failed);
         pthread_mutex_lock(&w->mu);
         w->st.tasks++;
@@ -93,6 +93,7 @@ static void *s_engine_thread(void *arg)
         w->st.evals += positions * (uint64_t)t->msg.task.num_engines;
         w->st.task_errors += (uint64_t)failed;
         w->st.engine_seconds += x->engine_seconds - before;
+        w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
         pthread_mutex_unlock(&w->mu);
         if (rc < 0) {
             /* Cannot encode: report the task failed so the broker gives the credit back. */

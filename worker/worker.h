@@ -53,7 +53,10 @@ typedef struct hs_worker_config {
 /* Counters filled by hs_worker_run (may be read after it returns). */
 typedef struct hs_worker_stats {
     uint64_t tasks, positions, evals, task_errors, reconnects;
-    double engine_seconds;     /* time inside engine evaluate() calls, all threads */
+    double engine_seconds;     /* wall time inside engine evaluate() calls, all threads */
+    double engine_cpu_seconds; /* CPU time of the calling threads inside those calls
+                                * (CLOCK_THREAD_CPUTIME_ID): unlike engine_seconds, it
+                                * does not count time the thread waited for a CPU */
 } hs_worker_stats_t;
 
 /*

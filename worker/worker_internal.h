@@ -33,7 +33,8 @@ typedef struct hs__eval_ctx {
     hs_engine_pos_t pos[HS__BATCH_MAX];
     uint8_t keys[HS__BATCH_MAX][16];
     hs_engine_result_t results[HS__BATCH_MAX];
-    double engine_seconds;
+    double engine_seconds;                       /* wall time in evaluate() */
+    double engine_cpu_seconds;                   /* this thread's CPU time in it */
 } hs__eval_ctx_t;
 
 void hs__engine_cache_fini(hs__engine_cache_t *c);
