@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package hyeongse needs to build, test and benchmark.
+# Installs (with sudo when not root) every Debian package hyeongse needs to build
+# and test; with --bench also the peers and tools the bench/ scripts use (GNU Go,
+# hyperfine, bc, Node.js and npm for @sabaki/sgf).
 # Used by README's first command and by .ci/run (CI starts from a fresh clone).
 set -euo pipefail
 SUDO=""
@@ -10,4 +12,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential cmake pkg-config clang libclang-rt-dev \
     libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev \
     ca-certificates >/dev/null
+if [ "${1:-}" = "--bench" ]; then
+    $SUDO apt-get install -y -qq --no-install-recommends \
+        gnugo hyperfine bc nodejs npm valgrind >/dev/null
+fi
 echo "install-deps: build and test packages installed"
