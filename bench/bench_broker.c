@@ -2,14 +2,18 @@
  * bench/bench_broker.c — broker throughput with the no-op engine over TCP
  * loopback, beside a raw ZeroMQ ROUTER/DEALER echo measured in the same run.
  *
- *   bench_broker HYEONGSE_BIN [GAMES] [MOVES]
+ *   bench_broker HYEONGSE_BIN [GAMES] [MOVES] [WORKER_COUNTS]
+ *
+ * WORKER_COUNTS is a comma list (default "1,2,4,8").
  *
  * For K = 1, 2, 4, 8 worker processes (`hyeongse worker --engines noop
  * --threads 1 --credit 32`, started with fork+exec):
  *   broker  a fresh store; GAMES generated 19x19 games of MOVES moves are
- *           submitted first, then the workers start; the clock runs from their
- *           start until the job is done: tasks/s (one task = one game) and
- *           positions/s (MOVES + 1 per game), every result stored in LMDB.
+ *           submitted first, then the workers start; the clock runs from the
+ *           moment all K have registered (STATUS_REPLY's worker count) until the
+ *           job is done, counting only the positions done in that span:
+ *           tasks/s (one task = one game) and positions/s (MOVES + 1 per
+ *           game), every result stored in LMDB.
  *   echo    K DEALER processes each keep 100 messages of a TASK's size in flight
  *           to one ROUTER that echoes them: round trips/s. ratio = the broker's
  *           tasks/s over this raw rate. Run with MOVES = 1 for the per-message
@@ -21,6 +25,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
+
+extern char **environ;
 
 #include "broker/broker.h"
 #include "broker/client.h"
@@ -86,17 +93,37 @@ static void *s_broker_thread(void *arg)
     return NULL;
 }
 
+/* CPU seconds (user + system) used so far by process pid (0 = this process). */
+static double s_cpu_of(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, pid ? "/proc/%d/stat" : "/proc/self/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');   /* the command name may hold spaces */
+    unsigned long ut = 0, st = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return 0;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* posix_spawn, not fork: a fork would make every page of this process (the
+ * broker's task table, the store's buffers) copy-on-write, and the broker would
+ * then pay a page fault per first write to each page during the timed run. */
 static pid_t s_spawn(char *const argv[])
 {
-    pid_t p = fork();
-    if (p == 0) {
-        execv(argv[0], argv);
-        _exit(127);
-    }
+    pid_t p = -1;
+    if (posix_spawn(&p, argv[0], NULL, NULL, argv, environ) != 0)
+        return -1;
     return p;
 }
 
-static double s_bench_broker(const char *bin, int k, int games, int moves, double *pos_rate)
+static double s_bench_broker(const char *bin, int k, int games, int moves, double *pos_rate,
+                             double *cpu_broker, double *cpu_workers)
 {
     char dir[] = "/tmp/hs-bench-broker-XXXXXX", ep[64], cmd[128];
     if (!mkdtemp(dir))
@@ -107,7 +134,8 @@ static double s_bench_broker(const char *bin, int k, int games, int moves, doubl
     void *ctx = zmq_ctx_new();
     s_broker_t b = { .cfg = { .bind = ep, .zmq_ctx = ctx, .db_dir = dir,
                               .store_flags = HS_STORE_NOSYNC, .map_size = (size_t)1 << 30,
-                              .stop = &stop, .queue_max = games + 1 } };
+                              .stop = &stop, .queue_max = games + 1,
+                              .verbose = getenv("HS_BENCH_VERBOSE") != NULL } };
     pthread_t tid;
     pthread_create(&tid, NULL, s_broker_thread, &b);
     hs_client_t *c = NULL;
@@ -130,29 +158,58 @@ static double s_bench_broker(const char *bin, int k, int games, int moves, doubl
     hs_submitter_destroy(&sub);
 
     pid_t pids[16];
-    double t0 = s_now();
     for (int i = 0; i < k; i++) {
         char *argv[] = { (char *)bin, "worker", "--connect", ep, "--threads", "1",
                          "--engines", "noop", "--credit", "32", NULL };
         pids[i] = s_spawn(argv);
     }
+    /* The clock starts once all K workers have registered (process start-up is
+     * not the broker's cost); positions done before that are not counted. The
+     * status poll is every 2 ms so its granularity stays small against a run. */
+    double t0 = 0, cb0 = 0, cw0 = 0;
+    int64_t done0 = 0, done = 0;
     for (;;) {
         hs_wire_msg_t r;
         if (hs_client_status(c, job, &r, &err) < 0)
             break;
-        int running = r.status_reply.num_jobs == 1 && !strcmp(r.status_reply.jobs[0].state, "running");
-        if (!running && (r.status_reply.num_jobs != 1 ||
-                         strcmp(r.status_reply.jobs[0].state, "done") ||
-                         r.status_reply.jobs[0].positions_done != (int64_t)games * (moves + 1)))
+        int ok = r.status_reply.num_jobs == 1;
+        int running = ok && !strcmp(r.status_reply.jobs[0].state, "running");
+        done = ok ? r.status_reply.jobs[0].positions_done : 0;
+        if (t0 == 0 && (r.status_reply.workers >= k || !running)) {
+            t0 = s_now();
+            done0 = done;
+            cb0 = s_cpu_of(0);
+            for (int i = 0; i < k; i++)
+                cw0 += s_cpu_of(pids[i]);
+        }
+        if (!running && (!ok || strcmp(r.status_reply.jobs[0].state, "done") ||
+                         done != (int64_t)games * (moves + 1)))
             fprintf(stderr, "bench_broker: the job did not complete as expected\n");
         hs_wire_msg_fini(&r);
         if (!running)
             break;
-        usleep(10000);
+        usleep(2000);
     }
     double dt = s_now() - t0;
-    rate = games / dt;
-    *pos_rate = (double)games * (moves + 1) / dt;
+    double cw1 = 0;
+    for (int i = 0; i < k; i++)
+        cw1 += s_cpu_of(pids[i]);
+    /* CPU per task: steadier than rates on a loaded machine. */
+    int64_t ntasks = (done - done0) / (moves + 1);
+    if (ntasks > 0) {
+        *cpu_broker = (s_cpu_of(0) - cb0) / (double)ntasks;
+        *cpu_workers = (cw1 - cw0) / (double)ntasks;
+    }
+    if (dt <= 0 || done <= done0) {
+        fprintf(stderr, "bench_broker: the job finished before all workers registered; "
+                        "use more games\n");
+        dt = 1e-9;
+    }
+    *pos_rate = (double)(done - done0) / dt;
+    rate = *pos_rate / (moves + 1);
+    if (done0 > done / 5)
+        fprintf(stderr, "bench_broker: %lld of %lld positions were done before all %d "
+                        "workers registered\n", (long long)done0, (long long)done, k);
     for (int i = 0; i < k; i++)
         kill(pids[i], SIGTERM);
     for (int i = 0; i < k; i++)
@@ -237,7 +294,7 @@ static double s_bench_echo(int k, int count, size_t size)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_broker HYEONGSE_BIN [GAMES] [MOVES]\n");
+        fprintf(stderr, "usage: bench_broker HYEONGSE_BIN [GAMES] [MOVES] [WORKER_COUNTS]\n");
         return 2;
     }
     int games = argc > 2 ? atoi(argv[2]) : 2000;
@@ -247,16 +304,25 @@ int main(int argc, char **argv)
     size_t task_size = 60 + (size_t)moves * 4 + (size_t)(moves + 1) * 3;
     printf("broker: %d games x %d moves (%d positions) per run, noop engine, TCP loopback\n",
            games, moves, games * (moves + 1));
-    printf("%8s %12s %14s %16s %10s\n", "workers", "tasks/s", "positions/s", "echo msgs/s",
-           "ratio");
-    const int ks[] = { 1, 2, 4, 8 };
-    for (int i = 0; i < 4; i++) {
-        double pos = 0;
-        double tasks = s_bench_broker(argv[1], ks[i], games, moves, &pos);
+    printf("%8s %12s %14s %16s %10s %14s %14s\n", "workers", "tasks/s", "positions/s",
+           "echo msgs/s", "ratio", "broker us/task", "worker us/task");
+    int ks[16], nk = 0;
+    char list[128];
+    snprintf(list, sizeof list, "%s", argc > 4 ? argv[4] : "1,2,4,8");
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && nk < 16;
+         tok = strtok_r(NULL, ",", &save))
+        if (atoi(tok) >= 1 && atoi(tok) <= 16)
+            ks[nk++] = atoi(tok);
+    for (int i = 0; i < nk; i++) {
+        double pos = 0, cb = 0, cw = 0;
+        double tasks = s_bench_broker(argv[1], ks[i], games, moves, &pos, &cb, &cw);
         double echo = s_bench_echo(ks[i], 20000, task_size);
-        printf("%8d %12.0f %14.0f %16.0f %10.3f\n", ks[i], tasks, pos, echo, tasks / echo);
+        printf("%8d %12.0f %14.0f %16.0f %10.3f %14.1f %14.1f\n", ks[i], tasks, pos, echo,
+               tasks / echo, cb * 1e6, cw * 1e6);
         fflush(stdout);
     }
-    printf("ratio = broker tasks/s / raw echo round trips/s (messages of a task's size)\n");
+    printf("ratio = broker tasks/s / raw echo round trips/s (messages of a task's size)\n"
+           "us/task = CPU time (user + system) per task while timed: the broker process\n"
+           "(broker thread, ZeroMQ I/O thread, status polls) and all worker processes\n");
     return 0;
 }

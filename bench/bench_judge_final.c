@@ -7,8 +7,8 @@
  *                          [--playouts N] [--mc-dead T] [--failures N] [--dump FILE]
  *                          ARCHIVE...
  *
- * Default: the judge's defaults (hs_judge_config_default: eye analysis plus
- * 256 tactical playouts, majority ownership decides; no stability map), the
+ * Default: hs_judge_config_final (eye analysis plus 256 tactical playouts,
+ * majority ownership decides; no stability map), the
  * configuration that scores best on these archives (see docs/JUDGE.md).
  * --playouts 0 gives the static rules alone.
  *
@@ -155,15 +155,7 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
     hs_rules_t rules = g->rules;
     if (!g->rules_raw && fabs(g->komi - 7.5) < 1e-9)
         rules = hs_rules_get(HS_RULES_CHINESE);
-    /* Free stones: HA, or (game.h reports only 2 or more) a lone AB stone
-     * before the first move, which OGS area scoring compensates like one
-     * handicap stone. */
-    int handicap = g->handicap;
-    if (handicap == 0 && g->num_setup > 0) {
-        int blacks = 0;
-        for (int i = 0; i < g->num_setup; i++) blacks += g->setup[i].color == HS_BLACK ? 1 : -1000;
-        if (blacks > 0) handicap = blacks;
-    }
+    int handicap = g->handicap;  /* HA, or black-only setup stones (core/game.h) */
     const hs_stability_t *sp = NULL;
     if (c->use_stab) {
         hs_stability_compute(&b, NULL, c->use_reader ? c->reader : NULL, &c->stab, NULL);
@@ -236,7 +228,7 @@ int main(int argc, char **argv)
     const char *paths[64];
     int npaths = 0;
     c->use_stab = false;
-    hs_judge_config_default(&c->jcfg);
+    hs_judge_config_final(&c->jcfg);
     c->cap_sample = -1;
     c->failures_to_print = 0;
     for (int i = 1; i < argc; i++) {

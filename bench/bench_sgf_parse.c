@@ -7,8 +7,10 @@
  *
  * usage: bench_sgf_parse PATH [MIN_SECONDS]     (PATH: archive, folder or .sgf)
  * Prints "hyeongse MODE: files N bytes B games G failed F rounds R seconds S
- * MB/s X games/s Y". bench/sgf_parse.sh runs it beside @sabaki/sgf on the same
- * files and prints the ratios.
+ * MB/s X games/s Y cpu_seconds C cpu_MB/s Z" (Z: per CPU-second of this
+ * thread, steadier than the wall rate X on a shared machine).
+ * bench/sgf_parse.sh runs it beside @sabaki/sgf on the same files and prints
+ * the ratios.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,15 @@ static double s_now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* CPU time of this thread: on a shared machine the wall rate swings with the
+ * load of other processes, the per-CPU-second rate much less. */
+static double s_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -75,7 +86,7 @@ int main(int argc, char **argv)
     /* Full path: parse + game + replay + id. */
     long rounds = 0;
     unsigned long long games = 0, failed = 0;
-    double t0 = s_now(), secs;
+    double t0 = s_now(), c0 = s_cpu(), secs;
     do {
         for (size_t i = 0; i < set.n; i++) {
             hs_ingest_file_t f;
@@ -90,16 +101,19 @@ int main(int argc, char **argv)
         rounds++;
         secs = s_now() - t0;
     } while (secs < min_seconds);
+    double cpu = s_cpu() - c0;
     printf("hyeongse parse+replay: files %zu bytes %zu games %llu failed %llu rounds %ld "
-           "seconds %.3f MB/s %.2f games/s %.1f\n",
+           "seconds %.3f MB/s %.2f games/s %.1f cpu_seconds %.3f cpu_MB/s %.2f\n",
            set.n, set.bytes, games / (unsigned long long)rounds,
            failed / (unsigned long long)rounds, rounds, secs,
-           (double)set.bytes * (double)rounds / 1e6 / secs, (double)games / secs);
+           (double)set.bytes * (double)rounds / 1e6 / secs, (double)games / secs, cpu,
+           (double)set.bytes * (double)rounds / 1e6 / cpu);
 
     /* Parsing alone, for reference. */
     rounds = 0;
     unsigned long long trees = 0;
     t0 = s_now();
+    c0 = s_cpu();
     do {
         for (size_t i = 0; i < set.n; i++) {
             hs_sgf_collection_t *c = hs_sgf_parse_ex((const char *)set.data[i], set.len[i], NULL,
@@ -111,10 +125,12 @@ int main(int argc, char **argv)
         rounds++;
         secs = s_now() - t0;
     } while (secs < min_seconds);
+    cpu = s_cpu() - c0;
     printf("hyeongse parse: files %zu bytes %zu games %llu failed 0 rounds %ld seconds %.3f "
-           "MB/s %.2f games/s %.1f\n",
+           "MB/s %.2f games/s %.1f cpu_seconds %.3f cpu_MB/s %.2f\n",
            set.n, set.bytes, trees / (unsigned long long)rounds, rounds, secs,
-           (double)set.bytes * (double)rounds / 1e6 / secs, (double)trees / secs);
+           (double)set.bytes * (double)rounds / 1e6 / secs, (double)trees / secs, cpu,
+           (double)set.bytes * (double)rounds / 1e6 / cpu);
     for (size_t i = 0; i < set.n; i++)
         free(set.data[i]);
     free(set.data);

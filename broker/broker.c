@@ -215,6 +215,7 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
     s->positions_done = j->rec.positions_done;
     s->rate = j->rate;
     s->input_complete = j->rec.input_complete;
+    s->reason = j->rec.reason[0] ? j->rec.reason : NULL;
 }
 
 static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
@@ -255,7 +256,11 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
 {
     hs__bjob_t *j = NULL;
     hs_error_t err = { 0 };
-    if (s->job_id == 0) {
+    if (s->job_id == 0 && (j = hs__job_by_token(b, s->token)) != NULL) {
+        /* A retry of the SUBMIT that created this job (its reply was lost): the
+         * same job, and its games are skipped as duplicates. */
+        S_LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
+    } else if (s->job_id == 0) {
         if (hs__job_new(b, s, &j, &err) < 0) {
             s_send_error(b, o, id, len, err.code, err.msg);
             return;
@@ -267,6 +272,14 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
             return;
         }
     }
+    if (hs__job_abandoned(j) && s->num_games > 0) {
+        char why[400];
+        snprintf(why, sizeof why, "job %llu is closed: %s", (unsigned long long)j->rec.id,
+                 j->rec.reason);
+        s_send_error(b, o, id, len, HS_EBADSTATE, why);
+        return;
+    }
+    j->last_input = b->now;
     int accepted = 0;
     if (j->rec.state == HS_JOB_RUNNING) {
         for (int i = 0; i < s->num_games; i++) {
@@ -474,6 +487,9 @@ static void s_timers(hs__broker_t *b)
     }
     for (int i = 0; i < b->num_jobs; i++) {
         hs__bjob_t *j = b->jobs[i];
+        if (j->rec.state == HS_JOB_RUNNING && !j->rec.input_complete &&
+            b->now - j->last_input > b->upload_ms)
+            hs__job_abandon(b, j);
         int64_t dt = b->now - j->rate_ms;
         if (dt >= 1000) {
             double r = (double)(j->rec.positions_done - j->rate_done) * 1000.0 / (double)dt;
@@ -504,6 +520,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     b.lease_ms = cfg->lease_ms > 0 ? cfg->lease_ms : 600000;
     b.max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
     b.queue_max = cfg->queue_max > 0 ? cfg->queue_max : 20000;
+    b.upload_ms = cfg->upload_ms > 0 ? cfg->upload_ms : 600000;
     b.now = s_ms();
     bool own_ctx = cfg->zmq_ctx == NULL;
     void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
@@ -562,6 +579,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
             }
             if (!got)
                 break;
+            b.messages++;
             if (extra)
                 b.dropped++;
             else
@@ -569,12 +587,16 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
             for (int i = 0; i < nf; i++)
                 zmq_msg_close(&fr[i]);
         }
+        b.rounds++;
         s_timers(&b);
         if (!b.fatal)
             hs__jobs_flush(&b);
         /* One commit for everything this round read and changed. */
-        if (!b.fatal && hs_store_in_batch(b.store) && hs_store_commit(b.store, &b.err) < 0)
-            b.fatal = b.err.code ? b.err.code : HS_ESTORE;
+        if (!b.fatal && hs_store_in_batch(b.store)) {
+            b.commits++;
+            if (hs_store_commit(b.store, &b.err) < 0)
+                b.fatal = b.err.code ? b.err.code : HS_ESTORE;
+        }
         if (b.fatal)
             break;   /* nothing of an uncommitted round may be reported */
         s_outbox_flush(&b, &out);
@@ -589,7 +611,9 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         if (err)
             *err = b.err;
     }
-    S_LOG(&b, "stopping (%llu malformed messages dropped)\n", (unsigned long long)b.dropped);
+    S_LOG(&b, "stopping: %llu rounds, %llu messages, %llu commits, %llu malformed dropped\n",
+          (unsigned long long)b.rounds, (unsigned long long)b.messages,
+          (unsigned long long)b.commits, (unsigned long long)b.dropped);
 done:
     if (cfg->ready && rc < 0 && atomic_load(cfg->ready) == 0)
         atomic_store(cfg->ready, -1);

@@ -46,6 +46,10 @@ typedef struct hs_broker_config {
     int lease_ms;              /* task lease (<= 0: 600000) */
     int max_attempts;          /* leases before a task fails (<= 0: 5) */
     int queue_max;             /* pending tasks before SUBMIT credit stops (<= 0: 20000) */
+    int upload_ms;             /* upload lease: a running job whose input is not complete
+                                * and that gets no SUBMIT for this long is closed, its
+                                * accepted games finish and it ends "failed" with the
+                                * reason (<= 0: 600000) */
     atomic_int *stop;          /* set non-zero to return */
     atomic_int *ready;         /* if not NULL: set to 1 once serving, -1 when startup failed */
     int verbose;               /* log events to stderr */

@@ -38,6 +38,9 @@ typedef struct hs__bjob {
     char engines[HS_WIRE_MAX_ENGINES][HS_WIRE_MAX_NAME];  /* specs */
     uint32_t engine_ids[HS_WIRE_MAX_ENGINES];
     bool dirty;                     /* rec changed since last journal write */
+    char token[HS_WIRE_MAX_TOKEN + 1];  /* client's job token ("" = none), journaled
+                                     * in rec.moves_spec after a ';' */
+    int64_t last_input;             /* ms of the last SUBMIT (upload lease) */
     double rate;                    /* positions/s, smoothed */
     int64_t rate_ms, rate_done;     /* last rate sample */
 } hs__bjob_t;
@@ -59,7 +62,7 @@ typedef struct hs__bworker {
 
 typedef struct hs__broker {
     const hs_broker_config_t *cfg;
-    int hb_ms, liveness, lease_ms, max_attempts, queue_max;
+    int hb_ms, liveness, lease_ms, max_attempts, queue_max, upload_ms;
     hs_store_t *store;
     void *sock;
     hs__bjob_t **jobs;
@@ -74,6 +77,7 @@ typedef struct hs__broker {
     int fatal;                      /* sticky store error (HS_E*), 0 = fine */
     hs_error_t err;
     uint64_t dropped;               /* malformed messages dropped */
+    uint64_t rounds, messages, commits;  /* loop statistics (logged at stop) */
 } hs__broker_t;
 
 /* ---- tasks and jobs: broker_tasks.c ---- */
@@ -82,6 +86,9 @@ hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id);
 int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs_error_t *err);
 int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted);
 int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j);
+hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token);
+void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j);
+bool hs__job_abandoned(const hs__bjob_t *j);
 void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j);
 int hs__jobs_flush(hs__broker_t *b);
 hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id);

@@ -187,11 +187,15 @@ static int s_positions(const hs_store_task_t *t)
 
 /* ------------------------------------------------------------------- jobs */
 
-int hs__moves_parse(const char *spec, int *step, bool *last_only)
+int hs__moves_parse(const char *spec_in, int *step, bool *last_only)
 {
+    /* The journal keeps "SPEC;TOKEN": only SPEC is the moves spec. */
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s", spec_in ? spec_in : "");
+    spec[strcspn(spec, ";")] = '\0';
     *step = 1;
     *last_only = false;
-    if (!spec || !*spec || !strcmp(spec, "all"))
+    if (!*spec || !strcmp(spec, "all"))
         return 0;
     if (!strcmp(spec, "last")) {
         *last_only = true;
@@ -206,6 +210,45 @@ int hs__moves_parse(const char *spec, int *step, bool *last_only)
         }
     }
     return HS_EINVAL;
+}
+
+/* The token journaled after ';' in moves_spec, into j->token. */
+static void s_job_token_load(hs__bjob_t *j)
+{
+    const char *semi = strchr(j->rec.moves_spec, ';');
+    snprintf(j->token, sizeof j->token, "%s", semi ? semi + 1 : "");
+}
+
+hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token)
+{
+    if (!token || !*token)
+        return NULL;
+    for (int i = 0; i < b->num_jobs; i++)
+        if (!strcmp(b->jobs[i]->token, token))
+            return b->jobs[i];
+    return NULL;
+}
+
+#define S_ABANDONED "upload abandoned"
+
+bool hs__job_abandoned(const hs__bjob_t *j)
+{
+    return !strncmp(j->rec.reason, S_ABANDONED, strlen(S_ABANDONED));
+}
+
+/* Upload lease expired: no more input; accepted games finish, then the job
+ * ends failed with the reason (hs__job_check_done). */
+void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (j->rec.state != HS_JOB_RUNNING || j->rec.input_complete)
+        return;
+    j->rec.input_complete = true;
+    snprintf(j->rec.reason, sizeof j->rec.reason,
+             S_ABANDONED ": no SUBMIT for %d s after %lld games; the client may have died",
+             b->upload_ms / 1000, (long long)j->rec.games_total);
+    j->dirty = true;
+    S_LOG(b, "job %llu: %s\n", (unsigned long long)j->rec.id, j->rec.reason);
+    hs__job_check_done(b, j);
 }
 
 hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
@@ -259,8 +302,17 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs
     if (!j)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     snprintf(j->rec.name, sizeof j->rec.name, "%s", s->job_name ? s->job_name : "");
-    snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s",
-             s->moves_spec && *s->moves_spec ? s->moves_spec : "all");
+    const char *spec = s->moves_spec && *s->moves_spec ? s->moves_spec : "all";
+    if (strchr(spec, ';') || strlen(spec) > 16 ||
+        (s->token && (strchr(s->token, ';') || strlen(s->token) > HS_WIRE_MAX_TOKEN))) {
+        free(j);
+        return hs_error_set(err, HS_EINVAL, "bad moves spec or job token");
+    }
+    if (s->token && *s->token)
+        snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s;%s", spec, s->token);
+    else
+        snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s", spec);
+    s_job_token_load(j);
     size_t len = 0;
     for (int i = 0; i < s->num_engines; i++)
         len += (size_t)snprintf(j->rec.engines + len, sizeof j->rec.engines - len, "%s%s",
@@ -278,6 +330,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs
         return hs_error_set(err, rc, "cannot create the job");
     }
     j->rate_ms = b->now;
+    j->last_input = b->now;
     S_LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
           j->rec.engines, j->rec.moves_spec);
     *out = j;
@@ -394,7 +447,7 @@ void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
 {
     if (j->rec.state == HS_JOB_RUNNING && j->rec.input_complete && j->queued == 0 &&
         j->leased == 0) {
-        j->rec.state = HS_JOB_DONE;
+        j->rec.state = hs__job_abandoned(j) ? HS_JOB_FAILED : HS_JOB_DONE;
         j->dirty = true;
         S_LOG(b, "job %llu done: %lld games, %lld failed, %lld positions\n",
               (unsigned long long)j->rec.id, (long long)j->rec.games_total,
@@ -636,6 +689,8 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
         }
         j->rec = jobs[i];
         j->rate_ms = b->now;
+        j->last_input = b->now;   /* the upload lease starts again */
+        s_job_token_load(j);
         j->rate_done = j->rec.positions_done;
         if (s_job_engines(j, err) < 0 && j->rec.state == HS_JOB_RUNNING) {
             j->rec.state = HS_JOB_FAILED;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
@@ -39,6 +40,7 @@ struct hs_submitter {
     hs_wire_game_t *batch;
     int n;
     int64_t sent;
+    char token[HS_WIRE_MAX_TOKEN + 1];   /* job token sent with every SUBMIT */
 };
 
 static int s_open(hs_client_t *c, hs_error_t *err)
@@ -202,6 +204,30 @@ int hs_client_cancel(hs_client_t *c, uint64_t job_id, bool *canceled, hs_error_t
 
 /* ------------------------------------------------------------ submitter */
 
+/* 32 random hex digits: /dev/urandom, else time, pid and an address mixed. */
+static void s_make_token(char out[HS_WIRE_MAX_TOKEN + 1], const void *salt)
+{
+    uint8_t b[16] = { 0 };
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = f ? fread(b, 1, sizeof b, f) : 0;
+    if (f)
+        fclose(f);
+    if (got != sizeof b) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t x = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
+                     ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)salt;
+        for (int i = 0; i < 16; i++) {
+            x ^= x >> 33;
+            x *= 0xff51afd7ed558ccdull;
+            x ^= x >> 29;
+            b[i] = (uint8_t)x;
+        }
+    }
+    for (int i = 0; i < 16; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
 int hs_submitter_new(hs_submitter_t **out, hs_client_t *c, const char *job_name,
                      const char *engines, const char *moves_spec, hs_error_t *err)
 {
@@ -215,6 +241,7 @@ int hs_submitter_new(hs_submitter_t **out, hs_client_t *c, const char *job_name,
     snprintf(s->name, sizeof s->name, "%s", job_name ? job_name : "");
     snprintf(s->engines_buf, sizeof s->engines_buf, "%s", engines);
     snprintf(s->moves, sizeof s->moves, "%s", moves_spec ? moves_spec : "all");
+    s_make_token(s->token, s);
     for (char *save = NULL, *tok = strtok_r(s->engines_buf, ",", &save);
          tok && s->num_engines < HS_WIRE_MAX_ENGINES; tok = strtok_r(NULL, ",", &save))
         s->engines[s->num_engines++] = tok;
@@ -252,6 +279,7 @@ static int s_flush(hs_submitter_t *s, bool last, hs_error_t *err)
     m.submit.games = s->batch;
     m.submit.num_games = s->n;
     m.submit.last = last;
+    m.submit.token = s->token;   /* a retried first SUBMIT finds its job again */
     int rc = hs_client_request(s->c, &m, &r, err);
     if (rc < 0)
         return rc;
@@ -319,4 +347,14 @@ int hs_submitter_finish(hs_submitter_t *s, hs_error_t *err)
 }
 
 uint64_t hs_submitter_job(const hs_submitter_t *s) { return s->job_id; }
+const char *hs_submitter_token(const hs_submitter_t *s) { return s->token; }
+
+int hs_submitter_set_token(hs_submitter_t *s, const char *token, hs_error_t *err)
+{
+    if (!token || !*token || strlen(token) > HS_WIRE_MAX_TOKEN || strchr(token, ';'))
+        return hs_error_set(err, HS_EINVAL, "a job token has 1..%d characters, no ';'",
+                            HS_WIRE_MAX_TOKEN);
+    snprintf(s->token, sizeof s->token, "%s", token);
+    return 0;
+}
 int64_t hs_submitter_sent(const hs_submitter_t *s) { return s->sent; }

@@ -7,7 +7,9 @@
  * closes its socket (dropping anything late), opens a fresh one and sends again,
  * up to `retries` times. So a client survives a broker restart (kill -9 and start
  * again): its next try reaches the new broker. Resending a SUBMIT batch is safe:
- * the broker skips games that the job already holds.
+ * the broker skips games that the job already holds, and every SUBMIT carries the
+ * submitter's job token, so a retried first SUBMIT (its reply lost) reaches the
+ * job it created instead of creating a second one.
  *
  * Used by `hyeongse submit`, `status`, `cancel` and `analyze` (over inproc://).
  * Threads: one hs_client_t per thread.
@@ -83,6 +85,17 @@ int hs_submitter_add_failure(hs_submitter_t *s, const char *source, const char *
 
 /* Sends what is left with the "last" flag: the job's input is complete. */
 int hs_submitter_finish(hs_submitter_t *s, hs_error_t *err);
+
+/* The job token (32 random hex digits unless set): sent with every SUBMIT. */
+const char *hs_submitter_token(const hs_submitter_t *s);
+
+/*
+ * Uses token instead of a random one, before the first game is added: a client
+ * that died mid-upload resumes its job by submitting the same archive with the same
+ * token (within the broker's upload lease): the games the job holds are skipped.
+ * 0 or HS_EINVAL (empty, longer than HS_WIRE_MAX_TOKEN, or holding ';').
+ */
+int hs_submitter_set_token(hs_submitter_t *s, const char *token, hs_error_t *err);
 
 /* The job id (0 before the first flush), and games sent so far. */
 uint64_t hs_submitter_job(const hs_submitter_t *s);

@@ -171,8 +171,14 @@ int hs_cmd_judge(int argc, char **argv)
         hs_stability_compute(&b, NULL, reader, stab, NULL);
     }
     /* The judge uses its own eye analysis: the stability map made it worse on
-     * the archives' final positions (docs/JUDGE.md); stability weighs SI only. */
-    if (hs_judge_compute(&b, NULL, NULL, judge, &err)) {
+     * the archives' final positions (docs/JUDGE.md); stability weighs SI only.
+     * A finished game's last position gets the Monte-Carlo dead-stone test. */
+    hs_judge_config_t jcfg;
+    if (moves_played >= game.num_moves)
+        hs_judge_config_final(&jcfg);
+    else
+        hs_judge_config_default(&jcfg);
+    if (hs_judge_compute(&b, NULL, &jcfg, judge, &err)) {
         fprintf(stderr, "hyeongse judge: %s\n", err.msg);
         goto done;
     }
@@ -265,7 +271,9 @@ int hs_cmd_judge(int argc, char **argv)
         printf("white: territory %d, dead black %d, captures %d, live stones %d\n",
                judge->count[HS_JC_WHITE_TERRITORY], judge->count[HS_JC_BLACK_DEAD],
                b.captures[HS_WHITE], judge->count[HS_JC_WHITE_ALIVE]);
-        printf("dame %d, seki points %d\n", judge->count[HS_JC_DAME], judge->count[HS_JC_SEKI]);
+        printf("dame %d, seki points %d; territory points the owner must fill (not counted): "
+               "black %d, white %d\n", judge->count[HS_JC_DAME], judge->count[HS_JC_SEKI],
+               judge->must_fill[HS_BLACK], judge->must_fill[HS_WHITE]);
         char t1[16], t2[16];
         printf("score (Black - White, komi included): territory %s, area %s\n",
                hs_judge_result_string(s_terr, t1), hs_judge_result_string(s_area, t2));

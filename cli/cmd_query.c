@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/game.h"
+#include "core/sgf.h"
 #include "store/query.h"
 #include "store/store.h"
 
-const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing; stats)";
+const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing, position; stats)";
 
 static void s_usage(FILE *out)
 {
@@ -19,6 +21,8 @@ static void s_usage(FILE *out)
         "usage: hyeongse query --db DIR [stats] [game ID | --path SOURCE | --player NAME]\n"
         "                      [--move N] [--swing POINTS] [--engine SPEC] [--ownership]\n"
         "                      [--limit N] [--format table|jsonl|csv] [--json]\n"
+        "       hyeongse query --db DIR --position FILE.sgf --move N [--game K]\n"
+        "                      [--engine SPEC] [--no-games] [--ownership] [--format F]\n"
         "\n"
         "Reads the store in DIR read-only (safe while a broker writes to it).\n"
         "\n"
@@ -36,8 +40,107 @@ static void s_usage(FILE *out)
         "  --limit N        stop after N rows\n"
         "  --format F       table (default), jsonl, or csv; --json = --format jsonl\n"
         "\n"
-        "Not yet: querying through a broker address (--broker), and by position\n"
-        "(an SGF + move number); query a db directory instead.\n");
+        "By position:\n"
+        "  --position FILE  read game K (default 0: the first) of this SGF file, replay\n"
+        "                   it to --move N and print the stored evals of that position\n"
+        "                   (key as the worker computes it: board, side to move, ko,\n"
+        "                   komi, rules and the last 8 moves; when the store holds the\n"
+        "                   game, its stored record is used), then every stored game\n"
+        "                   that reached it and at which move (a scan of all stored\n"
+        "                   positions; --no-games skips it). Exit status 3 when the\n"
+        "                   position has no stored eval.\n"
+        "\n"
+        "Not yet: querying through a broker address (--broker); query the store\n"
+        "directory instead (read-only access is safe while the broker runs).\n");
+}
+
+/* Reads the whole file: malloc'd buffer in *out (caller frees), 0 or HS_EIO/HS_ENOMEM. */
+static int s_slurp(const char *path, char **out, size_t *len, hs_error_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return hs_error_set(err, HS_EIO, "%s: cannot open", path);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *b = cap > ((size_t)64 << 20) ? NULL : realloc(buf, cap * 2);
+        if (!b) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = b;
+        cap *= 2;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!buf)
+        return hs_error_set(err, HS_ENOMEM, "%s: too big or out of memory", path);
+    if (bad) {
+        free(buf);
+        return hs_error_set(err, HS_EIO, "%s: read error", path);
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/*
+ * --position: game `index` of the SGF file, replayed to q->move, looked up. The
+ * game the store holds under the same id (same size, setup, moves and komi) is
+ * preferred: that record is exactly what the worker replayed.
+ */
+static int s_query_position(hs_store_t *s, const char *path, int index, const hs_query_t *q,
+                            bool games, int64_t *evals, hs_error_t *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = s_slurp(path, &data, &len, err);
+    if (rc)
+        return rc;
+    hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, err);
+    free(data);
+    if (!c)
+        return err->code ? err->code : HS_EPARSE;
+    hs_error_clear(err);
+    if (index >= c->num_trees) {
+        rc = hs_error_set(err, HS_EINVAL, "%s has %d game(s); no game %d", path, c->num_trees,
+                          index);
+        hs_sgf_destroy(&c);
+        return rc;
+    }
+    const hs_sgf_tree_t *t = &c->trees[index];
+    if (t->status || !t->root) {
+        rc = hs_error_set(err, HS_EPARSE, "%s game %d: %s", path, index,
+                          t->message && *t->message ? t->message : "empty game tree");
+        hs_sgf_destroy(&c);
+        return rc;
+    }
+    hs_game_t g;
+    rc = hs_game_from_sgf(t->root, &g, err);
+    hs_sgf_destroy(&c);
+    if (rc)
+        return rc;
+    hs_game_t stored;
+    bool have = hs_store_game_get(s, g.id, &stored, NULL, NULL, NULL) == 0;
+    uint8_t key[16];
+    rc = hs_query_position_key(have ? &stored : &g, q->move, key, err);
+    if (have) {
+        hs_wire_game_t w = { .game = stored };
+        hs_wire_game_fini(&w);
+    }
+    hs_game_fini(&g);
+    if (rc)
+        return rc;
+    int64_t reached = 0;
+    rc = hs_query_position(s, key, q, games, stdout, evals, &reached, err);
+    if (rc == 0 && q->format == HS_QUERY_TABLE)
+        fprintf(stderr, "%lld evals, %lld stored game positions%s\n", (long long)*evals,
+                (long long)reached, games ? "" : " (not searched)");
+    return rc;
 }
 
 static int s_need(int argc, char **argv, int i)
@@ -53,7 +156,8 @@ int hs_cmd_query(int argc, char **argv)
 {
     const char *db = NULL;
     bool stats = false, json = false;
-    const char *engine = NULL;
+    const char *engine = NULL, *position = NULL, *game_arg = NULL;
+    bool games = true;
     hs_query_t q;
     hs_query_init(&q);
     for (int i = 1; i < argc; i++) {
@@ -68,7 +172,12 @@ int hs_cmd_query(int argc, char **argv)
             stats = true;
         } else if (!strcmp(a, "game") || !strcmp(a, "--game")) {
             if (!s_need(argc, argv, i)) return 2;
-            q.game = argv[++i];
+            game_arg = argv[++i];   /* a game id, or with --position an index */
+        } else if (!strcmp(a, "--position")) {
+            if (!s_need(argc, argv, i)) return 2;
+            position = argv[++i];
+        } else if (!strcmp(a, "--no-games")) {
+            games = false;
         } else if (!strcmp(a, "--path")) {
             if (!s_need(argc, argv, i)) return 2;
             q.source = argv[++i];
@@ -120,6 +229,30 @@ int hs_cmd_query(int argc, char **argv)
         fprintf(stderr, "hyeongse query: --db DIR is required (see --help)\n");
         return 2;
     }
+    int game_index = 0;
+    if (position) {
+        if (q.move < 0) {
+            fprintf(stderr, "hyeongse query: --position needs --move N\n");
+            return 2;
+        }
+        if (stats || q.source || q.player || q.swing > 0) {
+            fprintf(stderr, "hyeongse query: --position goes with --move, --game K, --engine, "
+                            "--no-games, --ownership and --format only\n");
+            return 2;
+        }
+        if (game_arg) {
+            char *end;
+            long k = strtol(game_arg, &end, 10);
+            if (*end || k < 0 || k > 1000000) {
+                fprintf(stderr, "hyeongse query: with --position, --game K is the game's index "
+                                "in the file (0 = the first)\n");
+                return 2;
+            }
+            game_index = (int)k;
+        }
+    } else {
+        q.game = game_arg;
+    }
     if (json)
         q.format = HS_QUERY_JSONL;
     if (engine)
@@ -134,6 +267,15 @@ int hs_cmd_query(int argc, char **argv)
     }
     if (stats) {
         rc = hs_query_stats(s, stdout, json, &err);
+    } else if (position) {
+        int64_t evals = 0;
+        rc = s_query_position(s, position, game_index, &q, games, &evals, &err);
+        hs_store_close(&s);
+        if (rc) {
+            fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
+            return 1;
+        }
+        return evals ? 0 : 3;
     } else {
         int64_t rows = 0;
         rc = hs_query_run(s, &q, stdout, &rows, &err);

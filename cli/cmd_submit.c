@@ -194,10 +194,15 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
             s_json_str(out, j->state);
             fprintf(out, ",\"games_total\":%" PRId64 ",\"games_done\":%" PRId64
                          ",\"games_failed\":%" PRId64 ",\"positions_total\":%" PRId64
-                         ",\"positions_done\":%" PRId64 ",\"rate\":%.1f,\"input_complete\":%s}",
+                         ",\"positions_done\":%" PRId64 ",\"rate\":%.1f,\"input_complete\":%s",
                     j->games_total, j->games_done, j->games_failed, j->positions_total,
                     j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
                     j->input_complete ? "true" : "false");
+            if (j->reason) {
+                fprintf(out, ",\"reason\":");
+                s_json_str(out, j->reason);
+            }
+            fputc('}', out);
         }
         fprintf(out, "]}\n");
         return;
@@ -212,6 +217,8 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
                 j->id, j->state ? j->state : "?", j->games_total, j->games_done, j->games_failed,
                 j->positions_total, j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
                 j->name ? j->name : "", j->input_complete ? "" : " (receiving)");
+        if (j->reason)
+            fprintf(out, "%6s  reason: %s\n", "", j->reason);
     }
 }
 

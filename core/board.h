@@ -110,7 +110,9 @@ typedef struct hs_board {
 } hs_board_t;
 
 /*
- * Sets up an empty board of the given size with Black to move.
+ * Sets up an empty board of the given size with Black to move. Only the used
+ * entries of the point arrays are written (the others are never read, as after
+ * hs_board_copy), so a board is cheap to set up for each game.
  * Returns 0, or HS_EINVAL when size is outside 2..25 (the board is then untouched).
  */
 int hs_board_init(hs_board_t *b, int size);
@@ -186,18 +188,6 @@ int hs_board_play(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
  * corrupts the board (asserted in debug builds).
  */
 void hs_board_play_legal(hs_board_t *b, hs_color_t color, hs_point_t p);
-
-/*
- * Same contract and same resulting board as hs_board_play() (every field equal,
- * string heads and list order included), for replaying game records: the same
- * checks (occupied, simple ko, suicide unless flags has HS_PLAY_SUICIDE_OK) but
- * a branchy body that does only the work the move needs. Records are
- * predictable (most moves touch one string or none), so this costs a fraction
- * of the branch-free hs_board_play, which is built for random play. Superko is
- * core/rules.h's business, as for hs_board_play.
- */
-int hs_board_play_record(hs_board_t *b, hs_color_t color, hs_point_t p, unsigned flags,
-                         hs_illegal_t *reason);
 
 /*
  * Puts a setup stone (SGF AB/AW) or clears a point (AE, color HS_EMPTY) without

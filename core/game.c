@@ -480,7 +480,9 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
     g->num_setup = setup.n;
     g->moves = moves.p;
     g->num_moves = moves.n;
-    if (g->handicap == 0 && g->num_setup >= 2) {
+    /* Without HA, black-only setup stones are the handicap — a lone one too: OGS
+     * writes "handicap 1" that way, and area counting compensates it. */
+    if (g->handicap == 0 && g->num_setup >= 1) {
         int blacks = 0;
         bool others = false;
         for (int i = 0; i < g->num_setup; i++) {
@@ -593,7 +595,7 @@ int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err)
         hs_illegal_t why = HS_LEGAL;
         /* Simple ko is all the board's business: no need to go through rules. */
         rc = superko ? hs_rules_play(b, &g->rules, &h, (hs_color_t)m->color, p, &why)
-                     : hs_board_play_record(b, (hs_color_t)m->color, p, flags, &why);
+                     : hs_board_play(b, (hs_color_t)m->color, p, flags, &why);
         if (rc == HS_EILLEGAL) {
             char name[8];
             bool no_stones = g->handicap >= 2;

@@ -10,8 +10,7 @@
  * well under a microsecond of compares and no hashing structure is worth it.
  * A superko move is tried without copying the board: s_hash_after predicts
  * the stones hash the move would leave (captures and suicide included), and
- * only a move that passes is played. Moves go through hs_board_play_record:
- * this is the path of game records, not of random playouts.
+ * only a move that passes is played.
  */
 #include "core/rules.h"
 
@@ -241,9 +240,7 @@ static __attribute__((noinline)) int s_play_superko(hs_board_t *b, const hs_rule
             h->count--;
         }
     }
-    int rc = hs_board_play_record(b, color, p, flags, NULL);
-    assert(rc == 0);
-    (void)rc;
+    hs_board_play_legal(b, color, p);
     if (h) {
         assert(s_key(b, r) == key);
         h->keys[h->count++] = key;
@@ -257,7 +254,7 @@ int hs_rules_play(hs_board_t *b, const hs_rules_t *r, hs_history_t *h,
     if (r->ko != HS_KO_SIMPLE && p != HS_PASS)
         return s_play_superko(b, r, h, color, p, reason);
     /* Passes never break superko: they leave the stones as they are. */
-    int rc = hs_board_play_record(b, color, p, hs_rules_play_flags(r), reason);
+    int rc = hs_board_play(b, color, p, hs_rules_play_flags(r), reason);
     if (rc == 0 && h)
         rc = hs_history_push(h, b, r);
     return rc;
@@ -283,10 +280,16 @@ int hs_rules_place_handicap(hs_board_t *b, int n)
         centre = true;
         corners_and_sides = n - 1;
     }
+    /* One batch: one string rebuild instead of one per stone. */
+    hs_point_t stones[9];
+    uint8_t colors[9];
+    int k = 0;
     for (int i = 0; i < corners_and_sides; i++)
-        hs_board_set_stone(b, hs_board_point(b, pts[i][0], pts[i][1]), HS_BLACK);
+        stones[k++] = hs_board_point(b, pts[i][0], pts[i][1]);
     if (centre)
-        hs_board_set_stone(b, hs_board_point(b, mid, mid), HS_BLACK);
+        stones[k++] = hs_board_point(b, mid, mid);
+    memset(colors, HS_BLACK, sizeof colors);
+    hs_board_set_stones(b, stones, colors, k);
     b->to_move = HS_WHITE;
     return 0;
 }

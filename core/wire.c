@@ -122,19 +122,7 @@ void hs_wire_game_fini(hs_wire_game_t *w)
 {
     if (!w)
         return;
-    hs_game_t *g = &w->game;
-    free(g->komi_raw);
-    free(g->rules_raw);
-    free(g->black);
-    free(g->white);
-    free(g->black_rank);
-    free(g->white_rank);
-    free(g->date);
-    free(g->event);
-    free(g->round);
-    free(g->result_raw);
-    free(g->setup);
-    free(g->moves);
+    hs_game_fini(&w->game);
     free(w->source);
     free(w->error);
     memset(w, 0, sizeof *w);
@@ -180,6 +168,7 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
         free(m->submit.job_name);
         s_strv_free(m->submit.engines, m->submit.num_engines);
         free(m->submit.moves_spec);
+        free(m->submit.token);
         if (m->submit.games)
             for (int i = 0; i < m->submit.num_games; i++)
                 hs_wire_game_fini(&m->submit.games[i]);
@@ -190,6 +179,7 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
             for (int i = 0; i < m->status_reply.num_jobs; i++) {
                 free(m->status_reply.jobs[i].name);
                 free(m->status_reply.jobs[i].state);
+                free(m->status_reply.jobs[i].reason);
             }
         free(m->status_reply.jobs);
         break;
@@ -409,7 +399,9 @@ static void s_enc_eval(s_enc_t *e, const hs_eval_t *v)
 
 static void s_enc_job(s_enc_t *e, const hs_wire_job_status_t *j)
 {
-    msgpack_pack_array(&e->pk, 10);
+    /* The reason is a later addition: sent only when there is one, so a job
+     * without one encodes exactly as before. */
+    msgpack_pack_array(&e->pk, j->reason ? 11 : 10);
     msgpack_pack_uint64(&e->pk, j->id);
     s_str(e, j->name, HS_WIRE_MAX_NAME);
     s_str(e, j->state, HS_WIRE_MAX_NAME);
@@ -420,6 +412,8 @@ static void s_enc_job(s_enc_t *e, const hs_wire_job_status_t *j)
     msgpack_pack_int64(&e->pk, j->positions_done);
     msgpack_pack_double(&e->pk, isfinite(j->rate) ? j->rate : 0.0);
     if (j->input_complete) msgpack_pack_true(&e->pk); else msgpack_pack_false(&e->pk);
+    if (j->reason)
+        s_str(e, j->reason, HS_WIRE_MAX_STR);
 }
 
 int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
@@ -496,7 +490,7 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
     }
     case HS_WIRE_SUBMIT: {
         const hs_wire_submit_t *s = &m->submit;
-        msgpack_pack_array(pk, 8);
+        msgpack_pack_array(pk, s->token ? 9 : 8);   /* token: field 8, when set */
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         msgpack_pack_uint64(pk, s->job_id);
@@ -511,6 +505,11 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
                 s_enc_game(&e, &s->games[i]);
         }
         if (s->last) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+        if (s->token) {
+            if (!*s->token)
+                s_bad(&e, "empty job token");
+            s_str(&e, s->token, HS_WIRE_MAX_TOKEN);
+        }
         break;
     }
     case HS_WIRE_SUBMIT_REPLY:

@@ -66,6 +66,7 @@
 #define HS_WIRE_MAX_GAMES      1024         /* games in one SUBMIT batch */
 #define HS_WIRE_MAX_JOBS       4096         /* jobs in one STATUS_REPLY */
 #define HS_WIRE_MAX_THREADS    4096
+#define HS_WIRE_MAX_TOKEN      40           /* bytes of a SUBMIT job token */
 #define HS_WIRE_OWNERSHIP_SCALE 100         /* ownership int8: value × 100, in -100..100 */
 
 typedef enum hs_wire_type {
@@ -164,6 +165,10 @@ typedef struct hs_wire_submit {
     hs_wire_game_t *games;   /* this batch (may be empty) */
     int num_games;
     bool last;               /* no more batches follow: the job's input is complete */
+    char *token;             /* optional (field 8, NULL = none): a client-chosen job
+                              * token; a SUBMIT with job_id 0 whose token names an
+                              * existing job goes to that job (a retried first
+                              * SUBMIT whose reply was lost creates no second job) */
 } hs_wire_submit_t;
 
 typedef struct hs_wire_submit_reply {
@@ -180,6 +185,7 @@ typedef struct hs_wire_job_status {
     int64_t positions_total, positions_done;
     double rate;             /* positions per second, recent */
     bool input_complete;     /* the client has sent its last batch */
+    char *reason;            /* optional (field 10): why it failed / was canceled, or NULL */
 } hs_wire_job_status_t;
 
 typedef struct hs_wire_status_reply {

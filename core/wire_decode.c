@@ -293,6 +293,10 @@ static int s_dec_job(hs_wire_reader_t *r, hs_wire_job_status_t *j)
         return s_fail(r, "out of range");
     r->ctx = "job.input_complete";
     TRY(hs_wire_read_bool(r, &j->input_complete));
+    if (nf > 10) {
+        TRY(s_str(r, "job.reason", &j->reason, HS_WIRE_MAX_STR));
+        return s_skip_rest(r, nf, 11);
+    }
     return s_skip_rest(r, nf, 10);
 }
 
@@ -398,6 +402,12 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         r->ctx = "submit.last";
         TRY(hs_wire_read_bool(r, &s->last));
         used = 8;
+        if (nf > 8) {
+            TRY(s_str(r, "submit.token", &s->token, HS_WIRE_MAX_TOKEN));
+            if (s->token && !*s->token)
+                return s_fail(r, "empty token");
+            used = 9;
+        }
         break;
     }
     case HS_WIRE_SUBMIT_REPLY:

@@ -1,8 +1,11 @@
 /*
  * store/query.c — the query layer of store/query.h: game selection, per-move rows,
- * swing filter, table / JSON lines / CSV output, stats.
+ * swing filter, table / JSON lines / CSV output, queries by position, stats.
  */
 #include "store/query.h"
+
+#include "core/board.h"
+#include "core/rules.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -297,4 +300,248 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
             (long long)st.eval_hits, hit, (long long)st.result_puts,
             (long long)st.result_dups, dedupe, st.map_size, st.map_used);
     return 0;
+}
+
+/* ---- by position ---- */
+
+int hs_query_position_key(const hs_game_t *g, int move_number, uint8_t key[16],
+                          hs_error_t *err)
+{
+    if (move_number < 0 || move_number > g->num_moves)
+        return hs_error_set(err, HS_EINVAL, "move %d: the game has %d moves", move_number,
+                            g->num_moves);
+    /* The worker's replay, step for step (worker/worker_eval.c, s_evaluate): a
+     * different but "equivalent" replay could leave another ko point or side to
+     * move on the board, and then the key would silently miss. */
+    hs_board_t b;
+    int rc = hs_board_init(&b, g->size);
+    if (rc < 0)
+        return hs_error_set(err, rc, "bad board size %d", g->size);
+    for (int i = 0; i < g->num_setup; i++) {
+        hs_point_t p = hs_game_board_point(&b, g->setup[i].vertex);
+        if ((rc = hs_board_set_stone(&b, p, (hs_color_t)g->setup[i].color)) < 0)
+            return hs_error_set(err, rc, "bad setup stone %d", i);
+    }
+    if (g->num_setup > 0 && g->num_moves > 0)
+        b.to_move = (hs_color_t)g->moves[0].color;
+    hs_history_t hist;
+    hs_history_init(&hist);
+    if (hs_history_push(&hist, &b, &g->rules) < 0) {
+        hs_history_fini(&hist);
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < move_number; i++) {
+        const hs_game_move_t *m = &g->moves[i];
+        hs_illegal_t why = HS_LEGAL;
+        hs_point_t p = hs_game_board_point(&b, m->vertex);
+        if (hs_rules_play(&b, &g->rules, &hist, (hs_color_t)m->color, p, &why) < 0) {
+            char name[8];
+            hs_history_fini(&hist);
+            return hs_error_set(err, HS_EILLEGAL, "move %d (%c %s): illegal (reason %d)",
+                                i + 1, m->color == HS_BLACK ? 'B' : 'W',
+                                hs_board_point_name(&b, p, name), (int)why);
+        }
+    }
+    hs_history_fini(&hist);
+    hs_position_key(&b, g, move_number, key);
+    return 0;
+}
+
+#define S_POS_MAX_ENGINES 64
+
+typedef struct {
+    hs_store_t *s;
+    const hs_query_t *q;
+    FILE *out;
+    char keyhex[33];
+    uint32_t eng_id[S_POS_MAX_ENGINES];
+    char eng_spec[S_POS_MAX_ENGINES][HS_WIRE_MAX_NAME + 1];
+    int num_eng;
+    struct s_reach { uint64_t id[2]; int move; } *reach;
+    int64_t num_reach, cap_reach;
+    int64_t evals;
+    const char *spec;     /* engine of the row being printed */
+} s_pos_run_t;
+
+static int s_pos_engine(void *ctx, uint32_t id, const char *spec)
+{
+    s_pos_run_t *r = ctx;
+    if ((r->q->engine_id && id != r->q->engine_id) || r->num_eng >= S_POS_MAX_ENGINES)
+        return 0;
+    r->eng_id[r->num_eng] = id;
+    snprintf(r->eng_spec[r->num_eng], sizeof r->eng_spec[0], "%s", spec);
+    r->num_eng++;
+    return 0;
+}
+
+static int s_pos_reach(void *ctx, const uint64_t id[2], int move_number)
+{
+    s_pos_run_t *r = ctx;
+    if (r->num_reach == r->cap_reach) {
+        int64_t cap = r->cap_reach ? r->cap_reach * 2 : 16;
+        struct s_reach *p = realloc(r->reach, sizeof *p * (size_t)cap);
+        if (!p)
+            return HS_ENOMEM;
+        r->reach = p;
+        r->cap_reach = cap;
+    }
+    r->reach[r->num_reach].id[0] = id[0];
+    r->reach[r->num_reach].id[1] = id[1];
+    r->reach[r->num_reach].move = move_number;
+    r->num_reach++;
+    return 0;
+}
+
+static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
+{
+    s_pos_run_t *r = ctx;
+    FILE *out = r->out;
+    switch (r->q->format) {
+    case HS_QUERY_JSONL:
+        fprintf(out, "{\"position\":\"%s\",\"engine\":", r->keyhex);
+        hs_json_string(out, r->spec);
+        fputs(",\"score_lead\":", out);
+        s_num(out, e->score_lead, "null");
+        fputs(",\"win_rate\":", out);
+        if (isnan(e->win_rate)) fputs("null", out); else fprintf(out, "%.4f", e->win_rate);
+        fputs(",\"result\":", out);
+        if (e->result) hs_json_string(out, e->result); else fputs("null", out);
+        if (e->error) {
+            fputs(",\"error\":", out);
+            hs_json_string(out, e->error);
+        }
+        fprintf(out, ",\"timing_us\":%u", e->timing_us);
+        if (r->q->ownership && e->ownership) {
+            fputs(",\"ownership\":[", out);
+            for (int i = 0; i < e->size * e->size; i++)
+                fprintf(out, i ? ",%d" : "%d", e->ownership[i]);
+            fputc(']', out);
+        }
+        fputs("}\n", out);
+        break;
+    case HS_QUERY_CSV:
+        fprintf(out, "eval,%s,", r->keyhex);
+        s_csv(out, r->spec);
+        fputc(',', out);
+        s_num(out, e->score_lead, "");
+        fputc(',', out);
+        if (!isnan(e->win_rate)) fprintf(out, "%.4f", e->win_rate);
+        fputc(',', out);
+        s_csv(out, e->result);
+        fputc(',', out);
+        s_csv(out, e->error);
+        fputs(",,,\n", out);
+        break;
+    default:
+        fprintf(out, "%-16.16s ", r->spec);
+        s_num(out, e->score_lead, "     -");
+        fputs("  ", out);
+        if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
+        fprintf(out, "  %-8s%s%s\n", e->result ? e->result : "-", e->error ? "  error: " : "",
+                e->error ? e->error : "");
+        break;
+    }
+    r->evals++;
+    return 0;
+}
+
+static int s_pos_game_row(s_pos_run_t *r, const struct s_reach *g, hs_error_t *err)
+{
+    hs_game_t game;
+    char *source = NULL;
+    int rc = hs_store_game_get(r->s, g->id, &game, &source, NULL, err);
+    if (rc && rc != HS_ENOTFOUND)
+        return rc;
+    bool have = rc == 0;
+    uint8_t k[16];
+    char hex[33];
+    for (int i = 0; i < 8; i++) {
+        k[i] = (uint8_t)(g->id[0] >> (56 - 8 * i));
+        k[8 + i] = (uint8_t)(g->id[1] >> (56 - 8 * i));
+    }
+    hs_key_hex(k, hex);
+    const char *black = have ? game.black : NULL, *white = have ? game.white : NULL;
+    FILE *out = r->out;
+    switch (r->q->format) {
+    case HS_QUERY_JSONL:
+        fprintf(out, "{\"position\":\"%s\",\"game\":\"%s\",\"move\":%d,\"black\":",
+                r->keyhex, hex, g->move);
+        hs_json_string(out, black);
+        fputs(",\"white\":", out);
+        hs_json_string(out, white);
+        fputs(",\"source\":", out);
+        hs_json_string(out, source);
+        fputs("}\n", out);
+        break;
+    case HS_QUERY_CSV:
+        fprintf(out, "game,%s,,,,,,%s,%d,", r->keyhex, hex, g->move);
+        s_csv(out, source);
+        fputc('\n', out);
+        break;
+    default:
+        fprintf(out, "  %s move %4d  %s vs %s  %s\n", hex, g->move, black ? black : "?",
+                white ? white : "?", source ? source : "");
+        break;
+    }
+    if (have) {
+        hs_wire_game_t w = { .game = game, .source = source };
+        hs_wire_game_fini(&w);
+    } else {
+        free(source);
+    }
+    return 0;
+}
+
+int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t *q,
+                      bool games, FILE *out, int64_t *evals, int64_t *reached,
+                      hs_error_t *err)
+{
+    s_pos_run_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    r->s = s;
+    r->q = q;
+    r->out = out;
+    hs_key_hex(pos_key, r->keyhex);
+    int rc = hs_store_engines_each(s, s_pos_engine, r, err);
+    if (rc == 0 && games)
+        rc = hs_store_position_games(s, pos_key, s_pos_reach, r, err);
+    if (rc == HS_ENOMEM)
+        hs_error_set(err, HS_ENOMEM, "out of memory");
+    if (rc == 0) {
+        if (q->format == HS_QUERY_CSV)
+            fputs("kind,position,engine,score_lead,win_rate,result,error,game,move,source\n", out);
+        else if (q->format == HS_QUERY_TABLE)
+            fprintf(out, "position %s\nengine            score   winB  result\n", r->keyhex);
+    }
+    for (int i = 0; i < r->num_eng && rc == 0; i++) {
+        r->spec = r->eng_spec[i];
+        hs_eval_t e;
+        memset(&e, 0, sizeof e);
+        rc = hs_store_eval_get(s, r->eng_id[i], pos_key, &e, err);
+        if (rc == 0) {
+            rc = s_pos_eval_row(r, &e);
+            hs_eval_fini(&e);
+        } else if (rc == HS_ENOTFOUND) {
+            /* A reader sees the hash index up to the writer's last flush; a game
+             * that reached the position points at the record directly. */
+            rc = 0;
+            if (r->num_reach)
+                rc = hs_store_game_evals(s, r->reach[0].id, r->reach[0].move,
+                                         r->reach[0].move, r->eng_id[i], s_pos_eval_row, r,
+                                         err);
+        }
+    }
+    if (rc == 0 && games && q->format == HS_QUERY_TABLE)
+        fprintf(out, "reached in %lld stored game position%s%s\n", (long long)r->num_reach,
+                r->num_reach == 1 ? "" : "s", r->num_reach ? ":" : "");
+    for (int64_t i = 0; i < r->num_reach && rc == 0; i++)
+        rc = s_pos_game_row(r, &r->reach[i], err);
+    if (evals)
+        *evals = r->evals;
+    if (reached)
+        *reached = r->num_reach;
+    free(r->reach);
+    free(r);
+    return rc;
 }

@@ -55,6 +55,33 @@ void hs_query_init(hs_query_t *q);
 int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
                  hs_error_t *err);
 
+/* ---- by position ---- */
+
+/*
+ * Position key of game g after move_number moves, computed exactly as the worker
+ * computes it (worker/worker_eval.c): setup stones placed one by one, the side to
+ * move taken from the first move when there are setup stones, the moves played
+ * under g's rules with a superko history, then hs_position_key(board, g,
+ * move_number) — so komi, rules and the last HS_POSKEY_HISTORY moves count. Use
+ * the game as the store holds it (hs_store_game_get) when it is there: it is what
+ * the worker was given. Returns 0, HS_EINVAL (move_number outside 0..num_moves),
+ * HS_EILLEGAL (a move cannot be played; the message names it), HS_ENOMEM.
+ */
+int hs_query_position_key(const hs_game_t *g, int move_number, uint8_t key[16],
+                          hs_error_t *err);
+
+/*
+ * Prints the stored evals of position pos_key: one row per engine (q->engine_id,
+ * or every engine of the store), and with `games` also one row per stored (game,
+ * move number) that reached the position (a scan of every stored position, see
+ * hs_store_position_games). q->format and q->ownership apply; the other fields
+ * of q are ignored. *evals and *reached (may be NULL) get the row counts. A
+ * position with no evals is not an error. Returns 0 or a store error.
+ */
+int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t *q,
+                      bool games, FILE *out, int64_t *evals, int64_t *reached,
+                      hs_error_t *err);
+
 /*
  * Writes ONE JSON object (one line) with the store's statistics: games,
  * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,

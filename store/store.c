@@ -1,7 +1,8 @@
 /*
  * store/store.c — the LMDB environment of store/store.h: open/close, batches with
  * their replay log and automatic map growth, read transactions, statistics.
- * Records live in store_records.c (games, evals) and store_jobs.c (the journal).
+ * Records live in store_records.c (games, evals) and store_jobs.c (the journal);
+ * the eval index's pending table, filter and flush in store_index.c.
  */
 #include "store/store_internal.h"
 
@@ -16,9 +17,7 @@ static const char *const s_db_names[HS_DB_COUNT] = {
     "jobs", "tasks", "taskstate", "meta",
 };
 
-static int s_pend_flush(hs_store_t *s, hs_error_t *err);
 static void s_batch_lost(hs_store_t *s);
-static int s_pend_rebuild(hs_store_t *s, hs_error_t *err);
 
 int hs_store_mdb_error(hs_error_t *err, int rc, const char *what)
 {
@@ -27,7 +26,7 @@ int hs_store_mdb_error(hs_error_t *err, int rc, const char *what)
 
 /* ---- open / close ---- */
 
-static int s_read_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
+int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
 {
     MDB_val k = { strlen(name), (void *)name }, d;
     int rc = mdb_get(txn, dbi, &k, &d);
@@ -103,7 +102,7 @@ retry:
         }
     }
     uint64_t schema = 0;
-    rc = s_read_meta_u64(txn, s->dbi[HS_DB_META], "schema", &schema);
+    rc = hs_store_meta_u64(txn, s->dbi[HS_DB_META], "schema", &schema);
     if (rc == MDB_NOTFOUND && !rdonly) {
         uint8_t v[8];
         hs_be64(v, HS_STORE_SCHEMA);
@@ -133,7 +132,7 @@ retry:
         goto grow;
     if (rc)
         goto fail_mdb;
-    if (!rdonly && (rc = s_pend_rebuild(s, err)) != 0) {
+    if (!rdonly && (rc = hs_store_pend_rebuild(s, err)) != 0) {
         hs_store_t *tmp = s;
         hs_store_close(&tmp);
         return rc;
@@ -159,15 +158,12 @@ void hs_store_close(hs_store_t **sp)
     hs_store_abort(s);
     /* Flush the pending index so the next open has nothing to rebuild and readers
      * can look the newest evals up (best effort: the data is safe either way). */
-    if (s->num_pend && !(s->flags & HS_STORE_RDONLY) && hs_store_begin(s, NULL) == 0) {
-        if (s_pend_flush(s, NULL) == 0 && hs_store_commit(s, NULL) == 0)
-            s->num_pend = 0;
-        else
-            hs_store_abort(s);
-    }
+    if (s->num_pend && !(s->flags & HS_STORE_RDONLY))
+        hs_store_pend_flush(s, NULL);
     mdb_env_close(s->env);
     free(s->pend);
     free(s->pend_hash);
+    free(s->bloom);
     hs_wire_buf_free(&s->log);
     hs_wire_buf_free(&s->rec);
     free(s);
@@ -322,153 +318,6 @@ int hs_store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t
     return s_write(s, 'd', db, key, klen, NULL, 0, 0, NULL, err);
 }
 
-/* ---- the pending-index table (see store_internal.h) ---- */
-
-static uint32_t s_pend_slot(const uint8_t key[20], uint32_t mask)
-{
-    /* Position keys are already hashes: their first bytes spread well. */
-    uint64_t h = 0;
-    for (int i = 0; i < 8; i++)
-        h = h << 8 | key[4 + i];
-    h ^= (uint64_t)hs_rd32(key) * 0x9e3779b97f4a7c15ull;
-    return (uint32_t)(h ^ h >> 32) & mask;
-}
-
-static void s_pend_rehash(hs_store_t *s)
-{
-    memset(s->pend_hash, 0, sizeof *s->pend_hash * s->hash_cap);
-    for (uint32_t i = 0; i < s->num_pend; i++) {
-        uint32_t j = s_pend_slot(s->pend[i].key, s->hash_cap - 1);
-        while (s->pend_hash[j])
-            j = (j + 1) & (s->hash_cap - 1);
-        s->pend_hash[j] = i + 1;
-    }
-}
-
-uint64_t hs_store_pend_find(const hs_store_t *s, const uint8_t key[20])
-{
-    if (!s->num_pend)
-        return 0;
-    for (uint32_t j = s_pend_slot(key, s->hash_cap - 1); s->pend_hash[j];
-         j = (j + 1) & (s->hash_cap - 1)) {
-        const hs_store_pending_t *p = &s->pend[s->pend_hash[j] - 1];
-        if (!memcmp(p->key, key, 20))
-            return p->seq;
-    }
-    return 0;
-}
-
-int hs_store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq)
-{
-    if (s->num_pend == s->cap_pend) {
-        uint32_t cap = s->cap_pend ? s->cap_pend * 2 : 4096;
-        hs_store_pending_t *p = realloc(s->pend, sizeof *p * cap);
-        if (!p)
-            return HS_ENOMEM;
-        s->pend = p;
-        uint32_t *h = malloc(sizeof *h * (size_t)cap * 4);
-        if (!h)
-            return HS_ENOMEM;
-        free(s->pend_hash);
-        s->pend_hash = h;
-        s->hash_cap = cap * 4;
-        s->cap_pend = cap;
-        s_pend_rehash(s);
-    }
-    memcpy(s->pend[s->num_pend].key, key, 20);
-    s->pend[s->num_pend].seq = seq;
-    uint32_t j = s_pend_slot(key, s->hash_cap - 1);
-    while (s->pend_hash[j])
-        j = (j + 1) & (s->hash_cap - 1);
-    s->pend_hash[j] = ++s->num_pend;
-    return 0;
-}
-
-static void s_pend_truncate(hs_store_t *s, uint32_t n)
-{
-    if (n < s->num_pend) {
-        s->num_pend = n;
-        s_pend_rehash(s);
-    }
-}
-
-static int s_cmp_pend(const void *a, const void *b)
-{
-    return memcmp(((const hs_store_pending_t *)a)->key, ((const hs_store_pending_t *)b)->key, 20);
-}
-
-/* Writes every pending entry into evalidx in key order, inside the open batch, and
- * moves the watermark. The table is emptied only after the commit succeeds. */
-static int s_pend_flush(hs_store_t *s, hs_error_t *err)
-{
-    hs_store_pending_t *v = malloc(sizeof *v * (s->num_pend ? s->num_pend : 1));
-    if (!v)
-        return hs_error_set(err, HS_ENOMEM, "out of memory (index flush)");
-    memcpy(v, s->pend, sizeof *v * s->num_pend);
-    qsort(v, s->num_pend, sizeof *v, s_cmp_pend);
-    uint64_t upto = 0;
-    int rc = 0;
-    for (uint32_t i = 0; i < s->num_pend && rc == 0; i++) {
-        uint8_t seq[8];
-        hs_be64(seq, v[i].seq);
-        if (v[i].seq > upto)
-            upto = v[i].seq;
-        rc = hs_store_put(s, HS_DB_EVALIDX, v[i].key, 20, seq, 8, 0, err);
-    }
-    free(v);
-    if (rc == 0) {
-        uint8_t b[8];
-        hs_be64(b, upto);
-        rc = hs_store_put(s, HS_DB_META, "evalidx_upto", 12, b, 8, 0, err);
-    }
-    return rc;
-}
-
-/* Writer open: evals appended after the index watermark (a crash before the last
- * flush) go back into the pending table. */
-static int s_pend_rebuild(hs_store_t *s, hs_error_t *err)
-{
-    MDB_txn *txn;
-    int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
-    if (rc)
-        return hs_store_mdb_error(err, rc, "read transaction");
-    uint64_t upto = 0;
-    s_read_meta_u64(txn, s->dbi[HS_DB_META], "evalidx_upto", &upto);
-    MDB_cursor *c;
-    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &c)) != 0) {
-        mdb_txn_abort(txn);
-        return hs_store_mdb_error(err, rc, "cursor");
-    }
-    uint8_t start[8];
-    hs_be64(start, upto + 1);
-    MDB_val k = { 8, start }, v;
-    int ret = 0;
-    for (rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE); rc == 0 && ret == 0;
-         rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
-        /* eval record: schema byte, [move_number, pos_key bin16, engine_id, ...] */
-        hs_wire_reader_t r;
-        const uint8_t *p = v.mv_data, *key;
-        uint32_t n, kl;
-        uint64_t mn, eng;
-        if (k.mv_size != 8 || v.mv_size < 2)
-            continue;
-        hs_wire_reader_init(&r, p + 1, v.mv_size - 1, NULL);
-        if (hs_wire_read_array(&r, &n) || hs_wire_read_uint(&r, &mn)
-            || hs_wire_read_bin(&r, &key, &kl, 16) || kl != 16 || hs_wire_read_uint(&r, &eng))
-            continue;
-        uint8_t ik[20];
-        hs_be32(ik, (uint32_t)eng);
-        memcpy(ik + 4, key, 16);
-        if (!hs_store_pend_find(s, ik))
-            ret = hs_store_pend_add(s, ik, hs_rd64(k.mv_data));
-    }
-    mdb_cursor_close(c);
-    mdb_txn_abort(txn);
-    if (ret)
-        return hs_error_set(err, HS_ENOMEM, "out of memory (index rebuild)");
-    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "evaldata") : 0;
-}
-
 /* ---- batches ---- */
 
 bool hs_store_in_batch(const hs_store_t *s) { return s->txn != NULL; }
@@ -500,7 +349,7 @@ static int s_save_counters(hs_store_t *s, hs_error_t *err)
         if (!*deltas[i])
             continue;
         uint64_t v = 0;
-        int rc = s_read_meta_u64(s->txn, s->dbi[HS_DB_META], names[i], &v);
+        int rc = hs_store_meta_u64(s->txn, s->dbi[HS_DB_META], names[i], &v);
         if (rc && rc != MDB_NOTFOUND)
             return hs_store_mdb_error(err, rc, "meta");
         uint8_t b[8];
@@ -516,11 +365,6 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
     if (!s->txn)
         return hs_error_set(err, HS_EBADSTATE, "no batch is open");
     int rc = s_save_counters(s, err);
-    bool flushed = false;
-    if (rc == 0 && s->num_pend >= s->flush_at) {
-        rc = s_pend_flush(s, err);
-        flushed = rc == 0;
-    }
     if (rc) {
         hs_store_abort(s);
         return rc;
@@ -539,14 +383,17 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
         if ((rc = s_grow_and_replay(s, err)))
             return rc;
     }
-    if (flushed)
-        s_pend_truncate(s, 0);
     s->d_lookups = s->d_hits = s->d_puts = s->d_dups = 0;
     s->log.len = 0;
     /* Give back a big log after a huge batch so an idle writer holds little memory. */
     if (s->log.cap > (64u << 20)) {
         hs_wire_buf_free(&s->log);
     }
+    /* The batch is committed whatever happens next. A failed index flush loses
+     * nothing (the entries stay pending, and are retried at the next commit and at
+     * close), so it is not reported as a failed commit. */
+    if (s->num_pend >= s->flush_at)
+        hs_store_pend_flush(s, NULL);
     return 0;
 }
 
@@ -558,7 +405,7 @@ static void s_batch_lost(hs_store_t *s)
         mdb_txn_abort(s->txn);
     s->txn = NULL;
     s->log.len = 0;
-    s_pend_truncate(s, s->pend_at_begin);
+    hs_store_pend_truncate(s, s->pend_at_begin);
     s->num_engines_seen = 0;
     /* The puts of an aborted batch did not happen; its lookups did (they are
      * saved with the next commit). */
@@ -652,7 +499,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     int64_t mem[4] = { s->d_lookups, s->d_hits, s->d_puts, s->d_dups };
     for (int i = 0; i < 4; i++) {
         uint64_t v = 0;
-        s_read_meta_u64(txn, s->dbi[HS_DB_META], names[i], &v);
+        hs_store_meta_u64(txn, s->dbi[HS_DB_META], names[i], &v);
         *dst[i] = (int64_t)v + mem[i];
     }
     MDB_envinfo info;

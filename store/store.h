@@ -31,10 +31,12 @@
  * Even small hash-keyed entries are slow to insert a batch at a time (every touched
  * page is rewritten at commit), so `evalidx` is derived data, written in sorted
  * bulk: the writer keeps new index entries in memory and flushes them every
- * hs_store_set_index_flush() entries (default HS_STORE_INDEX_FLUSH) inside a
- * normal commit, with a watermark in meta; on open it rebuilds the in-memory part
- * from `evaldata` (so a crash loses nothing), and on close it flushes. Game queries
- * never need the index (moves entries hold the sequence numbers); a reader's
+ * hs_store_set_index_flush() entries (default HS_STORE_INDEX_FLUSH) in a
+ * transaction of its own right after a batch commit, with a watermark in meta; on
+ * open it rebuilds the in-memory part from `evaldata` (so a crash loses nothing),
+ * and on close it flushes. The writer also keeps a Bloom filter of the index, so a
+ * new position (the usual case) costs no index lookup. Game queries never need
+ * the index (moves entries hold the sequence numbers); a reader's
  * hs_store_eval_get sees evals up to the writer's last flush.
  *
  * Writing: ONE writer (one hs_store_t opened read-write, used by one thread).
@@ -209,6 +211,27 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
 /* Engine spec for an engine id (copied into buf, size bytes): 0 or HS_ENOTFOUND. */
 int hs_store_engine_spec(hs_store_t *s, uint32_t engine_id, char *buf, size_t size,
                          hs_error_t *err);
+
+/* Callback for engines: id and spec string (valid during the call). */
+typedef int (*hs_store_engine_cb)(void *ctx, uint32_t engine_id, const char *spec);
+
+/* Calls cb for every engine configuration that has stored evals, in id order. */
+int hs_store_engines_each(hs_store_t *s, hs_store_engine_cb cb, void *ctx, hs_error_t *err);
+
+/* Callback for hs_store_position_games: a game and the move number at which it
+ * reached the position. */
+typedef int (*hs_store_position_cb)(void *ctx, const uint64_t game_id[2], int move_number);
+
+/*
+ * Calls cb for every stored (game, move number) whose position key is pos_key (any
+ * engine), in game id / move order. There is no index from position to games (it
+ * would be a second hash-keyed index on the write path), so this scans the `moves`
+ * database: linear in the stored positions (~50 bytes each, read in key order;
+ * tens of milliseconds per million). Sees everything committed, flushed index or
+ * not.
+ */
+int hs_store_position_games(hs_store_t *s, const uint8_t pos_key[16],
+                            hs_store_position_cb cb, void *ctx, hs_error_t *err);
 
 /* ---- the job journal (broker) ---- */
 

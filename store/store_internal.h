@@ -1,14 +1,17 @@
 /*
  * store/store_internal.h — what the store's .c files share (not a public API).
  *
- * The write path: every write (hs_store_put, hs_store_put_new, hs_store_del; the
- * index flush and the counter saves use them too) goes through s_write() in
+ * The write path: every write of a batch (hs_store_put, hs_store_put_new,
+ * hs_store_del; the counter saves use them too) goes through s_write() in
  * store.c, the only caller of mdb_put/mdb_del on a batch, which runs the operation
  * in the batch transaction and, on success, appends it to the batch log. When LMDB
  * reports MDB_MAP_FULL (at any write, or at commit), s_grow_and_replay() aborts
  * the transaction, doubles the map and replays the log into a fresh transaction;
  * the log holds exact keys, so sequence numbers allocated in the batch come out
  * the same. No other file may call mdb_put, mdb_del or cursor writes directly.
+ * The one write outside a batch is the evalidx flush (store_index.c):
+ * its own transaction after a batch commit, redone from the pending table instead
+ * of a log when the map is full.
  */
 #ifndef HS_STORE_INTERNAL_H
 #define HS_STORE_INTERNAL_H
@@ -32,8 +35,9 @@ enum {
  * rewrites every page a transaction touches, so inserting 10,000 random keys per
  * batch rewrites most of the index at every commit. Instead the writer keeps new
  * entries in this table and flushes them sorted, HS_STORE_INDEX_FLUSH at a time,
- * in the transaction of a regular commit; lookups check the table first. After a
- * crash the writer rebuilds the table from evaldata beyond the watermark on open.
+ * in a transaction of its own after a regular commit; lookups check the table
+ * first. After a crash the writer rebuilds the table from evaldata beyond the
+ * watermark on open.
  * Readers in other processes see the index up to the last flush: game queries do
  * not need it (moves entries point at sequence numbers directly).
  */
@@ -53,9 +57,18 @@ struct hs_store {
     uint64_t next_eval_seq;     /* next evaldata key in this batch (0 = unknown) */
     hs_store_pending_t *pend;   /* evals not in evalidx yet (writer only) */
     uint32_t num_pend, cap_pend, pend_at_begin;
-    uint32_t *pend_hash;        /* open addressing: index + 1, 0 = empty */
-    uint32_t hash_cap;          /* power of two, > 2 * cap_pend */
+    uint64_t *pend_hash;        /* open addressing: tag << 32 | (index + 1), 0 = empty;
+                                 * the tag (32 other key bits) settles most misses
+                                 * without touching pend[]: one cache miss per lookup */
+    uint32_t hash_cap;          /* power of two, >= 2 * cap_pend */
     uint32_t flush_at;          /* flush the pending index at this size */
+    /* Blocked Bloom filter of the keys in evalidx (writer only; see
+     * hs_store_idx_maybe): one cache line per lookup instead of a B-tree descent
+     * for the (usual) new position. */
+    uint64_t *bloom;            /* bloom_blocks × 8 words, or NULL (not built) */
+    uint32_t bloom_blocks;      /* power of two */
+    uint64_t bloom_n, bloom_cap;/* keys added; keys it is sized for (16 bits each) */
+    bool bloom_off;             /* building it failed: always look up */
     uint32_t engines_seen[8];   /* engine ids known to be in `engines` (committed) */
     int num_engines_seen;
     hs_wire_buf_t rec;          /* scratch for encoding records */
@@ -114,9 +127,29 @@ void hs_store_rdone(MDB_txn *txn, bool own);
 int hs_store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err);
 int hs_store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err);
 
-/* Pending-index table (store.c). find: seq of key or 0. add: 0 or HS_ENOMEM. */
+/* Pending-index table (store_index.c). find: seq of key or 0. add: 0 or HS_ENOMEM. */
 uint64_t hs_store_pend_find(const hs_store_t *s, const uint8_t key[20]);
 int hs_store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq);
+/* Drops the entries from the n-th on (an aborted batch's). */
+void hs_store_pend_truncate(hs_store_t *s, uint32_t n);
+/* Writes the table into evalidx in a transaction of its own (no batch open) and
+ * empties it; on failure the table is kept. 0, HS_ENOMEM, HS_ESTORE, HS_EBADSTATE. */
+int hs_store_pend_flush(hs_store_t *s, hs_error_t *err);
+/* Writer open: evaldata records beyond the index watermark back into the table. */
+int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err);
+/* Reads an 8-byte big-endian counter from meta: 0 or an LMDB code. */
+int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v);
+
+/*
+ * Whether `evalidx` may hold key (engine id BE + position key): false means it
+ * certainly does not, so the writer skips the B-tree lookup. A blocked Bloom
+ * filter of every key in evalidx, ~16 bits per key (~0.5% false positives, which
+ * only cost the lookup), built on first use by one scan of evalidx in txn, fed by
+ * each index flush, and rebuilt twice as big by the next call when full. Writer
+ * handles only (a read-only handle would miss other processes' flushes): returns
+ * true for a read-only handle, or when the filter cannot be built.
+ */
+bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
 
 /* Record value prefix: one schema byte, then MessagePack. */
 #define HS_STORE_REC_HDR 1

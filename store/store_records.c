@@ -8,6 +8,7 @@
  */
 #include "store/store_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,6 +328,156 @@ static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval
     return 0;
 }
 
+/*
+ * Scratch for s_eval_view: the parts of a record that cannot point into LMDB's
+ * memory (strings need a NUL; influence is little-endian int16 at any alignment).
+ * Lives on the iterating function's stack: reading a game allocates nothing.
+ */
+typedef struct {
+    int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
+    char result[HS_WIRE_MAX_NAME + 1];
+    char error[HS_WIRE_MAX_STR + 1];
+} s_view_scratch_t;
+
+/* A nil or a string (<= max bytes, no NUL inside) copied into buf; *out = buf or NULL. */
+static int s_view_str(hs_wire_reader_t *r, char *buf, uint32_t max, char **out)
+{
+    *out = NULL;
+    if (hs_wire_read_nil(r))
+        return 0;
+    const char *p;
+    uint32_t n;
+    int rc = hs_wire_read_str(r, &p, &n, max);
+    if (rc)
+        return rc;
+    if (memchr(p, 0, n))
+        return hs_error_set(r->err, HS_EPROTO, "%s: NUL inside a string", r->ctx);
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    *out = buf;
+    return 0;
+}
+
+static int s_view_float(hs_wire_reader_t *r, float *out)
+{
+    if (hs_wire_read_nil(r)) {
+        *out = NAN;
+        return 0;
+    }
+    double d;
+    int rc = hs_wire_read_double(r, &d);
+    if (rc)
+        return rc;
+    if (!isfinite(d) || fabs(d) > 1e6)
+        return hs_error_set(r->err, HS_EPROTO, "%s: not a finite number", r->ctx);
+    *out = (float)d;
+    return 0;
+}
+
+/*
+ * Decodes eval record value v (schema byte + the RESULT eval layout of
+ * core/wire.h, the checks of hs_wire_read_eval except the ownership values, see
+ * below) into *e without allocating:
+ * ownership points into v, the rest into *sc. *e is valid while v and *sc are.
+ * The query path reads every eval of a game this way (store/store.h promises the
+ * hs_eval_t only for the callback's duration anyway).
+ */
+static int s_eval_view(const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc, hs_error_t *err)
+{
+    const uint8_t *p = v->mv_data;
+    if (v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
+        return hs_error_set(err, HS_ESTORE, "eval record: bad header");
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    memset(e, 0, sizeof *e);
+    uint32_t nf, n;
+    uint64_t u;
+    int64_t i64;
+    const uint8_t *b;
+    int rc;
+#define S_TRY(what, x) do { r.ctx = what; if ((rc = (x)) != 0) goto bad; } while (0)
+    S_TRY("eval", hs_wire_read_array(&r, &nf));
+    if (nf < 12) {
+        rc = hs_error_set(err, HS_EPROTO, "eval: too few fields");
+        goto bad;
+    }
+    S_TRY("eval.move_number", hs_wire_read_int(&r, &i64));
+    if (i64 < 0 || i64 > HS_WIRE_MAX_MOVES) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.move_number: out of range");
+        goto bad;
+    }
+    e->move_number = (int)i64;
+    S_TRY("eval.pos_key", hs_wire_read_bin(&r, &b, &n, 16));
+    if (n != 16) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.pos_key: expected 16 bytes");
+        goto bad;
+    }
+    memcpy(e->pos_key, b, 16);
+    S_TRY("eval.engine_id", hs_wire_read_uint(&r, &u));
+    if (u == 0 || u > UINT32_MAX) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.engine_id: out of range");
+        goto bad;
+    }
+    e->engine_id = (uint32_t)u;
+    S_TRY("eval.size", hs_wire_read_int(&r, &i64));
+    if (i64 < HS_BOARD_MIN_SIZE || i64 > HS_BOARD_MAX_SIZE) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.size: out of range");
+        goto bad;
+    }
+    e->size = (int)i64;
+    uint32_t nn = (uint32_t)(e->size * e->size);
+    S_TRY("eval.score_lead", s_view_float(&r, &e->score_lead));
+    S_TRY("eval.win_rate", s_view_float(&r, &e->win_rate));
+    if (!isnan(e->win_rate) && (e->win_rate < 0.0f || e->win_rate > 1.0f)) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.win_rate: out of 0..1");
+        goto bad;
+    }
+    r.ctx = "eval.ownership";
+    if (!hs_wire_read_nil(&r)) {
+        S_TRY("eval.ownership", hs_wire_read_bin(&r, &b, &n, nn));
+        if (n != nn) {
+            rc = hs_error_set(err, HS_EPROTO, "eval.ownership: expected size*size bytes");
+            goto bad;
+        }
+        /* Values are not re-checked: hs_wire_encode_eval refused out-of-range
+         * ones when the record was written, and not touching the 361 bytes is
+         * most of what makes a game query fast (they are read when printed). */
+        e->ownership = (int8_t *)(uintptr_t)b;   /* read-only: LMDB's memory */
+    }
+    r.ctx = "eval.influence";
+    if (!hs_wire_read_nil(&r)) {
+        S_TRY("eval.influence", hs_wire_read_bin(&r, &b, &n, 2 * nn));
+        if (n != 2 * nn) {
+            rc = hs_error_set(err, HS_EPROTO, "eval.influence: expected 2*size*size bytes");
+            goto bad;
+        }
+        for (uint32_t i = 0; i < nn; i++)
+            sc->influence[i] = (int16_t)(uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
+        e->influence = sc->influence;
+    }
+    S_TRY("eval.classes", s_view_str(&r, sc->classes, nn, &e->classes));
+    if (e->classes && strlen(e->classes) != nn) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.classes: expected size*size characters");
+        goto bad;
+    }
+    S_TRY("eval.result", s_view_str(&r, sc->result, HS_WIRE_MAX_NAME, &e->result));
+    S_TRY("eval.timing_us", hs_wire_read_uint(&r, &u));
+    if (u > UINT32_MAX) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.timing_us: out of range");
+        goto bad;
+    }
+    e->timing_us = (uint32_t)u;
+    S_TRY("eval.error", s_view_str(&r, sc->error, HS_WIRE_MAX_STR, &e->error));
+    /* Fields a newer writer added are ignored, as the wire decoder does. */
+#undef S_TRY
+    return 0;
+bad:
+    memset(e, 0, sizeof *e);
+    hs_error_prefix(err, "eval record: ");
+    return HS_ESTORE;
+}
+
 int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[16],
                       hs_eval_t *out, hs_error_t *err)
 {
@@ -345,6 +496,8 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
         hs_be64(seqb, pseq);
         d = (MDB_val){ 8, seqb };
         rc = 0;
+    } else if (!hs_store_idx_maybe(s, txn, key)) {
+        rc = MDB_NOTFOUND;
     } else {
         rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
     }
@@ -400,12 +553,13 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     if (rc)
         return rc;
     s->d_puts++;
-    /* 1. Is this (engine, position) evaluated already? pending table, then index. */
+    /* 1. Is this (engine, position) evaluated already? pending table, then (unless
+     * the filter rules it out, the usual case for a new position) the index. */
     uint8_t ikey[20], seqb[8];
     hs_be32(ikey, e->engine_id);
     memcpy(ikey + 4, e->pos_key, 16);
     uint64_t seq = hs_store_pend_find(s, ikey);
-    if (!seq) {
+    if (!seq && hs_store_idx_maybe(s, s->txn, ikey)) {
         MDB_val k = { 20, ikey }, d;
         rc = mdb_get(s->txn, s->dbi[HS_DB_EVALIDX], &k, &d);
         if (rc == 0 && d.mv_size == 8)
@@ -523,14 +677,23 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
         to = 0xFFFF;
     MDB_txn *txn;
     bool own;
+    /* ~5 KB of string and influence scratch: on the heap would be one malloc per
+     * query; on the stack it is free (callbacks get the eval for the call only). */
+    s_view_scratch_t scratch, *sc = &scratch;
     int rc = hs_store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
-    MDB_cursor *c;
+    MDB_cursor *c, *dc;
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_MOVES], &c)) != 0) {
         hs_store_rdone(txn, own);
         return hs_store_mdb_error(err, rc, "cursor");
     }
+    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &dc)) != 0) {
+        mdb_cursor_close(c);
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    uint64_t dc_seq = 0;   /* key under dc, 0 = not positioned */
     uint8_t start[18];
     hs_id_key(start, id);
     start[16] = (uint8_t)(from >> 8);
@@ -550,19 +713,80 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
         for (size_t off = 16; off + S_MOVE_PAIR <= v.mv_size && ret == 0; off += S_MOVE_PAIR) {
             if (engine_id && hs_rd32(vp + off) != engine_id)
                 continue;
-            MDB_val sv = { 8, (void *)(vp + off + 4) };
+            /* A game's records were mostly appended one after the other: step the
+             * data cursor when the next one follows, else seek (LMDB tries the
+             * cursor's current page before descending from the root). */
+            uint64_t seq = hs_rd64(vp + off + 4);
+            MDB_val sv = { 8, (void *)(vp + off + 4) }, d;
+            rc = MDB_NOTFOUND;
+            if (dc_seq && seq == dc_seq + 1
+                && mdb_cursor_get(dc, &sv, &d, MDB_NEXT) == 0 && sv.mv_size == 8
+                && hs_rd64(sv.mv_data) == seq)
+                rc = 0;
+            if (rc) {
+                sv = (MDB_val){ 8, (void *)(vp + off + 4) };
+                rc = mdb_cursor_get(dc, &sv, &d, MDB_SET_KEY);
+            }
+            if (rc) {
+                ret = hs_store_mdb_error(err, rc, "evaldata");
+                rc = 0;
+                break;
+            }
+            dc_seq = seq;
             hs_eval_t e;
-            if ((ret = s_eval_read(s, txn, &sv, &e, err)) != 0)
+            if ((ret = s_eval_view(&d, &e, sc, err)) != 0)
                 break;
             e.move_number = mn;  /* the record is shared by every game reaching it */
             ret = cb(ctx, &e);
-            hs_eval_fini(&e);
         }
-        rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+        if (ret == 0)
+            rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
     }
+    mdb_cursor_close(dc);
     mdb_cursor_close(c);
     hs_store_rdone(txn, own);
     if (ret)
         return ret;
     return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "moves") : 0;
+}
+
+/* ---- engines and positions ---- */
+
+typedef struct { hs_store_engine_cb cb; void *ctx; } s_engine_iter_t;
+
+static int s_engine_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_engine_iter_t *it = ctx;
+    if (k->mv_size != 4)
+        return 0;
+    char spec[HS_WIRE_MAX_NAME + 1];
+    size_t n = v->mv_size < HS_WIRE_MAX_NAME ? v->mv_size : HS_WIRE_MAX_NAME;
+    memcpy(spec, v->mv_data, n);
+    spec[n] = 0;
+    return it->cb(it->ctx, hs_rd32(k->mv_data), spec);
+}
+
+int hs_store_engines_each(hs_store_t *s, hs_store_engine_cb cb, void *ctx, hs_error_t *err)
+{
+    s_engine_iter_t it = { cb, ctx };
+    return s_prefix_each(s, HS_DB_ENGINES, "", 0, s_engine_fn, &it, err);
+}
+
+typedef struct { hs_store_position_cb cb; void *ctx; const uint8_t *key; } s_pos_iter_t;
+
+static int s_pos_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_pos_iter_t *it = ctx;
+    if (k->mv_size != 18 || v->mv_size < 16 || memcmp(v->mv_data, it->key, 16) != 0)
+        return 0;
+    const uint8_t *p = k->mv_data;
+    uint64_t id[2] = { hs_rd64(p), hs_rd64(p + 8) };
+    return it->cb(it->ctx, id, p[16] << 8 | p[17]);
+}
+
+int hs_store_position_games(hs_store_t *s, const uint8_t pos_key[16],
+                            hs_store_position_cb cb, void *ctx, hs_error_t *err)
+{
+    s_pos_iter_t it = { cb, ctx, pos_key };
+    return s_prefix_each(s, HS_DB_MOVES, "", 0, s_pos_fn, &it, err);
 }

@@ -381,7 +381,8 @@ int main(void)
     const size_t initial_map = 256 * 1024;   /* fills during the job */
     bt.bcfg = (hs_broker_config_t){ .bind = fc.endpoint, .zmq_ctx = ctx, .db_dir = db,
                                     .store_flags = HS_STORE_NOSYNC, .map_size = initial_map,
-                                    .heartbeat_ms = 200, .stop = &stop_b };
+                                    .heartbeat_ms = 200, .upload_ms = 2000,
+                                    .stop = &stop_b };
     wt.wcfg = (hs_worker_config_t){ .endpoint = fc.endpoint, .zmq_ctx = ctx, .threads = 2,
                                     .heartbeat_ms = 200, .stop = &stop_w };
     pthread_create(&btid, NULL, s_broker_thread, &bt);
@@ -460,6 +461,59 @@ int main(void)
     hs_wire_msg_fini(&r);
     HS_CHECK_INT(hs_client_cancel(cl, 999, &canceled, &err), 0);
     HS_CHECK(!canceled);
+
+    /* A first SUBMIT retried (its reply lost) with the same token: one job. */
+    int64_t token_positions = 0;
+    {
+        static char *eng[] = { "noop" };
+        hs_wire_game_t wg = { 0 };
+        s_make_game(&wg.game, 9);
+        wg.game.komi = 0.5;
+        hs_game_compute_id(&wg.game);
+        wg.source = "gen/token.sgf";
+        token_positions = wg.game.num_moves + 1;
+        hs_wire_msg_t req, rep;
+        hs_wire_msg_init(&req, HS_WIRE_SUBMIT);
+        req.submit.job_name = "token";
+        req.submit.engines = eng;
+        req.submit.num_engines = 1;
+        req.submit.games = &wg;
+        req.submit.num_games = 1;
+        req.submit.token = "test-token-0001";
+        uint64_t ids[2] = { 0, 0 };
+        for (int k = 0; k < 2; k++) {
+            HS_CHECK_INT(hs_client_request(cl, &req, &rep, &err), 0);
+            HS_CHECK(rep.type == HS_WIRE_SUBMIT_REPLY);
+            ids[k] = rep.submit_reply.job_id;
+            HS_CHECK_INT(rep.submit_reply.accepted, 1);
+            hs_wire_msg_fini(&rep);
+        }
+        HS_CHECK(ids[0] > job2 && ids[0] == ids[1]);
+        /* The client then goes silent without "last": the upload lease (2 s)
+         * closes the job; its game is evaluated and the job ends failed. */
+        char st[32] = "";
+        for (int i = 0; i < 300 && strcmp(st, "failed"); i++) {
+            HS_CHECK_INT(hs_client_status(cl, ids[0], &r, &err), 0);
+            if (r.status_reply.num_jobs == 1) {
+                hs_wire_job_status_t *js = &r.status_reply.jobs[0];
+                snprintf(st, sizeof st, "%s", js->state);
+                if (!strcmp(st, "failed")) {
+                    HS_CHECK_INT(js->games_total, 1);
+                    HS_CHECK_INT(js->games_done, 1);
+                    HS_CHECK(js->input_complete);
+                    HS_CHECK(js->reason && !strncmp(js->reason, "upload abandoned", 16));
+                }
+            }
+            hs_wire_msg_fini(&r);
+            usleep(50000);
+        }
+        HS_CHECK_STR(st, "failed");
+        /* A late batch to the closed job is refused with the reason. */
+        req.submit.job_id = ids[0];
+        HS_CHECK_INT(hs_client_request(cl, &req, &rep, &err), HS_EBADSTATE);
+        HS_CHECK(strstr(err.msg, "upload abandoned") != NULL);
+        hs_game_fini(&wg.game);
+    }
     hs_client_destroy(&cl);
 
     atomic_store(&stop_w, 1);
@@ -476,9 +530,9 @@ int main(void)
     HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
     if (st) {
         HS_CHECK_INT(hs_store_stats(st, &ss, &err), 0);
-        HS_CHECK_INT(ss.games, S_GAMES + 1);
+        HS_CHECK_INT(ss.games, S_GAMES + 2);
         HS_CHECK_INT(ss.failed_games, S_BROKEN);
-        HS_CHECK_INT(ss.positions, expected_positions);
+        HS_CHECK_INT(ss.positions, expected_positions + token_positions);
         HS_CHECK(ss.evals > 0 && ss.evals <= 2 * expected_positions);
         HS_CHECK(hs_store_map_size(st) > initial_map);   /* it grew */
         printf("store: %lld positions, %lld evals, map %zu -> %zu bytes\n",

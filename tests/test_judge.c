@@ -8,8 +8,9 @@
  * "score_territory V", "score_area V", "result_territory RE", "result_area RE".
  * Spaces inside rows are ignored; '#' starts a comment.
  *
- * Every diagram runs three ways: the defaults (Monte-Carlo decision), with a
- * stability map, and the static rules alone (playouts 0).
+ * Every diagram runs four ways: the defaults (static rules) and
+ * hs_judge_config_final (Monte-Carlo decision), each with and without a
+ * stability map.
  * Also: result strings, ownership/weight consistency, seeded playouts,
  * and `hyeongse judge --json` on tests/data/judge/dead_stones.sgf (the
  * dead_stones.t position as setup stones) when HS_BIN is set. Accuracy on real
@@ -125,7 +126,7 @@ static void s_run_file(const char *path, bool use_stability, const hs_judge_conf
                 got[n] = 0;
                 if (strcmp(got, want[y])) {
                     fprintf(stderr, "%s%s%s: row %d: got %s want %s\n", path,
-                            use_stability ? " (stability)" : "", cfg ? " (static rules)" : "", y, got, want[y]);
+                            use_stability ? " (stability)" : "", cfg ? " (playouts)" : "", y, got, want[y]);
                     bad++;
                 }
             }
@@ -217,7 +218,7 @@ static void test_mc_deterministic(void)
     hs_board_set_stone(&b, dead_w, HS_WHITE);
     hs_board_set_stone(&b, dead_b, HS_BLACK);
     hs_judge_config_t cfg;
-    hs_judge_config_default(&cfg);
+    hs_judge_config_final(&cfg);
     HS_CHECK(cfg.playouts > 0);
     HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j1, NULL), 0);
     HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j2, NULL), 0);
@@ -270,18 +271,54 @@ static void test_cli_json(void)
     HS_CHECK(nl && nl[1] == 0);
 }
 
+/* must_fill.t's position after Black has filled the dame E9: White's D9 is
+ * in atari on its own territory point C9 and must connect there (judge.h step
+ * 6), so C9 still does not count under territory rules. Static rules: the
+ * playouts would race for C9 (whoever plays it first wins the stone). */
+static void test_must_fill_in_atari(void)
+{
+    hs_board_t b;
+    static hs_judge_t j;
+    hs_board_init(&b, 9);
+    for (int y = 1; y < 9; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 2, y), HS_WHITE);
+        hs_board_set_stone(&b, hs_board_point(&b, 3, y), HS_BLACK);
+    }
+    hs_board_set_stone(&b, hs_board_point(&b, 3, 0), HS_WHITE);   /* D9 */
+    hs_board_set_stone(&b, hs_board_point(&b, 4, 0), HS_BLACK);   /* E9 */
+    hs_board_set_stone(&b, hs_board_point(&b, 5, 0), HS_BLACK);   /* F9 */
+    hs_board_set_stone(&b, hs_board_point(&b, 4, 1), HS_BLACK);   /* E8 */
+    hs_board_set_stone(&b, hs_board_point(&b, 5, 1), HS_BLACK);   /* F8 */
+    hs_judge_config_t cfg;
+    hs_judge_config_default(&cfg);
+    HS_CHECK_INT(cfg.playouts, 0);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.cls[hs_board_point(&b, 3, 0)], HS_JC_WHITE_ALIVE);
+    HS_CHECK_INT(j.cls[hs_board_point(&b, 2, 0)], HS_JC_WHITE_TERRITORY);
+    HS_CHECK_INT(j.must_fill[HS_WHITE], 1);
+    HS_CHECK_INT(j.must_fill[HS_BLACK], 0);
+    /* black 41 territory; white 19 - 1; komi 0 */
+    HS_CHECK(fabs(hs_judge_score_territory(&j, &b, 0) - 23) < 1e-9);
+    /* Connected (C9 filled by White): nothing left to fill, same score. */
+    hs_board_set_stone(&b, hs_board_point(&b, 2, 0), HS_WHITE);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.must_fill[HS_WHITE], 0);
+    HS_CHECK(fabs(hs_judge_score_territory(&j, &b, 0) - 23) < 1e-9);
+}
+
 int main(void)
 {
+    test_must_fill_in_atari();
     test_cli_json();
     test_result_strings();
     test_handicap_bonus();
     test_empty_board();
     test_mc_deterministic();
-    hs_judge_config_t static_rules;
-    hs_judge_config_default(&static_rules);
-    static_rules.playouts = 0;
+    hs_judge_config_t final_cfg;
+    hs_judge_config_final(&final_cfg);
     test_diagrams(false, NULL);
     test_diagrams(true, NULL);
-    test_diagrams(false, &static_rules);
+    test_diagrams(false, &final_cfg);
+    test_diagrams(true, &final_cfg);
     return hs_test_finish();
 }

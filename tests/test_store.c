@@ -623,6 +623,201 @@ static void test_index_flush_and_crash(void)
     s_rm_dir(dirbuf);
 }
 
+typedef struct { int n; uint64_t id0; int move; } s_pos_hits_t;
+static int s_pos_hit(void *ctx, const uint64_t id[2], int move_number)
+{
+    s_pos_hits_t *h = ctx;
+    h->n++;
+    h->id0 = id[0];
+    h->move = move_number;
+    return 0;
+}
+
+typedef struct { int n; char spec[64]; } s_engines_t;
+static int s_engine_seen(void *ctx, uint32_t id, const char *spec)
+{
+    s_engines_t *c = ctx;
+    c->n++;
+    snprintf(c->spec, sizeof c->spec, "%s", spec);
+    return id == hs_engine_config_id(spec) ? 0 : -1;
+}
+
+/*
+ * The pending index under load: keys in random order, many flushes into an index
+ * that already holds keys (the flush appends what sorts after the last key and
+ * inserts the rest), a tiny map that must grow in the middle of flushes, an
+ * aborted batch whose entries must vanish from the pending table, and duplicates
+ * found in the pending table and in the flushed index. Afterwards a reader finds
+ * every record through the index with its own data.
+ */
+static void test_index_flush_random(void)
+{
+    const char *dir = s_newdir("flushrnd");
+    char dirbuf[256];
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    hs_error_t err;
+    hs_store_t *w = NULL;
+    HS_CHECK_INT(hs_store_open(&w, dirbuf, HS_STORE_NOSYNC, 64u << 10, &err), 0);
+    if (!w)
+        return;
+    hs_store_set_index_flush(w, 97);
+    enum { N = 2000, B = 50 };
+    const uint64_t mix = 0x9e3779b97f4a7c15ull;
+    uint64_t gid[2] = { 7, 7 }, gabort[2] = { 8, 8 };
+    int dups = 0, bad = 0;
+    hs_eval_t e;
+    for (int b = 0; b < N / B; b++) {
+        HS_CHECK_INT(hs_store_begin(w, &err), 0);
+        for (int i = 0; i < B; i++) {
+            int n = b * B + i;
+            s_eval(&e, n, (uint64_t)(n + 1) * mix, (float)(n % 41 - 20), "judge");
+            bool dup = true;
+            bad += hs_store_result_put(w, gid, &e, "judge", &dup, &err) != 0 || dup;
+        }
+        if (b == 13) {
+            /* A batch that is aborted: its keys must not be found afterwards. */
+            HS_CHECK_INT(hs_store_commit(w, &err), 0);
+            HS_CHECK_INT(hs_store_begin(w, &err), 0);
+            for (int i = 0; i < B; i++) {
+                s_eval(&e, i, (uint64_t)(100000 + i) * mix, 1.0f, "judge");
+                bad += hs_store_result_put(w, gabort, &e, "judge", NULL, &err) != 0;
+            }
+            hs_store_abort(w);
+            HS_CHECK_INT(hs_store_begin(w, &err), 0);
+        }
+        if (b % 7 == 6) {
+            /* Replays of earlier results (some pending, some flushed): stored once. */
+            for (int i = 0; i < 20; i++) {
+                int n = (b * B + i * 37) % (b * B + B);
+                s_eval(&e, n, (uint64_t)(n + 1) * mix, (float)(n % 41 - 20), "judge");
+                bool dup = false;
+                bad += hs_store_result_put(w, gid, &e, "judge", &dup, &err) != 0;
+                dups += dup;
+            }
+        }
+        HS_CHECK_INT(hs_store_commit(w, &err), 0);
+    }
+    HS_CHECK_INT(bad, 0);
+    HS_CHECK_INT(dups, 20 * (N / B / 7));
+    HS_CHECK(hs_store_map_size(w) > (64u << 10));
+    /* The aborted keys are gone from the writer's view too. */
+    s_eval(&e, 3, (uint64_t)(100000 + 3) * mix, 1.0f, "judge");
+    HS_CHECK_INT(hs_store_eval_get(w, e.engine_id, e.pos_key, NULL, &err), HS_ENOTFOUND);
+    hs_store_close(&w);   /* flushes the rest */
+
+    hs_store_t *r = NULL;
+    HS_CHECK_INT(hs_store_open(&r, dirbuf, HS_STORE_RDONLY, 0, &err), 0);
+    if (!r)
+        return;
+    int missing = 0, wrong = 0;
+    for (int n = 0; n < N; n++) {
+        s_eval(&e, n, (uint64_t)(n + 1) * mix, 0, "judge");
+        hs_eval_t got;
+        if (hs_store_eval_get(r, e.engine_id, e.pos_key, &got, &err) != 0) {
+            missing++;
+            continue;
+        }
+        wrong += got.move_number != n || got.score_lead != (float)(n % 41 - 20)
+                 || memcmp(got.pos_key, e.pos_key, 16) != 0 || !got.ownership
+                 || got.ownership[5] != (int8_t)((5 + n) % 201 - 100);
+        hs_eval_fini(&got);
+    }
+    HS_CHECK_INT(missing, 0);
+    HS_CHECK_INT(wrong, 0);
+    for (int i = 0; i < B; i += 7) {
+        s_eval(&e, i, (uint64_t)(100000 + i) * mix, 1.0f, "judge");
+        HS_CHECK_INT(hs_store_eval_get(r, e.engine_id, e.pos_key, NULL, &err), HS_ENOTFOUND);
+    }
+    hs_store_stats_t st;
+    HS_CHECK_INT(hs_store_stats(r, &st, &err), 0);
+    HS_CHECK_INT(st.evals, N);
+    HS_CHECK_INT(st.positions, N);
+    /* Every game evals come back in move order, decoded from the records. */
+    s_evs_t ev = { 0 };
+    HS_CHECK_INT(hs_store_game_evals(r, gid, 0, 63, 0, s_collect_evals, &ev, &err), 0);
+    HS_CHECK_INT(ev.n, 64);
+    int order = 0;
+    for (int i = 0; i < 64; i++)
+        order += ev.mn[i] == i && ev.score[i] == (float)(i % 41 - 20);
+    HS_CHECK_INT(order, 64);
+    /* Position -> games (a scan) and the engines table. */
+    s_pos_hits_t h = { 0 };
+    s_eval(&e, 1234, (uint64_t)(1234 + 1) * mix, 0, "judge");
+    HS_CHECK_INT(hs_store_position_games(r, e.pos_key, s_pos_hit, &h, &err), 0);
+    HS_CHECK_INT(h.n, 1);
+    HS_CHECK_INT(h.move, 1234);
+    HS_CHECK(h.id0 == 7);
+    s_eval(&e, 3, (uint64_t)(100000 + 3) * mix, 0, "judge");
+    h.n = 0;
+    HS_CHECK_INT(hs_store_position_games(r, e.pos_key, s_pos_hit, &h, &err), 0);
+    HS_CHECK_INT(h.n, 0);
+    s_engines_t en = { 0 };
+    HS_CHECK_INT(hs_store_engines_each(r, s_engine_seen, &en, &err), 0);
+    HS_CHECK_INT(en.n, 1);
+    HS_CHECK_STR(en.spec, "judge");
+    hs_store_close(&r);
+    s_rm_dir(dirbuf);
+}
+
+/* One batch of n evals from a 64 KiB map, then close (the index flush). Returns
+ * whether the flush grew the map; checks every eval is found through the index. */
+static bool s_flush_attempt(int n)
+{
+    const char *dir = s_newdir("flushfull");
+    char dirbuf[256];
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    hs_error_t err;
+    hs_store_t *w = NULL;
+    HS_CHECK_INT(hs_store_open(&w, dirbuf, HS_STORE_NOSYNC, 64u << 10, &err), 0);
+    if (!w)
+        return false;
+    hs_store_set_index_flush(w, 1u << 20);
+    const uint64_t mix = 0xc2b2ae3d27d4eb4full;
+    uint64_t gid[2] = { 3, 3 };
+    hs_eval_t e;
+    int bad = 0;
+    HS_CHECK_INT(hs_store_begin(w, &err), 0);
+    for (int k = 0; k < n; k++) {
+        s_eval(&e, k, (uint64_t)(k + 1) * mix, (float)(k % 17), "judge");
+        bad += hs_store_result_put(w, gid, &e, "judge", NULL, &err) != 0;
+    }
+    HS_CHECK_INT(hs_store_commit(w, &err), 0);
+    HS_CHECK_INT(bad, 0);
+    size_t before = hs_store_map_size(w);
+    hs_store_close(&w);   /* the flush */
+    hs_store_t *r = NULL;
+    HS_CHECK_INT(hs_store_open(&r, dirbuf, HS_STORE_RDONLY, 0, &err), 0);
+    if (!r)
+        return false;
+    hs_store_stats_t st;
+    HS_CHECK_INT(hs_store_stats(r, &st, &err), 0);
+    HS_CHECK_INT(st.evals, n);
+    int missing = 0;
+    for (int k = 0; k < n; k++) {
+        s_eval(&e, k, (uint64_t)(k + 1) * mix, 0, "judge");
+        missing += hs_store_eval_get(r, e.engine_id, e.pos_key, NULL, &err) != 0;
+    }
+    HS_CHECK_INT(missing, 0);
+    bool grew = st.map_size > before;
+    hs_store_close(&r);
+    s_rm_dir(dirbuf);
+    return grew;
+}
+
+/*
+ * The index flush runs in a transaction of its own and must survive MDB_MAP_FULL
+ * too (grow, redo from the pending table). Whether a given flush overflows
+ * depends on the slack the batch left, so try batch sizes until one does (LMDB's
+ * allocation is deterministic: the same sizes overflow on every run).
+ */
+static void test_index_flush_map_full(void)
+{
+    int grew = 0;
+    for (int n = 400; n <= 8000 && !grew; n += 200)
+        grew += s_flush_attempt(n);
+    HS_CHECK_INT(grew, 1);
+}
+
 /* Deletes and journal updates (taskstate index moves: a delete then a put) fill a
  * tiny map too: every write path must grow it and replay, never report
  * MDB_MAP_FULL (a full-archive analyze once died with "taskstate: MDB_MAP_FULL"). */
@@ -760,6 +955,8 @@ static void test_map_growth_deletes(void)
 int main(void)
 {
     test_index_flush_and_crash();
+    test_index_flush_random();
+    test_index_flush_map_full();
     test_games_and_evals();
     test_map_growth();
     test_map_growth_journal();

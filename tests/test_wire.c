@@ -158,12 +158,15 @@ static int s_build_all(hs_wire_msg_t *msgs, hs_wire_game_t *games, hs_eval_t *ev
     m->submit.job_name = "pro19"; m->submit.engines = s_eng; m->submit.num_engines = 1;
     m->submit.moves_spec = "every:2"; m->submit.games = &games[1]; m->submit.num_games = 2;
     m->submit.last = true;
+    m->submit.token = "0123456789abcdef0123456789abcdef";
     m = &msgs[n++]; hs_wire_msg_init(m, HS_WIRE_SUBMIT_REPLY);
     m->submit_reply.job_id = 9; m->submit_reply.credit = 64; m->submit_reply.accepted = 2;
     m = &msgs[n++]; hs_wire_msg_init(m, HS_WIRE_STATUS); m->job_id = 9;
     m = &msgs[n++]; hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
-    jobs[0] = (hs_wire_job_status_t){ 9, "pro19", "running", 100, 50, 2, 20000, 9000, 1234.5, true };
-    jobs[1] = (hs_wire_job_status_t){ 10, "x", "done", 1, 1, 0, 10, 10, 0, true };
+    jobs[0] = (hs_wire_job_status_t){ 9, "pro19", "running", 100, 50, 2, 20000, 9000, 1234.5, true,
+                                      NULL };
+    jobs[1] = (hs_wire_job_status_t){ 10, "x", "failed", 1, 1, 0, 10, 10, 0, true,
+                                      "upload abandoned" };
     m->status_reply.jobs = jobs; m->status_reply.num_jobs = 2; m->status_reply.workers = 3;
     m = &msgs[n++]; hs_wire_msg_init(m, HS_WIRE_CANCEL); m->job_id = 9;
     m = &msgs[n++]; hs_wire_msg_init(m, HS_WIRE_CANCEL_REPLY);
@@ -260,6 +263,7 @@ static void test_roundtrips(void)
             HS_CHECK_STR(b.submit.games[1].error, "syntax error at line 3");
             HS_CHECK_STR(b.submit.games[1].source, "broken.sgf");
             HS_CHECK(b.submit.last);
+            HS_CHECK_STR(b.submit.token, "0123456789abcdef0123456789abcdef");
             break;
         case HS_WIRE_SUBMIT_REPLY:
             HS_CHECK_INT(b.submit_reply.job_id, 9);
@@ -275,6 +279,8 @@ static void test_roundtrips(void)
             HS_CHECK_STR(b.status_reply.jobs[0].state, "running");
             HS_CHECK_INT(b.status_reply.jobs[0].positions_done, 9000);
             HS_CHECK(b.status_reply.jobs[0].rate == 1234.5);
+            HS_CHECK(b.status_reply.jobs[0].reason == NULL);
+            HS_CHECK_STR(b.status_reply.jobs[1].reason, "upload abandoned");
             break;
         case HS_WIRE_CANCEL_REPLY:
             HS_CHECK(b.cancel_reply.canceled);
@@ -426,6 +432,34 @@ static void test_rejections(void)
 
 /* Random mutations of valid messages: decode must never crash; whatever it accepts
  * must re-encode (so the decoder never lets through what the encoder refuses). */
+/* The token and the job reason are later additions: a SUBMIT / job without them
+ * encodes as before (8 / 10 fields) and decodes with NULL; an empty token is
+ * refused both ways. */
+static void test_optional_fields(void)
+{
+    hs_wire_msg_t m, d;
+    hs_wire_buf_t buf = { 0 };
+    hs_error_t err = { 0 };
+    hs_wire_msg_init(&m, HS_WIRE_SUBMIT);
+    m.submit.engines = s_eng;
+    m.submit.num_engines = 1;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x98);   /* fixarray of 8: no token field */
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(d.submit.token == NULL);
+    hs_wire_msg_fini(&d);
+    m.submit.token = "";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+    m.submit.token = "abc";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x99);
+    /* Hand-edit the token to an empty string: the decoder refuses it. */
+    HS_CHECK_INT(buf.data[buf.len - 4], 0xa3);
+    buf.data[buf.len - 4] = 0xa0;
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len - 3, &d, &err), HS_EPROTO);
+    hs_wire_buf_free(&buf);
+}
+
 static void test_mutations(void)
 {
     hs_wire_msg_t msgs[20];
@@ -537,6 +571,7 @@ static void test_poskey(void)
 int main(void)
 {
     test_roundtrips();
+    test_optional_fields();
     test_rejections();
     test_mutations();
     test_poskey();

@@ -49,6 +49,21 @@ static const int32_t s_kernel16[KW][16] = {
     {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9,   0,   0,   0,   0,   0},
 };
 
+/* And as floats for the weighted sum (the same values, exact in float). */
+static const float s_kernel16f[KW][16] = {
+    {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9,   0,   0,   0,   0,   0},
+    { 11,  14,  17,  19,  20,  20,  20,  19,  17,  14,  11,   0,   0,   0,   0,   0},
+    { 12,  17,  24,  28,  32,  33,  32,  28,  24,  17,  12,   0,   0,   0,   0,   0},
+    { 12,  19,  28,  35,  45,  50,  45,  35,  28,  19,  12,   0,   0,   0,   0,   0},
+    { 12,  20,  32,  45,  71, 100,  71,  45,  32,  20,  12,   0,   0,   0,   0,   0},
+    { 13,  20,  33,  50, 100, 100, 100,  50,  33,  20,  13,   0,   0,   0,   0,   0},
+    { 12,  20,  32,  45,  71, 100,  71,  45,  32,  20,  12,   0,   0,   0,   0,   0},
+    { 12,  19,  28,  35,  45,  50,  45,  35,  28,  19,  12,   0,   0,   0,   0,   0},
+    { 12,  17,  24,  28,  32,  33,  32,  28,  24,  17,  12,   0,   0,   0,   0,   0},
+    { 11,  14,  17,  19,  20,  20,  20,  19,  17,  14,  11,   0,   0,   0,   0,   0},
+    {  9,  11,  12,  12,  12,  13,  12,  12,  12,  11,   9,   0,   0,   0,   0,   0},
+};
+
 
 #define GRID_W (HS_BOARD_MAX_SIZE + 2 * K + 6)   /* room for the 16-wide rows */
 
@@ -104,7 +119,7 @@ void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si)
                 w = -w;
             float *g = grid + y * GRID_W + x;
             for (int r = 0; r < KW; r++, g += GRID_W)
-                for (int q = 0; q < 16; q++) g[q] += w * (float)s_kernel16[r][q];
+                for (int q = 0; q < 16; q++) g[q] += w * s_kernel16f[r][q];
         }
     }
     for (int y = 0; y < n; y++)
@@ -144,28 +159,34 @@ static void s_territory(const hs_board_t *b, const float *weight, hs_influence_t
     const int np = hs_board_num_points(b);
     const int dirs[4] = {-b->stride, -1, 1, b->stride};
     const int max_size = (int)(HS_INFLUENCE_TERRITORY_MAX_FRAC * b->size * b->size);
-    uint8_t open[HS_BOARD_MAX_POINTS];   /* 1: empty or weightless stone */
-    uint8_t seen[HS_BOARD_MAX_POINTS];
-    for (int p = 0; p < np; p++) {
-        int c = b->color[p];
-        open[p] = c == HS_EMPTY || ((c == HS_BLACK || c == HS_WHITE) && weight && weight[p] == 0.0f);
-        seen[p] = 0;
+    /* open: 1 for an empty point or a weightless stone not yet in a region,
+     * 2 once it is in one, 0 for a live stone or a sentinel. */
+    uint8_t open[HS_BOARD_MAX_POINTS];
+    if (weight) {
+        for (int p = 0; p < np; p++) {
+            int c = b->color[p];
+            open[p] = (uint8_t)(c == HS_EMPTY || ((c == HS_BLACK || c == HS_WHITE) && weight[p] == 0.0f));
+        }
+    } else {
+        for (int p = 0; p < np; p++) open[p] = b->color[p] == HS_EMPTY;
     }
     for (int p = 0; p < np; p++) {
-        if (!open[p] || seen[p])
+        if (open[p] != 1)
             continue;
         int top = 0, n = 0, border = 0;
         stack[top++] = (hs_point_t)p;
-        seen[p] = 1;
+        open[p] = 2;
         while (top) {
             hs_point_t q = stack[--top];
             region[n++] = q;
             for (int d = 0; d < 4; d++) {
                 hs_point_t r = (hs_point_t)(q + dirs[d]);
-                if (open[r]) {
-                    if (!seen[r]) { seen[r] = 1; stack[top++] = r; }
-                } else if (b->color[r] == HS_BLACK || b->color[r] == HS_WHITE) {
-                    border |= 1 << b->color[r];
+                if (open[r] == 1) {
+                    open[r] = 2;
+                    stack[top++] = r;
+                } else if (!open[r]) {
+                    /* a live stone or a sentinel (bit 3, masked off) */
+                    border |= (1 << b->color[r]) & 6;
                 }
             }
         }
@@ -190,22 +211,28 @@ int hs_influence_compute(const hs_board_t *b, const float *weight, int tau,
     o->size = n;
     o->tau = tau;
     o->num_lumps = 0;
+    /* Only the used part of each point array is written below; the tails are
+     * cleared too (the struct is documented as fully defined), but cheaply. */
     memset(o->ip, 0, sizeof o->ip);
     memset(o->core, 0, sizeof o->core);
     memset(o->ia, 0, sizeof o->ia);
     memset(o->territory, 0, sizeof o->territory);
-    for (int p = 0; p < HS_BOARD_MAX_POINTS; p++) o->lump[p] = -1;
+    memset(o->lump, 0xff, sizeof o->lump);   /* -1 in every int16 */
     for (int c = 0; c < 3; c++)
         o->ip_count[c] = o->lump_count[c] = o->core_count[c] = o->ia_count[c] =
             o->territory_count[c] = o->score[c] = 0;
 
     hs_influence_si(b, weight, o->si);
-    for (int p = 0; p < np; p++) {
-        if (b->color[p] != HS_EMPTY)
-            continue;
-        if (o->si[p] >= tau && o->si[p] > 0) { o->ip[p] = 1; o->ip_count[HS_BLACK]++; }
-        else if (o->si[p] <= -tau && o->si[p] < 0) { o->ip[p] = -1; o->ip_count[HS_WHITE]++; }
+    int nbip = 0, nwip = 0;
+    for (int p = 0; p < np; p++) {   /* branch-free: SI signs are unpredictable */
+        int v = o->si[p], e = b->color[p] == HS_EMPTY;
+        int bl = e & (v >= tau) & (v > 0), wh = e & (v <= -tau) & (v < 0);
+        o->ip[p] = (int8_t)(bl - wh);
+        nbip += bl;
+        nwip += wh;
     }
+    o->ip_count[HS_BLACK] = nbip;
+    o->ip_count[HS_WHITE] = nwip;
     /* tau == 0 makes every empty point with SI != 0 an IP; SI == 0 stays neutral
      * (it favours nobody). */
 

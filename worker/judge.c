@@ -35,9 +35,15 @@ void hs_judge_config_default(hs_judge_config_t *cfg)
     cfg->strong_stability = 0.9f;
     cfg->dead_stability = 0.2f;
     cfg->max_rounds = 16;
-    cfg->playouts = 256;
+    cfg->playouts = 0;
     cfg->mc_dead = 0.0f;
     cfg->seed = 0x6a75646765ULL;
+}
+
+void hs_judge_config_final(hs_judge_config_t *cfg)
+{
+    hs_judge_config_default(cfg);
+    cfg->playouts = 256;
 }
 
 typedef struct s_regions {
@@ -56,6 +62,13 @@ typedef struct s_ctx {
     hs_judge_config_t cfg;
     int np, dirs[4];
     uint8_t dead[MAXP];
+    /* Colour of a LIVE stone at p (HS_EMPTY for empty points and dead stones,
+     * HS_OFFBOARD at sentinels): one load instead of colour + dead in the
+     * region and group loops, which are most of the judgment's time. */
+    uint8_t live[MAXP];
+    /* Group root of every live stone, valid once s_groups has run for both
+     * colours in a round (no union happens after that). */
+    hs_point_t grp[MAXP];
     uint8_t seki[MAXP];         /* stone of a string found in seki */
     hs_point_t parent[MAXP];    /* union-find over string heads */
     uint8_t eyes[MAXP];         /* at a root: distinct pure regions touched */
@@ -65,13 +78,20 @@ typedef struct s_ctx {
     const float *mc;            /* Monte-Carlo ownership (black +1), or NULL */
     int16_t stamp[MAXP];
     s_regions_t reg[3];         /* indexed by colour */
+    /* reg[c]'s partition is current: no c stone died since it was built (the
+     * partition depends on live c stones only; purity is redone each round). */
+    uint8_t reg_valid[3];
+    /* The live stones in point order: the per-round loops visit these
+     * instead of every point (a stone list is ~1/4 of the points). */
+    int nst;
+    hs_point_t st[MAXR];
 } s_ctx_t;
 
 static inline bool s_is_stone(int c) { return c == HS_BLACK || c == HS_WHITE; }
 
 static inline bool s_live(const s_ctx_t *x, hs_point_t p, int c)
 {
-    return x->b->color[p] == c && !x->dead[p];
+    return x->live[p] == c;
 }
 
 static hs_point_t s_find(s_ctx_t *x, hs_point_t p)
@@ -94,18 +114,21 @@ static void s_union(s_ctx_t *x, hs_point_t a, hs_point_t b)
 /* Root of the group of stone p. */
 static inline hs_point_t s_group(s_ctx_t *x, hs_point_t p) { return s_find(x, x->b->head[p]); }
 
+/* The same from the cache (live stone p, after both colours' s_groups). */
+static inline hs_point_t s_grp(const s_ctx_t *x, hs_point_t p) { return x->grp[p]; }
+
 /* Partitions the board into regions free of live `c` stones. */
 static void s_regions(s_ctx_t *x, int c)
 {
-    const hs_board_t *b = x->b;
     s_regions_t *r = &x->reg[c];
     int o = hs_color_other((hs_color_t)c);
     int npts = 0;
     r->n = 0;
+    const uint8_t *live = x->live;
     for (int p = 0; p < x->np; p++) r->id[p] = -1;
     for (int p = 0; p < x->np; p++) {
-        int col = b->color[p];
-        if (col == HS_OFFBOARD || r->id[p] >= 0 || s_live(x, (hs_point_t)p, c))
+        int col = live[p];
+        if (col == HS_OFFBOARD || col == c || r->id[p] >= 0)
             continue;
         int rid = r->n++;
         r->start[rid] = npts;
@@ -114,11 +137,12 @@ static void s_regions(s_ctx_t *x, int c)
         r->id[p] = (int16_t)rid;
         for (int i = r->start[rid]; i < npts; i++) {   /* BFS over the list itself */
             hs_point_t q = r->pts[i];
-            if (s_live(x, q, o))
+            if (live[q] == o)
                 r->pure[rid] = 0;
             for (int d = 0; d < 4; d++) {
                 hs_point_t n = (hs_point_t)(q + x->dirs[d]);
-                if (b->color[n] == HS_OFFBOARD || r->id[n] >= 0 || s_live(x, n, c))
+                int nc = live[n];
+                if (nc == HS_OFFBOARD || nc == c || r->id[n] >= 0)
                     continue;
                 r->id[n] = (int16_t)rid;
                 r->pts[npts++] = n;
@@ -126,6 +150,20 @@ static void s_regions(s_ctx_t *x, int c)
         }
     }
     r->start[r->n] = npts;
+}
+
+/* Recomputes only the purity of c's regions (live opponent stones may have
+ * died since s_regions built the partition, which is otherwise unchanged). */
+static void s_regions_pure(s_ctx_t *x, int c)
+{
+    s_regions_t *r = &x->reg[c];
+    const int o = hs_color_other((hs_color_t)c);
+    for (int rid = 0; rid < r->n; rid++) {
+        uint8_t pure = 1;
+        for (int i = r->start[rid]; i < r->start[rid + 1]; i++)
+            if (x->live[r->pts[i]] == o) { pure = 0; break; }
+        r->pure[rid] = pure;
+    }
 }
 
 static inline int s_reg_size(const s_regions_t *r, int rid) { return r->start[rid + 1] - r->start[rid]; }
@@ -229,11 +267,12 @@ static bool s_seki_side(s_ctx_t *x, hs_point_t hx, hs_point_t hy, int *shared)
 static void s_seki(s_ctx_t *x)
 {
     const hs_board_t *b = x->b;
-    for (int p = 0; p < x->np; p++) {
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
         int c = b->color[p];
         if (!s_is_stone(c) || b->head[p] != p || x->dead[p] || x->seki[p] || b->libs[p] != 2)
             continue;
-        if (x->strong[s_group(x, (hs_point_t)p)])
+        if (x->strong[s_grp(x, (hs_point_t)p)])
             continue;
         hs_point_t libs[2];
         hs_board_string_liberties(b, (hs_point_t)p, libs, 2);
@@ -243,7 +282,7 @@ static void s_seki(s_ctx_t *x)
                 if (b->color[q] != hs_color_other((hs_color_t)c) || x->dead[q])
                     continue;
                 hs_point_t hy = b->head[q];
-                if (b->libs[hy] != 2 || x->strong[s_group(x, hy)])
+                if (b->libs[hy] != 2 || x->strong[s_grp(x, hy)])
                     continue;
                 int sx, sy;
                 if (s_seki_side(x, (hs_point_t)p, hy, &sx) && s_seki_side(x, hy, (hs_point_t)p, &sy)
@@ -257,26 +296,33 @@ static void s_seki(s_ctx_t *x)
     }
 }
 
-/* Mean Monte-Carlo ownership of group root g's stones, from g's colour's side. */
-static float s_mc_own(s_ctx_t *x, hs_point_t g)
+/* Mean Monte-Carlo ownership of every group's stones, from its colour's
+ * side, into own[root] (one pass; each group's sum runs in point order). */
+static void s_mc_own(const s_ctx_t *x, float *own)
 {
-    const hs_board_t *b = x->b;
-    float sum = 0;
-    int n = 0;
+    int cnt[MAXP];
     for (int p = 0; p < x->np; p++) {
-        int c = b->color[p];
-        if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != g) continue;
-        sum += c == HS_BLACK ? x->mc[p] : -x->mc[p];
-        n++;
+        own[p] = 0.0f;
+        cnt[p] = 0;
     }
-    return n ? sum / n : 0.0f;
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        int c = x->live[p];
+        if (!s_is_stone(c)) continue;
+        hs_point_t g = s_grp(x, (hs_point_t)p);
+        own[g] += c == HS_BLACK ? x->mc[p] : -x->mc[p];
+        cnt[g]++;
+    }
+    for (int p = 0; p < x->np; p++)
+        if (cnt[p]) own[p] = own[p] / (float)cnt[p];
 }
 
 /* One round of steps 1-4; returns the number of stones newly marked dead. */
 static int s_round(s_ctx_t *x)
 {
     const hs_board_t *b = x->b;
-    for (int p = 0; p < x->np; p++) {
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
         x->parent[p] = (hs_point_t)p;
         x->eyes[p] = 0;
         x->max_eye[p] = 0;
@@ -284,44 +330,65 @@ static int s_round(s_ctx_t *x)
         x->strong[p] = 0;
         x->stamp[p] = -1;
     }
-    s_regions(x, HS_BLACK);
-    s_regions(x, HS_WHITE);
+    for (int c = HS_BLACK; c <= HS_WHITE; c++) {
+        if (x->reg_valid[c]) {
+            s_regions_pure(x, c);
+        } else {
+            s_regions(x, c);
+            x->reg_valid[c] = 1;
+        }
+    }
     s_groups(x, HS_BLACK);
     s_groups(x, HS_WHITE);
-    for (int p = 0; p < x->np; p++) {
-        if (!s_is_stone(b->color[p]) || x->dead[p])
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        if (s_is_stone(x->live[p])) x->grp[p] = s_group(x, (hs_point_t)p);
+    }
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        if (!s_is_stone(x->live[p]))
             continue;
-        hs_point_t g = s_group(x, (hs_point_t)p);
+        hs_point_t g = s_grp(x, (hs_point_t)p);
         if (x->stab && x->stab->point[p] > x->max_stab[g]) x->max_stab[g] = x->stab->point[p];
         if (x->seki[p]) x->strong[g] = 1;
     }
-    for (int p = 0; p < x->np; p++) {
-        if (!s_is_stone(b->color[p]) || x->dead[p] || s_group(x, (hs_point_t)p) != p)
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        if (!s_is_stone(x->live[p]) || s_grp(x, (hs_point_t)p) != p)
             continue;
         if (x->eyes[p] >= 2 || x->max_eye[p] >= x->cfg.big_eye
             || (x->stab && x->max_stab[p] >= x->cfg.strong_stability))
             x->strong[p] = 1;
     }
     s_seki(x);
-    for (int p = 0; p < x->np; p++)
-        if (x->seki[p] && !x->dead[p]) x->strong[s_group(x, (hs_point_t)p)] = 1;
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        if (x->seki[p] && !x->dead[p]) x->strong[s_grp(x, (hs_point_t)p)] = 1;
+    }
 
     /* Region facts: for c's regions, strong stones of the other colour inside
-     * and whether every live c stone on the border is strong. */
+     * and whether every live c stone on the border is strong.
+     * Done from the stones' side in one pass: a live stone lies in a region of
+     * the other colour (has_strong there when its group is strong), and a weak
+     * one spoils walls_strong of each own-colour region it touches. */
     for (int c = HS_BLACK; c <= HS_WHITE; c++) {
         s_regions_t *r = &x->reg[c];
-        for (int rid = 0; rid < r->n; rid++) {
-            r->has_strong[rid] = 0;
-            r->walls_strong[rid] = 1;
-            for (int i = r->start[rid]; i < r->start[rid + 1]; i++) {
-                hs_point_t q = r->pts[i];
-                if (s_is_stone(b->color[q]) && !x->dead[q] && x->strong[s_group(x, q)])
-                    r->has_strong[rid] = 1;
-                for (int d = 0; d < 4; d++) {
-                    hs_point_t n = (hs_point_t)(q + x->dirs[d]);
-                    if (s_live(x, n, c) && !x->strong[s_group(x, n)])
-                        r->walls_strong[rid] = 0;
-                }
+        memset(r->has_strong, 0, (size_t)r->n);
+        memset(r->walls_strong, 1, (size_t)r->n);
+    }
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        int c = x->live[p];
+        if (!s_is_stone(c))
+            continue;
+        if (x->strong[s_grp(x, (hs_point_t)p)]) {
+            s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
+            ro->has_strong[ro->id[p]] = 1;
+        } else {
+            s_regions_t *r = &x->reg[c];
+            for (int d = 0; d < 4; d++) {
+                int rid = r->id[p + x->dirs[d]];
+                if (rid >= 0) r->walls_strong[rid] = 0;
             }
         }
     }
@@ -334,28 +401,32 @@ static int s_round(s_ctx_t *x)
      * (an opening stone's "enclosure" is nearly the whole board). */
     const int max_encl = b->size * b->size / 2;
     if (x->mc) {
+        float own[MAXP];
+        s_mc_own(x, own);
         /* Monte-Carlo decision (the default): a group dies when the opponent
          * owns its stones at the end of most playouts, whatever its eye shape
          * (players agree that groups with eye space are dead when the wall
          * would win the fight). Also dead, whatever the playouts say: a weak
          * group shut in by strong walls alone (a straight three, say, lives in
          * the half of the playouts where its owner happens to move first). */
-        for (int p = 0; p < x->np; p++) {
-            int c = b->color[p];
-            if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p)
+        for (int k = 0; k < x->nst; k++) {
+            int p = x->st[k];
+            int c = x->live[p];
+            if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p)
                 continue;
             const s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
             int rid = ro->id[p];
             bool shut = !x->strong[p] && !ro->has_strong[rid] && ro->walls_strong[rid]
                         && s_reg_size(ro, rid) <= max_encl;
-            if (shut || s_mc_own(x, (hs_point_t)p) < x->cfg.mc_dead)
+            if (shut || own[p] < x->cfg.mc_dead)
                 kill[p] = 1;
         }
         goto apply;
     }
-    for (int p = 0; p < x->np; p++) {
-        int c = b->color[p];
-        if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p || x->strong[p])
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        int c = x->live[p];
+        if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p || x->strong[p])
             continue;
         const s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
         int rid = ro->id[p];
@@ -372,9 +443,10 @@ static int s_round(s_ctx_t *x)
          * two weak neighbours the group with the smaller enclosure dies first.
          * (Tried on the archives and worse: fewest stones first, 23% exact;
          * smaller enclosure unless it outweighs the wall, 71%; see JUDGE.md.) */
-        for (int p = 0; p < x->np; p++) {
-            int c = b->color[p];
-            if (!s_is_stone(c) || x->dead[p] || s_group(x, (hs_point_t)p) != p || x->strong[p])
+        for (int k = 0; k < x->nst; k++) {
+            int p = x->st[k];
+            int c = x->live[p];
+            if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p || x->strong[p])
                 continue;
             int o = hs_color_other((hs_color_t)c);
             const s_regions_t *ro = &x->reg[o];
@@ -387,7 +459,7 @@ static int s_round(s_ctx_t *x)
                 hs_point_t q = ro->pts[i];
                 for (int d = 0; d < 4; d++) {
                     hs_point_t n = (hs_point_t)(q + x->dirs[d]);
-                    if (!s_live(x, n, o) || x->strong[s_group(x, n)])
+                    if (!s_live(x, n, o) || x->strong[s_grp(x, n)])
                         continue;
                     const s_regions_t *rc = &x->reg[c];
                     any = true;
@@ -400,12 +472,19 @@ static int s_round(s_ctx_t *x)
     }
 apply:;
     int killed = 0;
-    for (int p = 0; p < x->np; p++) {
-        if (s_is_stone(b->color[p]) && !x->dead[p] && kill[s_group(x, (hs_point_t)p)]) {
+    int kept = 0;
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        if (kill[s_grp(x, (hs_point_t)p)]) {
+            x->reg_valid[x->live[p]] = 0;
             x->dead[p] = 1;
+            x->live[p] = HS_EMPTY;
             killed++;
+        } else {
+            x->st[kept++] = (hs_point_t)p;
         }
     }
+    x->nst = kept;
     return killed;
 }
 
@@ -564,11 +643,28 @@ static void s_must_fill(s_ctx_t *x, hs_judge_t *out)
 {
     const hs_board_t *b = x->b;
     uint8_t marked[MAXP];
-    memset(marked, 0, sizeof marked);
+    memset(marked, 0, (size_t)x->np);
     hs_point_t libs[MAXP];
     for (int h = 0; h < x->np; h++) {
         int c = b->color[h];
         if (!s_is_stone(c) || b->head[h] != h || x->dead[h] || x->seki[h])
+            continue;
+        /* Cheap filter first: the rule needs exactly one point of its own
+         * territory (an empty liberty or a dead opponent stone) next to the
+         * string; most strings have none or several. */
+        hs_point_t first = HS_NO_POINT;
+        bool several = false;
+        for (hs_point_t q = (hs_point_t)h;;) {
+            for (int d = 0; d < 4 && !several; d++) {
+                hs_point_t r = (hs_point_t)(q + x->dirs[d]);
+                if (x->live[r] != HS_EMPTY || !s_own_point(out->cls[r], c)) continue;
+                if (first == HS_NO_POINT) first = r;
+                else if (r != first) several = true;
+            }
+            q = b->next[q];
+            if (q == h || several) break;
+        }
+        if (first == HS_NO_POINT || several)
             continue;
         int o = hs_color_other((hs_color_t)c);
         int n = hs_board_string_liberties(b, (hs_point_t)h, libs, MAXP);
@@ -642,8 +738,13 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
     else hs_judge_config_default(&x.cfg);
     x.np = hs_board_num_points(b);
     x.dirs[0] = -b->stride; x.dirs[1] = -1; x.dirs[2] = 1; x.dirs[3] = b->stride;
-    memset(x.dead, 0, sizeof x.dead);
-    memset(x.seki, 0, sizeof x.seki);
+    memset(x.dead, 0, (size_t)x.np);
+    memset(x.seki, 0, (size_t)x.np);
+    memcpy(x.live, b->color, (size_t)x.np);
+    x.reg_valid[HS_BLACK] = x.reg_valid[HS_WHITE] = 0;
+    x.nst = 0;
+    for (int p = 0; p < x.np; p++)
+        if (s_is_stone(b->color[p])) x.st[x.nst++] = (hs_point_t)p;
     float mc[MAXP];
     x.mc = NULL;
     if (x.cfg.playouts > 0) {
@@ -663,11 +764,11 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
     out->rounds = rounds;
     uint8_t seen[MAXP];
     hs_point_t pts[MAXP];
-    memset(seen, 0, sizeof seen);
+    memset(seen, 0, (size_t)x.np);
     for (int p = 0; p < x.np; p++) {
         int c = b->color[p];
         if (c == HS_OFFBOARD) { out->cls[p] = HS_JC_OFFBOARD; continue; }
-        if (s_is_stone(c) && !x.dead[p]) {
+        if (s_is_stone(x.live[p])) {
             out->cls[p] = c == HS_BLACK ? HS_JC_BLACK_ALIVE : HS_JC_WHITE_ALIVE;
             out->ownership[p] = c == HS_BLACK ? 1.0f : -1.0f;
             out->weight[p] = 1.0f;
@@ -683,9 +784,9 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
             hs_point_t q = pts[i];
             for (int d = 0; d < 4; d++) {
                 hs_point_t r = (hs_point_t)(q + x.dirs[d]);
-                int rc = b->color[r];
+                int rc = x.live[r];
                 if (rc == HS_OFFBOARD) continue;
-                if (s_is_stone(rc) && !x.dead[r]) {
+                if (s_is_stone(rc)) {
                     border |= 1 << rc;
                     if (x.seki[r]) seki_border = true;
                     else plain_border = true;

@@ -44,6 +44,7 @@ typedef struct s_worker {
     int queued;
     bool quit;
     int batch;
+    int threads;
     /* stats, under mu */
     hs_worker_stats_t st;
 } s_worker_t;
@@ -57,12 +58,19 @@ static int64_t s_ms(void)
 
 /* ------------------------------------------------------------ engine threads */
 
+/* Most tasks an engine thread takes at once (their positions share engine calls). */
+#define S_GROUP_MAX 64
+
 static void *s_engine_thread(void *arg)
 {
     s_worker_t *w = arg;
     hs__eval_ctx_t *x = calloc(1, sizeof *x);
     void *push = zmq_socket(w->ctx, ZMQ_PUSH);
-    hs_wire_buf_t buf = { 0 };
+    hs_wire_buf_t bufs[S_GROUP_MAX] = { { 0 } };
+    s_task_t *group[S_GROUP_MAX];
+    const hs_wire_task_t *tasks[S_GROUP_MAX];
+    uint64_t positions[S_GROUP_MAX];
+    int failed[S_GROUP_MAX];
     if (!x || !push || zmq_connect(push, w->pull_ep) != 0) {
         fprintf(stderr, "hyeongse worker: engine thread could not start\n");
         goto out;
@@ -76,39 +84,49 @@ static void *s_engine_thread(void *arg)
             pthread_mutex_unlock(&w->mu);
             break;
         }
-        s_task_t *t = w->head;
-        w->head = t->next;
-        if (!w->head)
-            w->tail = NULL;
-        w->queued--;
+        /* Take a fair share of the queue (the other threads get the rest), up
+         * to one engine batch of positions. */
+        int share = w->queued / w->threads, n = 0, npos = 0;
+        do {
+            s_task_t *t = w->head;
+            w->head = t->next;
+            if (!w->head)
+                w->tail = NULL;
+            w->queued--;
+            npos += t->msg.task.num_move_numbers;
+            group[n] = t;
+            tasks[n++] = &t->msg.task;
+        } while (w->head && n < S_GROUP_MAX && n < share && npos < w->batch);
         pthread_mutex_unlock(&w->mu);
 
-        uint64_t positions = 0;
-        int failed = 0;
         double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
-        int rc = hs__worker_eval_task(x, &t->msg.task, &buf, &positions, &failed);
+        hs__worker_eval_tasks(x, tasks, n, bufs, positions, failed);
         pthread_mutex_lock(&w->mu);
-        w->st.tasks++;
-        w->st.positions += positions;
-        w->st.evals += positions * (uint64_t)t->msg.task.num_engines;
-        w->st.task_errors += (uint64_t)failed;
+        for (int i = 0; i < n; i++) {
+            w->st.tasks++;
+            w->st.positions += positions[i];
+            w->st.evals += positions[i] * (uint64_t)tasks[i]->num_engines;
+            w->st.task_errors += (uint64_t)failed[i];
+        }
         w->st.engine_seconds += x->engine_seconds - before;
         w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
         pthread_mutex_unlock(&w->mu);
-        if (rc < 0) {
-            /* Cannot encode: report the task failed so the broker gives the credit back. */
-            hs_wire_msg_t m;
-            hs_wire_msg_init(&m, HS_WIRE_RESULT);
-            m.result.task_id = t->msg.task.task_id;
-            m.result.job_id = t->msg.task.job_id;
-            m.result.error = "result could not be encoded";
-            buf.len = 0;
-            rc = hs_wire_encode(&m, &buf, NULL);
+        for (int i = 0; i < n; i++) {
+            int rc = 0;
+            if (bufs[i].len == 0) {
+                /* Cannot encode: report the task failed so the broker gives the credit back. */
+                hs_wire_msg_t m;
+                hs_wire_msg_init(&m, HS_WIRE_RESULT);
+                m.result.task_id = tasks[i]->task_id;
+                m.result.job_id = tasks[i]->job_id;
+                m.result.error = "result could not be encoded";
+                rc = hs_wire_encode(&m, &bufs[i], NULL);
+            }
+            if (rc == 0)
+                zmq_send(push, bufs[i].data, bufs[i].len, 0);
+            hs_wire_msg_fini(&group[i]->msg);
+            free(group[i]);
         }
-        hs_wire_msg_fini(&t->msg);
-        free(t);
-        if (rc == 0)
-            zmq_send(push, buf.data, buf.len, 0);
     }
 out:
     if (push)
@@ -116,7 +134,8 @@ out:
     if (x)
         hs__engine_cache_fini(&x->cache);
     free(x);
-    hs_wire_buf_free(&buf);
+    for (int i = 0; i < S_GROUP_MAX; i++)
+        hs_wire_buf_free(&bufs[i]);
     return NULL;
 }
 
@@ -225,6 +244,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
 
     s_worker_t w = { .cfg = cfg };
     w.batch = cfg->batch > 0 && cfg->batch < HS__BATCH_MAX ? cfg->batch : HS__BATCH_MAX;
+    w.threads = threads;
     pthread_mutex_init(&w.mu, NULL);
     pthread_cond_init(&w.cv, NULL);
     bool own_ctx = cfg->zmq_ctx == NULL;
@@ -286,7 +306,9 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
             rc = hs_error_set(err, HS_EIO, "worker: poll failed: %s", zmq_strerror(errno));
             break;
         }
-        /* Results from engine threads go straight out. */
+        /* Results from engine threads go straight out. The clock is read once per
+         * wake-up, not per message (clock_gettime is a system call on some VMs). */
+        bool sent = false, got = false;
         while (items[1].revents & ZMQ_POLLIN) {
             zmq_msg_t body;
             zmq_msg_init(&body);
@@ -296,7 +318,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
             }
             s_send(sock, HS_WIRE_RESULT, zmq_msg_data(&body), zmq_msg_size(&body));
             zmq_msg_close(&body);
-            last_send = s_ms();
+            sent = true;
             if (in_flight > 0)
                 in_flight--;
         }
@@ -320,7 +342,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
                 }
                 if (nf == 0)
                     break;
-                last_recv = s_ms();
+                got = true;
                 backoff = 1000;
                 hs_wire_msg_t *m = NULL;
                 bool is_worker = false;
@@ -360,6 +382,10 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
             }
         }
         now = s_ms();
+        if (sent)
+            last_send = now;
+        if (got)
+            last_recv = now;
         if (!reconnect && now - last_recv > (int64_t)hb * liveness)
             reconnect = true;
         if (reconnect) {

@@ -4,12 +4,16 @@
  * task on each batch, and encodes the evaluations.
  *
  * Replay is incremental (one pass over the moves) so a task costs O(moves), not
- * O(moves²). Boards are copied into the batch (a board is plain data), so a
+ * O(moves²). Several tasks with the same engines share a batch
+ * (hs__worker_eval_tasks): positions of short tasks fill one engine call, and
+ * the engine clocks (a system call each on some virtual machines) are read once
+ * per call. Boards are copied into the batch (a board is plain data), so a
  * batch of B positions holds B boards: B is bounded by hs__worker_batch_max.
  */
 #include "worker/worker_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -64,82 +68,126 @@ static int s_engine_get(hs__engine_cache_t *c, const char *spec, hs_engine_t **o
     return 0;
 }
 
-/* Evaluates the batch with every engine of the task and appends the evals. */
-static int s_flush(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_engine_t **engs,
-                   hs_wire_result_t *res, hs_error_t *err)
+/* Fails one RESULT: drops its evals, keeps the first reason. */
+static void s_fail(hs_wire_result_t *res, const char *why)
+{
+    for (int i = 0; i < res->num_evals; i++)
+        hs_eval_fini(&res->evals[i]);
+    res->num_evals = 0;
+    if (!res->error)
+        res->error = strdup(why && *why ? why : "evaluation failed");
+}
+
+/*
+ * Evaluates the batch with every engine of x->batch_task and appends each
+ * position's evals to the RESULT it came from (x->owner). The clocks are read
+ * once per engine call. An engine error fails every RESULT with a position in
+ * the batch (their reason says why); the batch is emptied either way.
+ */
+static void s_flush(hs__eval_ctx_t *x)
 {
     int n = x->batch_n;
+    x->batch_n = 0;
     if (n == 0)
-        return 0;
-    const hs_game_t *g = &t->game.game;
-    int nv = g->size * g->size;
+        return;
+    const hs_wire_task_t *t = x->batch_task;
     for (int e = 0; e < t->num_engines; e++) {
         for (int i = 0; i < n; i++) {   /* the header fields only: arrays are big */
             x->results[i].flags = 0;
             x->results[i].num_vertices = 0;
             x->results[i].classes[0] = x->results[i].result[0] = '\0';
         }
+        hs_error_t err = { 0 };
         double t0 = s_now(), c0 = s_thread_cpu();
-        int rc = hs_engine_evaluate(engs[e], x->pos, n, x->results, err);
+        int rc = hs_engine_evaluate(x->engs[e], x->pos, n, x->results, &err);
         x->engine_cpu_seconds += s_thread_cpu() - c0;
         double dt = s_now() - t0;
         x->engine_seconds += dt;
-        if (rc < 0)
-            return rc;
-        uint32_t eid = hs_engine_config_id(t->engines[e]);
+        if (rc < 0) {
+            for (int i = 0; i < n; i++)
+                s_fail(x->owner[i], err.msg[0] ? err.msg : hs_strerror(rc));
+            return;
+        }
         for (int i = 0; i < n; i++) {
             const hs_engine_result_t *r = &x->results[i];
+            hs_wire_result_t *res = x->owner[i];
+            if (res->error)
+                continue;
+            int size = x->pos[i].game->size, nv = size * size;
             hs_eval_t *ev = &res->evals[res->num_evals++];
             memset(ev, 0, sizeof *ev);
             ev->move_number = x->pos[i].move_number;
             memcpy(ev->pos_key, x->keys[i], 16);
-            ev->engine_id = eid;
-            ev->size = g->size;
+            ev->engine_id = x->eids[e];
+            ev->size = size;
             ev->score_lead = (r->flags & HS_ENGINE_HAS_SCORE) ? r->score : NAN;
             ev->win_rate = (r->flags & HS_ENGINE_HAS_WINRATE) ? r->winrate : NAN;
             ev->timing_us = (uint32_t)(dt * 1e6 / n);
+            bool oom = false;
             if ((r->flags & HS_ENGINE_HAS_OWNERSHIP) && r->num_vertices == nv) {
-                ev->ownership = malloc((size_t)nv);
-                if (!ev->ownership)
-                    return hs_error_set(err, HS_ENOMEM, "out of memory");
-                memcpy(ev->ownership, r->ownership, (size_t)nv);
+                if ((ev->ownership = malloc((size_t)nv)))
+                    memcpy(ev->ownership, r->ownership, (size_t)nv);
+                oom |= !ev->ownership;
             }
             if ((r->flags & HS_ENGINE_HAS_CLASSES) && r->num_vertices == nv &&
-                strlen(r->classes) == (size_t)nv && !(ev->classes = strdup(r->classes)))
-                return hs_error_set(err, HS_ENOMEM, "out of memory");
-            if ((r->flags & HS_ENGINE_HAS_RESULT) && r->result[0] &&
-                !(ev->result = strdup(r->result)))
-                return hs_error_set(err, HS_ENOMEM, "out of memory");
+                strlen(r->classes) == (size_t)nv)
+                oom |= !(ev->classes = strdup(r->classes));
+            if ((r->flags & HS_ENGINE_HAS_RESULT) && r->result[0])
+                oom |= !(ev->result = strdup(r->result));
             if ((r->flags & HS_ENGINE_HAS_INFLUENCE) && r->num_vertices == nv) {
-                ev->influence = malloc(sizeof(int16_t) * (size_t)nv);
-                if (!ev->influence)
-                    return hs_error_set(err, HS_ENOMEM, "out of memory");
-                memcpy(ev->influence, r->influence, sizeof(int16_t) * (size_t)nv);
+                if ((ev->influence = malloc(sizeof(int16_t) * (size_t)nv)))
+                    memcpy(ev->influence, r->influence, sizeof(int16_t) * (size_t)nv);
+                oom |= !ev->influence;
             }
+            if (oom)
+                s_fail(res, "out of memory");
         }
     }
-    x->batch_n = 0;
+}
+
+static bool s_same_engines(const hs_wire_task_t *a, const hs_wire_task_t *b)
+{
+    if (a->num_engines != b->num_engines)
+        return false;
+    for (int e = 0; e < a->num_engines; e++)
+        if (strcmp(a->engines[e], b->engines[e]))
+            return false;
+    return true;
+}
+
+/* Makes t's engines the batch's (flushing a batch of other engines first). */
+static int s_use_engines(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_error_t *err)
+{
+    if (t->num_engines <= 0 || t->num_engines > HS_WIRE_MAX_ENGINES)
+        return hs_error_set(err, HS_EINVAL, "task names no engine");
+    if (x->batch_task && s_same_engines(x->batch_task, t)) {
+        x->batch_task = t;   /* same engines: the batch goes on */
+        return 0;
+    }
+    s_flush(x);
+    x->batch_task = NULL;
+    int limit = x->batch_max, rc;
+    for (int e = 0; e < t->num_engines; e++) {
+        if ((rc = s_engine_get(&x->cache, t->engines[e], &x->engs[e], err)) < 0)
+            return rc;
+        x->eids[e] = hs_engine_config_id(t->engines[e]);
+        if (x->engs[e]->vt->max_batch < limit)
+            limit = x->engs[e]->vt->max_batch;
+    }
+    x->batch_limit = limit < 1 ? 1 : limit;
+    x->batch_task = t;
     return 0;
 }
 
-/* Replays the task's game and fills res->evals. */
+/* Replays the task's game and adds its positions to the batch (evaluated by
+ * s_flush when the batch fills, or later: res->evals is sized for all of them). */
 static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result_t *res,
                       hs_error_t *err)
 {
     const hs_game_t *g = &t->game.game;
-    hs_engine_t *engs[HS_WIRE_MAX_ENGINES];
     int rc;
-    if (t->num_engines <= 0)
-        return hs_error_set(err, HS_EINVAL, "task names no engine");
-    int batch_max = x->batch_max;
-    for (int e = 0; e < t->num_engines; e++) {
-        if ((rc = s_engine_get(&x->cache, t->engines[e], &engs[e], err)) < 0)
-            return rc;
-        if (engs[e]->vt->max_batch < batch_max)
-            batch_max = engs[e]->vt->max_batch;
-    }
-    if (batch_max < 1)
-        batch_max = 1;
+    if ((rc = s_use_engines(x, t, err)) < 0)
+        return rc;
     res->evals = calloc((size_t)t->num_move_numbers * (size_t)t->num_engines + 1,
                         sizeof *res->evals);
     if (!res->evals)
@@ -165,7 +213,6 @@ static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result
         hs_error_set(err, rc, "out of memory");
         goto done;
     }
-    x->batch_n = 0;
     int played = 0;
     for (int k = 0; k < t->num_move_numbers; k++) {
         int target = t->move_numbers[k];
@@ -188,39 +235,59 @@ static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result
         x->pos[b].game = g;
         x->pos[b].board = &x->boards[b];
         x->pos[b].move_number = target;
+        x->owner[b] = res;
         hs_position_key(cur, g, target, x->keys[b]);
-        if (x->batch_n >= batch_max && (rc = s_flush(x, t, engs, res, err)) < 0)
-            goto done;
+        if (x->batch_n >= x->batch_limit)
+            s_flush(x);
     }
-    rc = s_flush(x, t, engs, res, err);
+    rc = 0;
 done:
     hs_history_fini(&hist);
     return rc;
 }
 
+int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
+                          hs_wire_buf_t *outs, uint64_t *positions, int *failed)
+{
+    hs_wire_msg_t *m = calloc((size_t)n, sizeof *m);
+    if (!m)
+        return HS_ENOMEM;
+    x->batch_n = 0;
+    x->batch_task = NULL;
+    for (int i = 0; i < n; i++) {
+        hs_wire_msg_init(&m[i], HS_WIRE_RESULT);
+        hs_wire_result_t *res = &m[i].result;
+        res->task_id = t[i]->task_id;
+        res->job_id = t[i]->job_id;
+        res->game_id[0] = t[i]->game.game.id[0];
+        res->game_id[1] = t[i]->game.game.id[1];
+        hs_error_t err = { 0 };
+        int rc = s_evaluate(x, t[i], res, &err);
+        if (rc < 0)
+            s_fail(res, err.msg[0] ? err.msg : hs_strerror(rc));
+    }
+    s_flush(x);
+    x->batch_task = NULL;
+    int first = 0;
+    for (int i = 0; i < n; i++) {
+        failed[i] = m[i].result.error != NULL;
+        positions[i] = failed[i] ? 0 : (uint64_t)t[i]->num_move_numbers;
+        hs_error_t eerr = { 0 };
+        outs[i].len = 0;
+        int rc = hs_wire_encode(&m[i], &outs[i], &eerr);
+        if (rc < 0) {
+            outs[i].len = 0;
+            if (!first)
+                first = rc;
+        }
+        hs_wire_msg_fini(&m[i]);
+    }
+    free(m);
+    return first;
+}
+
 int hs__worker_eval_task(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_buf_t *out,
                          uint64_t *positions, int *failed)
 {
-    hs_wire_msg_t m;
-    hs_wire_msg_init(&m, HS_WIRE_RESULT);
-    hs_wire_result_t *res = &m.result;
-    res->task_id = t->task_id;
-    res->job_id = t->job_id;
-    res->game_id[0] = t->game.game.id[0];
-    res->game_id[1] = t->game.game.id[1];
-    hs_error_t err = { 0 };
-    int rc = s_evaluate(x, t, res, &err);
-    *failed = rc < 0;
-    *positions = rc < 0 ? 0 : (uint64_t)t->num_move_numbers;
-    if (rc < 0) {
-        for (int i = 0; i < res->num_evals; i++)
-            hs_eval_fini(&res->evals[i]);
-        res->num_evals = 0;
-        res->error = strdup(err.msg[0] ? err.msg : hs_strerror(rc));
-    }
-    hs_error_t eerr = { 0 };
-    out->len = 0;
-    rc = hs_wire_encode(&m, out, &eerr);
-    hs_wire_msg_fini(&m);
-    return rc;
+    return hs__worker_eval_tasks(x, &t, 1, out, positions, failed);
 }

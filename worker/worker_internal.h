@@ -33,6 +33,12 @@ typedef struct hs__eval_ctx {
     hs_engine_pos_t pos[HS__BATCH_MAX];
     uint8_t keys[HS__BATCH_MAX][16];
     hs_engine_result_t results[HS__BATCH_MAX];
+    hs_wire_result_t *owner[HS__BATCH_MAX];      /* the RESULT each position feeds */
+    /* The engines of the positions in the batch (tasks of one batch share them). */
+    const hs_wire_task_t *batch_task;
+    hs_engine_t *engs[HS_WIRE_MAX_ENGINES];
+    uint32_t eids[HS_WIRE_MAX_ENGINES];
+    int batch_limit;
     double engine_seconds;                       /* wall time in evaluate() */
     double engine_cpu_seconds;                   /* this thread's CPU time in it */
 } hs__eval_ctx_t;
@@ -46,5 +52,15 @@ void hs__engine_cache_fini(hs__engine_cache_t *c);
  */
 int hs__worker_eval_task(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_buf_t *out,
                          uint64_t *positions, int *failed);
+
+/*
+ * The same for n tasks at once: positions of consecutive tasks that name the same
+ * engines share engine calls (a 1-position task alone would make a batch of 1), and
+ * the clocks are read once per engine call, not per task. outs[i], positions[i]
+ * and failed[i] are task i's. Returns 0 or the first encoder error (that task's
+ * out then holds nothing: the caller reports it failed).
+ */
+int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
+                          hs_wire_buf_t *outs, uint64_t *positions, int *failed);
 
 #endif
