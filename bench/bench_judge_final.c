@@ -5,7 +5,13 @@
  *
  * usage: bench_judge_final [--sample-dir DIR] [--sample N] [--stability [--reader]]
  *                          [--playouts N] [--mc-dead T] [--failures N] [--dump FILE]
+ *                          [--dump-errors FILE]
  *                          ARCHIVE...
+ *
+ * --dump FILE writes one tab-separated line per judged game (--dump-errors
+ * FILE: only the games not scored exactly): part, source, rules, komi,
+ * handicap, recorded margin, judged score, score under the other scoring,
+ * captures by Black and White, dead black and white stones, dame, moves.
  *
  * Default: hs_judge_config_final (eye analysis plus 256 tactical playouts,
  * majority ownership decides; no stability map), the
@@ -73,6 +79,7 @@ typedef struct ctx {
     int num_sample, cap_sample;
     int failures_to_print, failures_printed;
     FILE *dump;              /* --dump FILE: one line per judged game */
+    bool dump_errors;        /* --dump-errors FILE: the same, only games not exact */
     hs_stability_t stab;
     hs_judge_t judge;
 } ctx_t;
@@ -178,7 +185,7 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
         snprintf(ps->name, sizeof ps->name, "%s", part);
     }
     bool exact = fabs(e) < 1e-6, w1 = fabs(e) <= 1.0 + 1e-6;
-    if (c->dump)
+    if (c->dump && !(c->dump_errors && exact))
         fprintf(c->dump, "%s\t%s\t%s\t%g\t%d\t%g\t%g\t%g\t%d\t%d\t%d\t%d\t%d\t%d\n", part, source,
                 rules.name, g->komi, g->handicap, recorded, score, alt, b.captures[HS_BLACK],
                 b.captures[HS_WHITE], c->judge.count[HS_JC_BLACK_DEAD], c->judge.count[HS_JC_WHITE_DEAD],
@@ -240,12 +247,16 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--playouts") && i + 1 < argc) c->jcfg.playouts = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mc-dead") && i + 1 < argc) c->jcfg.mc_dead = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc) c->dump = fopen(argv[++i], "w");
+        else if (!strcmp(argv[i], "--dump-errors") && i + 1 < argc) {
+            c->dump = fopen(argv[++i], "w");
+            c->dump_errors = true;
+        }
         else if (!strcmp(argv[i], "--failures") && i + 1 < argc) c->failures_to_print = atoi(argv[++i]);
         else if (npaths < 64) paths[npaths++] = argv[i];
     }
     if (!npaths) {
         fprintf(stderr, "usage: bench_judge_final [--sample-dir DIR] [--sample N] [--stability [--reader]] "
-                        "[--playouts N] [--failures N] [--dump FILE] ARCHIVE...\n");
+                        "[--playouts N] [--failures N] [--dump FILE] [--dump-errors FILE] ARCHIVE...\n");
         return 2;
     }
     if (c->use_reader) c->reader = hs_reader_new(NULL);

@@ -22,6 +22,13 @@
 const char *hs__cli_default_engines(void);
 
 /*
+ * Checks that every input path exists before a job starts, so a typo is an
+ * error at once rather than a job of one failed game. Prints
+ * "hyeongse CMD: PATH: reason" for each missing one; returns 0 or -1.
+ */
+int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths);
+
+/*
  * Reads paths with the ingest pipeline and streams every good game, then every
  * failure (with its reason), into a new job through c. *job gets the job id,
  * *rep the ingest report (caller finis it). progress: print ingest progress.

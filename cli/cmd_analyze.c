@@ -121,6 +121,8 @@ int hs_cmd_analyze(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
+    if (hs__cli_check_paths("analyze", argv + optind, argc - optind))
+        return 2;
     if (threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (int)n : 1;

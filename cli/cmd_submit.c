@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +18,19 @@
 #include "worker/engine.h"
 
 const char hs_cmd_submit_summary[] = "submit an archive to a broker as an analysis job";
+
+int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths)
+{
+    int bad = 0;
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            fprintf(stderr, "hyeongse %s: %s: %s\n", cmd, paths[i], strerror(errno));
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
+}
 
 const char *hs__cli_default_engines(void)
 {
@@ -268,6 +283,8 @@ int hs_cmd_submit(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
+    if (hs__cli_check_paths("submit", argv + optind, argc - optind))
+        return 2;
     if (!engines)
         engines = hs__cli_default_engines();
     hs_error_t err = { 0 };

@@ -14,7 +14,8 @@
  *      big_eye points (or four not in a square), or (with a stability map) its stability >= strong_stability.
  *   3. Seki: two weak groups of opposite colour sharing liberties where each has
  *      exactly 2 liberties, all shared or in its own one eye (neither side can
- *      approach without self-atari). Seki groups are alive.
+ *      approach without self-atari). Seki groups are alive (until the
+ *      partner dies in a later round: then the mark is dropped).
  *   4. Dead. With cfg->playouts > 0 (hs_judge_config_final: the configuration
  *      for finished positions): Monte-Carlo ownership from
  *      cfg->playouts playouts of a light tactical policy run from b (capture
