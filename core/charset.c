@@ -15,6 +15,7 @@
 #include "core/charset.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <iconv.h>
 #include <stdint.h>
@@ -233,13 +234,18 @@ static int s_iconv(const char *cs, const char *data, size_t len, s_buf_t *b, siz
 /*
  * The first CA[...] value in the raw bytes, or NULL. Only the first 16 KiB are
  * searched: CA belongs in a root node, which comes first; scanning whole files
- * cost ~5 % of the parse time on the Fox archive (no CA at all).
+ * cost ~5 % of the parse time on the Fox archive (no CA at all). A candidate
+ * counts only outside property values (a comment or a name may well contain
+ * "CA["); the value state is tracked incrementally up to each candidate, so the
+ * scan stays linear.
  */
 #define S_CA_WINDOW 16384
 static const char *s_find_ca(const char *data, size_t len, size_t *vlen)
 {
     const char *s = data, *end = data + (len < S_CA_WINDOW ? len : S_CA_WINDOW);
     const char *data_end = data + len;
+    const char *lex = data;   /* value state known up to here */
+    bool in_value = false;
     /* memchr for the 'A' (rare in SGF text), then look back for the 'C':
      * glibc's memmem with a two-byte needle cost ~8 instructions a byte. */
     if (s < end)
@@ -253,6 +259,16 @@ static const char *s_find_ca(const char *data, size_t len, size_t *vlen)
             continue;
         const char *hit = a - 1;
         if (hit > data && isalpha((unsigned char)hit[-1]))
+            continue;
+        for (; lex < hit; lex++) {
+            if (!in_value)
+                in_value = *lex == '[';
+            else if (*lex == '\\')
+                lex++;   /* the escaped byte cannot close the value */
+            else if (*lex == ']')
+                in_value = false;
+        }
+        if (in_value || lex > hit)
             continue;
         const char *q = s;
         while (q < data_end && isspace((unsigned char)*q))

@@ -2,7 +2,9 @@
 # The whole test suite, exactly as CI runs it:
 #   1. Release build with -Werror, ctest;
 #   2. AddressSanitizer + UndefinedBehaviorSanitizer build with -Werror, ctest;
-#   3. fuzz smoke: every libFuzzer target for HS_FUZZ_SECONDS (default 60) s.
+#   3. fuzz smoke: every libFuzzer target for HS_FUZZ_SECONDS (default 60) s,
+#      seed 1 so that a CI run is repeatable; a failing input is kept as
+#      build-fuzz/crash-* and belongs in tests/fuzz/corpus/NAME/regress-*.
 # Build folders: build-release/, build-asan/, build-fuzz/ (git-ignored).
 # Tests that need ../shared/data skip with a message where it is absent.
 set -euo pipefail
@@ -37,7 +39,7 @@ if command -v clang >/dev/null; then
             find ../shared/data/sgf-edge -name '*.sgf' -exec cp {} "$corpus/" \; 2>/dev/null || true
         fi
         echo "-- $name"
-        if "$fuzzer" -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -print_final_stats=1 \
+        if "$fuzzer" -seed=1 -max_total_time="$fuzz_seconds" -rss_limit_mb=2048 -print_final_stats=1 \
                 "$corpus" >"build-fuzz/fuzz_$name.log" 2>&1; then
             grep -E 'stat::number_of_executed_units|Done' "build-fuzz/fuzz_$name.log" | tail -2
         else

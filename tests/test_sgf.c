@@ -427,6 +427,10 @@ static void test_roundtrip(void)
     (void)!snprintf(dir, sizeof dir, "%s/sgf", hs_test_own_data_dir());
     s_roundtrip_dir(dir);
     HS_CHECK(s_roundtrip_files >= 10);
+    /* The fuzz seed corpus holds every input the fuzzer ever failed on
+     * (regress-*.sgf): each is replayed here as a plain test. */
+    (void)!snprintf(dir, sizeof dir, "%s/../fuzz/corpus/sgf", hs_test_own_data_dir());
+    s_roundtrip_dir(dir);
     const char *shared = getenv("HS_DATA_DIR");
     if (shared) {
         (void)!snprintf(dir, sizeof dir, "%s/sgf-edge", shared);

@@ -11,7 +11,7 @@
  * weak group is that group's enclosure.
  *
  * Life and death is decided by Monte-Carlo ownership from playouts of a small
- * tactical policy (s_policy: answer ataris, no self-atari of strings, no
+ * tactical policy (judge_mc.c: answer ataris, no self-atari of strings, no
  * filling of true eyes), which keeps the sekis and oddly shaped living groups
  * of finished games alive where uniform random playouts kill them; the static
  * enclosure rules remain as the fallback for cfg->playouts = 0.
