@@ -18,7 +18,7 @@ const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, 
 static void s_usage(FILE *out)
 {
     fprintf(out,
-        "usage: hyeongse query --db DIR [stats] [game ID | --path SOURCE | --player NAME]\n"
+        "usage: hyeongse query --db DIR [stats | failed] [game ID | --path SOURCE | --player NAME]\n"
         "                      [--move N] [--swing POINTS] [--engine SPEC] [--ownership]\n"
         "                      [--limit N] [--format table|jsonl|csv] [--json]\n"
         "       hyeongse query --db DIR --position FILE.sgf --move N [--game K]\n"
@@ -28,6 +28,7 @@ static void s_usage(FILE *out)
         "\n"
         "  stats            one summary: games, failed_games, positions, evals, eval hit\n"
         "                   rate, dedupe rate, map size (with --json: ONE JSON object)\n"
+        "  failed           the games that could not be read or analysed, with the reason\n"
         "  game ID          one game by its 32-hex-digit id (also --game ID)\n"
         "  --path SOURCE    one game by its source path (\"archive.tar.gz:dir/x.sgf\")\n"
         "  --player NAME    every game where NAME played Black or White (exact name)\n"
@@ -155,7 +156,7 @@ static int s_need(int argc, char **argv, int i)
 int hs_cmd_query(int argc, char **argv)
 {
     const char *db = NULL;
-    bool stats = false, json = false;
+    bool stats = false, json = false, failed = false;
     const char *engine = NULL, *position = NULL, *game_arg = NULL;
     bool games = true;
     hs_query_t q;
@@ -170,6 +171,8 @@ int hs_cmd_query(int argc, char **argv)
             db = argv[++i];
         } else if (!strcmp(a, "stats")) {
             stats = true;
+        } else if (!strcmp(a, "failed")) {
+            failed = true;
         } else if (!strcmp(a, "game") || !strcmp(a, "--game")) {
             if (!s_need(argc, argv, i)) return 2;
             game_arg = argv[++i];   /* a game id, or with --position an index */
@@ -267,6 +270,11 @@ int hs_cmd_query(int argc, char **argv)
     }
     if (stats) {
         rc = hs_query_stats(s, stdout, json, &err);
+    } else if (failed) {
+        int64_t rows = 0;
+        rc = hs_query_failed(s, stdout, q.format, &rows, &err);
+        if (rc == 0 && q.format == HS_QUERY_TABLE)
+            fprintf(stderr, "%lld failed games\n", (long long)rows);
     } else if (position) {
         int64_t evals = 0;
         rc = s_query_position(s, position, game_index, &q, games, &evals, &err);

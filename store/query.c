@@ -276,6 +276,46 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
     return rc;
 }
 
+typedef struct {
+    FILE *out;
+    hs_query_format_t format;
+    int64_t rows;
+} s_failed_ctx_t;
+
+static int s_failed_row(void *ctx, const char *source, const char *reason, uint64_t job_id)
+{
+    s_failed_ctx_t *c = ctx;
+    FILE *out = c->out;
+    if (c->format == HS_QUERY_JSONL) {
+        fputs("{\"source\":", out);
+        hs_json_string(out, source);
+        fputs(",\"reason\":", out);
+        hs_json_string(out, reason);
+        fprintf(out, ",\"job\":%llu}\n", (unsigned long long)job_id);
+    } else if (c->format == HS_QUERY_CSV) {
+        if (c->rows == 0)
+            fputs("source,reason,job\n", out);
+        s_csv(out, source);
+        fputc(',', out);
+        s_csv(out, reason);
+        fprintf(out, ",%llu\n", (unsigned long long)job_id);
+    } else {
+        fprintf(out, "%s\n    %s (job %llu)\n", source, reason, (unsigned long long)job_id);
+    }
+    c->rows++;
+    return 0;
+}
+
+int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t *rows,
+                    hs_error_t *err)
+{
+    s_failed_ctx_t c = { out, format, 0 };
+    int rc = hs_store_failed_each(s, s_failed_row, &c, err);
+    if (rows)
+        *rows = c.rows;
+    return rc;
+}
+
 int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
 {
     hs_store_stats_t st;

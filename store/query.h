@@ -90,6 +90,14 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
  */
 int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
 
+/*
+ * Lists the games that could not be read or analysed: source and reason (and
+ * the job), one row each, in `format`. *rows (may be NULL) gets the count.
+ * Returns 0 or a store error.
+ */
+int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t *rows,
+                    hs_error_t *err);
+
 /* Writes s as a JSON string literal (quotes, escapes, UTF-8 passed through). */
 void hs_json_string(FILE *out, const char *s);
 

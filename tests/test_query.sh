@@ -83,6 +83,15 @@ check "--help: --broker not supported yet" \
 "$BIN" query --db "$tmp/db" --broker tcp://127.0.0.1:1 stats > /dev/null 2>&1
 check "--broker refused: exit status" "$?" 2
 
+# `query failed` lists what analyze could not read, with the reason (analyze's
+# summary points users to it).
+mkdir -p "$tmp/broken"
+printf '(;GM[1]FF[4]SZ[9];B[ee];W[ee])\n' > "$tmp/broken/occupied.sgf"
+"$BIN" analyze "$tmp/broken" --db "$tmp/db2" --threads 1 --engines area --quiet > /dev/null 2>&1
+check "analyze of a broken game: exit status" "$?" 0
+check "query failed lists it with its reason" \
+      "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*occupied.sgf[^"]*","reason":"[^"]*move 2')" 1
+
 if [ "$fail" != 0 ]; then
     echo "--- analyze output"; cat "$tmp/analyze.out"
     exit 1
