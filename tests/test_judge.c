@@ -11,7 +11,8 @@
  * Every diagram runs four ways: the defaults (static rules) and
  * hs_judge_config_final (Monte-Carlo decision), each with and without a
  * stability map.
- * Also: result strings, ownership/weight consistency, seeded playouts,
+ * Also: result strings, ownership/weight consistency, seeded playouts, the
+ * default config's open-board cap (a lone stone owns no territory),
  * and `hyeongse judge --json` on tests/data/judge/dead_stones.sgf (the
  * dead_stones.t position as setup stones) when HS_BIN is set. Accuracy on real
  * finished games is bench/judge_final.sh's job (it needs the whole archive).
@@ -244,6 +245,46 @@ static void test_empty_board(void)
     HS_CHECK_INT(j.count[HS_JC_BLACK_DEAD] + j.count[HS_JC_WHITE_DEAD], 0);
 }
 
+/* Open board (judge.h step 5): one stone on an empty board owns nothing under
+ * the default (per-move) config, where it used to be B+360 on 19x19 / B+80 on
+ * 9x9; the final config keeps counting every one-colour region as territory. */
+static void test_open_board(void)
+{
+    static const int sizes[] = {9, 19};
+    for (int i = 0; i < 2; i++) {
+        int n = sizes[i];
+        hs_board_t b;
+        static hs_judge_t j;
+        hs_board_init(&b, n);
+        hs_point_t star = hs_board_point(&b, n - 4, 3);
+        hs_board_set_stone(&b, star, HS_BLACK);
+        hs_judge_config_t cfg;
+        hs_judge_config_default(&cfg);
+        HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+        HS_CHECK_INT(j.cls[star], HS_JC_BLACK_ALIVE);
+        HS_CHECK_INT(j.count[HS_JC_BLACK_TERRITORY], 0);
+        HS_CHECK_INT(j.count[HS_JC_DAME], n * n - 1);
+        HS_CHECK_INT(j.ownership[hs_board_point(&b, 0, 0)] != 0.0f, 0);
+        HS_CHECK(fabs(hs_judge_score_territory(&j, &b, 6.5) + 6.5) < 1e-9);
+        HS_CHECK(fabs(hs_judge_score_area(&j, 6.5, 0) - (1 - 6.5)) < 1e-9);
+        hs_judge_config_final(&cfg);
+        cfg.playouts = 0;   /* the cap alone: final keeps today's step 5 */
+        HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+        HS_CHECK_INT(j.count[HS_JC_BLACK_TERRITORY], n * n - 1);
+    }
+    /* A small corner shut off by a diagonal wall stays territory under the
+     * default config: 9x9, Black at A4 B3 C2 D1 encloses 6 points. */
+    hs_board_t b;
+    static hs_judge_t j;
+    hs_board_init(&b, 9);
+    for (int k = 0; k < 4; k++)
+        hs_board_set_stone(&b, hs_board_point(&b, k, 5 + k), HS_BLACK);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, NULL, &j, NULL), 0);
+    HS_CHECK_INT(j.count[HS_JC_BLACK_TERRITORY], 6);
+    HS_CHECK_INT(j.cls[hs_board_point(&b, 0, 8)], HS_JC_BLACK_TERRITORY);
+    HS_CHECK_INT(j.cls[hs_board_point(&b, 8, 0)], HS_JC_DAME);
+}
+
 /* The CLI's JSON on a setup-stone record of dead_stones.t. */
 static void test_cli_json(void)
 {
@@ -313,6 +354,7 @@ int main(void)
     test_result_strings();
     test_handicap_bonus();
     test_empty_board();
+    test_open_board();
     test_mc_deterministic();
     hs_judge_config_t final_cfg;
     hs_judge_config_final(&final_cfg);

@@ -39,12 +39,17 @@ void hs_judge_config_default(hs_judge_config_t *cfg)
     cfg->playouts = 0;
     cfg->mc_dead = 0.0f;
     cfg->seed = 0x6a75646765ULL;
+    cfg->max_territory = 0.25f;
+    cfg->territory_per_stone = 8;
 }
 
 void hs_judge_config_final(hs_judge_config_t *cfg)
 {
     hs_judge_config_default(cfg);
     cfg->playouts = 256;
+    /* Finished positions: every one-colour region is settled territory. */
+    cfg->max_territory = 0.0f;
+    cfg->territory_per_stone = 0;
 }
 
 typedef struct s_regions {
@@ -678,6 +683,15 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
     uint8_t seen[MAXP];
     hs_point_t pts[MAXP];
     memset(seen, 0, (size_t)x.np);
+    /* Open-region cap (config): a one-colour region larger than both limits is
+     * open board, not territory. border_mark[s] == region serial marks live
+     * stone s as already counted on the current region's border. */
+    const bool cap = x.cfg.max_territory > 0.0f && x.cfg.territory_per_stone > 0;
+    const int cap_points = (int)(x.cfg.max_territory * (float)(b->size * b->size));
+    int border_mark[MAXP];
+    int serial = 0;
+    if (cap)
+        memset(border_mark, 0, sizeof(int) * (size_t)x.np);
     for (int p = 0; p < x.np; p++) {
         int c = b->color[p];
         if (c == HS_OFFBOARD) { out->cls[p] = HS_JC_OFFBOARD; continue; }
@@ -689,8 +703,9 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
         }
         if (seen[p])
             continue;
-        int n = 0, border = 0;
+        int n = 0, border = 0, border_stones = 0;
         bool seki_border = false, plain_border = false;
+        serial++;
         pts[n++] = (hs_point_t)p;
         seen[p] = 1;
         for (int i = 0; i < n; i++) {
@@ -703,6 +718,10 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
                     border |= 1 << rc;
                     if (x.seki[r]) seki_border = true;
                     else plain_border = true;
+                    if (cap && border_mark[r] != serial) {
+                        border_mark[r] = serial;
+                        border_stones++;
+                    }
                 } else if (!seen[r]) {
                     seen[r] = 1;
                     pts[n++] = r;
@@ -710,6 +729,11 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
             }
         }
         int owner = border == (1 << HS_BLACK) ? HS_BLACK : border == (1 << HS_WHITE) ? HS_WHITE : 0;
+        /* Too open to be anyone's (a lone stone on an empty board, a moyo):
+         * dame, so per-move scores of an opening stay near komi. */
+        if (owner && cap && n > cap_points
+            && (long)n > (long)x.cfg.territory_per_stone * border_stones)
+            owner = 0;
         bool seki_eye = owner && seki_border && !plain_border;
         for (int i = 0; i < n; i++) {
             hs_point_t q = pts[i];

@@ -35,7 +35,9 @@
  *      (removing dead stones makes the wall's territory clean).
  *   5. Regions: every maximal set of empty points and dead stones bordered by
  *      live stones of one colour is that colour's territory (dead stones in it are
- *      dead stones); bordered by both (or none) it is dame; empty points next to a
+ *      dead stones) unless it is too open for its border (cfg->max_territory,
+ *      cfg->territory_per_stone: then it is dame); bordered by both (or none)
+ *      it is dame; empty points next to a
  *      seki group are seki points (counted by nobody under territory rules; under
  *      area rules a seki group's own one-eye counts for it).
  *   6. Must-fill points (territory rules only): a live string whose only
@@ -86,13 +88,22 @@ typedef struct hs_judge_config {
     float mc_dead;            /* a group whose stones' mean own-colour MC ownership
                                * is below this is dead (default 0: majority) */
     uint64_t seed;            /* playout random seed (fixed default: results repeat) */
+    /* Open regions (step 5): a region bordered by one colour only is that
+     * colour's territory only when it is enclosed enough: at most
+     * max_territory * (board points) points, or at most territory_per_stone
+     * points per live stone on its border. Otherwise it is open board: dame,
+     * ownership 0 (a lone stone does not own the empty board). Default 0.25
+     * (like worker/influence.c's cap) and 8; hs_judge_config_final: 0 and 0,
+     * no cap (finished positions: every one-colour region is territory). */
+    float max_territory;
+    int territory_per_stone;
 } hs_judge_config_t;
 
 /* Fills *cfg with the defaults above: the static rules, fast enough for every
- * position of a game (cfg NULL means these). */
+ * position of a game, with open regions capped (cfg NULL means these). */
 void hs_judge_config_default(hs_judge_config_t *cfg);
 
-/* The defaults plus 256 playouts: the configuration for FINISHED positions (the
+/* The defaults plus 256 playouts and no territory cap: the configuration for FINISHED positions (the
  * end of a record), where it is much more accurate (docs/JUDGE.md: 90.5% vs
  * 83.5% exact on the archives) at a few ms per 19x19 position; on mid-game
  * positions the playouts cost ~20 ms. */
