@@ -41,13 +41,7 @@ extern char **environ;
 #include "broker/broker.h"
 #include "broker/client.h"
 #include "store/store.h"
-
-static double s_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "core/clock.h"
 
 static int s_free_port(void)
 {
@@ -176,7 +170,7 @@ static double s_bench_broker(const char *bin, int k, int games, int moves, doubl
         int running = ok && !strcmp(r.status_reply.jobs[0].state, "running");
         done = ok ? r.status_reply.jobs[0].positions_done : 0;
         if (t0 == 0 && (r.status_reply.workers >= k || !running)) {
-            t0 = s_now();
+            t0 = hs_clock_now();
             done0 = done;
             cb0 = s_cpu_of(0);
             for (int i = 0; i < k; i++)
@@ -190,7 +184,7 @@ static double s_bench_broker(const char *bin, int k, int games, int moves, doubl
             break;
         usleep(2000);
     }
-    double dt = s_now() - t0;
+    double dt = hs_clock_now() - t0;
     double cw1 = 0;
     for (int i = 0; i < k; i++)
         cw1 += s_cpu_of(pids[i]);
@@ -276,14 +270,14 @@ static double s_bench_echo(int k, int count, size_t size)
         zmq_msg_recv(&id, r, 0);
         zmq_msg_recv(&body, r, 0);
         if (echoed == 0)
-            t0 = s_now();
+            t0 = hs_clock_now();
         zmq_msg_send(&id, r, ZMQ_SNDMORE);
         zmq_msg_send(&body, r, 0);
         zmq_msg_close(&id);
         zmq_msg_close(&body);
         echoed++;
     }
-    double dt = s_now() - t0;
+    double dt = hs_clock_now() - t0;
     for (int i = 0; i < k; i++)
         waitpid(pids[i], NULL, 0);
     zmq_close(r);

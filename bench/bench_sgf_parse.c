@@ -20,6 +20,7 @@
 #include "core/sgf.h"
 #include "ingest/archive.h"
 #include "ingest/ingest.h"
+#include "core/clock.h"
 
 typedef struct {
     uint8_t **data;
@@ -51,22 +52,6 @@ static int s_keep(void *ctx, const char *source, uint8_t *data, size_t len)
     return 0;
 }
 
-static double s_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* CPU time of this thread: on a shared machine the wall rate swings with the
- * load of other processes, the per-CPU-second rate much less. */
-static double s_cpu(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -86,7 +71,7 @@ int main(int argc, char **argv)
     /* Full path: parse + game + replay + id. */
     long rounds = 0;
     unsigned long long games = 0, failed = 0;
-    double t0 = s_now(), c0 = s_cpu(), secs;
+    double t0 = hs_clock_now(), c0 = hs_clock_thread_cpu(), secs;
     do {
         for (size_t i = 0; i < set.n; i++) {
             hs_ingest_file_t f;
@@ -99,9 +84,9 @@ int main(int argc, char **argv)
             hs_ingest_file_fini(&f);
         }
         rounds++;
-        secs = s_now() - t0;
+        secs = hs_clock_now() - t0;
     } while (secs < min_seconds);
-    double cpu = s_cpu() - c0;
+    double cpu = hs_clock_thread_cpu() - c0;
     printf("hyeongse parse+replay: files %zu bytes %zu games %llu failed %llu rounds %ld "
            "seconds %.3f MB/s %.2f games/s %.1f cpu_seconds %.3f cpu_MB/s %.2f\n",
            set.n, set.bytes, games / (unsigned long long)rounds,
@@ -112,8 +97,8 @@ int main(int argc, char **argv)
     /* Parsing alone, for reference. */
     rounds = 0;
     unsigned long long trees = 0;
-    t0 = s_now();
-    c0 = s_cpu();
+    t0 = hs_clock_now();
+    c0 = hs_clock_thread_cpu();
     do {
         for (size_t i = 0; i < set.n; i++) {
             hs_sgf_collection_t *c = hs_sgf_parse_ex((const char *)set.data[i], set.len[i], NULL,
@@ -123,9 +108,9 @@ int main(int argc, char **argv)
             hs_sgf_destroy(&c);
         }
         rounds++;
-        secs = s_now() - t0;
+        secs = hs_clock_now() - t0;
     } while (secs < min_seconds);
-    cpu = s_cpu() - c0;
+    cpu = hs_clock_thread_cpu() - c0;
     printf("hyeongse parse: files %zu bytes %zu games %llu failed 0 rounds %ld seconds %.3f "
            "MB/s %.2f games/s %.1f cpu_seconds %.3f cpu_MB/s %.2f\n",
            set.n, set.bytes, trees / (unsigned long long)rounds, rounds, secs,

@@ -27,6 +27,7 @@
 #include "store/store.h"
 #include "worker/engine.h"
 #include "worker/worker.h"
+#include "core/clock.h"
 
 const char hs_cmd_analyze_summary[] = "analyze an archive on this machine (embedded broker, workers, store)";
 
@@ -57,23 +58,6 @@ static void *s_run_worker(void *arg)
     s_worker_thread_t *w = arg;
     w->rc = hs_worker_run(&w->cfg, &w->stats, &w->err);
     return NULL;
-}
-
-/* CPU time of the whole process (all threads): ingest, broker, store, wire and
- * engines. The honest denominator for "time outside the engines": wall time would
- * count the CPU other processes take on a shared machine as our overhead. */
-static double s_process_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double s_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void s_usage(FILE *out)
@@ -149,7 +133,7 @@ int hs_cmd_analyze(int argc, char **argv)
             *p = '/';
         }
 
-    double t0 = s_now(), cpu0 = s_process_cpu();
+    double t0 = hs_clock_now(), cpu0 = hs_clock_process_cpu();
     void *ctx = zmq_ctx_new();
     atomic_int stop_broker = 0, stop_worker = 0, broker_ready = 0;
     char endpoint[96];
@@ -212,7 +196,7 @@ int hs_cmd_analyze(int argc, char **argv)
                     bt.err.msg);
         goto done;
     }
-    double wall = s_now() - t0;
+    double wall = hs_clock_now() - t0;
     status = strcmp(sum.state, "done") ? 1 : 0;
     hs_client_destroy(&cl);
     atomic_store(&stop_worker, 1);
@@ -231,7 +215,7 @@ int hs_cmd_analyze(int argc, char **argv)
     bool have_stats = hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err) == 0 &&
                       hs_store_stats(st, &ss, &err) == 0;
     hs_store_close(&st);
-    double cpu = s_process_cpu() - cpu0;   /* after the joins: every thread's work */
+    double cpu = hs_clock_process_cpu() - cpu0;   /* after the joins: every thread's work */
     double engine_share = wall > 0 ? wt.stats.engine_seconds / threads / wall : 0;
     double engine_cpu_share = cpu > 0 ? wt.stats.engine_cpu_seconds / cpu : 0;
     printf("analyze: job %" PRIu64 " %s in %.2f s\n", job, sum.state, wall);

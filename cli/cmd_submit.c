@@ -16,6 +16,7 @@
 
 #include "cluster.h"
 #include "worker/engine.h"
+#include "core/clock.h"
 
 const char hs_cmd_submit_summary[] = "submit an archive to a broker as an analysis job";
 
@@ -43,13 +44,6 @@ const char *hs__cli_broker_addr(const char *opt)
         return opt;
     const char *env = getenv("HS_BROKER");
     return env && *env ? env : HS_CLI_DEFAULT_BROKER;
-}
-
-static double s_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ------------------------------------------------------------ submitting */
@@ -139,7 +133,7 @@ static void s_bar(FILE *out, const hs_wire_job_status_t *j, double elapsed, bool
 int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *sum,
                  hs_error_t *err)
 {
-    double t0 = s_now(), last_line = 0;
+    double t0 = hs_clock_now(), last_line = 0;
     bool tty = bar && isatty(fileno(bar));
     int64_t first_done = -1;
     memset(sum, 0, sizeof *sum);
@@ -162,7 +156,7 @@ int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *
         sum->workers = r.status_reply.workers;
         if (first_done < 0)
             first_done = j->positions_done;
-        double now = s_now();
+        double now = hs_clock_now();
         bool running = !strcmp(sum->state, "running");
         if (bar && (tty || now - last_line >= 5 || !running)) {
             hs_wire_job_status_t shown = *j;

@@ -17,22 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double s_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* CPU time of the calling thread: engine calls are measured with it so that a
- * loaded machine (other processes taking the CPU) does not count as engine time. */
-static double s_thread_cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "core/clock.h"
 
 void hs__engine_cache_fini(hs__engine_cache_t *c)
 {
@@ -98,10 +83,10 @@ static void s_flush(hs__eval_ctx_t *x)
             x->results[i].classes[0] = x->results[i].result[0] = '\0';
         }
         hs_error_t err = { 0 };
-        double t0 = s_now(), c0 = s_thread_cpu();
+        double t0 = hs_clock_now(), c0 = hs_clock_thread_cpu();
         int rc = hs_engine_evaluate(x->engs[e], x->pos, n, x->results, &err);
-        x->engine_cpu_seconds += s_thread_cpu() - c0;
-        double dt = s_now() - t0;
+        x->engine_cpu_seconds += hs_clock_thread_cpu() - c0;
+        double dt = hs_clock_now() - t0;
         x->engine_seconds += dt;
         if (rc < 0) {
             for (int i = 0; i < n; i++)
