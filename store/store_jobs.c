@@ -260,7 +260,23 @@ int hs_store_job_put(hs_store_t *s, const hs_store_job_t *job, hs_error_t *err)
     return hs_store_wend(s, ab, rc, err);
 }
 
-int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t *err)
+/* Adapters so jobs and tasks share one lookup by 64-bit id. */
+typedef int (*s_decode_fn)(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err);
+
+static int s_decode_job_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
+{
+    return s_decode_job(k, v, out, err);
+}
+
+static int s_decode_task_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
+{
+    return s_decode_task(k, v, out, err);
+}
+
+/* Reads record `id` of db (big-endian 64-bit key) and decodes it into out;
+ * HS_ENOTFOUND "no WHAT ID" when absent. */
+static int s_get_by_id(hs_store_t *s, int db, const char *what, uint64_t id,
+                       s_decode_fn decode, void *out, hs_error_t *err)
 {
     MDB_txn *txn;
     bool own;
@@ -270,15 +286,20 @@ int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t
     uint8_t key[8];
     hs_be64(key, id);
     MDB_val k = { 8, key }, d;
-    rc = mdb_get(txn, s->dbi[HS_DB_JOBS], &k, &d);
+    rc = mdb_get(txn, s->dbi[db], &k, &d);
     if (rc == 0)
-        rc = s_decode_job(&k, &d, out, err);
+        rc = decode(&k, &d, out, err);
     else if (rc == MDB_NOTFOUND)
-        rc = hs_error_set(err, HS_ENOTFOUND, "no job %llu", (unsigned long long)id);
+        rc = hs_error_set(err, HS_ENOTFOUND, "no %s %llu", what, (unsigned long long)id);
     else
-        rc = hs_store_mdb_error(err, rc, "jobs");
+        rc = hs_store_mdb_error(err, rc, db == HS_DB_JOBS ? "jobs" : "tasks");
     hs_store_rdone(txn, own);
     return rc;
+}
+
+int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t *err)
+{
+    return s_get_by_id(s, HS_DB_JOBS, "job", id, s_decode_job_any, out, err);
 }
 
 int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error_t *err)
@@ -409,23 +430,7 @@ int hs_store_task_move(hs_store_t *s, const hs_store_task_t *t, hs_task_state_t 
 
 int hs_store_task_get(hs_store_t *s, uint64_t id, hs_store_task_t *out, hs_error_t *err)
 {
-    MDB_txn *txn;
-    bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
-    if (rc)
-        return rc;
-    uint8_t key[8];
-    hs_be64(key, id);
-    MDB_val k = { 8, key }, d;
-    rc = mdb_get(txn, s->dbi[HS_DB_TASKS], &k, &d);
-    if (rc == 0)
-        rc = s_decode_task(&k, &d, out, err);
-    else if (rc == MDB_NOTFOUND)
-        rc = hs_error_set(err, HS_ENOTFOUND, "no task %llu", (unsigned long long)id);
-    else
-        rc = hs_store_mdb_error(err, rc, "tasks");
-    hs_store_rdone(txn, own);
-    return rc;
+    return s_get_by_id(s, HS_DB_TASKS, "task", id, s_decode_task_any, out, err);
 }
 
 int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb,
