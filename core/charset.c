@@ -285,6 +285,26 @@ static const char *s_find_ca(const char *data, size_t len, size_t *vlen)
     return NULL;
 }
 
+/*
+ * iconv's own UTF-8 decoder (reached through CA names such as "UTF8" or a
+ * mangled "UTF\r8") lets some invalid sequences through, e.g. lead bytes
+ * 0xF5..0xF7; everything downstream expects valid UTF-8 (and a re-read of our
+ * own output would repair them, so the tree would not round-trip). Repairs the
+ * converted text in place of b when it is not valid.
+ */
+static void s_ensure_utf8(s_buf_t *b, size_t *replaced)
+{
+    if (b->err || !b->p)
+        return;
+    size_t ok = hs_utf8_valid_prefix(b->p, b->len);
+    if (ok == b->len)
+        return;
+    s_buf_t fixed = { .max = b->max };
+    s_repair_utf8_from(&fixed, b->p, b->len, ok, replaced);
+    free(b->p);
+    *b = fixed;
+}
+
 static int s_finish(s_buf_t *b, char **out, size_t *out_len, hs_error_t *err)
 {
     if (b->err) {
@@ -367,6 +387,7 @@ int hs_charset_sgf_to_utf8(const char *data, size_t len, size_t max_out, char **
         int rc = s_iconv(utf16, data + skip, len - skip, &b, replaced);
         if (rc == HS_ENOTFOUND) /* cannot happen with glibc; stay safe */
             s_repair_utf8(&b, data, len, replaced);
+        s_ensure_utf8(&b, replaced);
         return s_finish(&b, out, out_len, err);
     }
     /* 2. The first CA[]. */
@@ -388,6 +409,7 @@ int hs_charset_sgf_to_utf8(const char *data, size_t len, size_t max_out, char **
                 for (size_t i = 0; i < sizeof s_static / sizeof s_static[0]; i++)
                     if (!strcmp(cs, s_static[i]))
                         *used = s_static[i];
+                s_ensure_utf8(&b, replaced);
                 return s_finish(&b, out, out_len, err);
             }
             /* Unknown to iconv: fall back to UTF-8 with repair. */
