@@ -103,6 +103,8 @@ static void *s_memdup(const void *p, size_t n)
 int hs_eval_copy(hs_eval_t *dst, const hs_eval_t *src)
 {
     *dst = *src;
+    dst->raw = NULL;   /* it points into src's message buffer */
+    dst->raw_len = 0;
     size_t nn = (size_t)src->size * (size_t)src->size;
     dst->ownership = s_memdup(src->ownership, nn);
     dst->influence = s_memdup(src->influence, nn * sizeof(int16_t));

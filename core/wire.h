@@ -85,9 +85,9 @@ typedef enum hs_wire_type {
     HS_WIRE_STATUS_REPLY = 9,  /* job summaries */
     HS_WIRE_CANCEL = 10,       /* job id */
     HS_WIRE_CANCEL_REPLY = 11, /* job id + whether it was canceled */
-    HS_WIRE_WATCH = 12,        /* job id: broker pushes STATUS_REPLY every interval */
-    HS_WIRE_QUERY = 13,        /* a query in text form (see PROTOCOL.md; optional) */
-    HS_WIRE_QUERY_REPLY = 14,  /* rows as JSON lines */
+    HS_WIRE_WATCH = 12,        /* job id: the broker pushes STATUS_REPLYs when it changes */
+    HS_WIRE_QUERY = 13,        /* `hyeongse query` arguments, each ended by 0x1F (PROTOCOL.md) */
+    HS_WIRE_QUERY_REPLY = 14,  /* notes, 0x1E, then the query's output (PROTOCOL.md) */
     HS_WIRE_ERROR = 15,        /* either direction: code + reason */
     HS_WIRE_TYPE_COUNT
 } hs_wire_type_t;
@@ -113,6 +113,12 @@ typedef struct hs_eval {
     char *result;             /* estimated result "B+3.5", or NULL */
     uint32_t timing_us;       /* engine time spent on this position */
     char *error;              /* NULL = ok; else why this position could not be judged */
+    /* Set by the decoder: this eval's MessagePack bytes inside the decoded buffer
+     * (not owned; valid only while that buffer lives), so a store can keep the
+     * record without encoding it again. NULL for an eval built in memory; cleared
+     * by hs_eval_copy. */
+    const uint8_t *raw;
+    uint32_t raw_len;
 } hs_eval_t;
 
 /* Frees the arrays and strings of e (not e itself) and zeroes it. NULL-safe. */
@@ -251,6 +257,18 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err);
  */
 int hs_wire_decode(const void *data, size_t len, hs_wire_msg_t *m, hs_error_t *err);
 
+/*
+ * hs_wire_decode with options. HS_WIRE_DECODE_EVAL_VIEW: the evals of a RESULT
+ * are validated exactly as usual, but their ownership, influence and classes are
+ * not copied out (left NULL): a reader that only passes them on (the broker, which
+ * stores eval->raw) saves an allocation and a copy of each map. The other fields
+ * and raw/raw_len are set as usual; raw points into data, so keep data alive
+ * while the evals are used.
+ */
+#define HS_WIRE_DECODE_EVAL_VIEW 1u
+int hs_wire_decode_ex(const void *data, size_t len, unsigned flags, hs_wire_msg_t *m,
+                      hs_error_t *err);
+
 /* The magic ("HSW1"/"HSC1") that frames a message of this type. */
 const char *hs_wire_magic_for(hs_wire_type_t type);
 
@@ -285,6 +303,7 @@ typedef struct hs_wire_reader {
     const uint8_t *p, *end;
     hs_error_t *err;
     const char *ctx;          /* field being read, for messages */
+    unsigned flags;           /* HS_WIRE_DECODE_* (0 after hs_wire_reader_init) */
 } hs_wire_reader_t;
 
 void hs_wire_reader_init(hs_wire_reader_t *r, const void *data, size_t len, hs_error_t *err);

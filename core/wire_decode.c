@@ -217,6 +217,8 @@ static int s_float_or_nil(hs_wire_reader_t *r, const char *ctx, float *out)
 
 static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
 {
+    const uint8_t *start = r->p;
+    bool view = r->flags & HS_WIRE_DECODE_EVAL_VIEW;
     uint32_t nf;
     TRY(s_fields(r, "eval", 12, &nf));
     TRY(s_int_in(r, "eval.move_number", 0, HS_WIRE_MAX_MOVES, &e->move_number));
@@ -241,14 +243,15 @@ static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
         TRY(hs_wire_read_bin(r, &p, &n, nn));
         if (n != nn)
             return s_fail(r, "expected size*size bytes");
-        e->ownership = malloc(nn);
-        if (!e->ownership)
-            return s_nomem(r);
         for (uint32_t i = 0; i < nn; i++) {
             int8_t v = (int8_t)p[i];
             if (v < -HS_WIRE_OWNERSHIP_SCALE || v > HS_WIRE_OWNERSHIP_SCALE)
                 return s_fail(r, "value out of -100..100");
-            e->ownership[i] = v;
+        }
+        if (!view) {
+            if (!(e->ownership = malloc(nn)))
+                return s_nomem(r);
+            memcpy(e->ownership, p, nn);
         }
     }
     r->ctx = "eval.influence";
@@ -256,20 +259,34 @@ static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
         TRY(hs_wire_read_bin(r, &p, &n, 2 * nn));
         if (n != 2 * nn)
             return s_fail(r, "expected 2*size*size bytes");
-        e->influence = malloc(2 * (size_t)nn);
-        if (!e->influence)
-            return s_nomem(r);
-        for (uint32_t i = 0; i < nn; i++)
-            e->influence[i] = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+        if (!view) {
+            if (!(e->influence = malloc(2 * (size_t)nn)))
+                return s_nomem(r);
+            for (uint32_t i = 0; i < nn; i++)
+                e->influence[i] = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+        }
     }
-    TRY(s_str(r, "eval.classes", &e->classes, nn));
-    if (e->classes && strlen(e->classes) != nn)
-        return s_fail(r, "expected size*size characters");
+    r->ctx = "eval.classes";
+    if (!hs_wire_read_nil(r)) {
+        const char *cp;
+        TRY(hs_wire_read_str(r, &cp, &n, nn));
+        if (n != nn || memchr(cp, '\0', n))
+            return s_fail(r, "expected size*size characters");
+        if (!view) {
+            if (!(e->classes = malloc((size_t)nn + 1)))
+                return s_nomem(r);
+            memcpy(e->classes, cp, nn);
+            e->classes[nn] = '\0';
+        }
+    }
     TRY(s_str(r, "eval.result", &e->result, HS_WIRE_MAX_NAME));
     TRY(s_uint_in(r, "eval.timing_us", 0, UINT32_MAX, &u));
     e->timing_us = (uint32_t)u;
     TRY(s_str(r, "eval.error", &e->error, HS_WIRE_MAX_STR));
-    return s_skip_rest(r, nf, 12);
+    TRY(s_skip_rest(r, nf, 12));
+    e->raw = start;
+    e->raw_len = (uint32_t)(r->p - start);
+    return 0;
 }
 
 static int s_dec_job(hs_wire_reader_t *r, hs_wire_job_status_t *j)
@@ -486,7 +503,8 @@ int hs_wire_read_eval(hs_wire_reader_t *r, hs_eval_t *e)
     return s_dec_eval(r, e);
 }
 
-int hs_wire_decode(const void *data, size_t len, hs_wire_msg_t *m, hs_error_t *err)
+int hs_wire_decode_ex(const void *data, size_t len, unsigned flags, hs_wire_msg_t *m,
+                      hs_error_t *err)
 {
     hs_wire_msg_init(m, HS_WIRE_NONE);
     if (!data || len == 0)
@@ -495,6 +513,7 @@ int hs_wire_decode(const void *data, size_t len, hs_wire_msg_t *m, hs_error_t *e
         return hs_error_set(err, HS_EPROTO, "body of %zu bytes exceeds the limit", len);
     hs_wire_reader_t r;
     hs_wire_reader_init(&r, data, len, err);
+    r.flags = flags;
     int rc = s_dec_body(&r, m);
     if (rc) {
         if (rc != HS_EPROTO && rc != HS_ENOMEM)
@@ -502,4 +521,9 @@ int hs_wire_decode(const void *data, size_t len, hs_wire_msg_t *m, hs_error_t *e
         hs_wire_msg_fini(m);
     }
     return rc;
+}
+
+int hs_wire_decode(const void *data, size_t len, hs_wire_msg_t *m, hs_error_t *err)
+{
+    return hs_wire_decode_ex(data, len, 0, m, err);
 }

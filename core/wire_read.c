@@ -17,6 +17,7 @@ void hs_wire_reader_init(hs_wire_reader_t *r, const void *data, size_t len, hs_e
     r->end = r->p + (data ? len : 0);
     r->err = err;
     r->ctx = "body";
+    r->flags = 0;
 }
 
 static int s_fail(hs_wire_reader_t *r, const char *what)

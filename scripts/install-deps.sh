@@ -14,6 +14,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     ca-certificates >/dev/null
 if [ "${1:-}" = "--bench" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends \
-        gnugo hyperfine bc nodejs npm valgrind >/dev/null
+        gnugo hyperfine bc nodejs valgrind >/dev/null
+    # Debian's nodejs needs its npm package; NodeSource's nodejs carries npm and
+    # conflicts with Debian's npm, so ask for it only where it is missing.
+    command -v npm >/dev/null || $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
 fi
 echo "install-deps: build and test packages installed"

@@ -191,7 +191,9 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
  * entry is still added when missing, so a shared opening shows in every game).
  * Putting the same result twice stores it once. Records with e->error set are
  * stored like the others (the reason is kept). engine_spec (may be NULL) is
- * remembered in `engines` the first time an engine id is seen.
+ * remembered in `engines` the first time an engine id is seen. When e->raw is
+ * set (an eval a wire decoder validated, see core/wire.h) those bytes are stored
+ * as the record and the eval's own maps are not read (they may be NULL).
  */
 int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
                         const char *engine_spec, bool *dup, hs_error_t *err);
@@ -291,6 +293,12 @@ typedef struct hs_store_task {
     int attempts;                /* leases so far */
     int move_first, move_last, move_step;
     char reason[256];            /* last failure, or "" */
+    /* A big game is split into `chunks` tasks of consecutive move ranges with
+     * consecutive ids (created in one batch): this task is chunk number `chunk`
+     * (0-based), so its siblings are ids id - chunk .. id - chunk + chunks - 1.
+     * chunks 0 or 1: the task covers its game alone (records written before
+     * chunking existed read back as 0, 0). */
+    int chunk, chunks;
 } hs_store_task_t;
 
 /* Number of positions task t covers (per engine). */

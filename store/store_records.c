@@ -55,6 +55,22 @@ static int s_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *
     return 0;
 }
 
+/* Appends n bytes to s->rec. 0 or HS_ENOMEM. */
+static int s_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err)
+{
+    if (s->rec.len + n > s->rec.cap) {
+        size_t cap = s->rec.cap * 2 > s->rec.len + n ? s->rec.cap * 2 : s->rec.len + n;
+        uint8_t *q = realloc(s->rec.data, cap);
+        if (!q)
+            return hs_error_set(err, HS_ENOMEM, "out of memory");
+        s->rec.data = q;
+        s->rec.cap = cap;
+    }
+    memcpy(s->rec.data + s->rec.len, p, n);
+    s->rec.len += n;
+    return 0;
+}
+
 /* ---- games ---- */
 
 int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
@@ -325,6 +341,8 @@ static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval
         hs_error_prefix(err, "eval record: ");
         return HS_ESTORE;
     }
+    out->raw = NULL;   /* it would point into the map, gone with the transaction */
+    out->raw_len = 0;
     return 0;
 }
 
@@ -591,7 +609,12 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
         const uint8_t hdr[1] = { HS_STORE_SCHEMA };
         if ((rc = s_rec_start(s, hdr, 1, err)))
             goto out;
-        if ((rc = hs_wire_encode_eval(e, &s->rec, err)))
+        if (e->raw) {
+            /* Bytes a decoder validated: the record is exactly what the worker
+             * sent, so storing it needs no second encoding. */
+            if ((rc = s_rec_append(s, e->raw, e->raw_len, err)))
+                goto out;
+        } else if ((rc = hs_wire_encode_eval(e, &s->rec, err)))
             goto out;
         seq = s->next_eval_seq;
         hs_be64(seqb, seq);

@@ -6,6 +6,9 @@
  *  - it returns 0, HS_EPROTO or HS_ENOMEM, nothing else;
  *  - whatever it accepts re-encodes, and the re-encoding decodes to a message
  *    that encodes to the same bytes (decode ∘ encode is stable).
+ *  - the view decoder (HS_WIRE_DECODE_EVAL_VIEW) accepts exactly what the full
+ *    one accepts, and each eval's raw bytes decode alone to exactly raw_len bytes
+ *    (the broker stores those bytes as the record).
  * Also feeds the bytes to hs_wire_check_magic.
  *
  * Build: CC=clang cmake -S . -B /tmp/hs-fuzz-wire -DHS_FUZZ=ON && cmake --build
@@ -30,6 +33,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = hs_wire_decode(data, size, &m, &err);
     if (rc != 0 && rc != HS_EPROTO && rc != HS_ENOMEM)
         abort();
+    hs_wire_msg_t v;
+    int vrc = hs_wire_decode_ex(data, size, HS_WIRE_DECODE_EVAL_VIEW, &v, &err);
+    if ((vrc == 0) != (rc == 0) && vrc != HS_ENOMEM && rc != HS_ENOMEM)
+        abort();   /* the two modes disagree on what is valid */
+    if (vrc == 0 && v.type == HS_WIRE_RESULT)
+        for (int i = 0; i < v.result.num_evals; i++) {
+            const hs_eval_t *e = &v.result.evals[i];
+            hs_wire_reader_t r;
+            hs_eval_t one = { 0 };
+            hs_wire_reader_init(&r, e->raw, e->raw_len, &err);
+            if (!e->raw || hs_wire_read_eval(&r, &one) != 0 || r.p != r.end)
+                abort();   /* raw is not exactly one valid eval */
+            hs_eval_fini(&one);
+        }
+    if (vrc == 0)
+        hs_wire_msg_fini(&v);
     if (rc != 0)
         return 0;
     hs_wire_buf_t a = { 0 }, b = { 0 };
