@@ -128,7 +128,7 @@ static double s_bench_broker(const char *bin, int k, int games, int moves, doubl
     void *ctx = zmq_ctx_new();
     s_broker_t b = { .cfg = { .bind = ep, .zmq_ctx = ctx, .db_dir = dir,
                               .store_flags = HS_STORE_NOSYNC, .map_size = (size_t)1 << 30,
-                              .stop = &stop, .queue_max = games + 1,
+                              .stop = &stop, .queue_max = games * ((moves + HS_BROKER_DEFAULT_CHUNK) / HS_BROKER_DEFAULT_CHUNK) + 1,
                               .verbose = getenv("HS_BENCH_VERBOSE") != NULL } };
     pthread_t tid;
     pthread_create(&tid, NULL, s_broker_thread, &b);

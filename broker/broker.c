@@ -10,7 +10,10 @@
  *   3. expire silent workers and timed-out leases (requeue), send heartbeats;
  *   4. write dirty job records and commit the batch: one LMDB transaction per
  *      round, however many messages it applied;
- *   5. send the queued replies;
+ *   5. send the queued replies, then the WATCH pushes (STATUS_REPLYs of jobs
+ *      whose counts changed), then run up to 4 waiting QUERYs (no write
+ *      transaction is open now) and send their QUERY_REPLYs (both in
+ *      broker_clients.c);
  *   6. dispatch: every worker with free credit gets tasks (lease → TASK); a
  *      credit covers up to S_CREDIT_POSITIONS positions, so small tasks are
  *      leased many per credit.
@@ -81,14 +84,20 @@ static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to
     return 0;
 }
 
-static int s_send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, const hs_wire_msg_t *m)
+int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                 const hs_wire_msg_t *m)
 {
     hs_wire_buf_t buf = { 0 };
     int rc = hs_wire_encode(m, &buf, NULL);
     if (rc == 0)
-        rc = s_send_raw(b, id, id_len, true, buf.data, buf.len);
+        rc = s_send_raw(b, id, id_len, to_worker, buf.data, buf.len);
     hs_wire_buf_free(&buf);
     return rc;
+}
+
+static int s_send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, const hs_wire_msg_t *m)
+{
+    return hs__send_msg(b, id, id_len, true, m);
 }
 
 /* Queues m for peer id; to_worker = the magic the peer used (HSW1), so shared
@@ -218,14 +227,12 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
     s->reason = j->rec.reason[0] ? j->rec.reason : NULL;
 }
 
-static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
-                        uint64_t job_id)
+int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m)
 {
-    hs_wire_msg_t m;
-    hs_wire_msg_init(&m, HS_WIRE_STATUS_REPLY);
+    hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
     hs_wire_job_status_t *v = calloc((size_t)b->num_jobs + 1, sizeof *v);
     if (!v)
-        return;
+        return HS_ENOMEM;
     int n = 0;
     /* Newest jobs first when there are more than fit. */
     for (int i = b->num_jobs - 1; i >= 0 && n < HS_WIRE_MAX_JOBS; i--)
@@ -233,14 +240,25 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
             s_status_fill(b, &v[n++], b->jobs[i]);
     if (job_id != 0 && n == 0) {
         free(v);
-        s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
-        return;
+        return HS_ENOTFOUND;
     }
-    m.status_reply.jobs = v;
-    m.status_reply.num_jobs = n;
-    m.status_reply.workers = b->num_workers;
+    m->status_reply.jobs = v;
+    m->status_reply.num_jobs = n;
+    m->status_reply.workers = b->num_workers;
+    return 0;
+}
+
+static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
+                        uint64_t job_id)
+{
+    hs_wire_msg_t m;
+    int rc = hs__status_msg(b, job_id, &m);
+    if (rc == HS_ENOTFOUND)
+        s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+    if (rc < 0)
+        return;
     s_outbox_add(o, id, len, false, &m);
-    free(v);
+    free(m.status_reply.jobs);
 }
 
 static int s_submit_credit(hs__broker_t *b)
@@ -316,7 +334,9 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
         return;
     }
     hs_wire_msg_t m;
-    if (hs_wire_decode(zmq_msg_data(&fr[3]), zmq_msg_size(&fr[3]), &m, &err) < 0) {
+    /* Evals are stored as the bytes the worker sent (eval.raw): no copy of their maps. */
+    if (hs_wire_decode_ex(zmq_msg_data(&fr[3]), zmq_msg_size(&fr[3]), HS_WIRE_DECODE_EVAL_VIEW,
+                          &m, &err) < 0) {
         if (b->dropped++ < 10)
             S_LOG(b, "dropped a malformed message: %s\n", err.msg);
         return;
@@ -357,13 +377,25 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
             s_outbox_add(o, id, id_len, true, &d);
         }
     } else {
+        /* Any message from a watcher is a sign of life. */
+        int wi = hs__watch_touch(b, id, id_len);
         switch (m.type) {
         case HS_WIRE_SUBMIT:
             s_on_submit(b, o, id, id_len, &m.submit);
             break;
         case HS_WIRE_STATUS:
-        case HS_WIRE_WATCH:
             s_on_status(b, o, id, id_len, m.job_id);
+            break;
+        case HS_WIRE_WATCH: {
+            char why[160];
+            int rc = hs__watch_add(b, id, id_len, m.job_id, why, sizeof why);
+            if (rc < 0)
+                s_send_error(b, o, id, id_len, rc, why);
+            break;
+        }
+        case HS_WIRE_DISCONNECT:   /* a watcher stops watching */
+            if (wi >= 0)
+                hs__watch_remove(b, wi);
             break;
         case HS_WIRE_CANCEL: {
             hs__bjob_t *j = hs__job_find(b, m.job_id);
@@ -382,10 +414,13 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
             s_outbox_add(o, id, id_len, false, &r);
             break;
         }
-        case HS_WIRE_QUERY:
-            s_send_error(b, o, id, id_len, HS_EUNSUPPORTED,
-                         "query the store directly: hyeongse query --db DIR");
+        case HS_WIRE_QUERY: {
+            const char *why = NULL;
+            int rc = hs__query_add(b, id, id_len, m.text, &why);
+            if (rc < 0)
+                s_send_error(b, o, id, id_len, rc, why);
             break;
+        }
         default:
             break;
         }
@@ -600,6 +635,11 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         if (b.fatal)
             break;   /* nothing of an uncommitted round may be reported */
         s_outbox_flush(&b, &out);
+        /* Also after the commit, before dispatch can open the next batch: pushes
+         * report only committed counts, and a query needs no write transaction open. */
+        hs__watch_push(&b);
+        if (!hs_store_in_batch(b.store))
+            hs__queries_run(&b);
         /* After the commit: every TASK sent names a task (and job, and game) that
          * is durable, so a restarted broker never reuses an id a worker holds.
          * Leases are not journaled; what dispatch does write (a task that cannot
@@ -626,6 +666,7 @@ done:
         hs_store_abort(b.store);
         hs_store_close(&b.store);
     }
+    hs__clients_free(&b);
     hs__broker_free_state(&b);
     if (own_ctx)
         zmq_ctx_term(ctx);

@@ -14,8 +14,12 @@
  * Guarantees (see the state machine at the top of broker_tasks.c):
  *  - a task is leased to at most one worker at a time, for lease_ms; a worker that
  *    stays silent for liveness × heartbeat_ms is expired and its leases requeued;
+ *  - a game holding more than cfg->chunk positions is split into several tasks
+ *    (chunks) of consecutive move ranges; the job counts games, not tasks: a game
+ *    is done when its last chunk is, and failed once if any chunk fails;
  *  - a task that failed or was requeued max_attempts times is marked failed with
- *    its reason, and its game recorded as failed in the store;
+ *    its reason, its game recorded as failed in the store, and the game's other
+ *    chunks canceled;
  *  - the journal is updated in the same LMDB transaction as the results it
  *    describes, so `kill -9` at any moment followed by a restart resumes every
  *    job: leased tasks are queued again, and the store's idempotent puts make a
@@ -35,6 +39,23 @@
 
 #include "core/error.h"
 
+/*
+ * Default positions per task. A task is the unit of leasing, retrying and
+ * failing: a slow engine (MCTS at 200 ms a position) would hold a whole 300-move
+ * game for a minute under one lease, so a lost worker costs that much work again,
+ * one game cannot use more than one worker, and one bad position retries the lot.
+ * Each task also costs a TASK message (the whole game up to its last move), a
+ * replay of that game on the worker, a journal record and a RESULT, so very small
+ * chunks pay that overhead many times per game. 64 is the worker credit's unit
+ * (a credit stands for up to 64 positions, docs/PROTOCOL.md), so a chunk is one
+ * credit, and a 250-move game is 4 tasks. Measured with the no-op engine (no
+ * engine work at all: bench/broker.sh BUILD 2000 250 1,2), an extra chunk costs
+ * about 55 us of CPU (broker + worker, mostly the worker's replay from move 0),
+ * about 25% more CPU per game than one task per game; any real engine spends
+ * far more than that on 64 positions, so there the cost is under 1%.
+ */
+#define HS_BROKER_DEFAULT_CHUNK 64
+
 typedef struct hs_broker_config {
     const char *bind;          /* "tcp://0.0.0.0:5555" or "inproc://name"; several separated by commas */
     void *zmq_ctx;             /* context to use (required for inproc), or NULL */
@@ -50,6 +71,10 @@ typedef struct hs_broker_config {
                                 * and that gets no SUBMIT for this long is closed, its
                                 * accepted games finish and it ends "failed" with the
                                 * reason (<= 0: 600000) */
+    int chunk;                 /* most positions per task: a game with more is split
+                                * into tasks of consecutive move ranges (<= 0:
+                                * HS_BROKER_DEFAULT_CHUNK; capped so that a RESULT
+                                * fits HS_WIRE_MAX_EVALS: 4096 / engines) */
     atomic_int *stop;          /* set non-zero to return */
     atomic_int *ready;         /* if not NULL: set to 1 once serving, -1 when startup failed */
     int verbose;               /* log events to stderr */

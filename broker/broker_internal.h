@@ -20,12 +20,20 @@
 struct hs__bworker;
 struct hs__bjob;
 
+/* A game split into several tasks (chunks) while some of them are unfinished:
+ * counts the chunks still in memory (queued or leased), so the job counts the game
+ * once, when the last one ends. Rebuilt from the task records on load. */
+typedef struct hs__bgame {
+    int left;                       /* chunks in memory; freed at 0 */
+} hs__bgame_t;
+
 typedef struct hs__btask {
     hs_store_task_t rec;            /* the record (state, attempts, moves) */
     hs_task_state_t jstate;         /* state the journal holds (leases are not journaled) */
     int64_t deadline;               /* lease expiry (ms, monotonic) while LEASED */
     struct hs__bworker *worker;     /* holder of the lease, or NULL */
     struct hs__bjob *job;
+    hs__bgame_t *game;              /* shared by the chunks of one game, or NULL */
     struct hs__btask *qprev, *qnext;  /* job queue links while QUEUED */
     struct hs__btask *hnext;        /* hash chain */
 } hs__btask_t;
@@ -78,7 +86,39 @@ typedef struct hs__broker {
     hs_error_t err;
     uint64_t dropped;               /* malformed messages dropped */
     uint64_t rounds, messages, commits;  /* loop statistics (logged at stop) */
+    struct hs__bquery *queries;     /* QUERYs waiting for the round's commit (broker_clients.c) */
+    int num_queries, cap_queries;
+    struct hs__bwatch *watchers;    /* WATCH subscriptions (broker_clients.c) */
+    int num_watchers, cap_watchers;
 } hs__broker_t;
+
+/* ---- the socket loop: broker.c ---- */
+/* Encodes m and sends it to peer id at once (with the worker or client magic).
+ * 0, HS_EAGAIN (the peer's pipe is full), HS_ENOTFOUND (gone), or an encode error. */
+int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                 const hs_wire_msg_t *m);
+/* STATUS_REPLY of job_id (0 = every job) into *m; m->status_reply.jobs is
+ * malloc'd (free it). HS_ENOTFOUND for an unknown job, HS_ENOMEM. */
+int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m);
+
+/* ---- QUERY and WATCH: broker_clients.c ---- */
+/* Queues a QUERY for after the round's commit. 0, or an error code with *why
+ * (static text) for the ERROR reply: HS_ELIMIT, HS_EAGAIN (queue full), HS_ENOMEM. */
+int hs__query_add(hs__broker_t *b, const uint8_t *id, size_t len, const char *text,
+                  const char **why);
+/* Runs up to a few queued QUERYs and sends their replies (no batch may be open). */
+void hs__queries_run(hs__broker_t *b);
+/* Subscribes peer id to job_id (0 = every job); the first push answers it. 0, or
+ * an error code with why filled: HS_ENOTFOUND, HS_EFULL, HS_ENOMEM. */
+int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_id, char *why,
+                  size_t why_size);
+/* A message from peer id: if it watches, its silence timer restarts. Its index or -1. */
+int hs__watch_touch(hs__broker_t *b, const uint8_t *id, size_t len);
+void hs__watch_remove(hs__broker_t *b, int i);
+/* After the commit: pushes STATUS_REPLYs to watchers whose job changed. */
+void hs__watch_push(hs__broker_t *b);
+/* Frees the query queue and the watchers (at shutdown). */
+void hs__clients_free(hs__broker_t *b);
 
 /* ---- tasks and jobs: broker_tasks.c ---- */
 int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */

@@ -30,6 +30,25 @@
  * (a lease lives in memory only: a restart queues leased tasks again anyway); the loop in broker.c commits once per round, together with
  * the results, so the journal and the results can never disagree after a crash.
  * Job counters are written when dirty (hs__jobs_flush) in the same batch.
+ *
+ * Chunks. A game whose positions outnumber the chunk size (cfg->chunk, default
+ * HS_BROKER_DEFAULT_CHUNK) becomes several tasks, one per run of consecutive
+ * positions (the moves spec's step kept), created together so their ids are
+ * consecutive; each record says which chunk it is of how many, so the siblings of
+ * a task are found by id (hs_store_task_t.chunk/chunks). The job counts games:
+ *
+ *   chunk DONE    positions_done += its positions; games_done += 1 only when it
+ *                 was the game's last unfinished chunk (hs__bgame_t.left)
+ *   chunk FAILED  (retry limit) games_failed += 1 and the game recorded failed
+ *                 with the reason, once; its unfinished siblings go to CANCELED
+ *                 in the same batch, so no later chunk can count it again
+ *   job canceled  every chunk of every game goes to CANCELED
+ *
+ * hs__bgame_t lives only in memory: on load the unfinished chunks of a game are
+ * grouped by (job, first id) and `left` is their number. That is all the state a
+ * game needs, because a failed chunk cancels its siblings in the batch that
+ * journals the failure, and the job counters are journaled in the same batch as
+ * every task transition: after kill -9 nothing is counted twice or lost.
  */
 #include "broker/broker_internal.h"
 
@@ -112,6 +131,14 @@ hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id)
     return NULL;
 }
 
+/* Frees t, and its game's bookkeeping with its last chunk. */
+static void s_task_free(hs__btask_t *t)
+{
+    if (t->game && --t->game->left == 0)
+        free(t->game);
+    free(t);
+}
+
 /* Removes t from the table and frees it (it must be neither queued nor leased). */
 static void s_table_remove(hs__broker_t *b, hs__btask_t *t)
 {
@@ -122,7 +149,7 @@ static void s_table_remove(hs__broker_t *b, hs__btask_t *t)
         *pp = t->hnext;
         b->num_tasks--;
     }
-    free(t);
+    s_task_free(t);
 }
 
 static void s_queue_push(hs__bjob_t *j, hs__btask_t *t)
@@ -337,34 +364,72 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs
     return 0;
 }
 
-/* Creates a QUEUED task for a game already in the store. */
+/* Positions per task for job j: the configured chunk, capped so that a RESULT
+ * (positions x engines evals) stays within the wire limit. */
+static int s_chunk_size(const hs__broker_t *b, const hs__bjob_t *j)
+{
+    int c = b->cfg->chunk > 0 ? b->cfg->chunk : HS_BROKER_DEFAULT_CHUNK;
+    int cap = HS_WIRE_MAX_EVALS / (j->num_engines > 0 ? j->num_engines : 1);
+    return c < cap ? c : cap;
+}
+
+/* Creates the QUEUED task(s) of a game already in the store: one per chunk of
+ * consecutive positions, with consecutive ids. */
 static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
 {
     int step;
     bool last_only;
     hs__moves_parse(j->rec.moves_spec, &step, &last_only);
-    hs__btask_t *t = calloc(1, sizeof *t);
-    if (!t)
+    hs_store_task_t whole = { .job_id = j->rec.id, .game_id = { gid[0], gid[1] },
+                              .state = HS_TASK_QUEUED, .move_first = last_only ? num_moves : 0,
+                              .move_last = num_moves, .move_step = step };
+    int n = s_positions(&whole), per = s_chunk_size(b, j);
+    int chunks = n > per ? (n + per - 1) / per : 1;
+    hs__bgame_t *game = NULL;
+    if (chunks > 1 && !(game = calloc(1, sizeof *game)))
         return HS_ENOMEM;
-    t->rec.job_id = j->rec.id;
-    t->rec.game_id[0] = gid[0];
-    t->rec.game_id[1] = gid[1];
-    t->rec.state = HS_TASK_QUEUED;
-    t->rec.move_first = last_only ? num_moves : 0;
-    t->rec.move_last = num_moves;
-    t->rec.move_step = step;
     int rc = hs__batch(b);
-    t->jstate = HS_TASK_QUEUED;
-    if (rc < 0 || (rc = s_fatal(b, hs_store_task_create(b->store, &t->rec, &b->err))) < 0 ||
-        (rc = s_table_add(b, t)) < 0) {
-        free(t);
-        return rc;
+    uint64_t first_id = 0;
+    for (int k = 0; k < chunks && rc == 0; k++) {
+        hs__btask_t *t = calloc(1, sizeof *t);
+        if (!t) {
+            rc = HS_ENOMEM;
+            break;
+        }
+        t->rec = whole;
+        t->rec.move_first = whole.move_first + k * per * step;
+        if (k < chunks - 1)
+            t->rec.move_last = whole.move_first + ((k + 1) * per - 1) * step;
+        t->rec.chunk = k;
+        t->rec.chunks = chunks;
+        t->jstate = HS_TASK_QUEUED;
+        if ((rc = s_fatal(b, hs_store_task_create(b->store, &t->rec, &b->err))) < 0 ||
+            (rc = s_table_add(b, t)) < 0) {
+            free(t);
+            break;
+        }
+        /* Siblings are found by id: ids are allocated last + 1 in the batch, and
+         * nothing else creates tasks in between. */
+        if (k == 0)
+            first_id = t->rec.id;
+        if (t->rec.id != first_id + (uint64_t)k) {
+            rc = hs_error_set(&b->err, HS_ESTORE, "task ids of a game are not consecutive");
+            s_fatal(b, rc);
+        }
+        t->job = j;
+        if (game) {
+            t->game = game;
+            game->left++;
+        }
+        s_queue_push(j, t);
+        b->pending++;
     }
-    t->job = j;
-    s_queue_push(j, t);
-    b->pending++;
+    if (game && game->left == 0)
+        free(game);
+    if (rc < 0)
+        return rc;   /* a store error: the broker stops, the batch is dropped */
     j->rec.games_total++;
-    j->rec.positions_total += s_positions(&t->rec);
+    j->rec.positions_total += n;
     j->dirty = true;
     return 0;
 }
@@ -545,7 +610,32 @@ int hs__task_unlease(hs__broker_t *b, hs__btask_t *t)
     return 0;   /* the journal still says QUEUED (leases are not journaled) */
 }
 
-/* Marks t FAILED with reason and records its game as failed. Frees t. */
+/* The unfinished siblings of a failed chunk t go to CANCELED (journaled): the
+ * game is failed already, and must not be counted again. */
+static int s_cancel_siblings(hs__broker_t *b, const hs__btask_t *t)
+{
+    if (t->rec.chunks <= 1)
+        return 0;
+    uint64_t first = t->rec.id - (uint64_t)t->rec.chunk;
+    for (int k = 0; k < t->rec.chunks; k++) {
+        hs__btask_t *s = hs__task_find(b, first + (uint64_t)k);
+        if (!s || s == t || s->job != t->job || s->rec.game_id[0] != t->rec.game_id[0] ||
+            s->rec.game_id[1] != t->rec.game_id[1])
+            continue;
+        s_detach(b, s);
+        s->rec.state = HS_TASK_CANCELED;
+        snprintf(s->rec.reason, sizeof s->rec.reason, "game failed in chunk %d of %d",
+                 t->rec.chunk + 1, t->rec.chunks);
+        int rc = s_put(b, s);
+        s_table_remove(b, s);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Marks t FAILED with reason, records its game as failed and cancels the game's
+ * other chunks. Frees t. */
 static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
 {
     hs__bjob_t *j = t->job;
@@ -567,6 +657,8 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
                                              t->rec.reason, j->rec.id, NULL, &b->err));
         free(source);
     }
+    if (rc == 0)
+        rc = s_cancel_siblings(b, t);
     S_LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
     j->rec.games_failed++;
     j->dirty = true;
@@ -615,7 +707,8 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
     t->rec.reason[0] = '\0';
     if ((rc = s_put(b, t)) < 0)
         return rc;
-    j->rec.games_done++;
+    if (!t->game || t->game->left == 1)
+        j->rec.games_done++;   /* the game's last unfinished chunk */
     j->rec.positions_done += s_positions(&t->rec);
     j->dirty = true;
     s_table_remove(b, t);
@@ -637,6 +730,9 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
     if (t->rec.move_last > task->game.game.num_moves || n <= 0 || n > HS_WIRE_MAX_EVALS)
         return hs_error_set(err, HS_EINVAL, "task moves %d..%d do not fit the game (%d moves)",
                             t->rec.move_first, t->rec.move_last, task->game.game.num_moves);
+    /* A chunk needs the moves up to its last position only (the position key
+     * looks back, never ahead): early chunks of a long game travel lighter. */
+    task->game.game.num_moves = t->rec.move_last;
     task->move_numbers = malloc(sizeof(int) * (size_t)n);
     task->engines = calloc((size_t)t->job->num_engines, sizeof(char *));
     if (!task->move_numbers || !task->engines)
@@ -675,6 +771,12 @@ static int s_collect(void *ctx, const hs_store_task_t *t)
     return 0;
 }
 
+static int s_cmp_task_id(const void *a, const void *b)
+{
+    uint64_t x = ((const hs_store_task_t *)a)->id, y = ((const hs_store_task_t *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
 int hs__broker_load(hs__broker_t *b, hs_error_t *err)
 {
     hs_store_job_t *jobs = NULL;
@@ -710,7 +812,11 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
         free(l.v);
         return rc;
     }
+    /* Id order: the queue keeps its order, and the chunks of a game come together. */
+    if (l.n > 1)
+        qsort(l.v, l.n, sizeof *l.v, s_cmp_task_id);
     int requeued = 0;
+    hs__btask_t *prev = NULL;
     for (size_t i = 0; i < l.n; i++) {
         hs__bjob_t *j = hs__job_find(b, l.v[i].job_id);
         if (!j || j->rec.state != HS_JOB_RUNNING)
@@ -727,6 +833,19 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
             free(t);
             break;
         }
+        /* Unfinished chunks of one game (same job, same first id) share one
+         * counter again: the game is done when the last of them is. */
+        if (t->rec.chunks > 1) {
+            if (prev && prev->game && prev->job == j &&
+                prev->rec.id - (uint64_t)prev->rec.chunk == t->rec.id - (uint64_t)t->rec.chunk) {
+                t->game = prev->game;
+            } else if (!(t->game = calloc(1, sizeof *t->game))) {
+                rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+                break;
+            }
+            t->game->left++;
+        }
+        prev = t;
         if (t->rec.state == HS_TASK_LEASED) {
             t->rec.state = HS_TASK_QUEUED;
             if ((rc = s_put(b, t)) < 0)
@@ -750,7 +869,7 @@ void hs__broker_free_state(hs__broker_t *b)
     for (size_t i = 0; i < b->num_buckets; i++)
         for (hs__btask_t *t = b->buckets[i], *nx; t; t = nx) {
             nx = t->hnext;
-            free(t);
+            s_task_free(t);
         }
     free(b->buckets);
     b->buckets = NULL;

@@ -41,6 +41,7 @@ struct hs_submitter {
     int n;
     int64_t sent;
     char token[HS_WIRE_MAX_TOKEN + 1];   /* job token sent with every SUBMIT */
+    hs_wire_buf_t check;        /* scratch: each game is encoded once to check it */
 };
 
 static int s_open(hs_client_t *c, hs_error_t *err)
@@ -94,12 +95,24 @@ void hs_client_destroy(hs_client_t **cp)
     *cp = NULL;
 }
 
-/* Receives one reply within timeout: 1 got it, 0 timed out. */
-static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc)
+static int64_t s_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Receives one message within timeout_ms: 1 got one (*rc: the decoder's status;
+ * with keep_heartbeats a HEARTBEAT counts), 0 timed out. Frames that are not a
+ * client message are skipped.
+ */
+static int s_recv_ex(hs_client_t *c, int timeout_ms, bool keep_heartbeats, hs_wire_msg_t *reply,
+                     hs_error_t *err, int *rc)
 {
     zmq_pollitem_t item = { c->sock, 0, ZMQ_POLLIN, 0 };
     for (;;) {
-        int n = zmq_poll(&item, 1, c->timeout_ms);
+        int n = zmq_poll(&item, 1, timeout_ms);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -126,7 +139,7 @@ static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc
             !is_worker) {
             *rc = hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), reply, err);
             got = 1;
-            if (*rc == 0 && reply->type == HS_WIRE_HEARTBEAT) {
+            if (*rc == 0 && reply->type == HS_WIRE_HEARTBEAT && !keep_heartbeats) {
                 hs_wire_msg_fini(reply);
                 got = 0;   /* not an answer: keep waiting */
             }
@@ -136,6 +149,12 @@ static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc
         if (got)
             return 1;
     }
+}
+
+/* Receives one reply within the client's timeout (HEARTBEATs skipped). */
+static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc)
+{
+    return s_recv_ex(c, c->timeout_ms, false, reply, err, rc);
 }
 
 int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *reply,
@@ -171,6 +190,96 @@ int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *r
     }
     return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after %d tries",
                         c->endpoint, c->retries + 1);
+}
+
+/* Encodes and sends m on the current socket (opened when closed). */
+static int s_send_one(hs_client_t *c, const hs_wire_msg_t *m, hs_error_t *err)
+{
+    c->buf.len = 0;
+    int rc = hs_wire_encode(m, &c->buf, err);
+    if (rc < 0)
+        return rc;
+    if (!c->sock && (rc = s_open(c, err)) < 0)
+        return rc;
+    zmq_send(c->sock, "", 0, ZMQ_SNDMORE);
+    zmq_send(c->sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+    zmq_send(c->sock, c->buf.data, c->buf.len, 0);
+    return 0;
+}
+
+static int s_send_type(hs_client_t *c, hs_wire_type_t type, uint64_t job_id, hs_error_t *err)
+{
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, type);
+    m.job_id = job_id;
+    return s_send_one(c, &m, err);
+}
+
+int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client_watch_fn fn,
+                    void *ctx, hs_error_t *err)
+{
+    int hb = heartbeat_ms > 0 ? heartbeat_ms : 1000;
+    int rc = s_send_type(c, HS_WIRE_WATCH, job_id, err);
+    if (rc < 0)
+        return rc;
+    int64_t now = s_ms(), heard = now, status_at = now, sent = now;
+    int tries = 0;
+    for (;;) {
+        if (c->abort_flag && atomic_load(c->abort_flag))
+            return hs_error_set(err, HS_ECANCELED, "the broker is gone");
+        int64_t wait = hb - (now - sent);
+        hs_wire_msg_t r;
+        int drc = 0;
+        int got = s_recv_ex(c, wait > 0 ? (int)wait : 0, true, &r, err, &drc);
+        now = s_ms();
+        if (got && drc == 0) {
+            heard = now;
+            tries = 0;
+            if (r.type == HS_WIRE_ERROR) {
+                int code = r.error.code < 0 ? r.error.code : HS_EPROTO;
+                hs_error_set(err, code, "broker: %s", r.error.reason ? r.error.reason : "error");
+                hs_wire_msg_fini(&r);
+                return code;
+            }
+            if (r.type == HS_WIRE_STATUS_REPLY) {
+                status_at = now;
+                bool running = false;
+                for (int i = 0; i < r.status_reply.num_jobs; i++)
+                    running |= r.status_reply.jobs[i].state &&
+                               !strcmp(r.status_reply.jobs[i].state, "running");
+                int stop = fn ? fn(ctx, &r.status_reply) : 0;
+                hs_wire_msg_fini(&r);
+                if (stop || !running) {
+                    if (running)   /* tell the broker to stop pushing */
+                        s_send_type(c, HS_WIRE_DISCONNECT, 0, NULL);
+                    return 0;
+                }
+            } else {
+                hs_wire_msg_fini(&r);
+            }
+        } else if (got) {
+            hs_error_clear(err);   /* an undecodable message: dropped */
+        }
+        if (now - heard >= 3 * (int64_t)hb) {
+            /* The broker is silent: a fresh socket, and WATCH again. */
+            if (++tries > c->retries)
+                return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after "
+                                    "%d tries", c->endpoint, c->retries + 1);
+            zmq_close(c->sock);
+            c->sock = NULL;
+            if ((rc = s_send_type(c, HS_WIRE_WATCH, job_id, err)) < 0)
+                return rc;
+            heard = status_at = sent = now;
+        } else if (now - status_at >= 5 * (int64_t)hb) {
+            if ((rc = s_send_type(c, HS_WIRE_WATCH, job_id, err)) < 0)
+                return rc;
+            status_at = sent = now;
+        } else if (now - sent >= hb) {
+            if ((rc = s_send_type(c, HS_WIRE_HEARTBEAT, 0, err)) < 0)
+                return rc;
+            sent = now;
+        }
+    }
 }
 
 int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_error_t *err)
@@ -262,6 +371,7 @@ void hs_submitter_destroy(hs_submitter_t **sp)
         return;
     s_batch_clear(*sp);
     free((*sp)->batch);
+    hs_wire_buf_free(&(*sp)->check);
     free(*sp);
     *sp = NULL;
 }
@@ -321,6 +431,21 @@ int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, h
     if (w->game.id[0] == 0 && w->game.id[1] == 0)
         hs_game_compute_id(&w->game);
     w->source = source ? strdup(source) : NULL;
+    /* A game the wire cannot carry (more moves than HS_WIRE_MAX_MOVES, a name too
+     * long, ...) would make the whole SUBMIT fail to encode: record it as failed
+     * with the encoder's reason instead, and the upload goes on. */
+    hs_error_t why = { 0 };
+    s->check.len = 0;
+    if (hs_wire_encode_game(w, &s->check, &why) < 0) {
+        char *src = w->source;
+        w->source = NULL;
+        hs_wire_game_fini(w);
+        char reason[HS_WIRE_MAX_STR];
+        snprintf(reason, sizeof reason, "cannot be sent to the broker: %s", why.msg);
+        int rc = hs_submitter_add_failure(s, src ? src : source, reason, err);
+        free(src);
+        return rc;
+    }
     s->n++;
     return s_maybe_flush(s, err);
 }

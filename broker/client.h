@@ -11,7 +11,9 @@
  * submitter's job token, so a retried first SUBMIT (its reply lost) reaches the
  * job it created instead of creating a second one.
  *
- * Used by `hyeongse submit`, `status`, `cancel` and `analyze` (over inproc://).
+ * Used by `hyeongse submit`, `status`, `cancel`, `query` and `analyze` (over
+ * inproc://). `status --watch` and `submit --wait` use hs_client_watch: the
+ * broker pushes progress, the client heartbeats.
  * Threads: one hs_client_t per thread.
  */
 #ifndef HS_BROKER_CLIENT_H
@@ -58,6 +60,28 @@ int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_e
 
 /* CANCEL job_id: *canceled says whether a running job was canceled. */
 int hs_client_cancel(hs_client_t *c, uint64_t job_id, bool *canceled, hs_error_t *err);
+
+/*
+ * Called with every STATUS_REPLY a watch receives; non-zero stops the watch
+ * (hs_client_watch then returns 0).
+ */
+typedef int (*hs_client_watch_fn)(void *ctx, const hs_wire_status_reply_t *r);
+
+/*
+ * WATCH job_id (0 = every job): the broker pushes a STATUS_REPLY at once, then
+ * whenever the counts change (at most every 250 ms) and when the job ends. fn
+ * sees every reply; the watch returns 0 after the reply in which the job (for 0:
+ * every job) is no longer running, or when fn returns non-zero. Meanwhile the
+ * client sends HEARTBEAT every heartbeat_ms (<= 0: 1000) when it sent nothing
+ * else; when it hears nothing for 3 intervals it opens a fresh socket and sends
+ * WATCH again (giving up after `retries` such tries: HS_ETIMEOUT), and with no
+ * STATUS_REPLY for 5 intervals it sends WATCH again on the same socket (a
+ * watcher the broker dropped gets its subscription back; the answer is
+ * immediate). An ERROR reply (no such job; too many watchers: HS_EFULL) is
+ * returned as its code with the reason in *err. The abort flag is honoured.
+ */
+int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client_watch_fn fn,
+                    void *ctx, hs_error_t *err);
 
 /* ---- streaming a job ---- */
 

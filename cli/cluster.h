@@ -46,7 +46,8 @@ typedef struct hs_cli_job_summary {
 } hs_cli_job_summary_t;
 
 /*
- * Polls STATUS of job every 250 ms until it is no longer running, drawing a
+ * WATCHes job (the broker pushes its counts, at most every 250 ms) until it is
+ * no longer running, drawing a
  * progress bar (games, positions/s, ETA, failures) on `bar` (NULL: none).
  * Returns 0 (see sum->state for how it ended) or the client's error.
  */

@@ -65,7 +65,7 @@ static void s_usage(FILE *out)
     char known[256];
     fprintf(out,
             "usage: hyeongse analyze ARCHIVE... [--db DIR] [--threads N] [--engines LIST]\n"
-            "                        [--moves all|every:N|last] [--quiet]\n\n"
+            "                        [--moves all|every:N|last] [--chunk N] [--quiet]\n\n"
             "Evaluates every position of every game in the archives (.sgf files, folders,\n"
             ".tar.gz, .zip) on this machine and stores the results in DIR, which\n"
             "`hyeongse query --db DIR` reads. Broken games are recorded as failed with\n"
@@ -75,8 +75,10 @@ static void s_usage(FILE *out)
             "  --threads N     engine threads (default: one per CPU)\n"
             "  --engines LIST  comma-separated engines (default %s; known: %s)\n"
             "  --moves SPEC    all (default), every:N, last\n"
+            "  --chunk N       most positions per task: longer games are split (default %d)\n"
             "  --quiet         no progress bar\n",
-            hs__cli_default_engines(), hs_engine_list(known, sizeof known));
+            hs__cli_default_engines(), hs_engine_list(known, sizeof known),
+            HS_BROKER_DEFAULT_CHUNK);
 }
 
 int hs_cmd_analyze(int argc, char **argv)
@@ -85,17 +87,26 @@ int hs_cmd_analyze(int argc, char **argv)
         { "db", required_argument, 0, 'd' },      { "threads", required_argument, 0, 't' },
         { "engines", required_argument, 0, 'e' }, { "moves", required_argument, 0, 'm' },
         { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
+        { "chunk", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
     const char *db = "hyeongse.db", *engines = NULL, *moves = "all";
-    int threads = 0, quiet = 0, c;
+    int threads = 0, quiet = 0, chunk = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "d:t:e:m:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:t:e:m:c:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 't': threads = atoi(optarg); break;
         case 'e': engines = optarg; break;
         case 'm': moves = optarg; break;
+        case 'c':
+            chunk = atoi(optarg);
+            if (chunk < 1 || chunk > HS_WIRE_MAX_EVALS) {
+                fprintf(stderr, "hyeongse analyze: --chunk takes 1..%d positions\n",
+                        HS_WIRE_MAX_EVALS);
+                return 2;
+            }
+            break;
         case 'q': quiet = 1; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
@@ -142,6 +153,7 @@ int hs_cmd_analyze(int argc, char **argv)
         .bind = endpoint, .zmq_ctx = ctx, .db_dir = db, .store_flags = HS_STORE_NOSYNC,
         .map_size = (size_t)1 << 30,   /* virtual; grows by doubling past this */
         .stop = &stop_broker, .ready = &broker_ready, .verbose = getenv("HS_VERBOSE") != NULL,
+        .chunk = chunk,
     } };
     s_worker_thread_t wt = { .cfg = {
         .endpoint = endpoint, .zmq_ctx = ctx, .threads = threads, .stop = &stop_worker,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "broker/broker.h"
+#include "core/wire.h"
 #include "store/store.h"
 
 const char hs_cmd_broker_summary[] = "run the broker: job queue, leases, results into the store";
@@ -27,8 +28,8 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse broker --bind ADDR --db DIR [--heartbeat-ms N] [--lease-ms N]\n"
-            "                       [--max-attempts N] [--queue-max N] [--map-size BYTES]\n"
-            "                       [--sync] [--verbose]\n\n"
+            "                       [--max-attempts N] [--queue-max N] [--chunk N]\n"
+            "                       [--map-size BYTES] [--sync] [--verbose]\n\n"
             "Serves workers (`hyeongse worker --connect ADDR`) and clients (`submit`,\n"
             "`status`, `cancel` with --broker ADDR) on one address, and keeps jobs,\n"
             "tasks and results in the LMDB store DIR. Restarting it on the same DIR\n"
@@ -39,9 +40,11 @@ static void s_usage(FILE *out)
             "  --lease-ms N       a task goes back to the queue after N ms (default 600000)\n"
             "  --max-attempts N   leases before a task is marked failed (default 5)\n"
             "  --queue-max N      pending tasks before clients must wait (default 20000)\n"
+            "  --chunk N          most positions per task: longer games are split into\n"
+            "                     tasks of consecutive moves (default %d)\n"
             "  --map-size BYTES   initial LMDB map size (default 1 GiB; doubles when full)\n"
             "  --sync             fsync every commit (survives power loss, not only kill -9)\n"
-            "  --verbose          log events to stderr\n");
+            "  --verbose          log events to stderr\n", HS_BROKER_DEFAULT_CHUNK);
 }
 
 int hs_cmd_broker(int argc, char **argv)
@@ -50,14 +53,15 @@ int hs_cmd_broker(int argc, char **argv)
         { "bind", required_argument, 0, 'b' },      { "db", required_argument, 0, 'd' },
         { "heartbeat-ms", required_argument, 0, 'H' }, { "lease-ms", required_argument, 0, 'l' },
         { "max-attempts", required_argument, 0, 'a' }, { "queue-max", required_argument, 0, 'q' },
-        { "sync", no_argument, 0, 's' },            { "map-size", required_argument, 0, 'M' },            { "verbose", no_argument, 0, 'v' },
+        { "sync", no_argument, 0, 's' },            { "map-size", required_argument, 0, 'M' },
+        { "chunk", required_argument, 0, 'c' },     { "verbose", no_argument, 0, 'v' },
         { "help", no_argument, 0, 'h' },            { 0, 0, 0, 0 },
     };
     hs_broker_config_t cfg = { .store_flags = HS_STORE_NOSYNC, .stop = &s_stop,
                                .map_size = (size_t)1 << 30 };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:sM:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vh", opts, NULL)) != -1) {
         switch (c) {
         case 'b': cfg.bind = optarg; break;
         case 'd': cfg.db_dir = optarg; break;
@@ -65,6 +69,14 @@ int hs_cmd_broker(int argc, char **argv)
         case 'l': cfg.lease_ms = atoi(optarg); break;
         case 'a': cfg.max_attempts = atoi(optarg); break;
         case 'q': cfg.queue_max = atoi(optarg); break;
+        case 'c':
+            cfg.chunk = atoi(optarg);
+            if (cfg.chunk < 1 || cfg.chunk > HS_WIRE_MAX_EVALS) {
+                fprintf(stderr, "hyeongse broker: --chunk takes 1..%d positions\n",
+                        HS_WIRE_MAX_EVALS);
+                return 2;
+            }
+            break;
         case 's': cfg.store_flags &= ~HS_STORE_NOSYNC; break;
         case 'M': cfg.map_size = (size_t)strtoull(optarg, NULL, 10); break;
         case 'v': cfg.verbose = 1; break;

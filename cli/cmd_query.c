@@ -1,8 +1,9 @@
 /*
  * cli/cmd_query.c — `hyeongse query`: read stored evaluations from a store
- * directory (read-only; works while a broker writes to it). The selection,
- * filters and output formats live in store/query.h; this file only parses
- * arguments.
+ * directory (read-only; works while a broker writes to it), or through a
+ * broker (--broker ADDR: a QUERY message). The arguments are parsed and run by
+ * store/query.h (hs_query_args_*), the same code the broker runs for a QUERY;
+ * this file adds --position (a local SGF file) and the remote request.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "core/game.h"
 #include "core/sgf.h"
+#include "broker/client.h"
 #include "store/query.h"
 #include "store/store.h"
 
@@ -18,7 +20,7 @@ const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, 
 static void s_usage(FILE *out)
 {
     fprintf(out,
-        "usage: hyeongse query --db DIR [stats | failed] [game ID | --path SOURCE | --player NAME]\n"
+        "usage: hyeongse query (--db DIR | --broker ADDR) [stats | failed] [game ID | --path SOURCE | --player NAME]\n"
         "                      [--move N] [--swing POINTS] [--engine SPEC] [--ownership]\n"
         "                      [--limit N] [--format table|jsonl|csv] [--json]\n"
         "       hyeongse query --db DIR --position FILE.sgf --move N [--game K]\n"
@@ -51,8 +53,14 @@ static void s_usage(FILE *out)
         "                   positions; --no-games skips it). Exit status 3 when the\n"
         "                   position has no stored eval.\n"
         "\n"
-        "Not yet: querying through a broker address (--broker); query the store\n"
-        "directory instead (read-only access is safe while the broker runs).\n");
+        "Through a broker:\n"
+        "  --broker ADDR    instead of --db DIR: the broker runs the same query on its\n"
+        "                   store and sends the output back (byte for byte what --db\n"
+        "                   prints). Not with --position (it reads a local file). The\n"
+        "                   broker caps a reply at 8 MiB and 200,000 rows; a cut reply\n"
+        "                   says \"truncated\" on stderr. A long query delays the broker's\n"
+        "                   round: prefer --db on the broker's host for big exports.\n"
+        "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
 }
 
 /* Reads the whole file: malloc'd buffer in *out (caller frees), 0 or HS_EIO/HS_ENOMEM. */
@@ -144,152 +152,105 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
     return rc;
 }
 
-static int s_need(int argc, char **argv, int i)
+/* `query --broker ADDR`: sends the other arguments as one QUERY; prints the reply. */
+static int s_query_remote(const hs_query_args_t *a, int argc, char **argv)
 {
-    if (i + 1 >= argc) {
-        fprintf(stderr, "hyeongse query: %s needs a value\n", argv[i]);
-        return 0;
+    /* Every argument but --broker ADDR and --timeout MS goes to the broker, which
+     * parses them again with the same hs_query_args_parse. */
+    char **send = calloc((size_t)argc + 1, sizeof *send);
+    int n = 0;
+    if (!send) {
+        fprintf(stderr, "hyeongse query: out of memory\n");
+        return 1;
     }
-    return 1;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--broker") || !strcmp(argv[i], "--timeout"))
+            i++;
+        else
+            send[n++] = argv[i];
+    }
+    hs_error_t err = { 0 };
+    char *text = NULL;
+    int rc = hs_query_args_join(n, send, &text, &err);
+    free(send);
+    if (rc < 0) {
+        fprintf(stderr, "hyeongse query: %s\n", err.msg);
+        return 2;
+    }
+    hs_client_t *cl = NULL;
+    rc = hs_client_new(&cl, NULL, a->broker, a->timeout_ms > 0 ? a->timeout_ms : 30000, 2, &err);
+    hs_wire_msg_t m, r;
+    hs_wire_msg_init(&m, HS_WIRE_QUERY);
+    m.text = text;
+    if (rc == 0)
+        rc = hs_client_request(cl, &m, &r, &err);
+    free(text);
+    hs_client_destroy(&cl);
+    if (rc < 0) {
+        fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
+        return rc == HS_ENOTFOUND ? 3 : 1;
+    }
+    if (r.type != HS_WIRE_QUERY_REPLY || !r.text) {
+        hs_wire_msg_fini(&r);
+        fprintf(stderr, "hyeongse query: unexpected reply from the broker\n");
+        return 1;
+    }
+    /* The reply: the notes for stderr, one RS byte, then the output byte for byte. */
+    const char *out = strchr(r.text, HS_QUERY_REPLY_SEP);
+    if (out) {
+        fwrite(r.text, 1, (size_t)(out - r.text), stderr);
+        out++;
+    } else {
+        out = r.text;
+    }
+    fwrite(out, 1, strlen(out), stdout);
+    fflush(stdout);
+    hs_wire_msg_fini(&r);
+    return 0;
 }
 
 int hs_cmd_query(int argc, char **argv)
 {
-    const char *db = NULL;
-    bool stats = false, json = false, failed = false;
-    const char *engine = NULL, *position = NULL, *game_arg = NULL;
-    bool games = true;
-    hs_query_t q;
-    hs_query_init(&q);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            s_usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--db")) {
-            if (!s_need(argc, argv, i)) return 2;
-            db = argv[++i];
-        } else if (!strcmp(a, "stats")) {
-            stats = true;
-        } else if (!strcmp(a, "failed")) {
-            failed = true;
-        } else if (!strcmp(a, "game") || !strcmp(a, "--game")) {
-            if (!s_need(argc, argv, i)) return 2;
-            game_arg = argv[++i];   /* a game id, or with --position an index */
-        } else if (!strcmp(a, "--position")) {
-            if (!s_need(argc, argv, i)) return 2;
-            position = argv[++i];
-        } else if (!strcmp(a, "--no-games")) {
-            games = false;
-        } else if (!strcmp(a, "--path")) {
-            if (!s_need(argc, argv, i)) return 2;
-            q.source = argv[++i];
-        } else if (!strcmp(a, "--player")) {
-            if (!s_need(argc, argv, i)) return 2;
-            q.player = argv[++i];
-        } else if (!strcmp(a, "--move")) {
-            if (!s_need(argc, argv, i)) return 2;
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 65535) {
-                fprintf(stderr, "hyeongse query: --move needs a number 0..65535\n");
-                return 2;
-            }
-            q.move = (int)v;
-        } else if (!strcmp(a, "--swing")) {
-            if (!s_need(argc, argv, i)) return 2;
-            char *end;
-            q.swing = strtod(argv[++i], &end);
-            if (*end || !(q.swing > 0)) {
-                fprintf(stderr, "hyeongse query: --swing needs a positive number\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--engine")) {
-            if (!s_need(argc, argv, i)) return 2;
-            engine = argv[++i];
-        } else if (!strcmp(a, "--ownership")) {
-            q.ownership = true;
-        } else if (!strcmp(a, "--limit")) {
-            if (!s_need(argc, argv, i)) return 2;
-            q.limit = strtoll(argv[++i], NULL, 10);
-        } else if (!strcmp(a, "--format")) {
-            if (!s_need(argc, argv, i)) return 2;
-            if (hs_query_format_parse(argv[++i], &q.format)) {
-                fprintf(stderr, "hyeongse query: unknown format '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--json")) {
-            json = true;
-        } else if (!strcmp(a, "--broker")) {
-            fprintf(stderr, "hyeongse query: --broker is not supported yet; use --db DIR\n");
-            return 2;
-        } else {
-            fprintf(stderr, "hyeongse query: unknown argument '%s' (see --help)\n", a);
-            return 2;
-        }
-    }
-    if (!db) {
-        fprintf(stderr, "hyeongse query: --db DIR is required (see --help)\n");
-        return 2;
-    }
-    int game_index = 0;
-    if (position) {
-        if (q.move < 0) {
-            fprintf(stderr, "hyeongse query: --position needs --move N\n");
-            return 2;
-        }
-        if (stats || q.source || q.player || q.swing > 0) {
-            fprintf(stderr, "hyeongse query: --position goes with --move, --game K, --engine, "
-                            "--no-games, --ownership and --format only\n");
-            return 2;
-        }
-        if (game_arg) {
-            char *end;
-            long k = strtol(game_arg, &end, 10);
-            if (*end || k < 0 || k > 1000000) {
-                fprintf(stderr, "hyeongse query: with --position, --game K is the game's index "
-                                "in the file (0 = the first)\n");
-                return 2;
-            }
-            game_index = (int)k;
-        }
-    } else {
-        q.game = game_arg;
-    }
-    if (json)
-        q.format = HS_QUERY_JSONL;
-    if (engine)
-        q.engine_id = hs_engine_config_id(engine);
-    hs_store_t *s = NULL;
+    hs_query_args_t a;
     hs_error_t err;
     hs_error_clear(&err);
-    int rc = hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err);
+    if (hs_query_args_parse(argc - 1, argv + 1, &a, &err) < 0) {
+        fprintf(stderr, "hyeongse query: %s\n", err.msg);
+        return 2;
+    }
+    if (a.help) {
+        s_usage(stdout);
+        return 0;
+    }
+    if (!a.db == !a.broker) {
+        fprintf(stderr, "hyeongse query: give one of --db DIR or --broker ADDR (see --help)\n");
+        return 2;
+    }
+    if (a.broker) {
+        if (a.position) {
+            fprintf(stderr, "hyeongse query: --position reads a local SGF file; "
+                            "query the store with --db DIR\n");
+            return 2;
+        }
+        return s_query_remote(&a, argc - 1, argv + 1);
+    }
+    hs_store_t *s = NULL;
+    int rc = hs_store_open(&s, a.db, HS_STORE_RDONLY, 0, &err);
     if (rc) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg);
         return 1;
     }
-    if (stats) {
-        rc = hs_query_stats(s, stdout, json, &err);
-    } else if (failed) {
-        int64_t rows = 0;
-        rc = hs_query_failed(s, stdout, q.format, &rows, &err);
-        if (rc == 0 && q.format == HS_QUERY_TABLE)
-            fprintf(stderr, "%lld failed games\n", (long long)rows);
-    } else if (position) {
+    if (a.position) {
         int64_t evals = 0;
-        rc = s_query_position(s, position, game_index, &q, games, &evals, &err);
+        rc = s_query_position(s, a.position, a.game_index, &a.q, a.games, &evals, &err);
         hs_store_close(&s);
         if (rc) {
             fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
             return 1;
         }
         return evals ? 0 : 3;
-    } else {
-        int64_t rows = 0;
-        rc = hs_query_run(s, &q, stdout, &rows, &err);
-        if (rc == 0 && q.format == HS_QUERY_TABLE)
-            fprintf(stderr, "%lld rows\n", (long long)rows);
     }
+    rc = hs_query_args_run(s, &a, stdout, stderr, NULL, &err);
     hs_store_close(&s);
     if (rc) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));

@@ -1,9 +1,10 @@
 /*
  * cli/cmd_status.c — `hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]`.
  *
- * --watch polls: a STATUS request every interval (Lazy Pirate, like every other
- * request), printed each time, until the job (or, without JOB, every job) has
- * stopped running. The broker does not push updates (docs/PROTOCOL.md, WATCH).
+ * --watch sends WATCH: the broker pushes a STATUS_REPLY when the counts change
+ * (at most every 250 ms) and when the job ends (docs/PROTOCOL.md, WATCH); this
+ * prints one at most every MS ms, and the last one, until the job (or, without
+ * JOB, every job) has stopped running. The client heartbeats meanwhile.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "core/clock.h"
 
 const char hs_cmd_status_summary[] = "show the jobs of a broker and their progress";
 
@@ -25,10 +27,35 @@ static void s_usage(FILE *out)
             "positions and rate, the reason of a failed job, and the number of live workers.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --json          one JSON object {\"workers\":N,\"jobs\":[{...}]}\n"
-            "  --watch[=MS]    ask again every MS ms (default 1000), printing each answer\n"
-            "                  (one JSON object per line with --json), until no job\n"
-            "                  (or JOB) is running any more\n",
+            "  --watch[=MS]    keep watching: the broker pushes progress as it changes;\n"
+            "                  print it at most every MS ms (default 1000; one JSON object\n"
+            "                  per line with --json) and once more when it ends, until no\n"
+            "                  job (or JOB) is running any more\n",
             HS_CLI_DEFAULT_BROKER);
+}
+
+typedef struct s_watch {
+    bool json;
+    double every, last;   /* seconds between prints; time of the last one */
+    int printed;
+} s_watch_t;
+
+/* One pushed STATUS_REPLY: printed when `every` has passed, and the last one always. */
+static int s_watch_print(void *ctx, const hs_wire_status_reply_t *r)
+{
+    s_watch_t *w = ctx;
+    bool running = false;
+    for (int i = 0; i < r->num_jobs; i++)
+        running |= r->jobs[i].state && !strcmp(r->jobs[i].state, "running");
+    double now = hs_clock_now();
+    if (running && now - w->last < w->every)
+        return 0;
+    if (w->printed++ && !w->json)
+        fputc('\n', stdout);
+    hs__cli_print_status(stdout, r, w->json);
+    fflush(stdout);
+    w->last = now;
+    return 0;
 }
 
 int hs_cmd_status(int argc, char **argv)
@@ -71,25 +98,21 @@ int hs_cmd_status(int argc, char **argv)
         fprintf(stderr, "hyeongse status: %s\n", err.msg);
         return 1;
     }
-    for (;;) {
+    int rc;
+    if (watch) {
+        s_watch_t w = { .json = json, .every = watch / 1000.0, .last = -1e9 };
+        rc = hs_client_watch(cl, job, 1000, s_watch_print, &w, &err);
+    } else {
         hs_wire_msg_t r;
-        if (hs_client_status(cl, job, &r, &err) < 0) {
-            fprintf(stderr, "hyeongse status: %s\n", err.msg);
-            hs_client_destroy(&cl);
-            return 1;
+        if ((rc = hs_client_status(cl, job, &r, &err)) == 0) {
+            hs__cli_print_status(stdout, &r.status_reply, json);
+            hs_wire_msg_fini(&r);
         }
-        hs__cli_print_status(stdout, &r.status_reply, json);
-        fflush(stdout);
-        bool running = false;
-        for (int i = 0; i < r.status_reply.num_jobs; i++)
-            running |= r.status_reply.jobs[i].state &&
-                       !strcmp(r.status_reply.jobs[i].state, "running");
-        hs_wire_msg_fini(&r);
-        if (!watch || !running)
-            break;
-        usleep((useconds_t)watch * 1000);
-        if (!json)
-            fputc('\n', stdout);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "hyeongse status: %s\n", err.msg);
+        hs_client_destroy(&cl);
+        return 1;
     }
     hs_client_destroy(&cl);
     return 0;

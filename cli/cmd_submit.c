@@ -66,15 +66,24 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
     return f->rc < 0;
 }
 
-int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
-                         const char *engines, const char *moves, const char *name,
-                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
-                         bool progress, hs_error_t *err)
+/* hs__cli_submit_paths with a job token: token NULL = a random one; the token
+ * used is copied to token_out (HS_WIRE_MAX_TOKEN + 1 bytes) when not NULL. */
+static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
+                          const char *engines, const char *moves, const char *name,
+                          int ingest_threads, const char *token, char *token_out,
+                          uint64_t *job, hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
     s_feed_t f = { 0 };
+    memset(rep, 0, sizeof *rep);
     int rc = hs_submitter_new(&f.sub, c, name, engines, moves, err);
     if (rc < 0)
         return rc;
+    if (token && (rc = hs_submitter_set_token(f.sub, token, err)) < 0) {
+        hs_submitter_destroy(&f.sub);
+        return rc;
+    }
+    if (token_out)
+        snprintf(token_out, HS_WIRE_MAX_TOKEN + 1, "%s", hs_submitter_token(f.sub));
     hs_ingest_options_t o;
     hs_ingest_options_init(&o);
     o.threads = ingest_threads;
@@ -106,6 +115,15 @@ int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
     return rc;
 }
 
+int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
+                         const char *engines, const char *moves, const char *name,
+                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
+                         bool progress, hs_error_t *err)
+{
+    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads, NULL, NULL,
+                          job, rep, progress, err);
+}
+
 /* ------------------------------------------------------------- waiting */
 
 static void s_bar(FILE *out, const hs_wire_job_status_t *j, double elapsed, bool tty)
@@ -130,49 +148,62 @@ static void s_bar(FILE *out, const hs_wire_job_status_t *j, double elapsed, bool
     fflush(out);
 }
 
+typedef struct s_wait {
+    uint64_t job;
+    FILE *bar;
+    bool tty;
+    double t0, last_line;
+    int64_t first_done;
+    hs_cli_job_summary_t *sum;
+    bool missing;
+} s_wait_t;
+
+/* One pushed STATUS_REPLY: the summary, and the bar (every push on a terminal,
+ * else a line every 5 s and at the end). */
+static int s_wait_update(void *ctx, const hs_wire_status_reply_t *r)
+{
+    s_wait_t *w = ctx;
+    if (r->num_jobs < 1) {
+        w->missing = true;
+        return 1;
+    }
+    const hs_wire_job_status_t *j = &r->jobs[0];
+    hs_cli_job_summary_t *sum = w->sum;
+    snprintf(sum->state, sizeof sum->state, "%s", j->state ? j->state : "?");
+    sum->games_total = j->games_total;
+    sum->games_done = j->games_done;
+    sum->games_failed = j->games_failed;
+    sum->positions_total = j->positions_total;
+    sum->positions_done = j->positions_done;
+    sum->workers = r->workers;
+    if (w->first_done < 0)
+        w->first_done = j->positions_done;
+    double now = hs_clock_now();
+    bool running = !strcmp(sum->state, "running");
+    if (w->bar && (w->tty || now - w->last_line >= 5 || !running)) {
+        hs_wire_job_status_t shown = *j;
+        shown.positions_done -= w->first_done;
+        shown.positions_total -= w->first_done;
+        s_bar(w->bar, &shown, now - w->t0, w->tty);
+        w->last_line = now;
+    }
+    if (!running && w->tty)
+        fputc('\n', w->bar);
+    return 0;
+}
+
 int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *sum,
                  hs_error_t *err)
 {
-    double t0 = hs_clock_now(), last_line = 0;
-    bool tty = bar && isatty(fileno(bar));
-    int64_t first_done = -1;
+    /* WATCH: the broker pushes the job's progress (at most every 250 ms, and at
+     * once when it ends); the client only heartbeats. */
+    s_wait_t w = { .job = job, .bar = bar, .tty = bar && isatty(fileno(bar)),
+                   .t0 = hs_clock_now(), .first_done = -1, .sum = sum };
     memset(sum, 0, sizeof *sum);
-    for (;;) {
-        hs_wire_msg_t r;
-        int rc = hs_client_status(c, job, &r, err);
-        if (rc < 0)
-            return rc;
-        if (r.status_reply.num_jobs < 1) {
-            hs_wire_msg_fini(&r);
-            return hs_error_set(err, HS_ENOTFOUND, "job %" PRIu64 " not found", job);
-        }
-        const hs_wire_job_status_t *j = &r.status_reply.jobs[0];
-        snprintf(sum->state, sizeof sum->state, "%s", j->state ? j->state : "?");
-        sum->games_total = j->games_total;
-        sum->games_done = j->games_done;
-        sum->games_failed = j->games_failed;
-        sum->positions_total = j->positions_total;
-        sum->positions_done = j->positions_done;
-        sum->workers = r.status_reply.workers;
-        if (first_done < 0)
-            first_done = j->positions_done;
-        double now = hs_clock_now();
-        bool running = !strcmp(sum->state, "running");
-        if (bar && (tty || now - last_line >= 5 || !running)) {
-            hs_wire_job_status_t shown = *j;
-            shown.positions_done -= first_done;
-            shown.positions_total -= first_done;
-            s_bar(bar, &shown, now - t0, tty);
-            last_line = now;
-        }
-        hs_wire_msg_fini(&r);
-        if (!running) {
-            if (tty)
-                fputc('\n', bar);
-            return 0;
-        }
-        usleep(250000);
-    }
+    int rc = hs_client_watch(c, job, 1000, s_wait_update, &w, err);
+    if (rc == 0 && w.missing)
+        rc = hs_error_set(err, HS_ENOTFOUND, "job %" PRIu64 " not found", job);
+    return rc;
 }
 
 /* --------------------------------------------------------------- status */
@@ -237,15 +268,22 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse submit ARCHIVE... [--broker ADDR] [--engines LIST]\n"
-            "                       [--moves all|every:N|last] [--name NAME] [--wait]\n\n"
+            "                       [--moves all|every:N|last] [--name NAME] [--token TOKEN]\n"
+            "                       [--wait]\n\n"
             "Reads the archives (.sgf, folders, .tar.gz, .zip), sends every game to the\n"
-            "broker as one job and prints the job id. Broken games are sent too and\n"
+            "broker as one job and prints the job id and token. Broken games are sent too and\n"
             "recorded as failed with the reason.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --engines LIST  comma-separated engines (default %s)\n"
             "  --moves SPEC    positions to evaluate: all (default), every:N, last\n"
             "  --name NAME     job name\n"
             "  --threads N     ingest threads (default: one per CPU)\n"
+            "  --token TOKEN   the job token (1..40 characters, no ';'; default: 32 random\n"
+            "                  hex digits, printed with the job id). Submitting the same\n"
+            "                  archive again with the same token resumes or joins that job,\n"
+            "                  also after a broker restart: the games it holds are skipped\n"
+            "                  as duplicates. Only while the job still takes input: within\n"
+            "                  the broker's upload lease (10 minutes without a SUBMIT)\n"
             "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n",
             HS_CLI_DEFAULT_BROKER, hs__cli_default_engines());
 }
@@ -256,9 +294,10 @@ int hs_cmd_submit(int argc, char **argv)
         { "broker", required_argument, 0, 'b' }, { "engines", required_argument, 0, 'e' },
         { "moves", required_argument, 0, 'm' },  { "name", required_argument, 0, 'n' },
         { "threads", required_argument, 0, 't' }, { "wait", no_argument, 0, 'w' },
-        { "help", no_argument, 0, 'h' },          { 0, 0, 0, 0 },
+        { "token", required_argument, 0, 'T' },  { "help", no_argument, 0, 'h' },
+        { 0, 0, 0, 0 },
     };
-    const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL;
+    const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL, *token = NULL;
     int threads = 0, wait = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
@@ -269,6 +308,7 @@ int hs_cmd_submit(int argc, char **argv)
         case 'n': name = optarg; break;
         case 't': threads = atoi(optarg); break;
         case 'w': wait = 1; break;
+        case 'T': token = optarg; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -286,6 +326,11 @@ int hs_cmd_submit(int argc, char **argv)
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         return 2;
     }
+    if (token && (!*token || strlen(token) > HS_WIRE_MAX_TOKEN || strchr(token, ';'))) {
+        fprintf(stderr, "hyeongse submit: --token needs 1..%d characters, no ';'\n",
+                HS_WIRE_MAX_TOKEN);
+        return 2;
+    }
     broker = hs__cli_broker_addr(broker);
     hs_client_t *cl = NULL;
     if (hs_client_new(&cl, NULL, broker, 3000, 10, &err) < 0) {
@@ -294,16 +339,20 @@ int hs_cmd_submit(int argc, char **argv)
     }
     uint64_t job = 0;
     hs_ingest_report_t rep;
-    int rc = hs__cli_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
-                                  moves, name, threads, &job, &rep, false, &err);
+    char used[HS_WIRE_MAX_TOKEN + 1] = "";
+    int rc = s_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
+                            moves, name, threads, token, used, &job, &rep, false, &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+        if (job)
+            fprintf(stderr, "hyeongse submit: job %" PRIu64 " (token %s): resume it with "
+                            "--token %s\n", job, used, used);
         hs_ingest_report_fini(&rep);
         hs_client_destroy(&cl);
         return 1;
     }
-    printf("job %" PRIu64 ": %" PRIu64 " games, %" PRIu64 " failed, %" PRIu64 " duplicates skipped\n",
-           job, rep.games, rep.failed, rep.duplicates);
+    printf("job %" PRIu64 " (token %s): %" PRIu64 " games, %" PRIu64 " failed, %" PRIu64
+           " duplicates skipped\n", job, used, rep.games, rep.failed, rep.duplicates);
     fflush(stdout);
     hs_ingest_report_fini(&rep);
     int status = 0;

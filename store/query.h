@@ -101,4 +101,61 @@ int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t 
 /* Writes s as a JSON string literal (quotes, escapes, UTF-8 passed through). */
 void hs_json_string(FILE *out, const char *s);
 
+/* ---- the arguments of `hyeongse query`, shared by the CLI and the broker ---- */
+
+/*
+ * The parsed arguments of `hyeongse query`. The CLI (`query --db`) and the broker
+ * (a QUERY from `query --broker`) parse the same words with hs_query_args_parse and
+ * run them with hs_query_args_run, so both print the same bytes. String fields
+ * point into the argv given to the parser (keep it alive while a is used).
+ */
+typedef struct hs_query_args {
+    hs_query_t q;            /* selection, filters and format (q.engine_id set from engine) */
+    bool help;               /* --help / -h */
+    bool stats, failed;      /* the "stats" and "failed" subcommands */
+    bool json;               /* --json (stats: one JSON object; rows: jsonl) */
+    bool games;              /* --position: list the games that reached it (not --no-games) */
+    const char *db;          /* --db DIR, or NULL */
+    const char *broker;      /* --broker ADDR, or NULL */
+    const char *position;    /* --position FILE.sgf, or NULL */
+    const char *engine;      /* --engine SPEC, or NULL */
+    int game_index;          /* with --position: --game K (default 0) */
+    int timeout_ms;          /* --timeout MS: per try of a --broker request (0 = default) */
+} hs_query_args_t;
+
+/*
+ * Parses the arguments after the command name (argv[0] is the first argument,
+ * not "query"). Checks what goes together (--position needs --move, and so on)
+ * but not --db / --broker, which the caller decides. Returns 0 or HS_EINVAL with
+ * a message for the user ("--move needs a number 0..65535").
+ */
+int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_error_t *err);
+
+/*
+ * Runs parsed arguments against s: stats, failed, or the row query, the output
+ * to out and the notes a terminal user sees on stderr ("12 rows", "3 failed
+ * games", for the table format only) to note (NULL = none). --position is not
+ * run here (it reads a local SGF file: the CLI does it): HS_EUNSUPPORTED.
+ * *rows (may be NULL) gets the rows written (0 for stats).
+ * Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game id / source),
+ * or a store error.
+ */
+int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
+                      int64_t *rows, hs_error_t *err);
+
+/*
+ * QUERY text on the wire (docs/PROTOCOL.md): every argument followed by one unit
+ * separator byte (0x1F), so "" is no argument and an empty argument survives.
+ * hs_query_args_join: *text malloc'd (caller frees); HS_EINVAL when an argument
+ * holds 0x1F, HS_ENOMEM. hs_query_args_split: *argv is ONE malloc'd block (the
+ * pointers, then the strings; caller frees *argv only), *argc its count;
+ * HS_EINVAL when text does not end with 0x1F or has more than 256 arguments.
+ */
+#define HS_QUERY_ARG_SEP '\x1f'
+/* QUERY_REPLY text: the notes (stderr of `query --db`), this byte (0x1E), then
+ * the output byte for byte (the stdout of `query --db`). */
+#define HS_QUERY_REPLY_SEP '\x1e'
+int hs_query_args_join(int argc, char *const *argv, char **text, hs_error_t *err);
+int hs_query_args_split(const char *text, int *argc, char ***argv, hs_error_t *err);
+
 #endif

@@ -152,7 +152,9 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
         return HS_ENOMEM;
     msgpack_packer pk;
     msgpack_packer_init(&pk, &s->rec, s_rec_write);
-    msgpack_pack_array(&pk, 8);
+    /* Fields 8 and 9 (chunk, chunks) were appended later: a reader of the first
+     * layout ignores them, and this decoder reads 8-field records as one chunk. */
+    msgpack_pack_array(&pk, 10);
     msgpack_pack_uint64(&pk, t->job_id);
     uint8_t id[16];
     hs_id_key(id, t->game_id);
@@ -164,6 +166,8 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     msgpack_pack_int(&pk, t->move_last);
     msgpack_pack_int(&pk, t->move_step);
     s_pack_str(&pk, t->reason);
+    msgpack_pack_int(&pk, t->chunk);
+    msgpack_pack_int(&pk, t->chunks);
     return s->rec.cap == 0 ? HS_ENOMEM : 0;
 }
 
@@ -188,6 +192,10 @@ static int s_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
         && hs_wire_read_int(&r, &f) == 0 && hs_wire_read_int(&r, &l) == 0
         && hs_wire_read_int(&r, &sp) == 0
         && s_read_fixed(&r, t->reason, sizeof t->reason) == 0;
+    int64_t ck = 0, cks = 0;
+    if (ok && n >= 10)
+        ok = hs_wire_read_int(&r, &ck) == 0 && hs_wire_read_int(&r, &cks) == 0 && ck >= 0 &&
+             cks >= 0 && cks <= HS_WIRE_MAX_MOVES + 1 && (cks == 0 || ck < cks);
     if (!ok || st < 0 || st >= HS_TASK_STATE_COUNT)
         return hs_error_set(err, HS_ESTORE, "task %llu: unreadable record",
                             (unsigned long long)t->id);
@@ -198,6 +206,8 @@ static int s_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
     t->move_first = (int)f;
     t->move_last = (int)l;
     t->move_step = (int)sp;
+    t->chunk = (int)ck;
+    t->chunks = (int)cks;
     return 0;
 }
 

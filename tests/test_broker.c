@@ -10,6 +10,8 @@
  *   - the store starts with a tiny map so that it fills during the job: it grows
  *     and the job still completes;
  *   - cancel: a second job is canceled and reports so;
+ *   - WATCH: progress is pushed (no STATUS asked), the last push says "done";
+ *     unknown jobs and a watcher over the cap get ERRORs;
  *   - the engine registry and the task → result path (worker_eval) on its own.
  */
 #include <arpa/inet.h>
@@ -346,6 +348,182 @@ static void s_test_eval(void)
     hs_game_fini(&g);
 }
 
+/* Sends one client message on a raw DEALER. */
+static void s_dealer_send(void *sock, hs_wire_type_t type, uint64_t job_id)
+{
+    hs_wire_msg_t m;
+    hs_wire_buf_t buf = { 0 };
+    hs_wire_msg_init(&m, type);
+    m.job_id = job_id;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
+    zmq_send(sock, "", 0, ZMQ_SNDMORE);
+    zmq_send(sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+    zmq_send(sock, buf.data, buf.len, 0);
+    hs_wire_buf_free(&buf);
+}
+
+/* Receives one client message within ms: 1 (decoded into *m) or 0. */
+static int s_dealer_recv(void *sock, int ms, hs_wire_msg_t *m)
+{
+    zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
+    if (zmq_poll(&it, 1, ms) <= 0)
+        return 0;
+    zmq_msg_t fr[3];
+    int nf = 0, more = 1, ok = 0;
+    while (more) {
+        zmq_msg_t part;
+        zmq_msg_init(&part);
+        if (zmq_msg_recv(&part, sock, 0) < 0) {
+            zmq_msg_close(&part);
+            break;
+        }
+        more = zmq_msg_more(&part);
+        if (nf < 3)
+            fr[nf++] = part;
+        else
+            zmq_msg_close(&part);
+    }
+    if (nf == 3)
+        ok = hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), m, NULL) == 0;
+    for (int i = 0; i < nf; i++)
+        zmq_msg_close(&fr[i]);
+    return ok;
+}
+
+/* Submits n slow games (another komi than the other jobs) as a new job. */
+static uint64_t s_slow_job(hs_client_t *cl, int n, double komi, const char *engine,
+                           int64_t *positions)
+{
+    hs_submitter_t *sub = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_submitter_new(&sub, cl, "slow", engine, "all", &err), 0);
+    for (int i = 0; i < n; i++) {
+        hs_game_t g;
+        s_make_game(&g, 50 + i);
+        g.komi = komi;
+        hs_game_compute_id(&g);
+        *positions += g.num_moves + 1;
+        HS_CHECK_INT(hs_submitter_add_game(sub, &g, "gen/slow.sgf", &err), 0);
+        hs_game_fini(&g);
+    }
+    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+    uint64_t job = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+    return job;
+}
+
+typedef struct s_watch_seen {
+    int replies;
+    int64_t last_done;
+    bool monotonic;
+    char state[32];
+} s_watch_seen_t;
+
+static int s_watch_cb(void *ctx, const hs_wire_status_reply_t *r)
+{
+    s_watch_seen_t *w = ctx;
+    if (r->num_jobs != 1)
+        return 1;
+    w->replies++;
+    w->monotonic &= r->jobs[0].positions_done >= w->last_done;
+    w->last_done = r->jobs[0].positions_done;
+    snprintf(w->state, sizeof w->state, "%s", r->jobs[0].state);
+    return 0;
+}
+
+/*
+ * WATCH: the broker pushes STATUS_REPLYs without being asked (no STATUS is sent),
+ * the last one with the job done; an unknown job is an ERROR; more than 256
+ * watchers get ERROR HS_EFULL; hs_client_watch follows a job to its end.
+ */
+static void s_test_watch(void *ctx, const char *endpoint, hs_client_t *cl, int64_t *positions)
+{
+    int zero = 0;
+    void *d = zmq_socket(ctx, ZMQ_DEALER);
+    zmq_setsockopt(d, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_connect(d, endpoint);
+    hs_wire_msg_t m;
+    s_dealer_send(d, HS_WIRE_WATCH, 987654);
+    HS_CHECK(s_dealer_recv(d, 5000, &m));
+    HS_CHECK(m.type == HS_WIRE_ERROR && m.error.code == HS_ENOTFOUND);
+    hs_wire_msg_fini(&m);
+
+    int64_t p1 = 0, p2 = 0;
+    /* ~116 positions x 80 ms on 2 threads: the job runs for about 5 s. */
+    uint64_t job = s_slow_job(cl, 4, 3.5, "noop:delay_us=80000", &p1);
+    s_dealer_send(d, HS_WIRE_WATCH, job);
+    /* 256 more watchers of the same job: the last one is one too many. */
+    enum { N_EXTRA = 256 };
+    void *extra[N_EXTRA];
+    int full = 0, answered = 0;
+    for (int i = 0; i < N_EXTRA; i++) {
+        extra[i] = zmq_socket(ctx, ZMQ_DEALER);
+        zmq_setsockopt(extra[i], ZMQ_LINGER, &zero, sizeof zero);
+        zmq_connect(extra[i], endpoint);
+        s_dealer_send(extra[i], HS_WIRE_WATCH, job);
+    }
+    for (int i = 0; i < N_EXTRA; i++) {
+        if (s_dealer_recv(extra[i], 5000, &m)) {
+            answered++;
+            full += m.type == HS_WIRE_ERROR && m.error.code == HS_EFULL &&
+                    m.error.reason && strstr(m.error.reason, "watchers");
+            hs_wire_msg_fini(&m);
+        }
+        zmq_close(extra[i]);
+    }
+    HS_CHECK_INT(answered, N_EXTRA);
+    HS_CHECK_INT(full, 1);
+    printf("watch cap: %d watchers answered, %d refused (full)\n", answered, full);
+
+    /* The first watcher only heartbeats; the broker pushes. */
+    int replies = 0, errors = 0;
+    int64_t last_done = -1;
+    bool monotonic = true;
+    char state[32] = "";
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < 600 && strcmp(state, "done"); i++) {
+        if (i % 5 == 4)
+            s_dealer_send(d, HS_WIRE_HEARTBEAT, 0);
+        if (!s_dealer_recv(d, 100, &m))
+            continue;
+        if (m.type == HS_WIRE_STATUS_REPLY && m.status_reply.num_jobs == 1) {
+            const hs_wire_job_status_t *j = &m.status_reply.jobs[0];
+            replies++;
+            monotonic &= j->positions_done >= last_done;
+            last_done = j->positions_done;
+            snprintf(state, sizeof state, "%s", j->state);
+        } else if (m.type != HS_WIRE_HEARTBEAT) {
+            errors++;
+        }
+        hs_wire_msg_fini(&m);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    HS_CHECK_STR(state, "done");
+    HS_CHECK(replies >= 2);
+    HS_CHECK(monotonic);
+    HS_CHECK_INT(errors, 0);
+    HS_CHECK_INT(last_done, p1);
+    /* Throttled: at most one push per 250 ms, plus the first and the last. */
+    HS_CHECK(replies <= 2 + (int)(secs / 0.25) + 1);
+    printf("watch: %d pushes in %.2f s, none asked for\n", replies, secs);
+    /* After "done" the watch is over: nothing more is pushed. */
+    HS_CHECK(!s_dealer_recv(d, 600, &m));
+    zmq_close(d);
+
+    /* The client API follows a job to its end the same way. */
+    uint64_t job2 = s_slow_job(cl, 2, 4.5, "noop:delay_us=20000", &p2);
+    s_watch_seen_t w = { .monotonic = true };
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_watch(cl, job2, 200, s_watch_cb, &w, &err), 0);
+    HS_CHECK_STR(w.state, "done");
+    HS_CHECK(w.replies >= 2 && w.monotonic);
+    HS_CHECK_INT(w.last_done, p2);
+    *positions = p1 + p2;
+    HS_CHECK_INT(hs_client_watch(cl, 987654, 200, s_watch_cb, &w, &err), HS_ENOTFOUND);
+}
+
 int main(void)
 {
     s_test_engines();
@@ -514,6 +692,8 @@ int main(void)
         HS_CHECK(strstr(err.msg, "upload abandoned") != NULL);
         hs_game_fini(&wg.game);
     }
+    int64_t watch_positions = 0;
+    s_test_watch(ctx, fc.endpoint, cl, &watch_positions);
     hs_client_destroy(&cl);
 
     atomic_store(&stop_w, 1);
@@ -530,9 +710,9 @@ int main(void)
     HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
     if (st) {
         HS_CHECK_INT(hs_store_stats(st, &ss, &err), 0);
-        HS_CHECK_INT(ss.games, S_GAMES + 2);
+        HS_CHECK_INT(ss.games, S_GAMES + 2 + 4 + 2);   /* + the watched jobs' */
         HS_CHECK_INT(ss.failed_games, S_BROKEN);
-        HS_CHECK_INT(ss.positions, expected_positions + token_positions);
+        HS_CHECK_INT(ss.positions, expected_positions + token_positions + watch_positions);
         HS_CHECK(ss.evals > 0 && ss.evals <= 2 * expected_positions);
         HS_CHECK(hs_store_map_size(st) > initial_map);   /* it grew */
         printf("store: %lld positions, %lld evals, map %zu -> %zu bytes\n",

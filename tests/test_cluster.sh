@@ -6,7 +6,10 @@
 #      broken SGFs mixed into the archive are recorded failed with their reasons;
 #   B. `kill -9` the broker mid-job and start it again on the same store → the job
 #      resumes and completes: nothing lost, nothing stored twice;
-#   C. `hyeongse analyze` of the same archive: same counts, in one process.
+#   C. `hyeongse analyze` of the same archive: same counts, in one process;
+#   D. `submit --token T` killed mid-upload with the broker (kill -9 both), the
+#      broker restarted, the same archive submitted with the same token → the
+#      same job id, completed, every game and position counted and stored once.
 # Inputs are generated here (120 small 9x9 games + 5 broken files). The engine is
 # noop with a delay per position, so the job lasts long enough to kill things.
 set -u
@@ -169,6 +172,43 @@ grep -q "were leased" "$tmp/brokerB.log"; check "B: the restarted broker resumed
 killed=
 stop_all B
 verify_store "$tmp/dbB" B
+
+# ---- D: a job token survives a broker restart --------------------------------
+# A broker without workers and with a tiny queue makes the upload wait for credit;
+# the client and then the broker are killed mid-upload (kill -9). Submitting the
+# same archive with the same token to the restarted broker joins the SAME job: the
+# games it took before are skipped, the job completes, and every game and position
+# is counted and stored exactly once.
+port=$(free_port); addr="tcp://127.0.0.1:$port"
+token="resume-me-42"
+"$BIN" broker --bind "$addr" --db "$tmp/dbD" --heartbeat-ms 200 --queue-max 8 --verbose 2>>"$tmp/brokerD.log" &
+bpid=$!; pids+=("$bpid")
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --token "$token" >"$tmp/submitD1.out" 2>"$tmp/submitD1.err" &
+spid=$!; pids+=("$spid")
+taken=
+for _ in $(seq 100); do
+    taken=$(job_field "$addr" 1 games_total)
+    [ -n "$taken" ] && [ "$taken" -ge 3 ] && break
+    sleep 0.1
+done
+check "D: mid-upload, input not complete" "$(job_field "$addr" 1 input_complete)" "false"
+kill -9 "$spid"; wait "$spid" 2>/dev/null
+kill -9 "$bpid"; wait "$bpid" 2>/dev/null
+echo "D: killed the client and the broker after $taken of $((games + broken)) games"
+start_broker "$addr" "$tmp/dbD" "$tmp/brokerD.log"
+start_workers "$addr"
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --token "$token" --wait >"$tmp/submitD2.out" 2>"$tmp/submitD2.err"
+check "D: resubmit --wait exit status" "$?" 0
+check "D: the same job id, token printed" "$(grep -c "^job 1 (token $token)" "$tmp/submitD2.out")" 1
+check "D: one job only" "$("$BIN" status --broker "$addr" --json | grep -o '"id":' | wc -l)" 1
+check "D: job state" "$(job_field "$addr" 1 state)" "done"
+check "D: games counted once" "$(job_field "$addr" 1 games_total)" "$((games + broken))"
+check "D: games done" "$(job_field "$addr" 1 games_done)" "$games"
+check "D: games failed" "$(job_field "$addr" 1 games_failed)" "$broken"
+check "D: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
+killed=
+stop_all D
+verify_store "$tmp/dbD" D
 
 # ---- C: the embedded path --------------------------------------------------
 "$BIN" analyze "$tmp/games" --db "$tmp/dbC" --threads 2 --engines area --quiet >"$tmp/analyze.out" 2>&1

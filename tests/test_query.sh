@@ -7,7 +7,10 @@
 #   - a position two games share lists both games, one game's own position only it;
 #   - the same moves with another komi (not analyzed) have no eval (exit status 3):
 #     komi is part of the key; a move past the end is an error (exit status 1);
-#   - --no-games lists no games; --help says --broker is not supported.
+#   - --no-games lists no games;
+#   - through a broker (`query --broker ADDR`): stats, a game by id, by player,
+#     every game, failed, in every format, print byte for byte what `query --db`
+#     prints; bad queries fail with a clear message and a non-zero exit status.
 # Engine "area" (fast, deterministic), one thread.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -78,22 +81,96 @@ check "move past the end: exit status" "$?" 1
 check "--position without --move: exit status" "$?" 2
 "$BIN" query --db "$tmp/db" --position "$tmp/games/a.sgf" --move 1 --game 3 > /dev/null 2>&1
 check "--game K past the file's games: exit status" "$?" 1
-check "--help: --broker not supported yet" \
-      "$("$BIN" query --help | grep -c 'Not yet: querying through a broker')" 1
+check "--help explains --broker" "$("$BIN" query --help | grep -c -- '--broker ADDR')" 2
 "$BIN" query --db "$tmp/db" --broker tcp://127.0.0.1:1 stats > /dev/null 2>&1
-check "--broker refused: exit status" "$?" 2
+check "--db with --broker: exit status" "$?" 2
+"$BIN" query stats > /dev/null 2>&1
+check "neither --db nor --broker: exit status" "$?" 2
 
 # `query failed` lists what analyze could not read, with the reason (analyze's
 # summary points users to it).
 mkdir -p "$tmp/broken"
 printf '(;GM[1]FF[4]SZ[9];B[ee];W[ee])\n' > "$tmp/broken/occupied.sgf"
+# A legal game the wire cannot carry (5,000 passes, more than a TASK's 4,096 moves):
+# failed with the reason, and the other games still complete.
+{ printf '(;GM[1]FF[4]SZ[9]'; for i in $(seq 2500); do printf ';B[];W[]'; done; printf ')\n'; } \
+    > "$tmp/broken/long.sgf"
+cp "$tmp/games/a.sgf" "$tmp/broken/good.sgf"
 "$BIN" analyze "$tmp/broken" --db "$tmp/db2" --threads 1 --engines area --quiet > /dev/null 2>&1
 check "analyze of a broken game: exit status" "$?" 0
 check "query failed lists it with its reason" \
       "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*occupied.sgf[^"]*","reason":"[^"]*move 2')" 1
+check "a game too long for the wire is failed with its reason" \
+      "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*long.sgf[^"]*","reason":"[^"]*too many moves')" 1
+check "the good game next to them is stored" \
+      "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"positions":[0-9]*')" '"positions":8'
+
+# ---- through a broker: `query --broker` prints exactly what `query --db` prints.
+free_port() {
+    local p
+    for _ in $(seq 50); do
+        p=$((20000 + RANDOM % 40000))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
+    done
+    echo 0
+}
+start_broker() {   # start_broker DB: sets addr and bpid, waits until it answers
+    addr="tcp://127.0.0.1:$(free_port)"
+    "$BIN" broker --bind "$addr" --db "$1" --verbose 2>>"$tmp/broker.log" &
+    bpid=$!
+    for _ in $(seq 50); do
+        "$BIN" status --broker "$addr" > /dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    echo "FAIL: the broker on $1 does not answer"; fail=1
+}
+same() {   # same DESCRIPTION DB ARGS...: stdout and exit status of --broker and --db agree
+    local desc=$1 db=$2; shift 2
+    "$BIN" query --db "$db" "$@" > "$tmp/local.out" 2> "$tmp/local.err"; local lrc=$?
+    "$BIN" query --broker "$addr" "$@" > "$tmp/remote.out" 2> "$tmp/remote.err"; local rrc=$?
+    if cmp -s "$tmp/local.out" "$tmp/remote.out" && [ "$lrc" = "$rrc" ] && [ -s "$tmp/local.out" ]; then
+        echo "ok: --broker = --db: $desc ($(wc -l < "$tmp/local.out") lines, exit $lrc)"
+    else
+        echo "FAIL: --broker != --db: $desc (exit $rrc vs $lrc)"; diff "$tmp/local.out" "$tmp/remote.out" | head -5
+        fail=1
+    fi
+}
+trap 'kill "${bpid:-}" 2>/dev/null; rm -rf "$tmp"' EXIT
+start_broker "$tmp/db"
+gid=$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --json | head -1 | grep -o '"game":"[0-9a-f]*"' | cut -d'"' -f4)
+check "game id of a.sgf found" "${#gid}" 32
+same "stats --json" "$tmp/db" stats --json
+same "stats (table)" "$tmp/db" stats
+same "game ID (table)" "$tmp/db" game "$gid"
+same "game ID --json --ownership" "$tmp/db" game "$gid" --json --ownership
+same "--player alice --format csv" "$tmp/db" --player alice --format csv
+same "every game --json" "$tmp/db" --json
+same "--swing 1 --limit 3" "$tmp/db" --swing 1 --limit 3
+"$BIN" query --broker "$addr" --player alice 2> "$tmp/remote.err" > /dev/null
+check "table through the broker: the row count on stderr" "$(grep -c '^[0-9]* rows$' "$tmp/remote.err")" 1
+# Bad queries over the broker: a clear error, a non-zero exit status.
+"$BIN" query --broker "$addr" game 0123 > "$tmp/remote.out" 2> "$tmp/remote.err"
+check "bad game id through the broker: exit status" "$?" 1
+check "bad game id through the broker: says why" "$(grep -c '32 hex digits' "$tmp/remote.err")" 1
+check "bad game id through the broker: no output" "$(wc -c < "$tmp/remote.out")" 0
+"$BIN" query --broker "$addr" --path nothere.sgf > /dev/null 2> "$tmp/remote.err"
+check "unknown source through the broker: exit status" "$?" 3
+"$BIN" query --broker "$addr" --position "$tmp/games/a.sgf" --move 1 > /dev/null 2> "$tmp/remote.err"
+check "--position through the broker: refused (exit status)" "$?" 2
+"$BIN" query --broker "$addr" --frobnicate > /dev/null 2>&1
+check "unknown argument with --broker: exit status" "$?" 2
+kill "$bpid"; wait "$bpid"; check "broker stopped cleanly" "$?" 0
+start_broker "$tmp/db2"
+same "failed --json" "$tmp/db2" failed --json
+same "failed (table)" "$tmp/db2" failed
+kill "$bpid"; wait "$bpid"; check "second broker stopped cleanly" "$?" 0
+"$BIN" query --broker "$addr" --timeout 300 stats > /dev/null 2> "$tmp/remote.err"
+check "no broker: exit status" "$?" 1
+check "no broker: says so" "$(grep -c 'no answer from the broker' "$tmp/remote.err")" 1
 
 if [ "$fail" != 0 ]; then
     echo "--- analyze output"; cat "$tmp/analyze.out"
+    echo "--- broker log"; cat "$tmp/broker.log" 2>/dev/null
     exit 1
 fi
 echo "all query checks passed"

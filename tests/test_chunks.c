@@ -1,0 +1,607 @@
+/*
+ * tests/test_chunks.c — big games split into chunked tasks (broker/broker_tasks.c),
+ * with an in-process broker over TCP loopback, a client, and a fake worker (a
+ * DEALER in this thread that counts every TASK it is sent and answers with the
+ * real task evaluator and the no-op engine, or with an injected error, or not at
+ * all). Checks:
+ *   - a 200-move game with chunk 64: 4 TASKs of consecutive ranges, each carrying
+ *     the moves up to its last position; every position 0..200 evaluated and
+ *     stored exactly once; the job counts 1 game done, not 4;
+ *   - --moves every:3 (67 positions: 2 chunks, the step kept) and last (1 task);
+ *   - a chunk that fails for good: the game counted failed once (recorded once,
+ *     with the reason), its unfinished siblings canceled, late answers for them
+ *     ignored, the job's other game done;
+ *   - a broker restart with a game half done and a chunk leased: the counts come
+ *     out exact (a duplicate RESULT from before the restart counts nothing);
+ *   - cancel: every chunk of the job leaves the queue.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#include "broker/broker.h"
+#include "broker/client.h"
+#include "core/wire.h"
+#include "store/store.h"
+#include "test.h"
+#include "worker/worker_internal.h"
+
+#define S_MAX_TASKS 64
+#define S_MAX_HELD 16
+
+/* Game i on 19x19 with n moves (n <= 340): Black fills columns 0-8 and White
+ * columns 10-18, each in an order rotated by i; column 9 stays empty, so nothing
+ * is ever captured and every move is legal. */
+static void s_make_game(hs_game_t *g, int i, int n)
+{
+    hs_game_init(g, 19);
+    g->komi = 6.5;
+    g->moves = calloc((size_t)n, sizeof *g->moves);
+    g->num_moves = n;
+    for (int k = 0; k < n; k++) {
+        int idx = (k / 2 + i * 7) % 171, x = idx % 9, y = idx / 9;
+        g->moves[k].color = k % 2 == 0 ? HS_BLACK : HS_WHITE;
+        g->moves[k].vertex = (uint16_t)(y * 19 + (k % 2 == 0 ? x : 18 - x));
+    }
+    hs_game_compute_id(g);
+}
+
+/* ---- the broker in a thread ---- */
+
+typedef struct s_broker {
+    hs_broker_config_t cfg;
+    atomic_int stop, ready;
+    pthread_t tid;
+    hs_error_t err;
+    int rc;
+} s_broker_t;
+
+static void *s_broker_main(void *arg)
+{
+    s_broker_t *b = arg;
+    b->rc = hs_broker_run(&b->cfg, &b->err);
+    return NULL;
+}
+
+static void s_broker_start(s_broker_t *b)
+{
+    atomic_store(&b->stop, 0);
+    atomic_store(&b->ready, 0);
+    b->cfg.stop = &b->stop;
+    b->cfg.ready = &b->ready;
+    pthread_create(&b->tid, NULL, s_broker_main, b);
+    while (atomic_load(&b->ready) == 0)
+        usleep(1000);
+    HS_CHECK_INT(atomic_load(&b->ready), 1);
+}
+
+static void s_broker_stop(s_broker_t *b)
+{
+    atomic_store(&b->stop, 1);
+    pthread_join(b->tid, NULL);
+    HS_CHECK_INT(b->rc, 0);
+}
+
+/* ---- the fake worker ---- */
+
+typedef struct s_fake {
+    void *sock;
+    hs__eval_ctx_t *x;
+    int credit;
+    int tasks;                        /* TASK messages received */
+    int first[S_MAX_TASKS], last[S_MAX_TASKS], count[S_MAX_TASKS], step[S_MAX_TASKS];
+    uint64_t ids[S_MAX_TASKS];
+    int seen[512];                    /* move number -> times received */
+    bool trimmed;                     /* every TASK's game ended at its last position */
+    int fail_move;                    /* a task holding this move number gets an error */
+    int hold_from;                    /* tasks starting at or after this move are held */
+    int budget;                       /* tasks still answered (< 0: no limit); the rest held */
+    hs_wire_msg_t held[S_MAX_HELD];
+    int num_held;
+    hs_wire_buf_t last_result;        /* the last good RESULT body sent */
+} s_fake_t;
+
+static void s_fake_send(s_fake_t *f, const void *body, size_t len)
+{
+    zmq_send(f->sock, "", 0, ZMQ_SNDMORE);
+    zmq_send(f->sock, HS_WIRE_MAGIC_WORKER, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+    zmq_send(f->sock, body, len, 0);
+}
+
+static void s_fake_send_msg(s_fake_t *f, const hs_wire_msg_t *m)
+{
+    hs_wire_buf_t buf = { 0 };
+    HS_CHECK_INT(hs_wire_encode(m, &buf, NULL), 0);
+    s_fake_send(f, buf.data, buf.len);
+    hs_wire_buf_free(&buf);
+}
+
+static void s_fake_ready(s_fake_t *f)
+{
+    static char *engines[] = { "noop" };
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_READY);
+    m.ready.name = "fake";
+    m.ready.engines = engines;
+    m.ready.num_engines = 1;
+    m.ready.threads = 1;
+    m.ready.credit = f->credit;
+    s_fake_send_msg(f, &m);
+}
+
+static void s_fake_connect(s_fake_t *f, void *ctx, const char *endpoint, int credit)
+{
+    int zero = 0;
+    f->sock = zmq_socket(ctx, ZMQ_DEALER);
+    zmq_setsockopt(f->sock, ZMQ_LINGER, &zero, sizeof zero);
+    HS_CHECK_INT(zmq_connect(f->sock, endpoint), 0);
+    f->credit = credit;
+    s_fake_ready(f);
+}
+
+static void s_fake_close(s_fake_t *f)
+{
+    zmq_close(f->sock);
+    f->sock = NULL;
+}
+
+/* Answers one TASK: an injected error, or the real evaluation of its positions. */
+static void s_fake_answer(s_fake_t *f, const hs_wire_task_t *t)
+{
+    bool fail = false;
+    for (int i = 0; i < t->num_move_numbers; i++)
+        fail |= t->move_numbers[i] == f->fail_move;
+    if (fail) {
+        hs_wire_msg_t m;
+        hs_wire_msg_init(&m, HS_WIRE_RESULT);
+        m.result.task_id = t->task_id;
+        m.result.job_id = t->job_id;
+        m.result.error = "injected failure";
+        s_fake_send_msg(f, &m);
+        return;
+    }
+    uint64_t positions = 0;
+    int failed = -1;
+    HS_CHECK_INT(hs__worker_eval_task(f->x, t, &f->last_result, &positions, &failed), 0);
+    HS_CHECK_INT(failed, 0);
+    s_fake_send(f, f->last_result.data, f->last_result.len);
+}
+
+static void s_fake_on_task(s_fake_t *f, hs_wire_msg_t *m)
+{
+    const hs_wire_task_t *t = &m->task;
+    int n = t->num_move_numbers, k = f->tasks++;
+    if (k < S_MAX_TASKS && n > 0) {
+        f->ids[k] = t->task_id;
+        f->first[k] = t->move_numbers[0];
+        f->last[k] = t->move_numbers[n - 1];
+        f->count[k] = n;
+        f->step[k] = n > 1 ? t->move_numbers[1] - t->move_numbers[0] : 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (t->move_numbers[i] >= 0 && t->move_numbers[i] < 512)
+            f->seen[t->move_numbers[i]]++;
+    if (n > 0 && t->game.game.num_moves != t->move_numbers[n - 1])
+        f->trimmed = false;
+    bool hold = (n > 0 && t->move_numbers[0] >= f->hold_from) || f->budget == 0;
+    if (hold && f->num_held < S_MAX_HELD) {
+        f->held[f->num_held++] = *m;   /* takes the message */
+        return;
+    }
+    if (f->budget > 0)
+        f->budget--;
+    s_fake_answer(f, t);
+    hs_wire_msg_fini(m);
+}
+
+/* Handles what the broker sends for about ms milliseconds (a heartbeat first). */
+static void s_fake_pump(s_fake_t *f, int ms)
+{
+    hs_wire_msg_t hb;
+    hs_wire_msg_init(&hb, HS_WIRE_HEARTBEAT);
+    s_fake_send_msg(f, &hb);
+    zmq_pollitem_t item = { f->sock, 0, ZMQ_POLLIN, 0 };
+    while (zmq_poll(&item, 1, ms) > 0) {
+        zmq_msg_t fr[3];
+        int nf = 0, more = 1;
+        while (more) {
+            zmq_msg_t part;
+            zmq_msg_init(&part);
+            if (zmq_msg_recv(&part, f->sock, 0) < 0) {
+                zmq_msg_close(&part);
+                break;
+            }
+            more = zmq_msg_more(&part);
+            if (nf < 3)
+                fr[nf++] = part;
+            else
+                zmq_msg_close(&part);
+        }
+        hs_wire_msg_t m;
+        if (nf == 3 && hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &m, NULL) == 0) {
+            if (m.type == HS_WIRE_TASK)
+                s_fake_on_task(f, &m);
+            else {
+                if (m.type == HS_WIRE_DISCONNECT)
+                    s_fake_ready(f);
+                hs_wire_msg_fini(&m);
+            }
+        }
+        for (int i = 0; i < nf; i++)
+            zmq_msg_close(&fr[i]);
+        ms = 1;   /* drain what is there, then return */
+    }
+}
+
+/* Answers (late) every held task. */
+static void s_fake_release(s_fake_t *f)
+{
+    for (int i = 0; i < f->num_held; i++) {
+        s_fake_answer(f, &f->held[i].task);
+        hs_wire_msg_fini(&f->held[i]);
+    }
+    f->num_held = 0;
+}
+
+static void s_fake_reset(s_fake_t *f)
+{
+    s_fake_release(f);
+    f->tasks = 0;
+    memset(f->seen, 0, sizeof f->seen);
+    f->trimmed = true;
+    f->fail_move = -1;
+    f->hold_from = 1 << 20;
+    f->budget = -1;
+}
+
+/* ---- the client side ---- */
+
+typedef struct s_status {
+    char state[16];
+    int64_t games_total, games_done, games_failed, positions_total, positions_done;
+} s_status_t;
+
+static void s_status(hs_client_t *cl, uint64_t job, s_status_t *out)
+{
+    hs_wire_msg_t r;
+    hs_error_t err = { 0 };
+    memset(out, 0, sizeof *out);
+    HS_CHECK_INT(hs_client_status(cl, job, &r, &err), 0);
+    if (r.type == HS_WIRE_STATUS_REPLY && r.status_reply.num_jobs == 1) {
+        const hs_wire_job_status_t *j = &r.status_reply.jobs[0];
+        snprintf(out->state, sizeof out->state, "%s", j->state);
+        out->games_total = j->games_total;
+        out->games_done = j->games_done;
+        out->games_failed = j->games_failed;
+        out->positions_total = j->positions_total;
+        out->positions_done = j->positions_done;
+    }
+    hs_wire_msg_fini(&r);
+}
+
+/* Serves the fake worker until the job stops running (or 60 s). */
+static void s_wait_job(hs_client_t *cl, s_fake_t *f, uint64_t job, s_status_t *st)
+{
+    for (int i = 0; i < 1500; i++) {
+        s_fake_pump(f, 40);
+        s_status(cl, job, st);
+        if (strcmp(st->state, "running"))
+            return;
+    }
+}
+
+/* Submits games (index, moves) as one job; returns its id. */
+static uint64_t s_submit(hs_client_t *cl, const char *name, const char *moves, int num,
+                         const int *index, const int *num_moves)
+{
+    hs_submitter_t *sub = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_submitter_new(&sub, cl, name, "noop", moves, &err), 0);
+    for (int i = 0; i < num; i++) {
+        hs_game_t g;
+        char src[64];
+        s_make_game(&g, index[i], num_moves[i]);
+        snprintf(src, sizeof src, "gen/%s-%d.sgf", name, index[i]);
+        HS_CHECK_INT(hs_submitter_add_game(sub, &g, src, &err), 0);
+        hs_game_fini(&g);
+    }
+    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+    uint64_t job = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+    HS_CHECK(job > 0);
+    return job;
+}
+
+/* ---- the store afterwards ---- */
+
+typedef struct s_evals {
+    int count[512];
+    int total;
+} s_evals_t;
+
+static int s_eval_cb(void *ctx, const hs_eval_t *e)
+{
+    s_evals_t *c = ctx;
+    c->total++;
+    if (e->move_number >= 0 && e->move_number < 512)
+        c->count[e->move_number]++;
+    return 0;
+}
+
+/* Evals stored for game (index, moves), by move number. */
+static void s_stored(const char *db, int index, int moves, s_evals_t *out)
+{
+    hs_store_t *st = NULL;
+    hs_error_t err = { 0 };
+    hs_game_t g;
+    memset(out, 0, sizeof *out);
+    s_make_game(&g, index, moves);
+    HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (st)
+        HS_CHECK_INT(hs_store_game_evals(st, g.id, 0, -1, 0, s_eval_cb, out, &err), 0);
+    hs_store_close(&st);
+    hs_game_fini(&g);
+}
+
+static int64_t s_task_count(const char *db, hs_task_state_t state)
+{
+    hs_store_t *st = NULL;
+    hs_error_t err = { 0 };
+    int64_t n = -1;
+    HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (st)
+        HS_CHECK_INT(hs_store_task_count(st, state, &n, &err), 0);
+    hs_store_close(&st);
+    return n;
+}
+
+typedef struct s_failed {
+    int count;
+    char reason[256];
+} s_failed_t;
+
+static int s_failed_cb(void *ctx, const char *source, const char *reason, uint64_t job)
+{
+    s_failed_t *f = ctx;
+    (void)job;
+    if (strstr(source, "gen/fail-")) {
+        f->count++;
+        snprintf(f->reason, sizeof f->reason, "%s", reason);
+    }
+    return 0;
+}
+
+/* ---- the cases ---- */
+
+static void s_test_split(hs_client_t *cl, s_fake_t *f, const char *db)
+{
+    s_status_t st;
+    /* 200 moves, all: 201 positions in 4 chunks 0-63, 64-127, 128-191, 192-200. */
+    s_fake_reset(f);
+    uint64_t job = s_submit(cl, "all", "all", 1, (int[]){ 1 }, (int[]){ 200 });
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(f->tasks, 4);
+    for (int k = 0; k < 4 && k < f->tasks; k++) {
+        HS_CHECK_INT(f->first[k], 64 * k);
+        HS_CHECK_INT(f->last[k], k < 3 ? 64 * k + 63 : 200);
+        HS_CHECK_INT(f->step[k], 1);
+    }
+    HS_CHECK(f->trimmed);
+    for (int m = 0; m <= 200; m++)
+        HS_CHECK_INT(f->seen[m], 1);
+    HS_CHECK_INT(st.games_total, 1);
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.games_failed, 0);
+    HS_CHECK_INT(st.positions_total, 201);
+    HS_CHECK_INT(st.positions_done, 201);
+    s_evals_t ev;
+    s_stored(db, 1, 200, &ev);
+    HS_CHECK_INT(ev.total, 201);
+    for (int m = 0; m <= 200; m++)
+        HS_CHECK_INT(ev.count[m], 1);
+
+    /* every:3: 0, 3, ..., 198 = 67 positions: 64 + 3, the step kept. */
+    s_fake_reset(f);
+    job = s_submit(cl, "every", "every:3", 1, (int[]){ 2 }, (int[]){ 200 });
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(f->tasks, 2);
+    HS_CHECK_INT(f->first[0], 0);
+    HS_CHECK_INT(f->last[0], 189);
+    HS_CHECK_INT(f->count[0], 64);
+    HS_CHECK_INT(f->first[1], 192);
+    HS_CHECK_INT(f->last[1], 198);
+    HS_CHECK_INT(f->step[1], 3);
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.positions_total, 67);
+    HS_CHECK_INT(st.positions_done, 67);
+
+    /* last: one position, one task. */
+    s_fake_reset(f);
+    job = s_submit(cl, "last", "last", 1, (int[]){ 3 }, (int[]){ 200 });
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(f->tasks, 1);
+    HS_CHECK_INT(f->first[0], 200);
+    HS_CHECK_INT(f->count[0], 1);
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.positions_done, 1);
+}
+
+static void s_test_fail(hs_client_t *cl, s_fake_t *f, const char *db)
+{
+    /* Game 4 (200 moves): chunk 64-127 always fails (max_attempts 2); chunks from
+     * 128 on are held, so they are still leased when the game fails. Game 5 (30
+     * moves) is fine. */
+    s_status_t st;
+    s_fake_reset(f);
+    f->fail_move = 100;
+    f->hold_from = 128;
+    int64_t canceled0 = s_task_count(db, HS_TASK_CANCELED);
+    uint64_t job = s_submit(cl, "fail", "all", 2, (int[]){ 4, 5 }, (int[]){ 200, 30 });
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_total, 2);
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.games_failed, 1);
+    HS_CHECK_INT(st.positions_total, 201 + 31);
+    HS_CHECK_INT(st.positions_done, 64 + 31);
+    HS_CHECK_INT(f->seen[100], 2);   /* leased twice, then failed for good */
+    HS_CHECK_INT(f->num_held, 2);
+    /* Late answers for the canceled chunks count nothing and store nothing. */
+    s_fake_release(f);
+    s_fake_pump(f, 300);
+    s_status(cl, job, &st);
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.games_failed, 1);
+    HS_CHECK_INT(st.positions_done, 64 + 31);
+    s_evals_t ev;
+    s_stored(db, 4, 200, &ev);
+    HS_CHECK_INT(ev.total, 64);
+    HS_CHECK_INT(ev.count[63], 1);
+    HS_CHECK_INT(ev.count[128], 0);
+    HS_CHECK_INT(s_task_count(db, HS_TASK_CANCELED) - canceled0, 2);
+    HS_CHECK_INT(s_task_count(db, HS_TASK_FAILED), 1);
+    hs_store_t *s = NULL;
+    hs_error_t err = { 0 };
+    s_failed_t fl = { 0 };
+    HS_CHECK_INT(hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (s)
+        HS_CHECK_INT(hs_store_failed_each(s, s_failed_cb, &fl, &err), 0);
+    hs_store_close(&s);
+    HS_CHECK_INT(fl.count, 1);
+    HS_CHECK(strstr(fl.reason, "injected failure") != NULL);
+}
+
+static void s_test_restart(hs_client_t *cl, s_fake_t *f, s_broker_t *b, void *ctx,
+                           const char *db)
+{
+    /* Credit 1: chunks go one at a time. Two chunks of game 6 are answered, the
+     * third is held (leased), then the broker restarts. */
+    s_status_t st = { 0 };
+    s_fake_reset(f);
+    f->budget = 2;
+    s_fake_close(f);
+    s_fake_connect(f, ctx, b->cfg.bind, 1);
+    uint64_t job = s_submit(cl, "restart", "all", 3, (int[]){ 6, 7, 8 },
+                            (int[]){ 200, 200, 200 });
+    for (int i = 0; i < 1500 && (f->tasks < 3 || st.positions_done < 128); i++) {
+        s_fake_pump(f, 20);
+        s_status(cl, job, &st);   /* answered after the commit: 128 is durable */
+    }
+    HS_CHECK_INT(f->tasks, 3);
+    HS_CHECK_INT(st.positions_done, 128);
+    HS_CHECK_INT(st.games_done, 0);
+    HS_CHECK_INT(f->num_held, 1);
+    hs_wire_buf_t dup = f->last_result;   /* the RESULT of chunk 64-127 */
+    f->last_result = (hs_wire_buf_t){ 0 };
+    s_broker_stop(b);
+
+    s_broker_start(b);
+    s_fake_close(f);
+    s_fake_connect(f, ctx, b->cfg.bind, 4);
+    f->budget = -1;
+    s_fake_send(f, dup.data, dup.len);   /* a duplicate: its task is DONE */
+    hs_wire_buf_free(&dup);
+    s_fake_release(f);                   /* the held chunk, now QUEUED again */
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_total, 3);
+    HS_CHECK_INT(st.games_done, 3);
+    HS_CHECK_INT(st.games_failed, 0);
+    HS_CHECK_INT(st.positions_total, 603);
+    HS_CHECK_INT(st.positions_done, 603);
+    for (int g = 6; g <= 8; g++) {
+        s_evals_t ev;
+        s_stored(db, g, 200, &ev);
+        HS_CHECK_INT(ev.total, 201);
+    }
+
+    /* Cancel a job of 2 big games (8 chunks) with one chunk leased. */
+    s_fake_reset(f);
+    f->budget = 0;   /* hold everything */
+    job = s_submit(cl, "cancel", "all", 2, (int[]){ 9, 10 }, (int[]){ 200, 200 });
+    for (int i = 0; i < 500 && f->tasks == 0; i++)
+        s_fake_pump(f, 20);
+    HS_CHECK(f->tasks > 0);
+    bool canceled = false;
+    hs_error_t err = { 0 };
+    int64_t c0 = s_task_count(db, HS_TASK_CANCELED);
+    HS_CHECK_INT(hs_client_cancel(cl, job, &canceled, &err), 0);
+    HS_CHECK(canceled);
+    s_status(cl, job, &st);
+    HS_CHECK_STR(st.state, "canceled");
+    HS_CHECK_INT(s_task_count(db, HS_TASK_CANCELED) - c0, 8);
+    HS_CHECK_INT(s_task_count(db, HS_TASK_QUEUED), 0);
+    HS_CHECK_INT(s_task_count(db, HS_TASK_LEASED), 0);
+    s_fake_release(f);   /* late answers to a canceled job: ignored */
+    s_fake_pump(f, 200);
+    s_status(cl, job, &st);
+    HS_CHECK_INT(st.games_done, 0);
+    HS_CHECK_INT(st.positions_done, 0);
+}
+
+static int s_free_port(void)
+{
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    for (int tries = 0; tries < 50; tries++) {
+        int port = 20000 + rand() % 40000;
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+        close(fd);
+        if (ok)
+            return port;
+    }
+    return 0;
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/hs-test-chunks-XXXXXX";
+    HS_CHECK(mkdtemp(dir) != NULL);
+    char db[128], endpoint[64];
+    snprintf(db, sizeof db, "%s/db", dir);
+    int port = s_free_port();
+    HS_CHECK(port != 0);
+    snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", port);
+    void *ctx = zmq_ctx_new();
+    static s_broker_t b;
+    b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
+                                  .store_flags = HS_STORE_NOSYNC, .heartbeat_ms = 1000,
+                                  .max_attempts = 2, .chunk = 64 };
+    s_broker_start(&b);
+    static s_fake_t f;
+    f.x = calloc(1, sizeof *f.x);
+    f.x->batch_max = 16;
+    s_fake_connect(&f, ctx, endpoint, 4);
+    hs_client_t *cl = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_new(&cl, ctx, endpoint, 3000, 10, &err), 0);
+
+    s_test_split(cl, &f, db);
+    s_test_fail(cl, &f, db);
+    s_test_restart(cl, &f, &b, ctx, db);
+
+    hs_client_destroy(&cl);
+    s_fake_reset(&f);
+    s_fake_close(&f);
+    s_broker_stop(&b);
+    hs__engine_cache_fini(&f.x->cache);
+    free(f.x);
+    hs_wire_buf_free(&f.last_result);
+    zmq_ctx_term(ctx);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    HS_CHECK_INT(system(cmd), 0);
+    return hs_test_finish();
+}
