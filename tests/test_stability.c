@@ -6,7 +6,6 @@
  * stones have stability 1, and the result does not depend on the reader's
  * transposition-table state.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,16 +14,15 @@
 
 #include "core/board.h"
 #include "core/rng.h"
+#include "diagram.h"
 #include "test.h"
 #include "worker/stability.h"
 #include "worker/tactics.h"
 
-#define MAX_ROWS 19
-
+/* Per-case state on top of the parsed diagram (diagram.h). */
 typedef struct scase {
-    char name[128];
-    char rows[MAX_ROWS][MAX_ROWS];
-    int nrows, ncols;
+    hs_diagram_t diagram;
+    int index;          /* diagram.index this state belongs to */
     bool noreader;
     bool computed;
     hs_board_t board;
@@ -35,14 +33,7 @@ static void s_compute(scase_t *c, hs_reader_t *r)
 {
     if (c->computed)
         return;
-    hs_board_init(&c->board, c->nrows);
-    for (int y = 0; y < c->nrows; y++)
-        for (int x = 0; x < c->ncols; x++) {
-            char ch = c->rows[y][x];
-            if (ch == 'X' || ch == 'O')
-                hs_board_set_stone(&c->board, hs_board_point(&c->board, x, y),
-                                   ch == 'X' ? HS_BLACK : HS_WHITE);
-        }
+    hs_diagram_board(&c->diagram, &c->board);
     hs_stability_config_t cfg;
     hs_stability_config_default(&cfg);
     HS_CHECK_INT(hs_stability_compute(&c->board, &cfg, c->noreader ? NULL : r, &c->st, NULL), 0);
@@ -54,8 +45,16 @@ static bool s_point(const scase_t *c, const char *v, hs_point_t *p)
     return hs_board_parse_point(&c->board, v, p) == 0 && hs_board_on_board(&c->board, *p);
 }
 
-static bool s_query(const char *file, scase_t *c, hs_reader_t *r, char *line)
+static bool s_query(const char *file, const hs_diagram_t *d, char *line, void *ctx)
 {
+    hs_reader_t *r = ctx;
+    static scase_t sc;  /* ~100 KB of stability maps: not on the stack */
+    scase_t *c = &sc;
+    if (c->index != d->index) {
+        memset(c, 0, sizeof *c);
+        c->index = d->index;
+    }
+    c->diagram = *d;
     char *tok[6];
     int n = 0;
     for (char *t = strtok(line, " \t\r\n"); t && n < 6; t = strtok(NULL, " \t\r\n"))
@@ -67,7 +66,7 @@ static bool s_query(const char *file, scase_t *c, hs_reader_t *r, char *line)
         c->computed = false;
         return true;
     }
-    if (c->nrows < 2 || c->nrows != c->ncols)
+    if (d->nrows < 2 || d->nrows != d->ncols)
         return false;
     s_compute(c, r);
     hs_point_t p, q;
@@ -76,9 +75,9 @@ static bool s_query(const char *file, scase_t *c, hs_reader_t *r, char *line)
     if (!strcmp(tok[0], "stability") && n == 4) {
         float lo = strtof(tok[2], NULL), hi = strtof(tok[3], NULL), v = c->st.point[p];
         bool ok = c->st.group[p] >= 0 && v >= lo - 1e-6f && v <= hi + 1e-6f;
-        printf("  %-60.60s %s%s stability %.3f\n", c->name, tok[1], c->noreader ? " (no reader)" : "", v);
+        printf("  %-60.60s %s%s stability %.3f\n", d->name, tok[1], c->noreader ? " (no reader)" : "", v);
         if (!ok)
-            fprintf(stderr, "%s: %s: stability %s = %.3f, expected [%s, %s]\n", file, c->name,
+            fprintf(stderr, "%s: %s: stability %s = %.3f, expected [%s, %s]\n", file, d->name,
                     tok[1], v, tok[2], tok[3]);
         HS_CHECK(ok);
         return true;
@@ -86,7 +85,7 @@ static bool s_query(const char *file, scase_t *c, hs_reader_t *r, char *line)
     if (!strcmp(tok[0], "passalive") && n == 3) {
         bool expect = !strcmp(tok[2], "yes"), got = c->st.pass_alive[p] != 0;
         if (got != expect)
-            fprintf(stderr, "%s: %s: passalive %s = %d\n", file, c->name, tok[1], got);
+            fprintf(stderr, "%s: %s: passalive %s = %d\n", file, d->name, tok[1], got);
         HS_CHECK(got == expect);
         return true;
     }
@@ -94,68 +93,11 @@ static bool s_query(const char *file, scase_t *c, hs_reader_t *r, char *line)
         bool expect = !strcmp(tok[3], "yes");
         bool got = c->st.group[p] >= 0 && c->st.group[p] == c->st.group[q];
         if (got != expect)
-            fprintf(stderr, "%s: %s: samegroup %s %s = %d\n", file, c->name, tok[1], tok[2], got);
+            fprintf(stderr, "%s: %s: samegroup %s %s = %d\n", file, d->name, tok[1], tok[2], got);
         HS_CHECK(got == expect);
         return true;
     }
     return false;
-}
-
-static void s_run_file(const char *path, hs_reader_t *r)
-{
-    FILE *f = fopen(path, "r");
-    HS_CHECK(f != NULL);
-    if (!f)
-        return;
-    printf("%s\n", path);
-    static scase_t c;
-    memset(&c, 0, sizeof c);
-    bool have = false;
-    char line[512];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        if (line[0] == '%') {
-            memset(&c, 0, sizeof c);
-            char *nm = line + 1;
-            while (*nm == ' ') nm++;
-            nm[strcspn(nm, "\r\n")] = '\0';
-            snprintf(c.name, sizeof c.name, "%.127s", nm);
-            have = true;
-            continue;
-        }
-        int cells = 0, other = 0;
-        char row[MAX_ROWS];
-        for (char *p = line; *p; p++) {
-            if (*p == '.' || *p == 'X' || *p == 'O') {
-                if (cells < MAX_ROWS) row[cells] = *p;
-                cells++;
-            } else if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
-                other++;
-            }
-        }
-        if (cells == 0 && other == 0)
-            continue;
-        if (!have || (other == 0 && (c.nrows >= MAX_ROWS || cells > MAX_ROWS ||
-                                     (c.nrows && cells != c.ncols)))) {
-            fprintf(stderr, "%s:%d: bad line\n", path, lineno);
-            HS_CHECK(0);
-            continue;
-        }
-        if (other == 0) {
-            memcpy(c.rows[c.nrows++], row, (size_t)cells);
-            c.ncols = cells;
-            continue;
-        }
-        if (!s_query(path, &c, r, line)) {
-            fprintf(stderr, "%s:%d: malformed query\n", path, lineno);
-            HS_CHECK(0);
-        }
-    }
-    fclose(f);
 }
 
 /* Invariants on seeded random positions (random legal play on 9x9). */
@@ -222,25 +164,7 @@ int main(void)
 
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/stability", hs_test_own_data_dir());
-    DIR *d = opendir(dir);
-    HS_CHECK(d != NULL);
-    int files = 0;
-    if (d) {
-        struct dirent *de;
-        char names[32][256];
-        while ((de = readdir(d)) && files < 32) {
-            size_t len = strlen(de->d_name);
-            if (len > 2 && !strcmp(de->d_name + len - 2, ".t"))
-                snprintf(names[files++], sizeof names[0], "%s", de->d_name);
-        }
-        closedir(d);
-        qsort(names, (size_t)files, sizeof names[0], (int (*)(const void *, const void *))strcmp);
-        for (int i = 0; i < files; i++) {
-            char path[2048];
-            snprintf(path, sizeof path, "%.1000s/%.255s", dir, names[i]);
-            s_run_file(path, r);
-        }
-    }
+    int files = hs_diagram_run_dir(dir, s_query, r);
     HS_CHECK(files > 0);
     s_random_invariants(r);
     hs_reader_destroy(&r);

@@ -9,7 +9,6 @@
  * The node-count ratios are printed (they are measurements, not assertions,
  * except the subset property of alpha-beta).
  */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,33 +17,18 @@
 
 #include "core/board.h"
 #include "core/rng.h"
+#include "diagram.h"
 #include "test.h"
 #include "worker/solve.h"
 #include "worker/tactics.h"
 
-/* ---- .t case files ---- */
+/* ---- .t case files (parsed by diagram.h) ---- */
 
-#define MAX_ROWS 19
-
-typedef struct tcase {
-    char name[128];
-    char rows[MAX_ROWS][MAX_ROWS];
-    int nrows, ncols;
-    long budget;
-} tcase_t;
-
-static bool s_build(const tcase_t *c, hs_board_t *b)
-{
-    if (c->nrows < 2 || c->nrows != c->ncols || hs_board_init(b, c->nrows) != 0)
-        return false;
-    for (int y = 0; y < c->nrows; y++)
-        for (int x = 0; x < c->ncols; x++) {
-            char ch = c->rows[y][x];
-            if (ch == 'X' || ch == 'O')
-                hs_board_set_stone(b, hs_board_point(b, x, y), ch == 'X' ? HS_BLACK : HS_WHITE);
-        }
-    return true;
-}
+typedef struct tctx {
+    hs_reader_t *r, *plain;
+    int case_index;   /* the case `budget` belongs to */
+    long budget;      /* the case's `budget` line, 0 = default */
+} tctx_t;
 
 static const char *s_result_name(hs_tactic_result_t r)
 {
@@ -55,8 +39,14 @@ static long s_total_nodes[2];  /* reader nodes over all queries: [0] ordered, [1
 static int s_queries;
 
 /* Runs one query line against the case; returns false on a malformed line. */
-static bool s_query(const char *file, const tcase_t *c, hs_reader_t *r, hs_reader_t *plain, char *line)
+static bool s_query(const char *file, const hs_diagram_t *c, char *line, void *vctx)
 {
+    tctx_t *ctx = vctx;
+    hs_reader_t *r = ctx->r, *plain = ctx->plain;
+    if (ctx->case_index != c->index) {
+        ctx->case_index = c->index;
+        ctx->budget = 0;
+    }
     char *tok[8];
     int n = 0;
     for (char *t = strtok(line, " \t\r\n"); t && n < 8; t = strtok(NULL, " \t\r\n"))
@@ -64,11 +54,11 @@ static bool s_query(const char *file, const tcase_t *c, hs_reader_t *r, hs_reade
     if (n == 0)
         return true;
     if (!strcmp(tok[0], "budget") && n == 2) {
-        ((tcase_t *)c)->budget = atol(tok[1]);
+        ctx->budget = atol(tok[1]);
         return true;
     }
     hs_board_t b;
-    if (n < 3 || !s_build(c, &b))
+    if (n < 3 || !hs_diagram_board(c, &b))
         return false;
     hs_point_t target;
     if (hs_board_parse_point(&b, tok[1], &target) != 0 || !hs_board_on_board(&b, target) ||
@@ -90,7 +80,7 @@ static bool s_query(const char *file, const tcase_t *c, hs_reader_t *r, hs_reade
         return false;
     hs_tactic_result_t expect = !strcmp(tok[2], "captured") ? HS_TACTIC_CAPTURED
                               : !strcmp(tok[2], "saved") ? HS_TACTIC_SAVED : HS_TACTIC_UNKNOWN;
-    long old = hs_reader_set_node_budget(r, c->budget > 0 ? c->budget : 200000);
+    long old = hs_reader_set_node_budget(r, ctx->budget > 0 ? ctx->budget : 200000);
     hs_tactic_t t;
     int rc = attack ? hs_reader_attack(r, &b, target, &t, NULL) : hs_reader_defend(r, &b, target, &t, NULL);
     hs_reader_set_node_budget(r, old);
@@ -131,68 +121,6 @@ static bool s_query(const char *file, const tcase_t *c, hs_reader_t *r, hs_reade
     s_total_nodes[1] += u.nodes;
     s_queries++;
     return true;
-}
-
-static void s_run_file(const char *path, hs_reader_t *r, hs_reader_t *plain)
-{
-    FILE *f = fopen(path, "r");
-    HS_CHECK(f != NULL);
-    if (!f)
-        return;
-    printf("%s\n", path);
-    tcase_t c;
-    memset(&c, 0, sizeof c);
-    bool have = false;
-    char line[512];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        if (line[0] == '%') {
-            memset(&c, 0, sizeof c);
-            char *nm = line + 1;
-            while (*nm == ' ') nm++;
-            nm[strcspn(nm, "\r\n")] = '\0';
-            snprintf(c.name, sizeof c.name, "%.127s", nm);
-            have = true;
-            continue;
-        }
-        /* A diagram row holds only '.', 'X', 'O' and blanks. */
-        int cells = 0, other = 0;
-        char row[MAX_ROWS];
-        for (char *p = line; *p; p++) {
-            if (*p == '.' || *p == 'X' || *p == 'O') {
-                if (cells < MAX_ROWS) row[cells] = *p;
-                cells++;
-            } else if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
-                other++;
-            }
-        }
-        if (cells == 0 && other == 0)
-            continue;
-        if (!have) {
-            fprintf(stderr, "%s:%d: text before the first %% line\n", path, lineno);
-            HS_CHECK(0);
-            continue;
-        }
-        if (other == 0) {
-            if (c.nrows >= MAX_ROWS || cells > MAX_ROWS || (c.nrows && cells != c.ncols)) {
-                fprintf(stderr, "%s:%d: bad diagram row\n", path, lineno);
-                HS_CHECK(0);
-                continue;
-            }
-            memcpy(c.rows[c.nrows++], row, (size_t)cells);
-            c.ncols = cells;
-            continue;
-        }
-        if (!s_query(path, &c, r, plain, line)) {
-            fprintf(stderr, "%s:%d: malformed query\n", path, lineno);
-            HS_CHECK(0);
-        }
-    }
-    fclose(f);
 }
 
 /* ---- Generic search on seeded random trees ---- */
@@ -380,25 +308,8 @@ int main(void)
 
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/tactics", hs_test_own_data_dir());
-    DIR *d = opendir(dir);
-    HS_CHECK(d != NULL);
-    int files = 0;
-    if (d) {
-        struct dirent *de;
-        char names[32][256];
-        while ((de = readdir(d)) && files < 32) {
-            size_t len = strlen(de->d_name);
-            if (len > 2 && !strcmp(de->d_name + len - 2, ".t"))
-                snprintf(names[files++], sizeof names[0], "%s", de->d_name);
-        }
-        closedir(d);
-        qsort(names, (size_t)files, sizeof names[0], (int (*)(const void *, const void *))strcmp);
-        for (int i = 0; i < files; i++) {
-            char path[2048];
-            snprintf(path, sizeof path, "%.1000s/%.255s", dir, names[i]);
-            s_run_file(path, r, plain);
-        }
-    }
+    tctx_t ctx = { .r = r, .plain = plain };
+    int files = hs_diagram_run_dir(dir, s_query, &ctx);
     HS_CHECK(files > 0);
     if (s_queries)
         printf("reader over %d queries (fresh tables): %ld nodes with ordering+TT+killers, "

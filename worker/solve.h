@@ -13,12 +13,11 @@
  * points, pass last). A win or a loss never depends on the horizon, so each is
  * a proof; "unknown" only means "search deeper".
  *
- * Superko makes a position's value depend on the path that reached it. The
- * solver keeps the stones hashes of the path and records, for every subtree,
- * the lowest path index whose position a move in that subtree would have
- * repeated. A result is stored in the transposition table only when that index
- * is not above the node (the repetition is inside the subtree, so any path to
- * the node sees it); path-dependent results are recomputed, never reused.
+ * Superko makes a position's value depend on the path that reached it: under
+ * positional superko, on the *set* of positions seen before. The transposition
+ * key therefore mixes the position with a set hash of the positions on the path
+ * (see solve.c), so equal keys have equal values and every stored result can be
+ * reused; transpositions through different intermediate positions don't share.
  * Known results: 3x3 Black wins by 9 (plays the centre), 4x4 Black by 2.
  */
 #ifndef HS_WORKER_SOLVE_H

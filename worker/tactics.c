@@ -23,6 +23,14 @@
 #define S_MAX_CAND 48
 #define S_LADDER_NODES 4000
 #define S_LADDER_DEPTH 120   /* plies of one ladder line */
+/* Most escape room (s_escape_room) of a 4-liberty target still read on. */
+#ifndef S_LOOSE_ROOM
+#define S_LOOSE_ROOM 3
+#endif
+/* Most loose-ladder steps (4-liberty attacker nodes) on one reading line. */
+#ifndef S_LOOSE_STEPS
+#define S_LOOSE_STEPS 2
+#endif
 
 enum { S_TT_EXACT = 0, S_TT_LOWER = 1, S_TT_UPPER = 2 };
 
@@ -47,6 +55,8 @@ struct hs_reader {
     hs_color_t defender, attacker;
     uint64_t target_mix;
     long nodes, budget;
+    bool loose_on;                      /* this pass reads loose ladders */
+    int loose_steps;                    /* 4-liberty attacker nodes on the current line */
     bool stop;
 };
 
@@ -58,6 +68,7 @@ void hs_reader_config_default(hs_reader_config_t *cfg)
     cfg->use_ladder = true;
     cfg->use_ordering = true;
     cfg->use_tt = true;
+    cfg->use_loose = true;
 }
 
 hs_reader_t *hs_reader_new(const hs_reader_config_t *cfg)
@@ -103,6 +114,13 @@ long hs_reader_set_node_budget(hs_reader_t *r, long budget)
 {
     long old = r->cfg.node_budget;
     r->cfg.node_budget = budget < 1 ? 1 : budget;
+    return old;
+}
+
+bool hs_reader_set_loose(hs_reader_t *r, bool on)
+{
+    bool old = r->cfg.use_loose;
+    r->cfg.use_loose = on;
     return old;
 }
 
@@ -395,6 +413,53 @@ static int s_score_move(hs_reader_t *r, const hs_board_t *b, hs_color_t side, hs
     return score;
 }
 
+/*
+ * Escape room of a string: the empty points next to its liberties that are not
+ * liberties themselves (its second-order liberties). A 4-liberty string in
+ * the open has 6 or more; one chased along an edge or a wall has few, and
+ * only then is reading on at 4 liberties worth its cost.
+ */
+static int s_escape_room(const hs_board_t *b, hs_point_t target)
+{
+    hs_point_t libs[HS_READER_SAFE_LIBS + 1], room[4 * (HS_READER_SAFE_LIBS + 1)];
+    int nl = hs_board_string_liberties(b, target, libs, HS_READER_SAFE_LIBS + 1), n = 0;
+    for (int i = 0; i < nl; i++)
+        for (int d = 0; d < s_dirs_count; d++) {
+            hs_point_t q = (hs_point_t)(libs[i] + s_nb(b, d));
+            bool is_lib = false;
+            for (int j = 0; j < nl; j++)
+                is_lib |= libs[j] == q;
+            if (b->color[q] == HS_EMPTY && !is_lib)
+                s_add_unique(room, &n, 4 * (HS_READER_SAFE_LIBS + 1), q);
+        }
+    return n;
+}
+
+/*
+ * The attacker's moves against a target at HS_READER_SAFE_LIBS liberties (the
+ * loose-ladder step): a liberty of the target that leaves it exactly one
+ * liberty fewer (no liberties gained through the new contact) and is not a
+ * self-atari. Anything weaker lets the target out, so the model calls it safe.
+ */
+static bool s_loose_ok(hs_reader_t *r, const hs_board_t *b, hs_point_t p)
+{
+    if (p == HS_PASS)
+        return false;
+    bool is_lib = false;
+    for (int d = 0; d < s_dirs_count; d++) {
+        hs_point_t q = (hs_point_t)(p + s_nb(b, d));
+        is_lib |= b->color[q] == r->defender && b->head[q] == b->head[r->target];
+    }
+    if (!is_lib)
+        return false;
+    hs_board_t *sb = &r->scratch;
+    *sb = *b;
+    if (hs_board_play(sb, r->attacker, p, 0, NULL) != 0 || sb->color[r->target] != r->defender)
+        return false;
+    return hs_board_libs(sb, r->target) == HS_READER_SAFE_LIBS - 1 && hs_board_libs(sb, p) >= 2 &&
+           s_escape_room(sb, r->target) <= S_LOOSE_ROOM - 1;
+}
+
 static int s_search(hs_reader_t *r, const hs_board_t *b, hs_color_t side, int depth, int ply,
                     int alpha, int beta, hs_point_t *best)
 {
@@ -403,8 +468,17 @@ static int s_search(hs_reader_t *r, const hs_board_t *b, hs_color_t side, int de
     if (b->color[r->target] != r->defender)
         return 1;
     int libs = hs_board_libs(b, r->target);
-    if (libs >= HS_READER_SAFE_LIBS)
-        return -1;
+    /* Loose ladders: a target with exactly HS_READER_SAFE_LIBS liberties is
+     * safe only when its owner is to move; with the attacker to move it is
+     * read on, the attacker limited to liberty moves that take it straight
+     * back to 3 (see s_loose_ok). More liberties are always safe. */
+    bool loose = false;
+    if (libs >= HS_READER_SAFE_LIBS) {
+        if (libs > HS_READER_SAFE_LIBS || side != r->attacker || !r->loose_on ||
+            r->loose_steps >= S_LOOSE_STEPS || s_escape_room(b, r->target) > S_LOOSE_ROOM)
+            return -1;
+        loose = true;
+    }
     if (side == r->attacker && libs == 1) {
         hs_point_t lib;
         hs_board_string_liberties(b, r->target, &lib, 1);
@@ -450,6 +524,8 @@ static int s_search(hs_reader_t *r, const hs_board_t *b, hs_color_t side, int de
     for (int i = 0; i < n; i++) {
         if (hs_board_legal(b, side, cand[i], 0) != HS_LEGAL)
             continue;
+        if (loose && !s_loose_ok(r, b, cand[i]))
+            continue;
         cand[m] = cand[i];
         if (r->cfg.use_ordering) {
             score[m] = s_score_move(r, b, side, cand[m], ply);
@@ -484,7 +560,9 @@ static int s_search(hs_reader_t *r, const hs_board_t *b, hs_color_t side, int de
         if (hs_board_play(child, side, cand[i], 0, NULL) != 0)
             continue;
         hs_point_t dummy;
+        r->loose_steps += loose;
         int v = s_search(r, child, hs_color_other(side), depth - 1, ply + 1, alpha, beta, &dummy);
+        r->loose_steps -= loose;
         if (r->stop)
             return 0;
         if (maximize ? v > best_v : v < best_v) {
@@ -513,6 +591,31 @@ static int s_search(hs_reader_t *r, const hs_board_t *b, hs_color_t side, int de
     return best_v;
 }
 
+/* Iterative deepening of one pass; fills out->result, move and depth. */
+static void s_deepen(hs_reader_t *r, const hs_board_t *root, bool attacker_first, hs_tactic_t *out)
+{
+    hs_color_t first = attacker_first ? r->attacker : r->defender;
+    for (int d = 1; d <= r->cfg.max_depth; d++) {
+        hs_point_t best;
+        int v = s_search(r, root, first, d, 0, -2, 2, &best);
+        if (r->stop)
+            break;
+        out->depth = d;
+        if (v != 0) {
+            bool captured = v > 0;
+            out->result = captured ? HS_TACTIC_CAPTURED : HS_TACTIC_SAVED;
+            /* The winner's first move: the attacker's when captured with the
+             * attacker first; the defender's when saved with the defender
+             * first. A safe string needs no move (HS_PASS). */
+            out->move = attacker_first == captured ? (best == HS_NO_POINT ? HS_PASS : best)
+                                                   : HS_NO_POINT;
+            break;
+        }
+        if (r->nodes >= r->budget)
+            break;
+    }
+}
+
 static int s_read(hs_reader_t *r, const hs_board_t *b, hs_point_t target, bool attacker_first,
                   hs_tactic_t *out, hs_error_t *err)
 {
@@ -532,29 +635,35 @@ static int s_read(hs_reader_t *r, const hs_board_t *b, hs_point_t target, bool a
     r->nodes = 0;
     r->budget = r->cfg.node_budget;
     r->stop = false;
+    r->loose_steps = 0;
     memset(r->killers, 0, sizeof r->killers);
 
     hs_color_t first = attacker_first ? r->attacker : r->defender;
     hs_board_t *root = &r->boards[0];
     s_copy_to_move(root, b, first);
-    for (int d = 1; d <= r->cfg.max_depth; d++) {
-        hs_point_t best;
-        int v = s_search(r, root, first, d, 0, -2, 2, &best);
-        if (r->stop)
-            break;
-        out->depth = d;
-        if (v != 0) {
-            bool captured = v > 0;
-            out->result = captured ? HS_TACTIC_CAPTURED : HS_TACTIC_SAVED;
-            /* The winner's first move: the attacker's when captured with the
-             * attacker first; the defender's when saved with the defender
-             * first. A safe string needs no move (HS_PASS). */
-            if (attacker_first == captured)
-                out->move = best == HS_NO_POINT ? HS_PASS : best;
-            break;
+    r->loose_on = false;
+    s_deepen(r, root, attacker_first, out);
+    /* Second pass, loose ladders on, only where the plain model did not
+     * prove a capture: its own table entries (another key mix) and at most
+     * half the budget, within what is left of the query's budget. Only a
+     * capture proven here replaces the first answer: the loose model gives
+     * the attacker more moves, so its captures are proofs too, and a
+     * first-pass "saved" stays when the loose pass finds no capture. */
+    if (r->cfg.use_loose && out->result != HS_TACTIC_CAPTURED && r->nodes < r->cfg.node_budget) {
+        long left = r->cfg.node_budget - r->nodes, half = r->cfg.node_budget / 2;
+        r->budget = r->nodes + (left < half ? left : half);
+        r->stop = false;
+        r->loose_on = true;
+        r->target_mix ^= 0xD1B54A32D192ED03ull;
+        memset(r->killers, 0, sizeof r->killers);
+        hs_tactic_t loose = *out;
+        s_deepen(r, root, attacker_first, &loose);
+        if (loose.result == HS_TACTIC_CAPTURED) {
+            out->result = loose.result;
+            out->move = loose.move;
+            out->depth = loose.depth;
         }
-        if (r->nodes >= r->budget)
-            break;
+        r->loose_on = false;
     }
     out->nodes = r->nodes;
     return 0;

@@ -36,6 +36,12 @@
  * reader that tries both ataris at each step; it is exact for ladders because a
  * string in atari can only survive by extending or capturing.
  *
+ * Loose ladders (cfg.use_loose): when that does not prove a capture, a second
+ * pass (at most half the budget, from what is left) also reads a target at
+ * exactly 4 liberties with the attacker to move and little escape room, the
+ * attacker limited to liberty moves back to 3; only a capture it proves
+ * replaces the first answer. docs/TACTICS.md has the exact rule.
+ *
  * The transposition table (keyed by hs_board_key mixed with the target) belongs
  * to the reader, so readers are independent: one per thread, no globals. Ko is
  * read under simple ko only (the board's rule); TT entries ignore the path, so
@@ -66,6 +72,8 @@ typedef struct hs_reader_config {
     bool use_ladder;    /* fast ladder path (default true) */
     bool use_ordering;  /* move ordering + killers (default true) */
     bool use_tt;        /* transposition table (default true) */
+    bool use_loose;     /* read on at 4 liberties with the attacker to move,
+                         * liberty moves only (loose ladders; default true) */
 } hs_reader_config_t;
 
 /* Fills *cfg with the defaults above. */
@@ -88,6 +96,11 @@ const hs_reader_config_t *hs_reader_config(const hs_reader_t *r);
 
 /* Sets the node budget per query; returns the previous one (budget >= 1). */
 long hs_reader_set_node_budget(hs_reader_t *r, long budget);
+
+/* Turns the loose-ladder pass on or off for later queries; returns the old
+ * setting. Callers with small budgets (stability reads with ~1,000 nodes, and a
+ * loose ladder takes tens of thousands) turn it off: it could only spend them. */
+bool hs_reader_set_loose(hs_reader_t *r, bool on);
 
 /* Clears the transposition table (results are the same, only slower). */
 void hs_reader_clear(hs_reader_t *r);
