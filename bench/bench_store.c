@@ -226,7 +226,7 @@ int main(int argc, char **argv)
     mdb_env_create(&env);
     mdb_env_set_mapsize(env, (size_t)1 << 32);
     /* The same flags as the store's writer (store/store.c). */
-    if (mdb_env_open(env, raw, MDB_WRITEMAP | (nosync ? MDB_NOSYNC : 0), 0664)) {
+    if (mdb_env_open(env, raw, nosync ? MDB_NOSYNC | MDB_WRITEMAP : 0, 0664)) {
         fprintf(stderr, "raw open failed\n");
         return 1;
     }
