@@ -29,6 +29,7 @@
 #include "broker/client.h"
 #include "core/wire.h"
 #include "store/store.h"
+#include "peer.h"
 #include "test.h"
 #include "worker/engine.h"
 #include "worker/worker.h"
@@ -368,26 +369,7 @@ static int s_dealer_recv(void *sock, int ms, hs_wire_msg_t *m)
     zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
     if (zmq_poll(&it, 1, ms) <= 0)
         return 0;
-    zmq_msg_t fr[3];
-    int nf = 0, more = 1, ok = 0;
-    while (more) {
-        zmq_msg_t part;
-        zmq_msg_init(&part);
-        if (zmq_msg_recv(&part, sock, 0) < 0) {
-            zmq_msg_close(&part);
-            break;
-        }
-        more = zmq_msg_more(&part);
-        if (nf < 3)
-            fr[nf++] = part;
-        else
-            zmq_msg_close(&part);
-    }
-    if (nf == 3)
-        ok = hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), m, NULL) == 0;
-    for (int i = 0; i < nf; i++)
-        zmq_msg_close(&fr[i]);
-    return ok;
+    return hs_test_recv_msg(sock, m);
 }
 
 /* Submits n slow games (another komi than the other jobs) as a new job. */
@@ -539,20 +521,7 @@ int main(void)
     atomic_int stop_b = 0, stop_w = 0;
     s_thread_rc_t bt = { 0 }, wt = { 0 };
     pthread_t btid, wtid, ftid;
-    /* A free port: bind a probe socket at random ports in 20000-60000. */
-    srand((unsigned)time(NULL) ^ (unsigned)getpid());
-    for (int tries = 0; tries < 50; tries++) {
-        int port = 20000 + rand() % 40000;
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
-        close(fd);
-        if (ok) {
-            fc.port = port;
-            break;
-        }
-    }
+    fc.port = hs_test_free_port();
     HS_CHECK(fc.port != 0);
     snprintf(fc.endpoint, sizeof fc.endpoint, "tcp://127.0.0.1:%d", fc.port);
 

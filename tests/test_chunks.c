@@ -15,13 +15,10 @@
  *     out exact (a duplicate RESULT from before the restart counts nothing);
  *   - cancel: every chunk of the job leaves the queue.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <zmq.h>
@@ -30,6 +27,7 @@
 #include "broker/client.h"
 #include "core/wire.h"
 #include "store/store.h"
+#include "peer.h"
 #include "test.h"
 #include "worker/worker_internal.h"
 
@@ -146,8 +144,15 @@ static void s_fake_connect(s_fake_t *f, void *ctx, const char *endpoint, int cre
     s_fake_ready(f);
 }
 
+/* Leaves as a worker does (DISCONNECT), so the broker forgets it at once instead
+ * of leasing it tasks until it expires. */
 static void s_fake_close(s_fake_t *f)
 {
+    hs_wire_msg_t m;
+    hs_wire_msg_init(&m, HS_WIRE_DISCONNECT);
+    s_fake_send_msg(f, &m);
+    int linger = 1000;
+    zmq_setsockopt(f->sock, ZMQ_LINGER, &linger, sizeof linger);
     zmq_close(f->sock);
     f->sock = NULL;
 }
@@ -209,23 +214,8 @@ static void s_fake_pump(s_fake_t *f, int ms)
     s_fake_send_msg(f, &hb);
     zmq_pollitem_t item = { f->sock, 0, ZMQ_POLLIN, 0 };
     while (zmq_poll(&item, 1, ms) > 0) {
-        zmq_msg_t fr[3];
-        int nf = 0, more = 1;
-        while (more) {
-            zmq_msg_t part;
-            zmq_msg_init(&part);
-            if (zmq_msg_recv(&part, f->sock, 0) < 0) {
-                zmq_msg_close(&part);
-                break;
-            }
-            more = zmq_msg_more(&part);
-            if (nf < 3)
-                fr[nf++] = part;
-            else
-                zmq_msg_close(&part);
-        }
         hs_wire_msg_t m;
-        if (nf == 3 && hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &m, NULL) == 0) {
+        if (hs_test_recv_msg(f->sock, &m)) {
             if (m.type == HS_WIRE_TASK)
                 s_fake_on_task(f, &m);
             else {
@@ -234,8 +224,6 @@ static void s_fake_pump(s_fake_t *f, int ms)
                 hs_wire_msg_fini(&m);
             }
         }
-        for (int i = 0; i < nf; i++)
-            zmq_msg_close(&fr[i]);
         ms = 1;   /* drain what is there, then return */
     }
 }
@@ -284,6 +272,25 @@ static void s_status(hs_client_t *cl, uint64_t job, s_status_t *out)
         out->positions_done = j->positions_done;
     }
     hs_wire_msg_fini(&r);
+}
+
+/* Waits (up to 10 s) until the broker counts n live workers: a new fake worker's
+ * READY and an old one's DISCONNECT travel on other sockets than the client's
+ * SUBMIT, so without this a job could be leased to the worker that just left. */
+static void s_wait_workers(hs_client_t *cl, s_fake_t *f, int n)
+{
+    for (int i = 0; i < 500; i++) {
+        hs_wire_msg_t r;
+        hs_error_t err = { 0 };
+        int workers = -1;
+        if (hs_client_status(cl, 0, &r, &err) == 0 && r.type == HS_WIRE_STATUS_REPLY)
+            workers = r.status_reply.workers;
+        hs_wire_msg_fini(&r);
+        if (workers == n)
+            return;
+        s_fake_pump(f, 20);
+    }
+    HS_CHECK(!"the broker never counted the expected workers");
 }
 
 /* Serves the fake worker until the job stops running (or 60 s). */
@@ -491,6 +498,7 @@ static void s_test_restart(hs_client_t *cl, s_fake_t *f, s_broker_t *b, void *ct
     f->budget = 2;
     s_fake_close(f);
     s_fake_connect(f, ctx, b->cfg.bind, 1);
+    s_wait_workers(cl, f, 1);
     uint64_t job = s_submit(cl, "restart", "all", 3, (int[]){ 6, 7, 8 },
                             (int[]){ 200, 200, 200 });
     for (int i = 0; i < 1500 && (f->tasks < 3 || st.positions_done < 128); i++) {
@@ -549,36 +557,21 @@ static void s_test_restart(hs_client_t *cl, s_fake_t *f, s_broker_t *b, void *ct
     HS_CHECK_INT(st.positions_done, 0);
 }
 
-static int s_free_port(void)
-{
-    srand((unsigned)time(NULL) ^ (unsigned)getpid());
-    for (int tries = 0; tries < 50; tries++) {
-        int port = 20000 + rand() % 40000;
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
-        close(fd);
-        if (ok)
-            return port;
-    }
-    return 0;
-}
-
 int main(void)
 {
     char dir[] = "/tmp/hs-test-chunks-XXXXXX";
     HS_CHECK(mkdtemp(dir) != NULL);
     char db[128], endpoint[64];
     snprintf(db, sizeof db, "%s/db", dir);
-    int port = s_free_port();
+    int port = hs_test_free_port();
     HS_CHECK(port != 0);
     snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", port);
     void *ctx = zmq_ctx_new();
     static s_broker_t b;
     b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
                                   .store_flags = HS_STORE_NOSYNC, .heartbeat_ms = 1000,
-                                  .max_attempts = 2, .chunk = 64 };
+                                  .max_attempts = 2, .chunk = 64,
+                                  .verbose = getenv("HS_TEST_VERBOSE") != NULL };
     s_broker_start(&b);
     static s_fake_t f;
     f.x = calloc(1, sizeof *f.x);
