@@ -4,14 +4,20 @@
  * bench/judge_final.sh, which also runs GNU Go on a sample of the same games.
  *
  * usage: bench_judge_final [--sample-dir DIR] [--sample N] [--stability [--reader]]
- *                          [--playouts N] [--mc-dead T] [--failures N] [--dump FILE]
- *                          [--dump-errors FILE]
+ *                          [--playouts N] [--mc-dead T] [--mc-shut-max T] [--failures N] [--dump FILE]
+ *                          [--dump-errors FILE] [--boards FILE [--boards-min E]]
  *                          ARCHIVE...
  *
  * --dump FILE writes one tab-separated line per judged game (--dump-errors
  * FILE: only the games not scored exactly): part, source, rules, komi,
  * handicap, recorded margin, judged score, score under the other scoring,
- * captures by Black and White, dead black and white stones, dame, moves.
+ * captures by Black and White, dead black and white stones, dame, moves,
+ * must-fill points of Black and White, seki eyes of Black and White.
+ * --boards FILE prints every game not scored exactly (with --boards-min E:
+ * only those off by E points or more; E < 0: every game) as a board of the judge's class letters
+ * (must-fill points: 1 Black's, 2 White's) under a header with the source,
+ * error, captures and must-fill counts: the
+ * material for finding what the judge gets wrong.
  *
  * Default: hs_judge_config_final (eye analysis plus 256 tactical playouts,
  * majority ownership decides; no stability map), the
@@ -80,6 +86,8 @@ typedef struct ctx {
     int failures_to_print, failures_printed;
     FILE *dump;              /* --dump FILE: one line per judged game */
     bool dump_errors;        /* --dump-errors FILE: the same, only games not exact */
+    FILE *boards;            /* --boards FILE: the judged board of every game not exact */
+    double boards_min;       /* --boards-min E: only those with |error| >= E */
     hs_stability_t stab;
     hs_judge_t judge;
 } ctx_t;
@@ -143,6 +151,31 @@ static char *s_game_sgf(const hs_game_t *g)
     return s;
 }
 
+/* One misjudged game for --boards: header, then the board with the judge's
+ * class letters (X O live, x o dead, b w territory, . dame, s seki), with the
+ * must-fill counts and the captures: what a person needs to see why. */
+static void s_print_board(FILE *f, const char *source, const char *rules, double komi, int handicap,
+                          double recorded, double judged, const hs_board_t *b, const hs_judge_t *j)
+{
+    fprintf(f, "== %s  %s komi %g ha %d  recorded %+g judged %+g error %+g  caps B%d W%d  "
+               "must_fill B%d W%d  seki_eye B%d W%d\n", source, rules, komi, handicap, recorded, judged,
+            judged - recorded, b->captures[HS_BLACK], b->captures[HS_WHITE], j->must_fill[HS_BLACK],
+            j->must_fill[HS_WHITE], j->seki_eye[HS_BLACK], j->seki_eye[HS_WHITE]);
+    for (int y = 0; y < b->size; y++) {
+        fprintf(f, "  %2d ", b->size - y);
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            /* must-fill points: 1 Black's, 2 White's */
+            int mf = j->must_fill_at[p];
+            fprintf(f, " %c", mf ? (char)('0' + mf) : hs_judge_class_letters[j->cls[p]]);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "      ");
+    for (int x = 0; x < b->size; x++) fprintf(f, " %c", "ABCDEFGHJKLMNOPQRSTUVWXYZ"[x]);
+    fprintf(f, "\n");
+}
+
 static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
 {
     ctx_t *c = vctx;
@@ -186,10 +219,13 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
     }
     bool exact = fabs(e) < 1e-6, w1 = fabs(e) <= 1.0 + 1e-6;
     if (c->dump && !(c->dump_errors && exact))
-        fprintf(c->dump, "%s\t%s\t%s\t%g\t%d\t%g\t%g\t%g\t%d\t%d\t%d\t%d\t%d\t%d\n", part, source,
-                rules.name, g->komi, g->handicap, recorded, score, alt, b.captures[HS_BLACK],
+        fprintf(c->dump, "%s\t%s\t%s\t%g\t%d\t%g\t%g\t%g\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n",
+                part, source, rules.name, g->komi, g->handicap, recorded, score, alt, b.captures[HS_BLACK],
                 b.captures[HS_WHITE], c->judge.count[HS_JC_BLACK_DEAD], c->judge.count[HS_JC_WHITE_DEAD],
-                c->judge.count[HS_JC_DAME], g->num_moves);
+                c->judge.count[HS_JC_DAME], g->num_moves, c->judge.must_fill[HS_BLACK],
+                c->judge.must_fill[HS_WHITE], c->judge.seki_eye[HS_BLACK], c->judge.seki_eye[HS_WHITE]);
+    if (c->boards && (c->boards_min < 0 || (!exact && fabs(e) >= c->boards_min - 1e-6)))
+        s_print_board(c->boards, source, rules.name, g->komi, g->handicap, recorded, score, &b, &c->judge);
     c->judged++;
     c->exact += exact;
     c->within1 += w1;
@@ -246,17 +282,20 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reader")) c->use_reader = true;
         else if (!strcmp(argv[i], "--playouts") && i + 1 < argc) c->jcfg.playouts = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mc-dead") && i + 1 < argc) c->jcfg.mc_dead = (float)atof(argv[++i]);
+        else if (!strcmp(argv[i], "--mc-shut-max") && i + 1 < argc) c->jcfg.mc_shut_max = (float)atof(argv[++i]);
         else if (!strcmp(argv[i], "--dump") && i + 1 < argc) c->dump = fopen(argv[++i], "w");
         else if (!strcmp(argv[i], "--dump-errors") && i + 1 < argc) {
             c->dump = fopen(argv[++i], "w");
             c->dump_errors = true;
         }
+        else if (!strcmp(argv[i], "--boards") && i + 1 < argc) c->boards = fopen(argv[++i], "w");
+        else if (!strcmp(argv[i], "--boards-min") && i + 1 < argc) c->boards_min = atof(argv[++i]);
         else if (!strcmp(argv[i], "--failures") && i + 1 < argc) c->failures_to_print = atoi(argv[++i]);
         else if (npaths < 64) paths[npaths++] = argv[i];
     }
     if (!npaths) {
         fprintf(stderr, "usage: bench_judge_final [--sample-dir DIR] [--sample N] [--stability [--reader]] "
-                        "[--playouts N] [--failures N] [--dump FILE] [--dump-errors FILE] ARCHIVE...\n");
+                        "[--playouts N] [--mc-dead T] [--mc-shut-max T] [--failures N] [--dump FILE] [--dump-errors FILE] [--boards FILE [--boards-min E]] ARCHIVE...\n");
         return 2;
     }
     if (c->use_reader) c->reader = hs_reader_new(NULL);
@@ -319,6 +358,7 @@ int main(int argc, char **argv)
     free(c->sample);
     hs_reader_destroy(&c->reader);
     if (c->dump) fclose(c->dump);
+    if (c->boards) fclose(c->boards);
     free(c);
     return 0;
 }

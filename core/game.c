@@ -199,11 +199,14 @@ static char *s_dup(const char *s)
     return d;
 }
 
-/* Reads the komi per the rules at the top of the file. */
-static void s_read_komi(hs_game_t *g, const char *km)
+/* Reads the komi per the rules at the top of the file. ogs: the record is from
+ * OGS (PC[OGS: ...]), which writes no KM when the komi is 0: all 12 counted OGS
+ * records without KM in ../shared/data have integer results, which no default
+ * komi of x.5 could give, and every one is exact with 0 (docs/JUDGE.md). */
+static void s_read_komi(hs_game_t *g, const char *km, bool ogs)
 {
     g->komi_source = HS_KOMI_DEFAULT;
-    g->komi = g->handicap >= 2 ? 0.5 : g->rules.default_komi;
+    g->komi = ogs ? 0.0 : g->handicap >= 2 ? 0.5 : g->rules.default_komi;
     if (!km)
         return;
     const char *s = s_skip_space(km);
@@ -266,7 +269,8 @@ static void s_scan_node(const hs_sgf_node_t *n, const hs_sgf_prop_t **b, const h
 /* The root properties hs_game_from_sgf reads, found in one pass over the root
  * (thirteen hs_sgf_node_value_nonempty lookups cost more than the rest of
  * reading a typical game's header). */
-enum { S_GM, S_SZ, S_RU, S_HA, S_PB, S_PW, S_BR, S_WR, S_DT, S_EV, S_RO, S_RE, S_KM, S_NKEYS };
+enum { S_GM, S_SZ, S_RU, S_HA, S_PB, S_PW, S_BR, S_WR, S_DT, S_EV, S_RO, S_RE, S_KM, S_PC,
+       S_NKEYS };
 
 static int s_root_key(const char *id)
 {
@@ -286,6 +290,7 @@ static int s_root_key(const char *id)
     case 'R' << 8 | 'O': return S_RO;
     case 'R' << 8 | 'E': return S_RE;
     case 'K' << 8 | 'M': return S_KM;
+    case 'P' << 8 | 'C': return S_PC;
     default: return -1;
     }
 }
@@ -494,7 +499,7 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
         if (!others)
             g->handicap = blacks;
     }
-    s_read_komi(g, g->komi_raw);
+    s_read_komi(g, g->komi_raw, rv[S_PC] && !strncmp(rv[S_PC], "OGS", 3));
     hs_game_compute_id(g);
     return 0;
 fail:

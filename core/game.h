@@ -60,7 +60,9 @@ typedef struct hs_result {
 
 /* How the komi in the record was read (Fox writes integer codes). */
 typedef enum hs_komi_source {
-    HS_KOMI_DEFAULT = 0,    /* no KM: the rule set's default for the handicap */
+    HS_KOMI_DEFAULT = 0,    /* no KM: the rule set's default for the handicap (0.5 with
+                             * HA >= 2); 0 for OGS records (PC[OGS...]), which omit
+                             * KM when it is 0 */
     HS_KOMI_PLAIN,          /* KM[6.5] as written */
     HS_KOMI_FOX_POINTS,     /* KM[650] read as 6.5 */
     HS_KOMI_FOX_ZI,         /* KM[375] read as 3.75 zi = 7.5 points */

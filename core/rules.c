@@ -27,8 +27,10 @@ static const hs_rules_t s_rules[HS_RULES_COUNT] = {
     [HS_RULES_CHINESE] = { HS_RULES_CHINESE, "chinese", HS_KO_POSITIONAL, false,
                            HS_SCORING_AREA, 0, 7.5 },
     [HS_RULES_AGA] = { HS_RULES_AGA, "aga", HS_KO_SITUATIONAL, false, HS_SCORING_AREA, 1, 7.5 },
+    /* NZ: "In a handicap game, white passes the first n - 1 moves ... There is no
+     * komi" and nothing else: no compensation (KGS counts its NZ games so too). */
     [HS_RULES_NEW_ZEALAND] = { HS_RULES_NEW_ZEALAND, "new-zealand", HS_KO_SITUATIONAL, true,
-                               HS_SCORING_AREA, 0, 7.0 },
+                               HS_SCORING_AREA, -1, 7.0 },
     [HS_RULES_TROMP_TAYLOR] = { HS_RULES_TROMP_TAYLOR, "tromp-taylor", HS_KO_POSITIONAL, true,
                                 HS_SCORING_AREA, -1, 7.5 },
 };

@@ -347,8 +347,73 @@ static void test_must_fill_in_atari(void)
     HS_CHECK(fabs(hs_judge_score_territory(&j, &b, 0) - 23) < 1e-9);
 }
 
+/* The two Monte-Carlo thresholds of hs_judge_config_final on straight_three.t's
+ * position: the black straight three (B9 C9 D9, no outside liberty, in a
+ * strong white wall) keeps its stones in about 64% of the seeded playouts
+ * (mean own-colour ownership ~0.28: it lives when Black happens to play C9
+ * first). Final config: dead, by the shut-in rule (0.28 < mc_shut_max 0.4).
+ * With mc_shut_max below 0.28 the shut-in rule stands aside (the playouts
+ * keep it alive: 0.28 >= mc_dead 0.1), and with mc_dead above 0.28 the
+ * ownership threshold alone kills it. The two-eyed group always lives. */
+static void test_mc_thresholds(void)
+{
+    static const char *rows[9] = {
+        "X...XO...", "XXXXXO...", "OOOOOO...", ".........", ".....OOOO",
+        ".....OXXX", ".....OX.X", ".....OXXX", ".....OX.X",
+    };
+    hs_board_t b;
+    static hs_judge_t j;
+    hs_board_init(&b, 9);
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 9; x++)
+            if (rows[y][x] != '.')
+                hs_board_set_stone(&b, hs_board_point(&b, x, y), rows[y][x] == 'X' ? HS_BLACK : HS_WHITE);
+    const hs_point_t a9 = hs_board_point(&b, 0, 0), g4 = hs_board_point(&b, 6, 5);
+    hs_judge_config_t cfg;
+    hs_judge_config_final(&cfg);
+    HS_CHECK(fabs(cfg.mc_dead - 0.1) < 1e-6);
+    HS_CHECK(fabs(cfg.mc_shut_max - 0.4) < 1e-6);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.cls[a9], HS_JC_BLACK_DEAD);
+    HS_CHECK_INT(j.cls[g4], HS_JC_BLACK_ALIVE);
+    cfg.mc_shut_max = 0.15f;
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.cls[a9], HS_JC_BLACK_ALIVE);
+    HS_CHECK_INT(j.cls[hs_board_point(&b, 2, 0)], HS_JC_BLACK_TERRITORY);
+    cfg.mc_dead = 0.4f;
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.cls[a9], HS_JC_BLACK_DEAD);
+    HS_CHECK_INT(j.cls[g4], HS_JC_BLACK_ALIVE);
+}
+
+/* must_fill_at marks where the counted must-fill points are. */
+static void test_must_fill_at(void)
+{
+    hs_board_t b;
+    static hs_judge_t j;
+    hs_board_init(&b, 9);
+    for (int y = 1; y < 9; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 2, y), HS_WHITE);
+        hs_board_set_stone(&b, hs_board_point(&b, 3, y), HS_BLACK);
+    }
+    hs_board_set_stone(&b, hs_board_point(&b, 3, 0), HS_WHITE);   /* D9, in atari on C9 */
+    hs_board_set_stone(&b, hs_board_point(&b, 4, 0), HS_BLACK);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, NULL, &j, NULL), 0);
+    HS_CHECK_INT(j.must_fill[HS_WHITE], 1);
+    int marked = 0;
+    for (int p = 0; p < hs_board_num_points(&b); p++)
+        if (j.must_fill_at[p]) {
+            marked++;
+            HS_CHECK_INT(p, hs_board_point(&b, 2, 0));
+            HS_CHECK_INT(j.must_fill_at[p], HS_WHITE);
+        }
+    HS_CHECK_INT(marked, 1);
+}
+
 int main(void)
 {
+    test_mc_thresholds();
+    test_must_fill_at();
     test_must_fill_in_atari();
     test_cli_json();
     test_result_strings();

@@ -21,10 +21,12 @@
  *      cfg->playouts playouts of a light tactical policy run from b (capture
  *      a string the last move left in atari, save an own string it put in
  *      atari, otherwise a random move that fills no own true eye and puts no
- *      string of two or more stones in atari; a lone stone may throw in half
- *      of the time). A group whose stones' mean ownership from its own side is
- *      below cfg->mc_dead (0: the opponent owns them in most playouts) is dead.
- *      Also dead then: a weak group shut in by strong opponent walls only.
+ *      string of two or more stones in atari; a lone stone may throw in a
+ *      quarter of the time). A group whose stones' mean ownership from its own side is
+ *      below cfg->mc_dead (hs_judge_config_final: 0.1, its owner keeps it in
+ *      at most 55% of the playouts) is dead. Also dead then: a weak group shut
+ *      in by strong opponent walls only whose ownership is below
+ *      cfg->mc_shut_max (a near coin toss).
  *      Without playouts (cfg->playouts = 0, the default, ~60 us on 19x19): a weak group
  *      whose enclosure (the points reachable from it without crossing a live
  *      opponent stone) holds no strong stone of its own colour is dead when
@@ -86,8 +88,13 @@ typedef struct hs_judge_config {
                                * tactical playouts (hs_judge_config_final: 256);
                                * 0: the static rules (default) */
     float mc_dead;            /* a group whose stones' mean own-colour MC ownership
-                               * is below this is dead (default 0: majority) */
+                               * is below this is dead (default 0: majority;
+                               * hs_judge_config_final: 0.1) */
     uint64_t seed;            /* playout random seed (fixed default: results repeat) */
+    float mc_shut_max;        /* with playouts: a weak group shut in by strong walls
+                               * alone dies only if its mean own-colour ownership is
+                               * below this (default 0.4: a near coin toss, e.g. a
+                               * straight three, ~0.28; 0.2-0.4 score the same) */
     /* Open regions (step 5): a region bordered by one colour only is that
      * colour's territory only when it is enclosed enough: at most
      * max_territory * (board points) points, or at most territory_per_stone
@@ -125,6 +132,9 @@ typedef struct hs_judge {
      * (Japanese counting: such a point is not territory). Area scoring is
      * unaffected (the point becomes the owner's stone). */
     int must_fill[3];
+    /* Where they are: the colour (HS_BLACK, HS_WHITE) that must fill each
+     * counted must-fill point, HS_EMPTY elsewhere (for display and tests). */
+    uint8_t must_fill_at[HS_BOARD_MAX_POINTS];
     int rounds;                             /* rounds of steps 1-4 used */
 } hs_judge_t;
 

@@ -1,5 +1,6 @@
 /*
- * worker/judge_internal.h — what judge.c and judge_mc.c share (not a public API).
+ * worker/judge_internal.h — what judge.c, judge_mc.c and judge_score.c share
+ * (not a public API).
  */
 #ifndef HS_WORKER_JUDGE_INTERNAL_H
 #define HS_WORKER_JUDGE_INTERNAL_H
@@ -7,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/board.h"
+#include "worker/judge.h"
 
 /*
  * Mean final ownership of every point of b over n seeded playouts of the
@@ -15,5 +17,14 @@
  * each colour; a board that already ended with two passes is played on.
  */
 void hs__judge_mc_ownership(const hs_board_t *b, int n, uint64_t seed, float *own);
+
+/*
+ * Step 7 of docs/JUDGE.md (judge_score.c): counts the must-fill points of a
+ * judged position into out->must_fill and out->must_fill_at. out->cls must be
+ * final; live[p] is the colour of a live stone at p (HS_EMPTY for empty points
+ * and dead stones), dead[p] marks dead stones, seki[p] stones in seki.
+ */
+void hs__judge_must_fill(const hs_board_t *b, const uint8_t *live, const uint8_t *dead,
+                         const uint8_t *seki, hs_judge_t *out);
 
 #endif

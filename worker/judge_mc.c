@@ -5,7 +5,8 @@
  * Uniform random playouts kill the sekis and odd living shapes that finished
  * games are full of, so this policy answers ataris, never puts a string of two
  * or more stones in atari, and never fills its own true eyes; a lone stone may
- * still throw in, which is how groups short of eye space die.
+ * still throw in (a quarter of the time), which is how groups short of eye
+ * space die.
  */
 #include <string.h>
 
@@ -59,8 +60,10 @@ static inline hs_point_t s_last_lib(const hs_board_t *b, hs_point_t q)
 /* Playout move for b->to_move: answer the last move locally (capture a string
  * it left in atari, save an own string it put in atari), else a random legal
  * move that neither fills an own true eye nor puts a string of two or more
- * stones in atari (a lone stone may throw in, half of the time: that is how
- * groups with too little eye space die). HS_PASS when nothing is left. */
+ * stones in atari (a lone stone may throw in, a quarter of the time: that is
+ * how groups with too little eye space die; measured on the archives: half
+ * of the time, the first version, 14 games fewer exact, an eighth 2 fewer,
+ * docs/JUDGE.md). HS_PASS when nothing is left. */
 static hs_point_t s_policy(const hs_board_t *b, hs_rng_t *rng, const int *dirs)
 {
     const int me = b->to_move, opp = 3 - me;
@@ -91,7 +94,7 @@ static hs_point_t s_policy(const hs_board_t *b, hs_rng_t *rng, const int *dirs)
         if (p == b->ko || hs_board_is_eye(b, p, (hs_color_t)me)) continue;
         int l = s_libs_after(b, p, me, dirs);
         if (l == 0) continue;
-        if (l == 1 && (!s_lone(b, p, me) || (hs_rng_next(rng) & 1))) continue;
+        if (l == 1 && (!s_lone(b, p, me) || (hs_rng_next(rng) & 3) != 0)) continue;
         return p;
     }
     return HS_PASS;

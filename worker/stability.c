@@ -349,6 +349,9 @@ int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
 
     bool use_reader = reader && cfg->use_reader;
     long old_budget = use_reader ? hs_reader_set_node_budget(reader, cfg->reader_node_budget) : 0;
+    /* A loose ladder takes tens of thousands of nodes to prove: with this budget
+     * its pass could only spend the nodes (it halved the rate with the reader on). */
+    bool old_loose = use_reader ? hs_reader_set_loose(reader, false) : false;
     int16_t index_of[S_NPTS];
     for (int p = 0; p < npts; p++) {
         index_of[p] = -1;
@@ -390,8 +393,10 @@ int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
         }
         out->group_stability[gi] = s;
     }
-    if (use_reader)
+    if (use_reader) {
         hs_reader_set_node_budget(reader, old_budget);
+        hs_reader_set_loose(reader, old_loose);
+    }
 
     for (int p = 0; p < npts; p++) {
         if (s_is_stone(b, p)) {

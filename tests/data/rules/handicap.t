@@ -28,12 +28,12 @@ size 9
 handicap 4
 score area B+77.5         # 81 - (0.5 + 3)
 
-case new-zealand gives one point per stone
+case new-zealand gives no compensation (its text: White passes, no komi)
 rules new-zealand
 komi 0.5
 size 9
 handicap 4
-score area B+76.5
+score area B+80.5
 
 case territory scoring gives nothing for handicap stones
 rules japanese
