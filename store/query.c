@@ -5,6 +5,7 @@
 #include "store/query.h"
 
 #include "core/board.h"
+#include "core/replay.h"
 #include "core/rules.h"
 
 #include <math.h>
@@ -350,41 +351,14 @@ int hs_query_position_key(const hs_game_t *g, int move_number, uint8_t key[16],
     if (move_number < 0 || move_number > g->num_moves)
         return hs_error_set(err, HS_EINVAL, "move %d: the game has %d moves", move_number,
                             g->num_moves);
-    /* The worker's replay, step for step (worker/worker_eval.c, s_evaluate): a
-     * different but "equivalent" replay could leave another ko point or side to
-     * move on the board, and then the key would silently miss. */
-    hs_board_t b;
-    int rc = hs_board_init(&b, g->size);
-    if (rc < 0)
-        return hs_error_set(err, rc, "bad board size %d", g->size);
-    for (int i = 0; i < g->num_setup; i++) {
-        hs_point_t p = hs_game_board_point(&b, g->setup[i].vertex);
-        if ((rc = hs_board_set_stone(&b, p, (hs_color_t)g->setup[i].color)) < 0)
-            return hs_error_set(err, rc, "bad setup stone %d", i);
-    }
-    if (g->num_setup > 0 && g->num_moves > 0)
-        b.to_move = (hs_color_t)g->moves[0].color;
-    hs_history_t hist;
-    hs_history_init(&hist);
-    if (hs_history_push(&hist, &b, &g->rules) < 0) {
-        hs_history_fini(&hist);
-        return hs_error_set(err, HS_ENOMEM, "out of memory");
-    }
-    for (int i = 0; i < move_number; i++) {
-        const hs_game_move_t *m = &g->moves[i];
-        hs_illegal_t why = HS_LEGAL;
-        hs_point_t p = hs_game_board_point(&b, m->vertex);
-        if (hs_rules_play(&b, &g->rules, &hist, (hs_color_t)m->color, p, &why) < 0) {
-            char name[8];
-            hs_history_fini(&hist);
-            return hs_error_set(err, HS_EILLEGAL, "move %d (%c %s): illegal (reason %d)",
-                                i + 1, m->color == HS_BLACK ? 'B' : 'W',
-                                hs_board_point_name(&b, p, name), (int)why);
-        }
-    }
-    hs_history_fini(&hist);
-    hs_position_key(&b, g, move_number, key);
-    return 0;
+    /* The worker's own replay (core/replay.h): any other, "equivalent" replay
+     * could leave another ko point or side to move, and the key would miss. */
+    hs_replay_t r;
+    int rc = hs_replay_start(&r, g, err);
+    if (rc == 0 && (rc = hs_replay_to(&r, move_number, err)) == 0)
+        hs_replay_key(&r, key);
+    hs_replay_fini(&r);
+    return rc;
 }
 
 #define S_POS_MAX_ENGINES 64

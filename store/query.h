@@ -58,8 +58,8 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
 /* ---- by position ---- */
 
 /*
- * Position key of game g after move_number moves, computed exactly as the worker
- * computes it (worker/worker_eval.c): setup stones placed one by one, the side to
+ * Position key of game g after move_number moves, computed by the replay cursor
+ * the worker uses (core/replay.h): setup stones placed one by one, the side to
  * move taken from the first move when there are setup stones, the moves played
  * under g's rules with a superko history, then hs_position_key(board, g,
  * move_number) — so komi, rules and the last HS_POSKEY_HISTORY moves count. Use

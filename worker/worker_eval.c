@@ -178,56 +178,27 @@ static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result
     if (!res->evals)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
 
-    hs_history_t hist;
-    hs_history_init(&hist);
-    hs_board_t *cur = &x->cur;
-    if ((rc = hs_board_init(cur, g->size)) < 0) {
-        hs_error_set(err, rc, "bad board size %d", g->size);
+    /* The one replay the query layer uses too (core/replay.h): same keys. */
+    hs_replay_t *r = &x->replay;
+    if ((rc = hs_replay_start(r, g, err)) < 0)
         goto done;
-    }
-    for (int i = 0; i < g->num_setup; i++) {
-        hs_point_t p = hs_game_board_point(cur, g->setup[i].vertex);
-        if ((rc = hs_board_set_stone(cur, p, (hs_color_t)g->setup[i].color)) < 0) {
-            hs_error_set(err, rc, "bad setup stone %d", i);
-            goto done;
-        }
-    }
-    if (g->num_setup > 0 && g->num_moves > 0)
-        cur->to_move = (hs_color_t)g->moves[0].color;
-    if ((rc = hs_history_push(&hist, cur, &g->rules)) < 0) {
-        hs_error_set(err, rc, "out of memory");
-        goto done;
-    }
-    int played = 0;
     for (int k = 0; k < t->num_move_numbers; k++) {
         int target = t->move_numbers[k];
-        while (played < target) {
-            const hs_game_move_t *m = &g->moves[played];
-            hs_illegal_t why = HS_LEGAL;
-            hs_point_t p = hs_game_board_point(cur, m->vertex);
-            rc = hs_rules_play(cur, &g->rules, &hist, (hs_color_t)m->color, p, &why);
-            if (rc < 0) {
-                char name[8];
-                hs_error_set(err, HS_EILLEGAL, "move %d (%c %s): illegal (reason %d)",
-                             played + 1, m->color == HS_BLACK ? 'B' : 'W',
-                             hs_board_point_name(cur, p, name), (int)why);
-                goto done;
-            }
-            played++;
-        }
+        if ((rc = hs_replay_to(r, target, err)) < 0)
+            goto done;
         int b = x->batch_n++;
-        x->boards[b] = *cur;
+        x->boards[b] = r->board;
         x->pos[b].game = g;
         x->pos[b].board = &x->boards[b];
         x->pos[b].move_number = target;
         x->owner[b] = res;
-        hs_position_key(cur, g, target, x->keys[b]);
+        hs_replay_key(r, x->keys[b]);
         if (x->batch_n >= x->batch_limit)
             s_flush(x);
     }
     rc = 0;
 done:
-    hs_history_fini(&hist);
+    hs_replay_fini(r);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "core/board.h"
 #include "core/game.h"
 #include "core/rules.h"
+#include "core/replay.h"
 #include "core/wire.h"
 #include "worker/engine.h"
 
@@ -28,7 +29,7 @@ typedef struct hs__eval_ctx {
     hs__engine_cache_t cache;
     int batch_max;                               /* <= HS__BATCH_MAX */
     int batch_n;
-    hs_board_t cur;
+    hs_replay_t replay;                          /* the task's game, walked forward */
     hs_board_t boards[HS__BATCH_MAX];
     hs_engine_pos_t pos[HS__BATCH_MAX];
     uint8_t keys[HS__BATCH_MAX][16];
