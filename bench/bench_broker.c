@@ -58,12 +58,13 @@ static int s_free_port(void)
     return 0;
 }
 
-/* Game i: Black on columns 0-8, White on 10-18, rotated by i; komi varies so
- * every game is distinct. No captures, every move legal. */
+/* Game i: Black on columns 0-8, White on 10-18, rotated by i; komi varies in
+ * half points so every game is distinct (up to 171 x 3,999 = 683,829 games within
+ * the wire's komi range). No captures, every move legal. */
 static void s_make_game(hs_game_t *g, int i, int moves)
 {
     hs_game_init(g, 19);
-    g->komi = 6.5 + (double)(i / 171);
+    g->komi = -999.5 + 0.5 * (double)(i / 171);
     g->moves = calloc((size_t)moves, sizeof *g->moves);
     g->num_moves = moves;
     for (int k = 0; k < moves; k++) {
@@ -293,6 +294,11 @@ int main(int argc, char **argv)
     }
     int games = argc > 2 ? atoi(argv[2]) : 2000;
     int moves = argc > 3 ? atoi(argv[3]) : 250;
+    if (games < 1 || games > 171 * 3999 || moves < 1 || moves > HS_WIRE_MAX_MOVES) {
+        fprintf(stderr, "bench_broker: GAMES must be 1..683829 and MOVES 1..%d\n",
+                HS_WIRE_MAX_MOVES);
+        return 2;
+    }
     srand((unsigned)getpid());
     /* Size of a TASK carrying such a game, for the echo peer. */
     size_t task_size = 60 + (size_t)moves * 4 + (size_t)(moves + 1) * 3;

@@ -422,6 +422,18 @@ static int s_maybe_flush(hs_submitter_t *s, hs_error_t *err)
     return rc;
 }
 
+/* Cuts s to fewer than HS_WIRE_MAX_STR bytes, at a UTF-8 character boundary: a
+ * record's names and comments may be any length, the wire's strings may not. */
+static void s_clip(char *s)
+{
+    if (!s || strlen(s) < HS_WIRE_MAX_STR)
+        return;
+    size_t n = HS_WIRE_MAX_STR - 1;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    s[n] = '\0';
+}
+
 int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, hs_error_t *err)
 {
     hs_wire_game_t *w = &s->batch[s->n];
@@ -431,6 +443,11 @@ int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, h
     if (w->game.id[0] == 0 && w->game.id[1] == 0)
         hs_game_compute_id(&w->game);
     w->source = source ? strdup(source) : NULL;
+    hs_game_t *m = &w->game;
+    char *texts[] = { m->black, m->white, m->black_rank, m->white_rank, m->date, m->event,
+                      m->round, m->result_raw, m->komi_raw, m->rules_raw, w->source };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        s_clip(texts[i]);
     /* A game the wire cannot carry (more moves than HS_WIRE_MAX_MOVES, a name too
      * long, ...) would make the whole SUBMIT fail to encode: record it as failed
      * with the encoder's reason instead, and the upload goes on. */

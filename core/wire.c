@@ -334,12 +334,16 @@ static void s_enc_game(s_enc_t *e, const hs_wire_game_t *w)
             { s_bad(e, "too many moves"); return; }
         if (g->num_setup < 0 || g->num_setup > HS_WIRE_MAX_SETUP || (g->num_setup && !g->setup))
             { s_bad(e, "too many setup stones"); return; }
+        /* The decoder refuses it, and a refused SUBMIT would drop its whole batch. */
+        if (!isfinite(g->komi) || fabs(g->komi) > HS_WIRE_MAX_KOMI)
+            { s_bad(e, "komi out of range"); return; }
     }
     bool empty = w->error != NULL && (g->size < HS_BOARD_MIN_SIZE || g->size > HS_BOARD_MAX_SIZE);
     msgpack_pack_array(&e->pk, 10);
     s_id128(e, g->id);
     msgpack_pack_int(&e->pk, empty ? 0 : g->size);
-    msgpack_pack_double(&e->pk, isfinite(g->komi) ? g->komi : 0.0);
+    msgpack_pack_double(&e->pk, isfinite(g->komi) && fabs(g->komi) <= HS_WIRE_MAX_KOMI ? g->komi
+                                                                                    : 0.0);
     msgpack_pack_int(&e->pk, (int)g->rules.id);
     msgpack_pack_int(&e->pk, g->handicap < 0 ? 0 : g->handicap);
     s_enc_stones(e, g->setup, empty ? 0 : g->num_setup, true);

@@ -62,6 +62,7 @@
 #define HS_WIRE_MAX_ENGINES    16           /* engines in READY, TASK, SUBMIT */
 #define HS_WIRE_MAX_MOVES      4096         /* moves of one game */
 #define HS_WIRE_MAX_SETUP      (HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE)
+#define HS_WIRE_MAX_KOMI       1000.0       /* |komi| in points */
 #define HS_WIRE_MAX_EVALS      4096         /* move numbers in a TASK / records in a RESULT */
 #define HS_WIRE_MAX_GAMES      1024         /* games in one SUBMIT batch */
 #define HS_WIRE_MAX_JOBS       4096         /* jobs in one STATUS_REPLY */

@@ -158,7 +158,7 @@ static int s_dec_game(hs_wire_reader_t *r, hs_wire_game_t *w, bool allow_error)
     double komi;
     r->ctx = "game.komi";
     TRY(hs_wire_read_double(r, &komi));
-    if (!isfinite(komi) || fabs(komi) > 1000.0)
+    if (!isfinite(komi) || fabs(komi) > HS_WIRE_MAX_KOMI)
         return s_fail(r, "out of range");
     g->komi = komi;
     g->komi_source = HS_KOMI_PLAIN;

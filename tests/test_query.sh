@@ -96,14 +96,21 @@ printf '(;GM[1]FF[4]SZ[9];B[ee];W[ee])\n' > "$tmp/broken/occupied.sgf"
 { printf '(;GM[1]FF[4]SZ[9]'; for i in $(seq 2500); do printf ';B[];W[]'; done; printf ')\n'; } \
     > "$tmp/broken/long.sgf"
 cp "$tmp/games/a.sgf" "$tmp/broken/good.sgf"
+# A komi the wire refuses fails that game alone; a name longer than the wire's
+# strings is cut, and its game is analyzed.
+printf '(;GM[1]FF[4]SZ[9]KM[5000.5];B[ee];W[cc])\n' > "$tmp/broken/komi.sgf"
+{ printf '(;GM[1]FF[4]SZ[9]PB['; head -c 6000 /dev/zero | tr '\0' a; printf '];B[ff];W[cc])\n'; } \
+    > "$tmp/broken/longname.sgf"
 "$BIN" analyze "$tmp/broken" --db "$tmp/db2" --threads 1 --engines area --quiet > /dev/null 2>&1
 check "analyze of a broken game: exit status" "$?" 0
 check "query failed lists it with its reason" \
       "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*occupied.sgf[^"]*","reason":"[^"]*move 2')" 1
 check "a game too long for the wire is failed with its reason" \
       "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*long.sgf[^"]*","reason":"[^"]*too many moves')" 1
-check "the good game next to them is stored" \
-      "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"positions":[0-9]*')" '"positions":8'
+check "a komi out of the wire's range is failed with its reason" \
+      "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*komi.sgf[^"]*","reason":"[^"]*komi out of range')" 1
+check "the good games next to them are stored (a: 8 positions, longname: 3)" \
+      "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"positions":[0-9]*')" '"positions":11'
 
 # ---- through a broker: `query --broker` prints exactly what `query --db` prints.
 free_port() {
