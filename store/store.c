@@ -75,7 +75,10 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
      * store CPU per record and a third less broker CPU per task (bench/store.sh,
      * bench/broker.sh). LMDB still copies on write, so a kill -9 mid-commit leaves
      * the last committed state, as before. Synced commits don't: there msync ran
-     * at half the rate with more CPU. No nested transactions are used. */
+     * at half the rate with more CPU. No nested transactions are used. Readers
+     * (MDB_RDONLY) ignore the flag. LMDB warns against writers with and without it
+     * on one environment at the same time (durability of the synced one): a store
+     * has one writer, its broker or analyze, so that does not arise. */
     if (flags & HS_STORE_NOSYNC)
         eflags |= MDB_NOSYNC | (rdonly ? 0 : MDB_WRITEMAP);
     rc = mdb_env_open(s->env, dir, eflags, 0664);
