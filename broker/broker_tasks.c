@@ -730,9 +730,8 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
     if (t->rec.move_last > task->game.game.num_moves || n <= 0 || n > HS_WIRE_MAX_EVALS)
         return hs_error_set(err, HS_EINVAL, "task moves %d..%d do not fit the game (%d moves)",
                             t->rec.move_first, t->rec.move_last, task->game.game.num_moves);
-    /* A chunk needs the moves up to its last position only (the position key
-     * looks back, never ahead): early chunks of a long game travel lighter. */
-    task->game.game.num_moves = t->rec.move_last;
+    /* Every chunk carries the whole record (worker/engine.h: engines are given the
+     * whole game; the judge treats a record's last position as finished). */
     task->move_numbers = malloc(sizeof(int) * (size_t)n);
     task->engines = calloc((size_t)t->job->num_engines, sizeof(char *));
     if (!task->move_numbers || !task->engines)

@@ -172,12 +172,16 @@ int hs_cmd_judge(int argc, char **argv)
     }
     /* The judge uses its own eye analysis: the stability map made it worse on
      * the archives' final positions (docs/JUDGE.md); stability weighs SI only.
-     * A finished game's last position gets the Monte-Carlo dead-stone test. */
+     * A finished game's last position gets the Monte-Carlo dead-stone test;
+     * earlier positions the static rules without the relaxed kill (judge.h). */
     hs_judge_config_t jcfg;
-    if (moves_played >= game.num_moves)
+    if (moves_played >= game.num_moves) {
         hs_judge_config_final(&jcfg);
-    else
+    } else {
+        /* Mid-game, as the "judge" engine of analyze: a fight is unsettled. */
         hs_judge_config_default(&jcfg);
+        jcfg.relaxed_kill = false;
+    }
     if (hs_judge_compute(&b, NULL, &jcfg, judge, &err)) {
         fprintf(stderr, "hyeongse judge: %s\n", err.msg);
         goto done;

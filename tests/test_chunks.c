@@ -97,7 +97,8 @@ typedef struct s_fake {
     int first[S_MAX_TASKS], last[S_MAX_TASKS], count[S_MAX_TASKS], step[S_MAX_TASKS];
     uint64_t ids[S_MAX_TASKS];
     int seen[512];                    /* move number -> times received */
-    bool trimmed;                     /* every TASK's game ended at its last position */
+    int game_moves;                   /* > 0: every TASK's game must hold this many moves */
+    bool whole;                       /* ... and every one did (the whole record) */
     int fail_move;                    /* a task holding this move number gets an error */
     int hold_from;                    /* tasks starting at or after this move are held */
     int budget;                       /* tasks still answered (< 0: no limit); the rest held */
@@ -193,8 +194,8 @@ static void s_fake_on_task(s_fake_t *f, hs_wire_msg_t *m)
     for (int i = 0; i < n; i++)
         if (t->move_numbers[i] >= 0 && t->move_numbers[i] < 512)
             f->seen[t->move_numbers[i]]++;
-    if (n > 0 && t->game.game.num_moves != t->move_numbers[n - 1])
-        f->trimmed = false;
+    if (f->game_moves > 0 && t->game.game.num_moves != f->game_moves)
+        f->whole = false;
     bool hold = (n > 0 && t->move_numbers[0] >= f->hold_from) || f->budget == 0;
     if (hold && f->num_held < S_MAX_HELD) {
         f->held[f->num_held++] = *m;   /* takes the message */
@@ -243,7 +244,8 @@ static void s_fake_reset(s_fake_t *f)
     s_fake_release(f);
     f->tasks = 0;
     memset(f->seen, 0, sizeof f->seen);
-    f->trimmed = true;
+    f->whole = true;
+    f->game_moves = 0;
     f->fail_move = -1;
     f->hold_from = 1 << 20;
     f->budget = -1;
@@ -390,8 +392,10 @@ static int s_failed_cb(void *ctx, const char *source, const char *reason, uint64
 static void s_test_split(hs_client_t *cl, s_fake_t *f, const char *db)
 {
     s_status_t st;
-    /* 200 moves, all: 201 positions in 4 chunks 0-63, 64-127, 128-191, 192-200. */
+    /* 200 moves, all: 201 positions in 4 chunks 0-63, 64-127, 128-191, 192-200,
+     * each TASK with the whole record (the judge needs to know its last move). */
     s_fake_reset(f);
+    f->game_moves = 200;
     uint64_t job = s_submit(cl, "all", "all", 1, (int[]){ 1 }, (int[]){ 200 });
     s_wait_job(cl, f, job, &st);
     HS_CHECK_STR(st.state, "done");
@@ -401,7 +405,7 @@ static void s_test_split(hs_client_t *cl, s_fake_t *f, const char *db)
         HS_CHECK_INT(f->last[k], k < 3 ? 64 * k + 63 : 200);
         HS_CHECK_INT(f->step[k], 1);
     }
-    HS_CHECK(f->trimmed);
+    HS_CHECK(f->whole);
     for (int m = 0; m <= 200; m++)
         HS_CHECK_INT(f->seen[m], 1);
     HS_CHECK_INT(st.games_total, 1);

@@ -285,6 +285,35 @@ static void test_open_board(void)
     HS_CHECK_INT(j.cls[hs_board_point(&b, 8, 0)], HS_JC_DAME);
 }
 
+/* relaxed_kill (judge.h): dead_stones.t's position, where each wall's eye space
+ * holds one opponent stone, so neither wall is strong. With the rule (the
+ * default, finished positions) the smaller enclosure dies and then the other;
+ * without it (the judge engine mid-game) both stones are unsettled, not dead. */
+static void test_relaxed_kill(void)
+{
+    hs_board_t b;
+    static hs_judge_t j;
+    hs_board_init(&b, 9);
+    for (int y = 0; y < 9; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 3, y), HS_BLACK);
+        hs_board_set_stone(&b, hs_board_point(&b, 4, y), HS_WHITE);
+    }
+    hs_point_t w = hs_board_point(&b, 1, 1), k = hs_board_point(&b, 7, 2);
+    hs_board_set_stone(&b, w, HS_WHITE);
+    hs_board_set_stone(&b, k, HS_BLACK);
+    hs_judge_config_t cfg;
+    hs_judge_config_default(&cfg);
+    HS_CHECK(cfg.relaxed_kill);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.cls[w], HS_JC_WHITE_DEAD);
+    HS_CHECK_INT(j.cls[k], HS_JC_BLACK_DEAD);
+    cfg.relaxed_kill = false;
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &cfg, &j, NULL), 0);
+    HS_CHECK_INT(j.cls[w], HS_JC_WHITE_ALIVE);
+    HS_CHECK_INT(j.cls[k], HS_JC_BLACK_ALIVE);
+    HS_CHECK_INT(j.count[HS_JC_BLACK_DEAD] + j.count[HS_JC_WHITE_DEAD], 0);
+}
+
 /* The CLI's JSON on a setup-stone record of dead_stones.t. */
 static void test_cli_json(void)
 {
@@ -420,6 +449,7 @@ int main(void)
     test_handicap_bonus();
     test_empty_board();
     test_open_board();
+    test_relaxed_kill();
     test_mc_deterministic();
     hs_judge_config_t final_cfg;
     hs_judge_config_final(&final_cfg);

@@ -120,9 +120,14 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
         const hs_board_t *b = pos[i].board;
         const hs_game_t *g = pos[i].game;
         hs_engine_result_t *r = &out[i];
+        /* Only a record's last position is finished: elsewhere two weak groups
+         * in a fight are unsettled, not one of them dead (judge.h, relaxed_kill). */
+        hs_judge_config_t cfg;
+        hs_judge_config_default(&cfg);
+        cfg.relaxed_kill = pos[i].move_number >= g->num_moves;
         int rc = s_stability(s, b, err);
         if (rc == 0)
-            rc = hs_judge_compute(b, &s->stab, NULL, &s->judge, err);
+            rc = hs_judge_compute(b, &s->stab, &cfg, &s->judge, err);
         if (rc < 0)
             return rc;
         for (int y = 0; y < b->size; y++)

@@ -39,6 +39,7 @@ void hs_judge_config_default(hs_judge_config_t *cfg)
     cfg->seed = 0x6a75646765ULL;
     cfg->max_territory = 0.25f;
     cfg->territory_per_stone = 8;
+    cfg->relaxed_kill = true;
 }
 
 void hs_judge_config_final(hs_judge_config_t *cfg)
@@ -483,7 +484,7 @@ static int s_round(s_ctx_t *x)
             kill[p] = 1; strict++;
         }
     }
-    if (!strict) {
+    if (!strict && x->cfg.relaxed_kill) {
         /* Relaxed: the wall is weak too (its eye space holds these stones); of
          * two weak neighbours the group with the smaller enclosure dies first.
          * (Tried on the archives and worse: fewest stones first, 23% exact;
