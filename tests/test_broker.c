@@ -267,6 +267,35 @@ static void s_test_engines(void)
     HS_CHECK_INT(own[0], 100);
     HS_CHECK_INT(own[2], 0);     /* column 2 touches both: dame */
     HS_CHECK_INT(own[4], -100);
+
+    /* The "judge" engine counts only a record's last position as finished
+     * (judge.h, relaxed_kill): walls on columns d and e of 9x9 with one enemy
+     * stone in each side's area (tests/data/judge/dead_stones.t). As the last
+     * position both stones are dead; one move earlier in the same record (the
+     * stones already there) both are unsettled, so alive. */
+    static hs_engine_result_t res;
+    hs_engine_t eng;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_engine_init(&eng, "judge", NULL, &err), 0);
+    hs_board_init(&b, 9);
+    for (int y = 0; y < 9; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 3, y), HS_BLACK);
+        hs_board_set_stone(&b, hs_board_point(&b, 4, y), HS_WHITE);
+    }
+    hs_board_set_stone(&b, hs_board_point(&b, 1, 1), HS_WHITE);
+    hs_board_set_stone(&b, hs_board_point(&b, 7, 2), HS_BLACK);
+    hs_game_t g;
+    hs_game_init(&g, 9);
+    hs_game_move_t pass = { .vertex = HS_GAME_PASS, .color = HS_BLACK };
+    g.moves = &pass;
+    g.num_moves = 1;
+    hs_engine_pos_t pos = { .game = &g, .board = &b, .move_number = 1 };
+    HS_CHECK_INT(hs_engine_evaluate(&eng, &pos, 1, &res, &err), 0);
+    HS_CHECK(res.classes[1 * 9 + 1] == 'o' && res.classes[2 * 9 + 7] == 'x');
+    pos.move_number = 0;
+    HS_CHECK_INT(hs_engine_evaluate(&eng, &pos, 1, &res, &err), 0);
+    HS_CHECK(res.classes[1 * 9 + 1] == 'O' && res.classes[2 * 9 + 7] == 'X');
+    hs_engine_fini(&eng);
 }
 
 /* The worker's incremental replay gives the same positions (and so the same
