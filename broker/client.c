@@ -475,10 +475,8 @@ int hs_submitter_add_failure(hs_submitter_t *s, const char *source, const char *
     hs_game_init(&w->game, 19);
     w->source = strdup(source ? source : "(unknown)");
     w->error = strdup(reason && *reason ? reason : "unreadable");
-    if (w->source && strlen(w->source) >= HS_WIRE_MAX_STR)
-        w->source[HS_WIRE_MAX_STR - 1] = '\0';
-    if (w->error && strlen(w->error) >= HS_WIRE_MAX_STR)
-        w->error[HS_WIRE_MAX_STR - 1] = '\0';
+    s_clip(w->source);
+    s_clip(w->error);
     s->n++;
     return s_maybe_flush(s, err);
 }

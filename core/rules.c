@@ -156,6 +156,27 @@ static void s_xor_string(const hs_board_t *b, hs_point_t s, int c, uint64_t *h)
     } while (s != start);
 }
 
+/* XORs out of *h each string of colour c among the four neighbours q4 (with
+ * in_atari, only those whose last liberty is the move's point), once per string:
+ * done[0..*nd) holds the string heads already taken out. */
+static inline void s_xor_neighbours(const hs_board_t *b, const hs_point_t q4[4], uint8_t c,
+                                    bool in_atari, hs_point_t done[4], int *nd, uint64_t *h)
+{
+    for (int i = 0; i < 4; i++) {
+        const hs_point_t q = q4[i];
+        if (b->color[q] != c || (in_atari && hs_board_libs(b, q) != 1))
+            continue;
+        const hs_point_t hd = b->head[q];
+        bool dup = false;
+        for (int k = 0; k < *nd; k++)
+            dup |= done[k] == hd;
+        if (dup)
+            continue;
+        done[(*nd)++] = hd;
+        s_xor_string(b, hd, c, h);
+    }
+}
+
 /*
  * The stones hash b would have after `color` plays the move p (legal under
  * simple ko and the suicide rule), computed from the board without changing
@@ -173,19 +194,7 @@ static uint64_t s_hash_after(const hs_board_t *b, hs_color_t color, hs_point_t p
     uint64_t h = b->stones_hash ^ s_zkey(p, color);
     hs_point_t done[4];
     int nd = 0;
-    for (int i = 0; i < 4; i++) {
-        const hs_point_t q = q4[i];
-        if (b->color[q] != opp || hs_board_libs(b, q) != 1)
-            continue;
-        const hs_point_t hd = b->head[q];
-        bool dup = false;
-        for (int k = 0; k < nd; k++)
-            dup |= done[k] == hd;
-        if (dup)
-            continue;
-        done[nd++] = hd;
-        s_xor_string(b, hd, opp, &h);
-    }
+    s_xor_neighbours(b, q4, opp, true, done, &nd, &h);
     if (nd > 0 || (b->nbr[p] & 15))
         return h;
     /* No capture and no empty neighbour: suicide unless a friendly string
@@ -194,19 +203,7 @@ static uint64_t s_hash_after(const hs_board_t *b, hs_color_t color, hs_point_t p
         if (b->color[q4[i]] == (uint8_t)color && hs_board_libs(b, q4[i]) > 1)
             return h;
     h ^= s_zkey(p, color);
-    for (int i = 0; i < 4; i++) {
-        const hs_point_t q = q4[i];
-        if (b->color[q] != (uint8_t)color)
-            continue;
-        const hs_point_t hd = b->head[q];
-        bool dup = false;
-        for (int k = 0; k < nd; k++)
-            dup |= done[k] == hd;
-        if (dup)
-            continue;
-        done[nd++] = hd;
-        s_xor_string(b, hd, color, &h);
-    }
+    s_xor_neighbours(b, q4, (uint8_t)color, false, done, &nd, &h);
     return h;
 }
 

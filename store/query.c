@@ -104,6 +104,24 @@ static void s_num(FILE *out, float v, const char *empty)
         fprintf(out, "%.2f", v);
 }
 
+/* The end of an eval's JSON line, the same for game and position rows: its
+ * error, timing and (with ownership) the ownership map, then "}\n". */
+static void s_json_eval_end(FILE *out, const hs_eval_t *e, bool ownership)
+{
+    if (e->error) {
+        fputs(",\"error\":", out);
+        hs_json_string(out, e->error);
+    }
+    fprintf(out, ",\"timing_us\":%u", e->timing_us);
+    if (ownership && e->ownership) {
+        fputs(",\"ownership\":[", out);
+        for (int i = 0; i < e->size * e->size; i++)
+            fprintf(out, i ? ",%d" : "%d", e->ownership[i]);
+        fputc(']', out);
+    }
+    fputs("}\n", out);
+}
+
 static int s_eval_row(void *ctx, const hs_eval_t *e)
 {
     s_run_t *r = ctx;
@@ -151,18 +169,7 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         hs_json_string(out, r->game.white);
         fputs(",\"source\":", out);
         hs_json_string(out, r->source);
-        if (e->error) {
-            fputs(",\"error\":", out);
-            hs_json_string(out, e->error);
-        }
-        fprintf(out, ",\"timing_us\":%u", e->timing_us);
-        if (q->ownership && e->ownership) {
-            fputs(",\"ownership\":[", out);
-            for (int i = 0; i < e->size * e->size; i++)
-                fprintf(out, i ? ",%d" : "%d", e->ownership[i]);
-            fputc(']', out);
-        }
-        fputs("}\n", out);
+        s_json_eval_end(out, e, q->ownership);
         break;
     case HS_QUERY_CSV:
         fprintf(out, "%s,%d,", r->idhex, e->move_number);
@@ -420,18 +427,7 @@ static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
         if (isnan(e->win_rate)) fputs("null", out); else fprintf(out, "%.4f", e->win_rate);
         fputs(",\"result\":", out);
         if (e->result) hs_json_string(out, e->result); else fputs("null", out);
-        if (e->error) {
-            fputs(",\"error\":", out);
-            hs_json_string(out, e->error);
-        }
-        fprintf(out, ",\"timing_us\":%u", e->timing_us);
-        if (r->q->ownership && e->ownership) {
-            fputs(",\"ownership\":[", out);
-            for (int i = 0; i < e->size * e->size; i++)
-                fprintf(out, i ? ",%d" : "%d", e->ownership[i]);
-            fputc(']', out);
-        }
-        fputs("}\n", out);
+        s_json_eval_end(out, e, r->q->ownership);
         break;
     case HS_QUERY_CSV:
         fprintf(out, "eval,%s,", r->keyhex);
