@@ -43,17 +43,11 @@
 #include <time.h>
 #include <zmq.h>
 
+#include "core/clock.h"
 #include "broker/broker_internal.h"
 
 #define S_MAX_READ 2000
 #define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
-
-static int64_t s_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* A reply held until the round's commit. */
 typedef struct s_reply {
@@ -556,7 +550,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     b.max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
     b.queue_max = cfg->queue_max > 0 ? cfg->queue_max : 20000;
     b.upload_ms = cfg->upload_ms > 0 ? cfg->upload_ms : 600000;
-    b.now = s_ms();
+    b.now = hs_clock_ms();
     bool own_ctx = cfg->zmq_ctx == NULL;
     void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
     s_outbox_t out = { 0 };
@@ -591,7 +585,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         zmq_pollitem_t item = { b.sock, 0, ZMQ_POLLIN, 0 };
         if (zmq_poll(&item, 1, 100) < 0 && errno != EINTR && errno != ETERM)
             break;
-        b.now = s_ms();
+        b.now = hs_clock_ms();
         for (int n = 0; n < S_MAX_READ; n++) {
             zmq_msg_t fr[4];
             int nf = 0, more = 1, got = 0;

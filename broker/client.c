@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "core/clock.h"
+
 #define S_BATCH_MAX 256
 
 struct hs_client {
@@ -93,13 +95,6 @@ void hs_client_destroy(hs_client_t **cp)
     hs_wire_buf_free(&c->buf);
     free(c);
     *cp = NULL;
-}
-
-static int64_t s_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /*
@@ -222,7 +217,7 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
     int rc = s_send_type(c, HS_WIRE_WATCH, job_id, err);
     if (rc < 0)
         return rc;
-    int64_t now = s_ms(), heard = now, status_at = now, sent = now;
+    int64_t now = hs_clock_ms(), heard = now, status_at = now, sent = now;
     int tries = 0;
     for (;;) {
         if (c->abort_flag && atomic_load(c->abort_flag))
@@ -231,7 +226,7 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
         hs_wire_msg_t r;
         int drc = 0;
         int got = s_recv_ex(c, wait > 0 ? (int)wait : 0, true, &r, err, &drc);
-        now = s_ms();
+        now = hs_clock_ms();
         if (got && drc == 0) {
             heard = now;
             tries = 0;
@@ -498,3 +493,4 @@ int hs_submitter_set_token(hs_submitter_t *s, const char *token, hs_error_t *err
     return 0;
 }
 int64_t hs_submitter_sent(const hs_submitter_t *s) { return s->sent; }
+

@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "core/clock.h"
 #include "worker/worker_internal.h"
 
 typedef struct s_task {
@@ -48,13 +49,6 @@ typedef struct s_worker {
     /* stats, under mu */
     hs_worker_stats_t st;
 } s_worker_t;
-
-static int64_t s_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ------------------------------------------------------------ engine threads */
 
@@ -222,8 +216,8 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
 /* Sleeps up to ms, waking early when stop is set. */
 static void s_backoff(s_worker_t *w, int ms)
 {
-    int64_t end = s_ms() + ms;
-    while (s_ms() < end && !atomic_load(w->cfg->stop))
+    int64_t end = hs_clock_ms() + ms;
+    while (hs_clock_ms() < end && !atomic_load(w->cfg->stop))
         usleep(20000);
 }
 
@@ -281,7 +275,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
             backoff = backoff * 2 > backoff_max ? backoff_max : backoff * 2;
         }
     }
-    last_recv = last_send = s_ms();
+    last_recv = last_send = hs_clock_ms();
     if (cfg->verbose)
         fprintf(stderr, "hyeongse worker: connected to %s (%d threads, credit %d)\n",
                 cfg->endpoint, threads, credit);
@@ -296,7 +290,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
             break;
         }
         zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { pull, 0, ZMQ_POLLIN, 0 } };
-        int64_t now = s_ms();
+        int64_t now = hs_clock_ms();
         long wait = (long)(last_send + hb - now);
         if (wait < 0)
             wait = 0;
@@ -381,7 +375,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
                     zmq_msg_close(&fr[i]);
             }
         }
-        now = s_ms();
+        now = hs_clock_ms();
         if (sent)
             last_send = now;
         if (got)
@@ -406,7 +400,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
                     goto done;
                 sock = s_connect(&w, credit, &buf);
             }
-            last_recv = last_send = s_ms();
+            last_recv = last_send = hs_clock_ms();
             continue;
         }
         if (now - last_send >= hb) {
