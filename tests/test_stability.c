@@ -147,6 +147,90 @@ static void s_random_invariants(hs_reader_t *r)
     printf("random 9x9 positions (30, seeds 1..30): %d violated an invariant\n", bad);
 }
 
+/* The memo returns exactly what hs_stability_compute does, misses on any change
+ * of stones, side to move or config, and counts its hits. Positions are the
+ * random ones above, asked for twice in a row (as the worker's engines do). */
+static void s_memo(void)
+{
+    static hs_stability_t want, scratch;
+    static hs_board_t boards[120];
+    hs_stability_memo_t *m = hs_stability_memo_new();
+    HS_CHECK(m != NULL);
+    if (!m)
+        return;
+    hs_rng_t rng;
+    hs_rng_seed(&rng, 7);
+    hs_board_init(&boards[0], 13);
+    /* 120 distinct consecutive positions of one random game (a position that
+     * comes back, e.g. after two passes, would rightly be a hit). */
+    int n = 1;
+    for (int tries = 0; n < 120 && tries < 10000; tries++) {
+        boards[n] = boards[n - 1];
+        hs_board_t *bd = &boards[n];
+        hs_point_t p = bd->num_empty ? bd->empty[hs_rng_below(&rng, (uint32_t)bd->num_empty)] : HS_PASS;
+        if (p == HS_PASS || hs_board_legal(bd, bd->to_move, p, 0) != HS_LEGAL ||
+            hs_board_is_eye(bd, p, bd->to_move))
+            p = HS_PASS;
+        hs_board_play(bd, bd->to_move, p, 0, NULL);
+        bool seen = false;
+        for (int j = 0; j < n; j++)
+            seen |= boards[j].to_move == bd->to_move && boards[j].ko == bd->ko &&
+                    !memcmp(boards[j].color, bd->color, (size_t)hs_board_num_points(bd));
+        n += !seen;
+    }
+    HS_CHECK_INT(n, 120);
+    if (n < 120) {
+        hs_stability_memo_destroy(&m);
+        return;
+    }
+    hs_stability_config_t cfg;
+    hs_stability_config_default(&cfg);
+    cfg.use_reader = false;
+    int mismatches = 0;
+    for (int round = 0; round < 2; round++)    /* one batch of 60, two engines, twice */
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = round * 60; i < round * 60 + 60; i++) {
+                const hs_stability_t *got = NULL;
+                HS_CHECK_INT(hs_stability_memo_compute(m, &boards[i], &cfg, NULL, &scratch,
+                                                       &got, NULL), 0);
+                HS_CHECK_INT(hs_stability_compute(&boards[i], &cfg, NULL, &want, NULL), 0);
+                if (!got || memcmp(got, &want, sizeof want))
+                    mismatches++;
+            }
+    HS_CHECK_INT(mismatches, 0);
+    uint64_t hits, misses;
+    hs_stability_memo_stats(m, &hits, &misses);
+    /* A pass leaves the stones as they were but changes the side to move: a miss. */
+    HS_CHECK_INT((int)misses, 120);
+    HS_CHECK_INT((int)hits, 120);
+    uint64_t first_hits = hits;
+
+    /* Same stones, other config: a miss; then a hit. */
+    const hs_stability_t *got = NULL;
+    cfg.reader_node_budget = 17;
+    HS_CHECK_INT(hs_stability_memo_compute(m, &boards[119], &cfg, NULL, &scratch, &got, NULL), 0);
+    hs_stability_memo_stats(m, &hits, &misses);
+    HS_CHECK_INT((int)misses, 121);
+    /* One stone more: a miss even if the hash were to collide (the colours differ). */
+    hs_board_t other = boards[119];
+    hs_point_t p = other.num_empty ? other.empty[0] : HS_PASS;
+    if (p != HS_PASS && hs_board_legal(&other, other.to_move, p, 0) == HS_LEGAL) {
+        hs_board_play(&other, other.to_move, p, 0, NULL);
+        HS_CHECK_INT(hs_stability_memo_compute(m, &other, &cfg, NULL, &scratch, &got, NULL), 0);
+        hs_stability_memo_stats(m, &hits, &misses);
+        HS_CHECK_INT((int)misses, 122);
+    }
+    /* No memo: computed into the scratch. */
+    HS_CHECK_INT(hs_stability_memo_compute(NULL, &boards[50], &cfg, NULL, &scratch, &got, NULL), 0);
+    HS_CHECK(got == &scratch);
+    HS_CHECK_INT(hs_stability_memo_compute(m, NULL, &cfg, NULL, &scratch, &got, NULL), HS_EINVAL);
+    HS_CHECK(got == NULL);
+    printf("stability memo: 240 lookups of 120 positions, %llu hits, %d differed from a "
+           "fresh compute\n", (unsigned long long)first_hits, mismatches);
+    hs_stability_memo_destroy(&m);
+    HS_CHECK(m == NULL);
+}
+
 int main(void)
 {
     hs_reader_t *r = hs_reader_new(NULL);
@@ -167,6 +251,7 @@ int main(void)
     int files = hs_diagram_run_dir(dir, s_query, r);
     HS_CHECK(files > 0);
     s_random_invariants(r);
+    s_memo();
     hs_reader_destroy(&r);
     return hs_test_finish();
 }

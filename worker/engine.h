@@ -74,6 +74,11 @@ typedef struct hs_engine_config {
     int threads;                /* threads the engine may use internally (0 = 1) */
     int gpu;                    /* GPU ordinal, -1 = CPU only */
     const char *options;        /* engine-specific "key=value,..." string, or NULL */
+    /* Shared by the engines of one thread (worker/stability.h), or NULL: engines
+     * that judge group stability look positions up there first, so a batch run
+     * through "influence" and then "judge" computes it once. Borrowed: it must
+     * outlive the instance. */
+    struct hs_stability_memo *stability_memo;
 } hs_engine_config_t;
 
 /*

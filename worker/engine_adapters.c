@@ -24,7 +24,8 @@
 typedef struct s_state {
     hs_reader_t *reader;          /* NULL = no reading */
     int tau;
-    hs_stability_t stab;
+    hs_stability_memo_t *memo;    /* the thread's, or NULL (borrowed) */
+    hs_stability_t stab;          /* computed here when there is no memo */
     hs_influence_t inf;
     hs_judge_t judge;
 } s_state_t;
@@ -47,6 +48,7 @@ static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err
     if (!s)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     s->tau = s_opt_int(cfg->options, "tau", HS_INFLUENCE_TAU_DEFAULT);
+    s->memo = cfg->stability_memo;
     if (s_opt_int(cfg->options, "reader", 0)) {
         hs_reader_config_t rc;
         hs_reader_config_default(&rc);
@@ -69,12 +71,15 @@ static void s_destroy(void *state)
     free(s);
 }
 
-static int s_stability(s_state_t *s, const hs_board_t *b, hs_error_t *err)
+/* The stability of b's groups: from the thread's memo when another engine has
+ * just judged the same position, else computed. *out is valid until the next call. */
+static int s_stability(s_state_t *s, const hs_board_t *b, const hs_stability_t **out,
+                       hs_error_t *err)
 {
     hs_stability_config_t sc;
     hs_stability_config_default(&sc);
     sc.use_reader = s->reader != NULL;
-    return hs_stability_compute(b, &sc, s->reader, &s->stab, err);
+    return hs_stability_memo_compute(s->memo, b, &sc, s->reader, &s->stab, out, err);
 }
 
 static int s_influence_eval(void *state, const hs_engine_pos_t *pos, int n,
@@ -84,9 +89,10 @@ static int s_influence_eval(void *state, const hs_engine_pos_t *pos, int n,
     for (int i = 0; i < n; i++) {
         const hs_board_t *b = pos[i].board;
         hs_engine_result_t *r = &out[i];
-        int rc = s_stability(s, b, err);
+        const hs_stability_t *st = NULL;
+        int rc = s_stability(s, b, &st, err);
         if (rc == 0)
-            rc = hs_influence_compute(b, s->stab.point, s->tau, &s->inf, err);
+            rc = hs_influence_compute(b, st->point, s->tau, &s->inf, err);
         if (rc < 0)
             return rc;
         for (int y = 0; y < b->size; y++)
@@ -95,9 +101,9 @@ static int s_influence_eval(void *state, const hs_engine_pos_t *pos, int n,
                 int v = y * b->size + x;
                 int own;
                 if (b->color[p] == HS_BLACK)
-                    own = (int)lroundf(100.0f * s->stab.point[p]);
+                    own = (int)lroundf(100.0f * st->point[p]);
                 else if (b->color[p] == HS_WHITE)
-                    own = -(int)lroundf(100.0f * s->stab.point[p]);
+                    own = -(int)lroundf(100.0f * st->point[p]);
                 else
                     own = 100 * (s->inf.territory[p] ? s->inf.territory[p] : s->inf.ia[p]);
                 r->ownership[v] = (int8_t)own;
@@ -134,10 +140,8 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
         cfg.relaxed_kill = last;
         int rc = 0;
         const hs_stability_t *stab = NULL;
-        if (!last) {
-            rc = s_stability(s, b, err);
-            stab = &s->stab;
-        }
+        if (!last)
+            rc = s_stability(s, b, &stab, err);
         if (rc == 0)
             rc = hs_judge_compute(b, stab, &cfg, &s->judge, err);
         if (rc < 0)

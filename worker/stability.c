@@ -10,6 +10,7 @@
  */
 #include "worker/stability.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define S_NPTS HS_BOARD_MAX_POINTS
@@ -407,5 +408,97 @@ int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
         if (w.alive[HS_BLACK][p] == 1 || w.alive[HS_WHITE][p] == 1)
             out->pass_alive[p] = 1;
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ memo */
+
+typedef struct s_memo_key {
+    uint64_t stones_hash;
+    int size, budget;
+    hs_color_t to_move;
+    hs_point_t ko;
+    bool reader;
+} s_memo_key_t;
+
+struct hs_stability_memo {
+    int next;                                   /* ring position of the next insert */
+    uint64_t hits, misses;
+    s_memo_key_t key[HS_STABILITY_MEMO_SLOTS];
+    bool used[HS_STABILITY_MEMO_SLOTS];
+    uint8_t color[HS_STABILITY_MEMO_SLOTS][S_NPTS];   /* verifies a hash match */
+    hs_stability_t value[HS_STABILITY_MEMO_SLOTS];
+};
+
+hs_stability_memo_t *hs_stability_memo_new(void)
+{
+    return calloc(1, sizeof(hs_stability_memo_t));
+}
+
+void hs_stability_memo_destroy(hs_stability_memo_t **m)
+{
+    if (m) {
+        free(*m);
+        *m = NULL;
+    }
+}
+
+void hs_stability_memo_stats(const hs_stability_memo_t *m, uint64_t *hits, uint64_t *misses)
+{
+    *hits = m ? m->hits : 0;
+    *misses = m ? m->misses : 0;
+}
+
+static bool s_key_equal(const s_memo_key_t *a, const s_memo_key_t *b)
+{
+    return a->stones_hash == b->stones_hash && a->size == b->size && a->budget == b->budget &&
+           a->to_move == b->to_move && a->ko == b->ko && a->reader == b->reader;
+}
+
+int hs_stability_memo_compute(hs_stability_memo_t *m, const hs_board_t *b,
+                              const hs_stability_config_t *cfg, hs_reader_t *reader,
+                              hs_stability_t *scratch, const hs_stability_t **out,
+                              hs_error_t *err)
+{
+    *out = NULL;
+    if (!m) {
+        int rc = hs_stability_compute(b, cfg, reader, scratch, err);
+        if (rc == 0)
+            *out = scratch;
+        return rc;
+    }
+    if (!b)
+        return hs_error_set(err, HS_EINVAL, "stability: NULL board");
+    hs_stability_config_t defaults;
+    if (!cfg) {
+        hs_stability_config_default(&defaults);
+        cfg = &defaults;
+    }
+    s_memo_key_t k = { .stones_hash = b->stones_hash, .size = b->size,
+                       .budget = cfg->reader_node_budget, .to_move = b->to_move,
+                       .ko = b->ko, .reader = cfg->use_reader && reader };
+    size_t npts = (size_t)hs_board_num_points(b);
+    /* Newest first: the engines of a batch ask in the same order, so the match is
+     * usually a batch length back. */
+    for (int n = 1; n <= HS_STABILITY_MEMO_SLOTS; n++) {
+        int i = (m->next - n + HS_STABILITY_MEMO_SLOTS) % HS_STABILITY_MEMO_SLOTS;
+        if (m->used[i] && s_key_equal(&m->key[i], &k) &&
+            !memcmp(m->color[i], b->color, npts)) {
+            m->hits++;
+            *out = &m->value[i];
+            return 0;
+        }
+    }
+    int i = m->next;
+    m->used[i] = false;
+    int rc = hs_stability_compute(b, cfg, reader, &m->value[i], err);
+    if (rc < 0)
+        return rc;
+    m->key[i] = k;
+    memcpy(m->color[i], b->color, npts);
+    m->used[i] = true;
+    m->next = (i + 1) % HS_STABILITY_MEMO_SLOTS;
+    m->misses++;
+    *out = &m->value[i];
     return 0;
 }

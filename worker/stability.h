@@ -81,4 +81,41 @@ int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
  */
 void hs_stability_benson(const hs_board_t *b, hs_color_t color, uint8_t *pass_alive);
 
+/*
+ * A memo of recent stability results, so that several engines judging the same
+ * positions (the worker runs "influence" and then "judge" on one batch) compute
+ * each position's stability once: it was over half of their combined time.
+ *
+ * It holds the last HS_STABILITY_MEMO_SLOTS results (a ring; more than a batch of
+ * positions) keyed by the stones, side to move, ko point, board size and the
+ * config (reader budget, and whether a reader is used). A hit is verified on the
+ * whole colour array, never on the hash alone, so a hit returns exactly what
+ * hs_stability_compute would (without a reader: it is a pure function of the
+ * stones; with one, a reader's answer within its budget is as good as another's).
+ * One memo per thread: it is not locked. About 1 MB.
+ */
+#define HS_STABILITY_MEMO_SLOTS 96
+
+typedef struct hs_stability_memo hs_stability_memo_t;
+
+/* A new empty memo, or NULL when out of memory. Free with hs_stability_memo_destroy. */
+hs_stability_memo_t *hs_stability_memo_new(void);
+
+/* Frees *m (NULL-safe) and sets *m to NULL. */
+void hs_stability_memo_destroy(hs_stability_memo_t **m);
+
+/*
+ * hs_stability_compute through the memo: *out points at the result for b, inside
+ * the memo (owned by it; valid until the next call on m). m NULL is allowed and
+ * then *out points at `scratch`, which is computed into. Returns what
+ * hs_stability_compute returns; *out is NULL on error.
+ */
+int hs_stability_memo_compute(hs_stability_memo_t *m, const hs_board_t *b,
+                              const hs_stability_config_t *cfg, hs_reader_t *reader,
+                              hs_stability_t *scratch, const hs_stability_t **out,
+                              hs_error_t *err);
+
+/* Lookups answered from the memo and lookups computed, since it was created. */
+void hs_stability_memo_stats(const hs_stability_memo_t *m, uint64_t *hits, uint64_t *misses);
+
 #endif

@@ -18,12 +18,14 @@
 #include <string.h>
 #include <time.h>
 #include "core/clock.h"
+#include "worker/stability.h"
 
 void hs__engine_cache_fini(hs__engine_cache_t *c)
 {
     for (int i = 0; i < c->count; i++)
         hs_engine_fini(&c->eng[i]);
     c->count = 0;
+    hs_stability_memo_destroy(&c->memo);
 }
 
 /* The instance for spec "name[:options]", created on first use. */
@@ -44,7 +46,10 @@ static int s_engine_get(hs__engine_cache_t *c, const char *spec, hs_engine_t **o
         return hs_error_set(err, HS_EINVAL, "engine name too long in '%s'", spec);
     memcpy(name, spec, len);
     name[len] = '\0';
-    hs_engine_config_t cfg = { .threads = 1, .gpu = -1, .options = colon ? colon + 1 : NULL };
+    if (!c->memo && !(c->memo = hs_stability_memo_new()))
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    hs_engine_config_t cfg = { .threads = 1, .gpu = -1, .options = colon ? colon + 1 : NULL,
+                               .stability_memo = c->memo };
     int rc = hs_engine_init(&c->eng[c->count], name, &cfg, err);
     if (rc < 0)
         return rc;

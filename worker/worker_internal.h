@@ -17,9 +17,11 @@
 #define HS__ENGINE_CACHE 8
 #define HS__BATCH_MAX 256
 
-/* Engine instances of one thread, by spec string. */
+/* Engine instances of one thread, by spec string, and the stability memo they
+ * share (created with the first instance). */
 typedef struct hs__engine_cache {
     int count;
+    struct hs_stability_memo *memo;
     char spec[HS__ENGINE_CACHE][HS_WIRE_MAX_NAME];
     hs_engine_t eng[HS__ENGINE_CACHE];
 } hs__engine_cache_t;
