@@ -71,6 +71,11 @@ typedef struct s_benson {
     s_pair_t pairs[4 * S_MAXREG];
     bool reg_alive[S_MAXREG];
     bool str_alive[S_NPTS];         /* by head */
+    /* The regions each string is vital to (all its empty points are the string's
+     * liberties), by head: vital[vstart[h] .. vstart[h] + vcount[h]). */
+    int vstart[S_NPTS];
+    int16_t vcount[S_NPTS];
+    int16_t vital[4 * S_MAXREG];
 } s_benson_t;
 
 static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_benson_t *w)
@@ -123,8 +128,28 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
     w->reg_start[nreg] = nr;
     w->pair_start[nreg] = np;
 
-    for (int p = 0; p < npts; p++)
+    /* Each string's vital regions, listed once (the pairs are by region), so
+     * that every round of the removal below costs O(pairs), not strings x regions. */
+    for (int p = 0; p < npts; p++) {
         w->str_alive[p] = b->color[p] == c && b->head[p] == p;
+        w->vcount[p] = 0;
+    }
+    for (int r = 0; r < nreg; r++)
+        for (int k = w->pair_start[r]; k < w->pair_start[r + 1]; k++)
+            if (w->reg_empty[r] > 0 && w->pairs[k].libs_in_r == w->reg_empty[r])
+                w->vcount[w->pairs[k].head]++;
+    int nv = 0;
+    for (int p = 0; p < npts; p++) {
+        w->vstart[p] = nv;
+        nv += w->vcount[p];
+        w->vcount[p] = 0;
+    }
+    for (int r = 0; r < nreg; r++)
+        for (int k = w->pair_start[r]; k < w->pair_start[r + 1]; k++)
+            if (w->reg_empty[r] > 0 && w->pairs[k].libs_in_r == w->reg_empty[r]) {
+                hs_point_t h = w->pairs[k].head;
+                w->vital[w->vstart[h] + w->vcount[h]++] = (int16_t)r;
+            }
 
     bool changed = true;
     while (changed) {
@@ -134,13 +159,8 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
             if (!w->str_alive[h])
                 continue;
             int vital = 0;
-            for (int r = 0; r < nreg && vital < 2; r++) {
-                if (!w->reg_alive[r] || w->reg_empty[r] == 0)
-                    continue;
-                for (int k = w->pair_start[r]; k < w->pair_start[r + 1]; k++)
-                    if (w->pairs[k].head == h && w->pairs[k].libs_in_r == w->reg_empty[r])
-                        vital++;
-            }
+            for (int i = 0; i < w->vcount[h] && vital < 2; i++)
+                vital += w->reg_alive[w->vital[w->vstart[h] + i]];
             if (vital < 2) {
                 w->str_alive[h] = false;
                 changed = true;
