@@ -22,6 +22,7 @@
 
 #include "core/board.h"
 #include "test.h"
+#include "worker/engine.h"
 #include "worker/judge.h"
 #include "worker/stability.h"
 
@@ -439,6 +440,65 @@ static void test_must_fill_at(void)
     HS_CHECK_INT(marked, 1);
 }
 
+/* The "judge" engine at a record's last position: the static rules with the
+ * relaxed kill by default, the Monte-Carlo test of `judge --final` with
+ * "judge:final_mc=1"; each gives exactly what hs_judge_compute gives with that
+ * configuration; on this position they differ (the MC test kills the lone
+ * White stone and counts Black's side). */
+static void test_engine_final_option(void)
+{
+    hs_board_t b;
+    hs_board_init(&b, 9);
+    /* Black's wall on column f, White's on g: Black's side is a wide open area
+     * that the static rules cap (judge.h) and a finished position counts. */
+    for (int y = 0; y < 9; y++) {
+        hs_board_set_stone(&b, hs_board_point(&b, 5, y), HS_BLACK);
+        hs_board_set_stone(&b, hs_board_point(&b, 6, y), HS_WHITE);
+    }
+    hs_board_set_stone(&b, hs_board_point(&b, 2, 2), HS_WHITE);
+    hs_game_t g;
+    hs_game_init(&g, 9);
+    hs_game_move_t pass = { .vertex = HS_GAME_PASS, .color = HS_BLACK };
+    g.moves = &pass;
+    g.num_moves = 1;
+    hs_engine_pos_t pos = { .game = &g, .board = &b, .move_number = 1 };
+    static hs_engine_result_t res;
+    static hs_judge_t want;
+    char classes[2][82];
+    const char *specs[2] = { "judge", "judge:final_mc=1" };
+    for (int k = 0; k < 2; k++) {
+        hs_engine_t eng;
+        hs_error_t err = { 0 };
+        const char *colon = strchr(specs[k], ':');
+        hs_engine_config_t ecfg = { .threads = 1, .gpu = -1, .options = colon ? colon + 1 : NULL };
+        HS_CHECK_INT(hs_engine_init(&eng, "judge", &ecfg, &err), 0);
+        res.flags = 0;
+        HS_CHECK_INT(hs_engine_evaluate(&eng, &pos, 1, &res, &err), 0);
+        hs_engine_fini(&eng);
+        hs_judge_config_t jc;
+        if (k == 1) {
+            hs_judge_config_final(&jc);
+        } else {
+            hs_judge_config_default(&jc);
+            jc.relaxed_kill = true;
+        }
+        HS_CHECK_INT(hs_judge_compute(&b, NULL, &jc, &want, NULL), 0);
+        int differ = 0;
+        for (int y = 0; y < 9; y++)
+            for (int x = 0; x < 9; x++)
+                differ += res.classes[y * 9 + x] !=
+                          hs_judge_class_letters[want.cls[hs_board_point(&b, x, y)]];
+        HS_CHECK_INT(differ, 0);
+        HS_CHECK(fabsf(res.score - (float)hs_judge_score(&want, &b, &g.rules, g.komi, 0)) < 1e-4f);
+        memcpy(classes[k], res.classes, 82);
+    }
+    /* On this open board the two are not the same judgment (else the option
+     * would be shown to do nothing). */
+    HS_CHECK(strcmp(classes[0], classes[1]) != 0);
+    printf("judge engine, last position: static %s\n                 final_mc=1 %s\n",
+           classes[0], classes[1]);
+}
+
 int main(void)
 {
     test_mc_thresholds();
@@ -451,6 +511,7 @@ int main(void)
     test_open_board();
     test_relaxed_kill();
     test_mc_deterministic();
+    test_engine_final_option();
     hs_judge_config_t final_cfg;
     hs_judge_config_final(&final_cfg);
     test_diagrams(false, NULL);
