@@ -222,22 +222,40 @@ static void s_stability(void)
     hs_reader_destroy(&r);
 }
 
-static void s_solve(int size, double limit)
+/* One solve; `plain` switches off the safe-area bounds, the history-independent
+ * table entries, the history heuristic (the solver as it was before them). */
+static long s_solve_run(int size, double limit, bool plain, int tt_bits)
 {
     hs_solve_config_t cfg;
     hs_solve_config_default(&cfg);
     cfg.size = size;
     cfg.time_limit_s = limit;
+    if (tt_bits) cfg.tt_bits = tt_bits;
+    if (plain) cfg.use_bounds = cfg.use_indep = cfg.use_history = false;
     hs_solve_result_t r;
     hs_error_t err;
     hs_error_clear(&err);
     int rc = hs_solve(&cfg, &r, &err);
     if (r.solved)
-        printf("solve %dx%d: V = %+d, %ld nodes, %.3f s, depth %d\n", size, size, r.value, r.nodes,
-               r.seconds, r.depth);
+        printf("solve %dx%d%s: V = %+d, %ld nodes (%ld cut by safe-area bounds), %.3f s, depth %d\n",
+               size, size, plain ? " (plain)" : "", r.value, r.nodes, r.bound_cuts, r.seconds, r.depth);
     else
-        printf("solve %dx%d: not solved in %.0f s (%s): %d <= V <= %d, %ld nodes, depth %d\n", size,
-               size, limit, rc ? err.msg : "", r.lower, r.upper, r.nodes, r.depth);
+        printf("solve %dx%d%s: not solved in %.0f s (%s): %d <= V <= %d, %ld nodes, depth %d\n", size,
+               size, plain ? " (plain)" : "", limit, rc ? err.msg : "", r.lower, r.upper, r.nodes, r.depth);
+    return r.nodes;
+}
+
+static void s_solve(int size, double limit)
+{
+    if (size == 3) {
+        /* The 3x3 solve with and without the small-board methods, same run. */
+        long plain = s_solve_run(3, 0, true, 0);
+        long full = s_solve_run(3, 0, false, 0);
+        printf("solve 3x3: plain / bounds+independent entries+history: %ld / %ld nodes (%.1fx fewer)\n",
+               plain, full, (double)plain / (double)(full ? full : 1));
+        return;
+    }
+    s_solve_run(size, limit, false, 24);
 }
 
 int main(int argc, char **argv)

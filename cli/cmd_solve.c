@@ -18,8 +18,9 @@ static void s_usage(FILE *out)
             "                      [--max-depth PLIES] [--tt-bits B]\n\n"
             "Solves the empty NxN board (N = 2..5, default 3) exactly: area scoring,\n"
             "komi 0, no suicide, positional superko, two passes end the game.\n"
-            "Alpha-beta with a transposition table and iterative deepening proves\n"
-            "bounds on Black's margin V; on a limit it prints the bounds proven so far\n"
+            "Alpha-beta with a transposition table, iterative deepening and static\n"
+            "bounds from Benson's unconditionally safe areas proves bounds on Black's\n"
+            "margin V; on a limit it prints the bounds proven so far\n"
             "and exits 3. Known: 3x3 V = 9 (B+9), 4x4 V = 2 (B+2).\n");
 }
 
@@ -74,6 +75,7 @@ int hs_cmd_solve(int argc, char **argv)
                cfg.size, r.value >= 0 ? "wins by" : "loses by", abs(r.value), mv);
     else
         printf("size %d: unsolved (%s); proven %d <= V <= %d\n", cfg.size, err.msg, r.lower, r.upper);
-    printf("nodes %ld  time %.3f s  depth %d\n", r.nodes, r.seconds, r.depth);
+    printf("nodes %ld (%ld decided by safe-area bounds)  time %.3f s  depth %d\n", r.nodes,
+           r.bound_cuts, r.seconds, r.depth);
     return r.solved ? 0 : 3;
 }

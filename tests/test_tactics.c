@@ -20,6 +20,7 @@
 #include "diagram.h"
 #include "test.h"
 #include "worker/solve.h"
+#include "worker/stability.h"
 #include "worker/tactics.h"
 
 /* ---- .t case files (parsed by diagram.h) ---- */
@@ -287,6 +288,67 @@ static void s_solver(void)
     printf("3x3 solved: V = %+d, %ld nodes, %.2f s, depth %d\n", r.value, r.nodes, r.seconds, r.depth);
 }
 
+/* The solver's bitboard safe area against worker/stability.c's Benson on seeded
+ * random 3x3..5x5 positions: the same own stones and the same empty points
+ * (the solver also counts opponent stones inside a safe region: not compared). */
+static void s_safe_area(void)
+{
+    hs_rng_t rng;
+    hs_rng_seed(&rng, 11);
+    int positions = 0, nonzero = 0, differ = 0;
+    for (int it = 0; it < 6000; it++) {
+        int n = 3 + it % 3;
+        hs_board_t b;
+        hs_board_init(&b, n);
+        int moves = (int)hs_rng_below(&rng, (uint32_t)(3 * n * n));
+        for (int k = 0; k < moves; k++) {
+            hs_point_t p = hs_board_point(&b, (int)hs_rng_below(&rng, (uint32_t)n),
+                                          (int)hs_rng_below(&rng, (uint32_t)n));
+            if (hs_board_legal(&b, b.to_move, p, 0) != HS_LEGAL)
+                p = HS_PASS;
+            hs_board_play(&b, b.to_move, p, 0, NULL);
+        }
+        for (int col = HS_BLACK; col <= HS_WHITE; col++) {
+            uint8_t a[HS_BOARD_MAX_POINTS] = { 0 }, safe[HS_BOARD_MAX_POINTS] = { 0 };
+            hs_stability_benson(&b, (hs_color_t)col, a);
+            nonzero += hs_solve_safe_area(&b, (hs_color_t)col, safe) > 0;
+            positions++;
+            for (int y = 0; y < n; y++)
+                for (int x = 0; x < n; x++) {
+                    hs_point_t p = hs_board_point(&b, x, y);
+                    if ((b.color[p] == col || b.color[p] == HS_EMPTY) && (a[p] != 0) != (safe[p] != 0))
+                        differ++;
+                }
+        }
+    }
+    HS_CHECK(nonzero > 100);   /* the comparison saw safe areas, not only empty ones */
+    HS_CHECK_INT(differ, 0);
+    hs_board_t big;
+    hs_board_init(&big, 9);
+    HS_CHECK_INT(hs_solve_safe_area(&big, HS_BLACK, NULL), HS_EINVAL);
+    printf("safe area vs Benson: %d colour-positions (%d with a safe area), %d points differ\n",
+           positions, nonzero, differ);
+}
+
+/* Every combination of the solver's pruning methods finds 3x3 = +9 and 2x2 = +1. */
+static void s_solver_methods(void)
+{
+    for (int m = 0; m < 8; m++) {
+        hs_solve_config_t cfg;
+        hs_solve_config_default(&cfg);
+        cfg.use_bounds = m & 1;
+        cfg.use_indep = (m >> 1) & 1;
+        cfg.use_history = (m >> 2) & 1;
+        hs_solve_result_t r;
+        for (int size = 2; size <= 3; size++) {
+            cfg.size = size;
+            HS_CHECK_INT(hs_solve(&cfg, &r, NULL), 0);
+            HS_CHECK(r.solved);
+            HS_CHECK_INT(r.value, size == 3 ? 9 : 1);
+        }
+    }
+}
+
 int main(void)
 {
     hs_reader_config_t cfg;
@@ -319,6 +381,8 @@ int main(void)
     s_random_trees();
     s_random_go();
     s_solver();
+    s_safe_area();
+    s_solver_methods();
     hs_reader_destroy(&r);
     hs_reader_destroy(&plain);
     HS_CHECK(r == NULL);

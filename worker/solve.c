@@ -1,15 +1,18 @@
 /*
  * worker/solve.c — exact solver for tiny boards (see solve.h for the method).
  *
- * Transposition key: hs_board_key (stones, side to move, ko point) mixed with
- * the pass count, the threshold T and a set hash of the positions already on
- * the path (XOR of a mix of each distinct stones hash). Under positional
- * superko the future of a node depends only on its position and the *set* of
- * positions seen before, so equal keys have equal values: the table is sound.
- * The price is that move-order transpositions (which pass through different
- * intermediate positions) do not share entries; iterative deepening still
- * reuses every entry of the previous iteration on the same path, which is
- * where most of the gain is on 3x3. A whole path is at most max_depth plies.
+ * Transposition entries come in two kinds. A history-independent entry is keyed
+ * by hs_board_key mixed with the pass count and T; it is stored when no
+ * superko prune in the explored subtree referred to a position above the node,
+ * together with the subtree's core (the stones every explored position has).
+ * On another path the same moves are pruned unless a path position equals one
+ * of the subtree, and such a position would contain the core: so the entry is
+ * used only when no position on the current path (other than the node's own)
+ * contains the core. Results that did depend on the history are keyed with a
+ * set hash of the path positions as well (under positional superko the future
+ * of a node depends only on its position and that set); a hit on one counts as
+ * depending on the whole history. A symmetry skip also makes a result
+ * history-dependent (it relies on the path being symmetric).
  */
 #include "worker/solve.h"
 
@@ -19,9 +22,20 @@
 #include <time.h>
 
 enum { S_TT_EXACT = 0, S_TT_LOWER = 1, S_TT_UPPER = 2 };
+enum { S_SYM_PLIES = 12 };  /* plies at which the symmetry skip is tried */
+
+/* Bitboard geometry of an N x N board (N <= 5): bit y*N + x per point. */
+typedef struct s_geom {
+    int n;
+    uint32_t full;       /* all N*N bits */
+    uint32_t not_first;  /* all bits but column x = 0 */
+    uint32_t not_last;   /* all bits but column x = N-1 */
+} s_geom_t;
 
 typedef struct s_entry {
     uint64_t key;
+    uint32_t core[2];  /* independent entries: stones common to the explored subtree */
+    uint8_t indep;     /* keyed without the path set (see s_search) */
     int8_t value;
     uint8_t depth;
     uint8_t flag;
@@ -37,6 +51,12 @@ typedef struct s_solver {
     hs_point_t (*killers)[2];
     hs_point_t order[32];     /* board points, centre first */
     int norder;
+    s_geom_t geom;
+    uint8_t pbit[HS_BOARD_MAX_POINTS]; /* board point -> bit y*N + x */
+    uint32_t history[3][32];  /* [colour][bit]: history-heuristic scores */
+    uint8_t sym_bit[8][32];   /* bit index under each of the 8 board symmetries */
+    uint32_t (*pmask)[2];     /* black/white masks of the position at each ply */
+    long bound_cuts;          /* nodes decided by the safe-area bounds */
     int T;
     long nodes;
     bool stop;
@@ -51,6 +71,9 @@ void hs_solve_config_default(hs_solve_config_t *cfg)
     cfg->max_nodes = 0;
     cfg->time_limit_s = 0;
     cfg->tt_bits = 22;
+    cfg->use_bounds = true;
+    cfg->use_history = true;
+    cfg->use_indep = true;
 }
 
 static double s_elapsed(const struct timespec *t0)
@@ -67,6 +90,146 @@ static inline uint64_t s_mix(uint64_t x)
     x ^= x >> 27;
     x *= 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+static void s_geom_init(s_geom_t *g, int n)
+{
+    g->n = n;
+    g->full = n * n >= 32 ? 0xffffffffu : (1u << (n * n)) - 1u;
+    g->not_first = g->not_last = g->full;
+    for (int y = 0; y < n; y++) {
+        g->not_first &= ~(1u << (y * n));
+        g->not_last &= ~(1u << (y * n + n - 1));
+    }
+}
+
+static inline uint32_t s_nbrs(const s_geom_t *g, uint32_t m)
+{
+    return (((m & g->not_last) << 1) | ((m & g->not_first) >> 1) | (m << g->n) | (m >> g->n)) & g->full;
+}
+
+/* The connected part of `within` that contains `seed`. */
+static inline uint32_t s_fill(const s_geom_t *g, uint32_t seed, uint32_t within)
+{
+    uint32_t m = seed, prev;
+    do {
+        prev = m;
+        m |= s_nbrs(g, m) & within;
+    } while (m != prev);
+    return m;
+}
+
+/* Stone masks of b (bit y*N + x). */
+static void s_masks(const hs_board_t *b, uint32_t *black, uint32_t *white)
+{
+    uint32_t bl = 0, wh = 0;
+    int n = b->size;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            uint8_t c = b->color[hs_board_point(b, x, y)];
+            if (c == HS_BLACK) bl |= 1u << (y * n + x);
+            else if (c == HS_WHITE) wh |= 1u << (y * n + x);
+        }
+    *black = bl;
+    *white = wh;
+}
+
+static uint32_t s_sym_mask(const uint8_t *sym, uint32_t m)
+{
+    uint32_t r = 0;
+    for (; m; m &= m - 1)
+        r |= 1u << sym[__builtin_ctz(m)];
+    return r;
+}
+
+/*
+ * Unconditionally safe area of the player with stones `own` (Benson 1976):
+ * chains are removed while they have fewer than two healthy regions (all
+ * empty points of the region are liberties of the chain) among the regions
+ * not bordering a removed chain. What is returned, the surviving chains plus
+ * the surviving regions that are healthy for one of them, belongs to `own`
+ * at the end of every game: the chains can't be captured even if their owner
+ * always passes, and the opponent can't make an eye in those regions (every
+ * empty point touches the owner's chain), so whatever it plays there can be
+ * captured without risk. Superko only removes moves, so this holds whatever
+ * the history.
+ */
+static uint32_t s_safe(const s_geom_t *g, uint32_t own, uint32_t empty)
+{
+    uint32_t chain[25], libs[25], reg[25], healthy[25], border[25];
+    int nc = 0, nr = 0;
+    for (uint32_t rest = own; rest; ) {
+        uint32_t c = s_fill(g, rest & (~rest + 1u), own);
+        chain[nc] = c;
+        libs[nc++] = s_nbrs(g, c) & empty;
+        rest &= ~c;
+    }
+    if (nc == 0)
+        return 0;
+    uint32_t other = g->full & ~own;
+    for (uint32_t rest = other; rest; ) {
+        uint32_t r = s_fill(g, rest & (~rest + 1u), other);
+        uint32_t rn = s_nbrs(g, r), re = r & empty;
+        healthy[nr] = border[nr] = 0;
+        for (int c = 0; c < nc; c++) {
+            if (!(rn & chain[c]))
+                continue;
+            border[nr] |= 1u << c;
+            if ((re & ~libs[c]) == 0)
+                healthy[nr] |= 1u << c;
+        }
+        reg[nr++] = r;
+        rest &= ~r;
+    }
+    uint32_t alive = (nc >= 32 ? 0u : (1u << nc)) - 1u, valid = (1u << nr) - 1u;
+    for (bool changed = true; changed; ) {
+        changed = false;
+        for (int c = 0; c < nc; c++) {
+            if (!(alive & (1u << c)))
+                continue;
+            int h = 0;
+            for (int r = 0; r < nr && h < 2; r++)
+                if ((valid & (1u << r)) && (healthy[r] & (1u << c)))
+                    h++;
+            if (h < 2) {
+                alive &= ~(1u << c);
+                changed = true;
+            }
+        }
+        for (int r = 0; r < nr; r++)
+            if ((valid & (1u << r)) && (border[r] & ~alive)) {
+                valid &= ~(1u << r);
+                changed = true;
+            }
+    }
+    uint32_t safe = 0;
+    for (int c = 0; c < nc; c++)
+        if (alive & (1u << c))
+            safe |= chain[c];
+    for (int r = 0; r < nr; r++)
+        if ((valid & (1u << r)) && (healthy[r] & alive))
+            safe |= reg[r];
+    return safe;
+}
+
+int hs_solve_safe_area(const hs_board_t *b, hs_color_t color, uint8_t *safe)
+{
+    if (b->size > 5)
+        return HS_EINVAL;
+    s_geom_t g;
+    s_geom_init(&g, b->size);
+    uint32_t bl, wh;
+    s_masks(b, &bl, &wh);
+    uint32_t m = s_safe(&g, color == HS_BLACK ? bl : wh, g.full & ~(bl | wh));
+    int count = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            bool in = (m >> (y * b->size + x)) & 1u;
+            count += in;
+            if (safe)
+                safe[hs_board_point(b, x, y)] = in;
+        }
+    return count;
 }
 
 int hs_solve_area_score(const hs_board_t *b)
@@ -105,13 +268,43 @@ int hs_solve_area_score(const hs_board_t *b)
     return score;
 }
 
+/*
+ * Searches b (at `ply`, `depth` plies left). Besides the value it reports
+ * what the value depends on, for the history-independent table entries:
+ * *dep is the lowest ply of a path position that a superko prune in the
+ * explored subtree referred to (INT_MAX if none; 0 when unknown), and core[]
+ * the black/white stones common to every position of the explored subtree.
+ */
 static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set_hash, int depth,
-                    int ply, int alpha, int beta, hs_point_t *best)
+                    int ply, int alpha, int beta, hs_point_t *best, int *dep, uint32_t core[2])
 {
     S->nodes++;
     *best = HS_NO_POINT;
+    *dep = INT_MAX;
+    uint32_t bl, wh;
+    s_masks(b, &bl, &wh);
+    core[0] = bl;
+    core[1] = wh;
+    S->pmask[ply][0] = bl;
+    S->pmask[ply][1] = wh;
     if (passes >= 2)
         return hs_solve_area_score(b) >= S->T ? 1 : -1;
+    if (S->cfg.use_bounds) {
+        /* Safe areas end as their owner's whatever is played: a static proof,
+         * also at the depth horizon. */
+        uint32_t empty = S->geom.full & ~(bl | wh);
+        int np = S->geom.n * S->geom.n;
+        int sb = __builtin_popcount(s_safe(&S->geom, bl, empty));
+        if (2 * sb - np >= S->T) {
+            S->bound_cuts++;
+            return 1;
+        }
+        int sw = __builtin_popcount(s_safe(&S->geom, wh, empty));
+        if (np - 2 * sw < S->T) {
+            S->bound_cuts++;
+            return -1;
+        }
+    }
     if (depth <= 0 || ply >= S->cfg.max_depth)
         return 0;
     if ((S->nodes & 4095) == 0) {
@@ -126,26 +319,77 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
     if (S->stop)
         return 0;
 
-    uint64_t key = hs_board_key(b) ^ set_hash ^ s_mix((uint64_t)passes * 7919u + (uint64_t)(S->T + 1000));
-    s_entry_t *e = &S->tt[key & S->mask];
+    /* Two kinds of entries. A history-independent one (key without the path
+     * set) holds a result whose explored subtree never met a position from
+     * above this node; it is valid on another path as long as no position on
+     * that path contains the entry's core (then none can equal a position of
+     * the subtree, so superko prunes the same moves). Other results are keyed
+     * with the set hash of the path positions, as before. */
+    uint64_t key_ind = hs_board_key(b) ^ s_mix((uint64_t)passes * 7919u + (uint64_t)(S->T + 1000));
+    uint64_t key_dep = key_ind ^ set_hash ^ 0x9e3779b97f4a7c15ull;
+    s_entry_t *hit = NULL;
     hs_point_t tt_move = HS_NO_POINT;
-    if (e->key == key) {
-        tt_move = e->move;
-        if (e->value != 0 || e->depth >= depth) {
-            bool exact = e->flag == S_TT_EXACT || (e->flag == S_TT_LOWER && e->value == 1) ||
-                         (e->flag == S_TT_UPPER && e->value == -1);
-            if (exact || (e->flag == S_TT_LOWER && e->value >= beta) ||
-                (e->flag == S_TT_UPPER && e->value <= alpha)) {
-                *best = e->move;
-                return e->value;
+    s_entry_t *ei = &S->tt[key_ind & S->mask], *ed = &S->tt[key_dep & S->mask];
+    if (ei->key == key_ind && ei->indep) {
+        tt_move = ei->move;
+        bool ok = true;
+        for (int j = 0; j < ply && ok; j++) {
+            uint32_t pb = S->pmask[j][0], pw = S->pmask[j][1];
+            if (pb == bl && pw == wh)
+                continue;  /* this very position: always on the path */
+            ok = !((pb & ei->core[0]) == ei->core[0] && (pw & ei->core[1]) == ei->core[1]);
+        }
+        if (ok)
+            hit = ei;
+    }
+    if (!hit && ed->key == key_dep && !ed->indep) {
+        hit = ed;
+        tt_move = ed->move;
+    }
+    if (hit && (hit->value != 0 || hit->depth >= depth)) {
+        s_entry_t *e = hit;
+        bool exact = e->flag == S_TT_EXACT || (e->flag == S_TT_LOWER && e->value == 1) ||
+                     (e->flag == S_TT_UPPER && e->value == -1);
+        if (exact || (e->flag == S_TT_LOWER && e->value >= beta) ||
+            (e->flag == S_TT_UPPER && e->value <= alpha)) {
+            *best = e->move;
+            if (e->indep) {
+                core[0] = e->core[0];
+                core[1] = e->core[1];
+            } else {
+                *dep = 0;
             }
+            return e->value;
         }
     }
 
     hs_color_t side = b->to_move;
     bool maximize = side == HS_BLACK;
+    const int n_sq = S->geom.n;
+    /* Symmetries that fix this position, its ko point and every position on
+     * the path: under them the subtrees of m and sym(m) are the same game, so
+     * only one of each such pair of moves is searched. Only early in the game
+     * (later a symmetric history is rare and the check isn't free). */
+    uint8_t syms[8];
+    int nsyms = 0;
+    if (ply < S_SYM_PLIES) {
+        for (int k = 1; k < 8; k++) {
+            const uint8_t *sy = S->sym_bit[k];
+            bool fixed = true;
+            for (int j = 0; j <= ply && fixed; j++)
+                fixed = s_sym_mask(sy, S->pmask[j][0]) == S->pmask[j][0] &&
+                        s_sym_mask(sy, S->pmask[j][1]) == S->pmask[j][1];
+            if (fixed && b->ko != HS_NO_POINT) {
+                int kb = hs_board_y(b, b->ko) * n_sq + hs_board_x(b, b->ko);
+                fixed = sy[kb] == kb;
+            }
+            if (fixed)
+                syms[nsyms++] = (uint8_t)k;
+        }
+    }
     /* Candidate order: TT move, a pass that ends the game in the mover's
-     * favour, killers, points centre first, other passes last. */
+     * favour, killers, points by history score (centre first on ties),
+     * other passes last. */
     hs_point_t cand[40];
     int n = 0;
     bool pass_wins = passes == 1 && ((hs_solve_area_score(b) >= S->T) == maximize);
@@ -156,19 +400,39 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
         if (m != HS_NO_POINT && m != HS_PASS && m != tt_move && b->color[m] == HS_EMPTY)
             cand[n++] = m;
     }
+    int first_point = n;
     for (int i = 0; i < S->norder; i++) {
         hs_point_t m = S->order[i];
         if (b->color[m] != HS_EMPTY || m == tt_move || m == S->killers[ply][0] || m == S->killers[ply][1])
             continue;
-        cand[n++] = m;
+        int j = n++;
+        if (S->cfg.use_history) {
+            uint32_t h = S->history[side][S->pbit[m]];
+            for (; j > first_point && S->history[side][S->pbit[cand[j - 1]]] < h; j--)
+                cand[j] = cand[j - 1];
+        }
+        cand[j] = m;
     }
     if (!pass_wins && tt_move != HS_PASS) cand[n++] = HS_PASS;
 
     int best_v = maximize ? -2 : 2;
     int a0 = alpha, b0 = beta;
     hs_board_t *child = &S->boards[ply + 1];
+    uint32_t tried = 0;  /* bits of the points searched, for the symmetry skip */
     for (int i = 0; i < n; i++) {
         hs_point_t m = cand[i];
+        if (m != HS_PASS && nsyms) {
+            int mb = S->pbit[m];
+            bool dup = false;
+            for (int k = 0; k < nsyms && !dup; k++)
+                dup = (tried >> S->sym_bit[syms[k]][mb]) & 1u;
+            if (dup) {
+                /* Valid only under this (symmetric) history. */
+                *dep = 0;
+                continue;
+            }
+            tried |= 1u << mb;
+        }
         int child_passes = 0;
         uint64_t child_set = set_hash;
         *child = *b;
@@ -179,19 +443,28 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
             if (hs_board_legal(b, side, m, 0) != HS_LEGAL)
                 continue;
             hs_board_play(child, side, m, 0, NULL);
-            bool repeat = false;
-            for (int j = 0; j <= ply && !repeat; j++)
-                repeat = S->path[j] == child->stones_hash;
-            if (repeat)
+            int rep = -1;
+            for (int j = ply; j >= 0 && rep < 0; j--)
+                if (S->path[j] == child->stones_hash)
+                    rep = j;
+            if (rep >= 0) {
+                if (rep < *dep) *dep = rep;
                 continue;  /* positional superko */
+            }
             /* The node's own position joins the history seen by the child. */
             child_set ^= s_mix(b->stones_hash);
         }
         S->path[ply + 1] = child->stones_hash;
         hs_point_t dummy;
-        int v = s_search(S, child, child_passes, child_set, depth - 1, ply + 1, alpha, beta, &dummy);
+        int cdep;
+        uint32_t ccore[2];
+        int v = s_search(S, child, child_passes, child_set, depth - 1, ply + 1, alpha, beta, &dummy,
+                         &cdep, ccore);
         if (S->stop)
             return 0;
+        if (cdep < *dep) *dep = cdep;
+        core[0] &= ccore[0];
+        core[1] &= ccore[1];
         if (maximize ? v > best_v : v < best_v) {
             best_v = v;
             *best = m;
@@ -199,6 +472,8 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
         if (maximize) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
         if (alpha >= beta) {
+            if (m != HS_PASS)
+                S->history[side][S->pbit[m]] += (uint32_t)(depth * depth);
             if (m != HS_PASS && S->killers[ply][0] != m) {
                 S->killers[ply][1] = S->killers[ply][0];
                 S->killers[ply][0] = m;
@@ -207,7 +482,12 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
         }
     }
     /* A pass is always legal, so at least one move was searched. */
-    e->key = key;
+    bool indep = S->cfg.use_indep && *dep >= ply;
+    s_entry_t *e = indep ? ei : ed;
+    e->key = indep ? key_ind : key_dep;
+    e->indep = indep;
+    e->core[0] = core[0];
+    e->core[1] = core[1];
     e->value = (int8_t)best_v;
     e->depth = (uint8_t)(depth > 255 ? 255 : depth);
     e->move = *best;
@@ -221,7 +501,9 @@ static int s_test(s_solver_t *S, const hs_board_t *root, int T, hs_point_t *best
     S->T = T;
     for (int d = 1; d <= S->cfg.max_depth; d++) {
         S->path[0] = root->stones_hash;
-        int v = s_search(S, root, 0, 0, d, 0, -2, 2, best);
+        int dep;
+        uint32_t core[2];
+        int v = s_search(S, root, 0, 0, d, 0, -2, 2, best, &dep, core);
         if (S->stop)
             return 0;
         if (d > *depth_out)
@@ -255,7 +537,8 @@ int hs_solve(const hs_solve_config_t *cfg, hs_solve_result_t *out, hs_error_t *e
     S.boards = malloc((size_t)(c.max_depth + 2) * sizeof *S.boards);
     S.path = malloc((size_t)(c.max_depth + 2) * sizeof *S.path);
     S.killers = malloc((size_t)(c.max_depth + 2) * sizeof *S.killers);
-    if (!S.tt || !S.boards || !S.path || !S.killers) {
+    S.pmask = malloc((size_t)(c.max_depth + 2) * sizeof *S.pmask);
+    if (!S.tt || !S.boards || !S.path || !S.killers || !S.pmask) {
         rc = hs_error_set(err, HS_ENOMEM, "solve: out of memory for a 2^%d table", c.tt_bits);
         goto done;
     }
@@ -265,6 +548,16 @@ int hs_solve(const hs_solve_config_t *cfg, hs_solve_result_t *out, hs_error_t *e
 
     hs_board_t root;
     hs_board_init(&root, c.size);
+    s_geom_init(&S.geom, c.size);
+    for (int y = 0; y < c.size; y++)
+        for (int x = 0; x < c.size; x++) {
+            S.pbit[hs_board_point(&root, x, y)] = (uint8_t)(y * c.size + x);
+            for (int k = 0; k < 8; k++) {
+                int sx = k & 1 ? c.size - 1 - x : x, sy = k & 2 ? c.size - 1 - y : y;
+                if (k & 4) { int t = sx; sx = sy; sy = t; }
+                S.sym_bit[k][y * c.size + x] = (uint8_t)(sy * c.size + sx);
+            }
+        }
     /* Points ordered by distance from the centre (ties in board order). */
     int n = c.size;
     for (int ring = 0; ring <= 2 * n; ring++)
@@ -302,10 +595,12 @@ int hs_solve(const hs_solve_config_t *cfg, hs_solve_result_t *out, hs_error_t *e
     out->best = lo_move;
 done:
     out->nodes = S.nodes;
+    out->bound_cuts = S.bound_cuts;
     out->seconds = S.start.tv_sec ? s_elapsed(&S.start) : 0;
     free(S.tt);
     free(S.boards);
     free(S.path);
     free(S.killers);
+    free(S.pmask);
     return rc;
 }

@@ -13,12 +13,21 @@
  * points, pass last). A win or a loss never depends on the horizon, so each is
  * a proof; "unknown" only means "search deeper".
  *
+ * Static bounds (MIGOS-style, van der Werf 2003): at every node Benson's
+ * unconditionally safe areas bound the final margin, Black's at least
+ * 2*safe(Black) - N*N and at most N*N - 2*safe(White), which decides many
+ * nodes against T at once, also at the depth horizon. Move ordering adds the
+ * history heuristic; while the position and every position on the path are
+ * symmetric, only one move of each symmetric pair is searched.
+ *
  * Superko makes a position's value depend on the path that reached it: under
- * positional superko, on the *set* of positions seen before. The transposition
- * key therefore mixes the position with a set hash of the positions on the path
- * (see solve.c), so equal keys have equal values and every stored result can be
- * reused; transpositions through different intermediate positions don't share.
- * Known results: 3x3 Black wins by 9 (plays the centre), 4x4 Black by 2.
+ * positional superko, on the *set* of positions seen before. A result whose
+ * explored subtree never hit a superko prune against a position above the node
+ * is stored without the path (with the stones common to all positions of that
+ * subtree, its "core"), and is reused on any path none of whose positions
+ * contains the core; other results are keyed with a set hash of the path
+ * positions (see solve.c). Known results: 3x3 Black wins by 9 (plays the
+ * centre), 4x4 Black by 2.
  */
 #ifndef HS_WORKER_SOLVE_H
 #define HS_WORKER_SOLVE_H
@@ -35,6 +44,9 @@ typedef struct hs_solve_config {
     long max_nodes;      /* over the whole solve; 0 = no limit (default 0) */
     double time_limit_s; /* wall-clock limit; 0 = none (default 0) */
     int tt_bits;         /* log2 transposition-table entries (default 22) */
+    bool use_bounds;     /* safe-area score bounds at every node (default true) */
+    bool use_history;    /* history-heuristic move ordering (default true) */
+    bool use_indep;      /* history-independent table entries (default true) */
 } hs_solve_config_t;
 
 void hs_solve_config_default(hs_solve_config_t *cfg);
@@ -47,6 +59,7 @@ typedef struct hs_solve_result {
     long nodes;          /* nodes searched over all steps */
     double seconds;      /* wall-clock time of the solve */
     int depth;           /* deepest iteration reached */
+    long bound_cuts;     /* nodes decided by the safe-area bounds */
 } hs_solve_result_t;
 
 /*
@@ -56,6 +69,17 @@ typedef struct hs_solve_result {
  * Returns 0, HS_EINVAL (size outside 2..5), HS_ENOMEM, HS_ETIMEOUT or HS_ELIMIT.
  */
 int hs_solve(const hs_solve_config_t *cfg, hs_solve_result_t *out, hs_error_t *err);
+
+/*
+ * Benson's unconditionally safe area of `color` on b (size <= 5): its
+ * pass-alive chains plus the regions they enclose in which every empty point is
+ * a liberty of one of them. Sets safe[p] = 1 on those points and 0 on the other
+ * board points when safe is not NULL (HS_BOARD_MAX_POINTS entries; off-board
+ * entries untouched). Returns the number of points, or HS_EINVAL for size > 5.
+ * The solver bounds Black's final margin by 2*safe(Black) - N*N from below and
+ * N*N - 2*safe(White) from above at every node.
+ */
+int hs_solve_safe_area(const hs_board_t *b, hs_color_t color, uint8_t *safe);
 
 /*
  * Tromp-Taylor area score of b: Black's stones and the empty regions that reach
