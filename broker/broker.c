@@ -5,8 +5,9 @@
  *
  * One round of the loop (in hs_broker_run):
  *   1. poll the ROUTER (at most 100 ms);
- *   2. drain up to S_MAX_READ ready messages; each may write to the ONE store
- *      batch of the round (results, task journal, games) and queue a reply;
+ *   2. drain up to S_MAX_READ ready bodies (a batched message holds several);
+ *      each may write to the ONE store batch of the round (results, task
+ *      journal, games) and queue a reply;
  *   3. expire silent workers and timed-out leases (requeue), send heartbeats;
  *   4. write dirty job records and commit the batch: one LMDB transaction per
  *      round, however many messages it applied;
@@ -16,7 +17,9 @@
  *      broker_clients.c);
  *   6. dispatch: every worker with free credit gets tasks (lease → TASK); a
  *      credit covers up to S_CREDIT_POSITIONS positions, so small tasks are
- *      leased many per credit.
+ *      leased many per credit; a worker whose READY said batch K gets its TASKs
+ *      K per message (PROTOCOL.md, "Batched messages"), and a worker may send
+ *      several RESULTs per message (step 2 reads them body by body).
  *
  * Durability guarantee (also in docs/PROTOCOL.md): every reply to a client
  * (SUBMIT_REPLY "accepted", STATUS_REPLY counts and job states, CANCEL_REPLY) is
@@ -47,6 +50,8 @@
 #include "broker/broker_internal.h"
 
 #define S_MAX_READ 2000
+/* Frames of a message: identity, "", magic, then 1..HS_WIRE_MAX_BATCH bodies. */
+#define S_MAX_FRAMES (3 + HS_WIRE_MAX_BATCH)
 #define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 /* A reply held until the round's commit. */
@@ -64,9 +69,11 @@ typedef struct s_outbox {
 
 /* --------------------------------------------------------------- sending */
 
-/* Sends [id][""][magic][body]. 0, HS_EAGAIN (pipe full) or HS_ENOTFOUND (peer gone). */
-static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
-                      const void *body, size_t len)
+/* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe
+ * full) or HS_ENOTFOUND (peer gone). Only the first frame can fail: once ZeroMQ
+ * has taken it, it takes the rest of the message. */
+static int s_send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                         const void *const *body, const size_t *len, int n)
 {
     if (zmq_send(b->sock, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
         return errno == EAGAIN ? HS_EAGAIN : HS_ENOTFOUND;
@@ -74,8 +81,16 @@ static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to
     /* Shared types (HEARTBEAT, ERROR, DISCONNECT) go out with the peer's own magic. */
     zmq_send(b->sock, to_worker ? HS_WIRE_MAGIC_WORKER : HS_WIRE_MAGIC_CLIENT,
              HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
-    zmq_send(b->sock, body, len, 0);
+    for (int k = 0; k < n; k++)
+        zmq_send(b->sock, body[k], len[k], k + 1 < n ? ZMQ_SNDMORE : 0);
     return 0;
+}
+
+/* Sends [id][""][magic][body]. 0, HS_EAGAIN (pipe full) or HS_ENOTFOUND (peer gone). */
+static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                      const void *body, size_t len)
+{
+    return s_send_frames(b, id, id_len, to_worker, &body, &len, 1);
 }
 
 int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
@@ -185,11 +200,13 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_
         if (r->engines[i] && strlen(r->engines[i]) < sizeof w->engines[0])
             strcpy(w->engines[w->num_engines++], r->engines[i]);
     w->credit = r->credit > 0 ? (r->credit > 1024 ? 1024 : r->credit) : 1;
+    /* Several TASKs per message only for a worker that said it reads them. */
+    w->batch = r->batch > 1 ? r->batch : 1;
     w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
-    S_LOG(b, "worker %s ready (%d engines, %d threads, credit %d)\n", w->name, w->num_engines,
-          r->threads, w->credit);
+    S_LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d)\n", w->name,
+          w->num_engines, r->threads, w->credit, w->batch);
 }
 
 static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_t *r)
@@ -314,29 +331,30 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     s_outbox_add(o, id, len, false, &m);
 }
 
-/* -------------------------------------------------------------- dispatch */
+/* -------------------------------------------------------------- messages */
 
-static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
+/*
+ * One body of a message from peer id. multi: the message carries several bodies
+ * (a worker's batched RESULTs): only RESULT bodies are taken from it, anything
+ * else in it is dropped and counted, body by body. *told: a DISCONNECT already
+ * went to this peer for this message (one per message, not one per body).
+ */
+static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_len,
+                   bool is_worker, const void *magic, const void *data, size_t len, bool multi,
+                   bool *told)
 {
-    const uint8_t *id = zmq_msg_data(&fr[0]);
-    size_t id_len = zmq_msg_size(&fr[0]);
-    bool is_worker = false;
     hs_error_t err = { 0 };
-    if (nf != 4 || id_len == 0 || id_len > 255 || zmq_msg_size(&fr[1]) != 0 ||
-        hs_wire_check_magic(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &is_worker, &err) < 0) {
-        b->dropped++;
-        return;
-    }
     hs_wire_msg_t m;
+    b->bodies++;
     /* Evals are stored as the bytes the worker sent (eval.raw): no copy of their maps. */
-    if (hs_wire_decode_ex(zmq_msg_data(&fr[3]), zmq_msg_size(&fr[3]), HS_WIRE_DECODE_EVAL_VIEW,
-                          &m, &err) < 0) {
+    if (hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err) < 0) {
         if (b->dropped++ < 10)
             S_LOG(b, "dropped a malformed message: %s\n", err.msg);
         return;
     }
-    if (memcmp(hs_wire_magic_for(m.type), zmq_msg_data(&fr[2]), HS_WIRE_MAGIC_LEN) != 0 &&
-        m.type != HS_WIRE_HEARTBEAT && m.type != HS_WIRE_DISCONNECT && m.type != HS_WIRE_ERROR) {
+    if ((memcmp(hs_wire_magic_for(m.type), magic, HS_WIRE_MAGIC_LEN) != 0 &&
+         m.type != HS_WIRE_HEARTBEAT && m.type != HS_WIRE_DISCONNECT && m.type != HS_WIRE_ERROR) ||
+        (multi && m.type != HS_WIRE_RESULT)) {
         b->dropped++;
         hs_wire_msg_fini(&m);
         return;
@@ -364,11 +382,12 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
         default:
             break;
         }
-        if (!w && m.type != HS_WIRE_READY) {
+        if (!w && m.type != HS_WIRE_READY && !*told) {
             /* Unknown worker (we restarted, or expired it): make it say READY again. */
             hs_wire_msg_t d;
             hs_wire_msg_init(&d, HS_WIRE_DISCONNECT);
             s_outbox_add(o, id, id_len, true, &d);
+            *told = true;
         }
     } else {
         /* Any message from a watcher is a sign of life. */
@@ -423,6 +442,28 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
 }
 
 /*
+ * A received message: fr[0] the peer's identity, then "", magic and nf - 3
+ * bodies (1..HS_WIRE_MAX_BATCH; the read loop drops longer messages). A worker
+ * may batch RESULTs; a client sends one body per message, so a client message
+ * with several is dropped as a whole.
+ */
+static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
+{
+    const uint8_t *id = zmq_msg_data(&fr[0]);
+    size_t id_len = zmq_msg_size(&fr[0]);
+    bool is_worker = false, told = false;
+    if (nf < 4 || id_len == 0 || id_len > 255 || zmq_msg_size(&fr[1]) != 0 ||
+        hs_wire_check_magic(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &is_worker, NULL) < 0 ||
+        (nf > 4 && !is_worker)) {
+        b->dropped++;
+        return;
+    }
+    for (int k = 3; k < nf; k++)
+        s_body(b, o, id, id_len, is_worker, zmq_msg_data(&fr[2]), zmq_msg_data(&fr[k]),
+               zmq_msg_size(&fr[k]), nf > 4, &told);
+}
+
+/*
  * Credit: a worker announces how many tasks it may hold; a credit stands for up to
  * S_CREDIT_POSITIONS positions, so small tasks (a few moves, `--moves last`) are
  * leased many per credit and the pipe stays full: a worker holds tasks while it has
@@ -440,12 +481,97 @@ static bool s_worker_full(const hs__bworker_t *w)
            w->num_leases >= w->credit * S_CREDIT_TASKS;
 }
 
+/*
+ * The TASKs packed for one worker slot during s_dispatch, sent as one message
+ * when there are w->batch of them or when the dispatch ends. Empty between
+ * dispatches; the encode buffers are kept (reused) across rounds.
+ */
+struct hs__bpack {
+    hs__btask_t *tasks[HS_WIRE_MAX_BATCH];
+    hs_wire_buf_t bufs[HS_WIRE_MAX_BATCH];
+    int n;
+};
+
+/* Room for a pack per worker slot. 0 or HS_ENOMEM. */
+static int s_packs_reserve(hs__broker_t *b)
+{
+    if (b->num_workers <= b->cap_packs)
+        return 0;
+    int n = b->num_workers < 16 ? 16 : b->num_workers * 2;
+    struct hs__bpack *np = realloc(b->packs, sizeof *np * (size_t)n);
+    if (!np)
+        return HS_ENOMEM;
+    memset(np + b->cap_packs, 0, sizeof *np * (size_t)(n - b->cap_packs));
+    b->packs = np;
+    b->cap_packs = n;
+    return 0;
+}
+
+static void s_packs_free(hs__broker_t *b)
+{
+    for (int i = 0; i < b->cap_packs; i++)
+        for (int k = 0; k < HS_WIRE_MAX_BATCH; k++)
+            hs_wire_buf_free(&b->packs[i].bufs[k]);
+    free(b->packs);
+    b->packs = NULL;
+    b->cap_packs = 0;
+}
+
+/*
+ * Sends the pack of worker slot i as one message. If the send fails, exactly
+ * the tasks of that message are unleased (no attempt used), last first, so each
+ * goes back to the head of its job's queue in the order it was taken, and the
+ * worker is blocked for the rest of the round; a worker that is gone is removed
+ * (its other leases requeued) and another worker moves into slot i: returns 1
+ * then, so the caller looks at slot i again; else 0.
+ */
+static int s_pack_flush(hs__broker_t *b, int i)
+{
+    hs__bworker_t *w = b->workers[i];
+    struct hs__bpack *p = &b->packs[i];
+    if (p->n == 0)
+        return 0;
+    const void *data[HS_WIRE_MAX_BATCH];
+    size_t len[HS_WIRE_MAX_BATCH];
+    for (int k = 0; k < p->n; k++) {
+        data[k] = p->bufs[k].data;
+        len[k] = p->bufs[k].len;
+    }
+    int rc = s_send_frames(b, w->id, w->id_len, true, data, len, p->n);
+    if (rc < 0) {
+        for (int k = p->n; k-- > 0;)
+            hs__task_unlease(b, p->tasks[k]);
+        w->blocked = true;
+    } else {
+        w->last_sent = b->now;
+        b->sent_msgs++;
+        b->sent_tasks += (uint64_t)p->n;
+    }
+    for (int k = 0; k < p->n; k++)
+        if (p->bufs[k].cap > (64u << 10))
+            hs_wire_buf_free(&p->bufs[k]);   /* keep only small buffers for reuse */
+    p->n = 0;
+    if (rc == HS_ENOTFOUND) {
+        s_worker_remove(b, i, "unreachable");
+        /* The last worker moved into slot i: its (empty) pack moves with it. */
+        struct hs__bpack tmp = b->packs[i];
+        b->packs[i] = b->packs[b->num_workers];
+        b->packs[b->num_workers] = tmp;
+        return 1;
+    }
+    return 0;
+}
+
 static void s_dispatch(hs__broker_t *b)
 {
+    if (s_packs_reserve(b) < 0)
+        return;   /* out of memory: nothing leased; the next round tries again */
     for (int i = 0; i < b->num_workers; i++)
         b->workers[i]->blocked = false;
     bool any = true;
-    /* One task per worker per pass, so workers share the queue evenly. */
+    /* One task per worker per pass, so workers share the queue evenly; a worker's
+     * tasks are packed and go out w->batch per message (1 for an older worker:
+     * each at once). */
     while (any && !b->fatal) {
         any = false;
         for (int i = 0; i < b->num_workers; i++) {
@@ -455,38 +581,31 @@ static void s_dispatch(hs__broker_t *b)
             hs__btask_t *t = hs__task_next(b, w);
             if (!t)
                 continue;
+            struct hs__bpack *p = &b->packs[i];
+            hs_wire_buf_t *buf = &p->bufs[p->n];
             hs_wire_msg_t m;
             hs_error_t err = { 0 };
-            hs_wire_buf_t buf = { 0 };
             int rc = hs__task_build(b, t, &m, &err);
             if (rc == 0)
-                rc = hs_wire_encode(&m, &buf, &err);
+                rc = hs_wire_encode(&m, buf, &err);
             hs_wire_msg_fini(&m);
+            any = true;
             if (rc < 0) {
                 /* The task cannot be sent at all: lease it (one attempt) and fail it. */
                 hs__task_lease(b, t, w);
                 t->rec.attempts = b->max_attempts;
                 hs__task_requeue(b, t, err.msg[0] ? err.msg : "cannot build the task");
-                hs_wire_buf_free(&buf);
-                any = true;
                 continue;
             }
             hs__task_lease(b, t, w);
-            rc = s_send_raw(b, w->id, w->id_len, true, buf.data, buf.len);
-            hs_wire_buf_free(&buf);
-            if (rc < 0) {
-                hs__task_unlease(b, t);
-                w->blocked = true;
-                if (rc == HS_ENOTFOUND) {
-                    s_worker_remove(b, i, "unreachable");
-                    i--;
-                }
-                continue;
-            }
-            w->last_sent = b->now;
-            any = true;
+            p->tasks[p->n++] = t;
+            if (p->n >= w->batch && s_pack_flush(b, i))
+                i--;
         }
     }
+    for (int i = 0; i < b->num_workers; i++)
+        if (s_pack_flush(b, i))
+            i--;
 }
 
 static void s_timers(hs__broker_t *b)
@@ -586,8 +705,10 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         if (zmq_poll(&item, 1, 100) < 0 && errno != EINTR && errno != ETERM)
             break;
         b.now = hs_clock_ms();
-        for (int n = 0; n < S_MAX_READ; n++) {
-            zmq_msg_t fr[4];
+        /* S_MAX_READ bodies (not messages) per round, so a round's store batch
+         * stays about as large whether workers batch their RESULTs or not. */
+        for (int n = 0; n < S_MAX_READ;) {
+            zmq_msg_t fr[S_MAX_FRAMES];
             int nf = 0, more = 1, got = 0;
             bool extra = false;
             while (more) {
@@ -599,16 +720,17 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
                 }
                 got = 1;
                 more = zmq_msg_more(&part);
-                if (nf < 4) {
+                if (nf < S_MAX_FRAMES) {
                     fr[nf++] = part;
                 } else {
                     zmq_msg_close(&part);
-                    extra = true;   /* too many frames: malformed */
+                    extra = true;   /* too many frames: malformed, dropped whole */
                 }
             }
             if (!got)
                 break;
             b.messages++;
+            n += nf > 4 ? nf - 3 : 1;
             if (extra)
                 b.dropped++;
             else
@@ -645,15 +767,19 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         if (err)
             *err = b.err;
     }
-    S_LOG(&b, "stopping: %llu rounds, %llu messages, %llu commits, %llu malformed dropped\n",
+    S_LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
+              "%llu TASKs in %llu messages, %llu malformed dropped\n",
           (unsigned long long)b.rounds, (unsigned long long)b.messages,
-          (unsigned long long)b.commits, (unsigned long long)b.dropped);
+          (unsigned long long)b.bodies, (unsigned long long)b.commits,
+          (unsigned long long)b.sent_tasks, (unsigned long long)b.sent_msgs,
+          (unsigned long long)b.dropped);
 done:
     if (cfg->ready && rc < 0 && atomic_load(cfg->ready) == 0)
         atomic_store(cfg->ready, -1);
     for (int i = 0; i < out.n; i++)
         hs_wire_buf_free(&out.v[i].body);
     free(out.v);
+    s_packs_free(&b);
     if (b.sock)
         zmq_close(b.sock);
     if (b.store) {

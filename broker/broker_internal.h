@@ -60,6 +60,7 @@ typedef struct hs__bworker {
     int num_engines;
     char engines[HS_WIRE_MAX_ENGINES][64];
     int credit;                     /* most tasks in flight */
+    int batch;                      /* most TASK bodies per message (READY's batch, >= 1) */
     hs__btask_t **leases;           /* tasks leased to it */
     int num_leases, cap_leases;
     int64_t leased_positions;       /* positions of those tasks */
@@ -86,6 +87,10 @@ typedef struct hs__broker {
     hs_error_t err;
     uint64_t dropped;               /* malformed messages dropped */
     uint64_t rounds, messages, commits;  /* loop statistics (logged at stop) */
+    uint64_t bodies;                /* bodies read (a batched message holds several) */
+    uint64_t sent_msgs, sent_tasks; /* TASK messages and TASK bodies sent */
+    struct hs__bpack *packs;        /* per worker slot: TASKs packed this dispatch (broker.c) */
+    int cap_packs;
     struct hs__bquery *queries;     /* QUERYs waiting for the round's commit (broker_clients.c) */
     int num_queries, cap_queries;
     struct hs__bwatch *watchers;    /* WATCH subscriptions (broker_clients.c) */

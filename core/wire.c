@@ -431,7 +431,8 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
     switch (m->type) {
     case HS_WIRE_READY: {
         const hs_wire_ready_t *r = &m->ready;
-        msgpack_pack_array(pk, 7);
+        /* batch is field 7, sent only when set: a READY without it reads as before. */
+        msgpack_pack_array(pk, r->batch > 0 ? 8 : 7);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         s_str(&e, r->name, HS_WIRE_MAX_NAME);
@@ -442,6 +443,10 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, r->threads);
         msgpack_pack_int(pk, r->gpus);
         msgpack_pack_int(pk, r->credit);
+        if (r->batch < 0 || r->batch > HS_WIRE_MAX_BATCH)
+            s_bad(&e, "READY batch out of range");
+        if (r->batch > 0)
+            msgpack_pack_int(pk, r->batch);
         break;
     }
     case HS_WIRE_HEARTBEAT:

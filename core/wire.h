@@ -10,6 +10,11 @@
  *     DEALER → ROUTER:  [ "" ] [ magic ] [ body ]
  *     ROUTER sees:      [ identity ] [ "" ] [ magic ] [ body ]
  *
+ * A TASK or RESULT message may carry up to HS_WIRE_MAX_BATCH bodies in a row
+ * ([ "" ] [ magic ] [ body1 ] ... [ bodyK ]), each decoded on its own; the
+ * broker packs TASKs only for a worker whose READY advertised `batch` (see
+ * PROTOCOL.md, "Batched messages"). The codec itself handles one body at a time.
+ *
  * magic is 4 bytes: HS_WIRE_MAGIC_WORKER ("HSW1") for worker ↔ broker traffic,
  * HS_WIRE_MAGIC_CLIENT ("HSC1") for client ↔ broker traffic (Majordomo-style: the
  * broker tells peers apart by this frame). hs_wire_magic_for() gives the magic of a
@@ -69,6 +74,7 @@
 #define HS_WIRE_MAX_THREADS    4096
 #define HS_WIRE_MAX_TOKEN      40           /* bytes of a SUBMIT job token */
 #define HS_WIRE_OWNERSHIP_SCALE 100         /* ownership int8: value × 100, in -100..100 */
+#define HS_WIRE_MAX_BATCH      64           /* bodies in one TASK or RESULT message */
 
 typedef enum hs_wire_type {
     HS_WIRE_NONE = 0,
@@ -144,6 +150,9 @@ typedef struct hs_wire_ready {
     int threads;             /* engine threads */
     int gpus;                /* GPUs in use (0 = CPU only) */
     int credit;              /* tasks the broker may send before the first RESULT */
+    int batch;               /* optional (field 7): most TASK bodies it accepts in one
+                              * message, 0..HS_WIRE_MAX_BATCH; 0 or 1 = one body per
+                              * message (an older worker sends no such field) */
 } hs_wire_ready_t;
 
 typedef struct hs_wire_task {

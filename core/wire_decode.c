@@ -342,6 +342,10 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         TRY(s_int_in(r, "ready.gpus", 0, HS_WIRE_MAX_THREADS, &x->gpus));
         TRY(s_int_in(r, "ready.credit", 0, HS_WIRE_MAX_THREADS * 16, &x->credit));
         used = 7;
+        if (nf > 7) {   /* optional: TASK bodies per message it accepts */
+            TRY(s_int_in(r, "ready.batch", 0, HS_WIRE_MAX_BATCH, &x->batch));
+            used = 8;
+        }
         break;
     }
     case HS_WIRE_HEARTBEAT:

@@ -1,6 +1,7 @@
 /*
  * tests/peer.h — what the tests that talk to a broker over ZeroMQ share: a free
- * loopback port, and reading one whole message on a DEALER socket. Header-only
+ * loopback port, and reading one whole message on a DEALER socket (one body, or
+ * a batched message of several). Header-only
  * (static inline): the test CMake glob builds test_*.c files only.
  */
 #ifndef HS_TESTS_PEER_H
@@ -9,6 +10,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,6 +63,48 @@ static inline int hs_test_recv_msg(void *sock, hs_wire_msg_t *m)
     for (int i = 0; i < nf; i++)
         zmq_msg_close(&fr[i]);
     return ok;
+}
+
+/*
+ * Reads one multipart message of up to max bodies ("", magic, body1..bodyK;
+ * blocks until one arrives) and decodes each body into m[0..K): returns K, or -1
+ * when the frames are not laid out so (more than max bodies included) or a body
+ * does not decode (nothing to fini then). *magic_out (may be NULL) gets the magic.
+ */
+static inline int hs_test_recv_bodies(void *sock, hs_wire_msg_t *m, int max, char magic_out[5])
+{
+    int nf = 0, more = 1, k = 0, bad = 0;
+    while (more) {
+        zmq_msg_t part;
+        zmq_msg_init(&part);
+        if (zmq_msg_recv(&part, sock, 0) < 0) {
+            zmq_msg_close(&part);
+            return -1;
+        }
+        more = zmq_msg_more(&part);
+        const void *d = zmq_msg_data(&part);
+        size_t len = zmq_msg_size(&part);
+        if (nf == 0)
+            bad |= len != 0;
+        else if (nf == 1) {
+            bad |= len != HS_WIRE_MAGIC_LEN;
+            if (magic_out && len == HS_WIRE_MAGIC_LEN) {
+                memcpy(magic_out, d, HS_WIRE_MAGIC_LEN);
+                magic_out[HS_WIRE_MAGIC_LEN] = '\0';
+            }
+        } else if (k >= max || bad || hs_wire_decode(d, len, &m[k], NULL) != 0)
+            bad = 1;
+        else
+            k++;
+        nf++;
+        zmq_msg_close(&part);
+    }
+    if (bad || k == 0) {
+        for (int i = 0; i < k; i++)
+            hs_wire_msg_fini(&m[i]);
+        return -1;
+    }
+    return k;
 }
 
 #endif

@@ -4,7 +4,8 @@
  *   - a job of generated games, with unreadable games mixed in, runs while a
  *     second thread sends 10,000 malformed and random messages to the broker's
  *     socket (bad frames, bad magic, garbage bodies, mutated valid bodies, huge
- *     declared counts, raw TCP garbage): the job completes, every requested
+ *     declared counts, batched messages of such bodies, raw TCP garbage): the
+ *     job completes, every requested
  *     position is stored exactly once and the broken games are recorded failed
  *     with their reasons;
  *   - the store starts with a tiny map so that it fills during the job: it grows
@@ -109,7 +110,10 @@ static void s_valid_body(hs_wire_buf_t *buf, uint64_t *rng)
         break;
     case 2:
         hs_wire_msg_init(&m, HS_WIRE_STATUS);
+        /* Never the running job: one flipped bit turns STATUS (8) into CANCEL
+         * (10), and a cancelled job would fail the test by luck. */
         m.job_id = s_rand(rng) % 4;
+        m.job_id = m.job_id == 0 ? 0 : 1000 + m.job_id;
         break;
     case 3:
         hs_wire_msg_init(&m, HS_WIRE_CANCEL);
@@ -127,7 +131,7 @@ static void *s_fuzz_thread(void *arg)
 {
     s_ctx_t *c = arg;
     void *ctx = zmq_ctx_new();
-    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    uint64_t rng = 0x9E3779B97F4A7C15ull, rng2 = 0x2545F4914F6CDD1Dull;
     hs_wire_buf_t buf = { 0 };
     void *socks[4];
     int zero = 0;
@@ -139,11 +143,15 @@ static void *s_fuzz_thread(void *arg)
     uint8_t junk[512];
     for (long n = 0; n < S_FUZZ && !atomic_load(&c->stop_fuzz); n++) {
         void *s = socks[n % 4];
-        int kind = (int)(s_rand(&rng) % 8);
-        size_t jl = (size_t)(s_rand(&rng) % sizeof junk);
+        /* Every 9th message is a batched one, drawn from its own generator so that
+         * the other kinds see the same sequence as before batching existed. */
+        bool batched = n % 9 == 8;
+        uint64_t *r = batched ? &rng2 : &rng;
+        int kind = batched ? 8 : (int)(s_rand(&rng) % 8);
+        size_t jl = (size_t)(s_rand(r) % sizeof junk);
         for (size_t k = 0; k < jl; k++)
-            junk[k] = (uint8_t)s_rand(&rng);
-        const char *magic = (s_rand(&rng) & 1) ? HS_WIRE_MAGIC_WORKER : HS_WIRE_MAGIC_CLIENT;
+            junk[k] = (uint8_t)s_rand(r);
+        const char *magic = (s_rand(r) & 1) ? HS_WIRE_MAGIC_WORKER : HS_WIRE_MAGIC_CLIENT;
         switch (kind) {
         case 0:   /* one random frame */
             zmq_send(s, junk, jl, 0);
@@ -182,6 +190,25 @@ static void *s_fuzz_thread(void *arg)
             zmq_send(s, "", 0, ZMQ_SNDMORE);
             zmq_send(s, magic, 4, ZMQ_SNDMORE);
             zmq_send(s, huge[s_rand(&rng) % 4], 6, 0);
+            break;
+        }
+        case 8: { /* a batched message: 2..69 bodies (over the cap of 64 at times),
+                   * each valid, mutated, truncated or junk; no body of one counts
+                   * but a RESULT (never of a real task here) */
+            int nb = 2 + (int)(s_rand(&rng2) % 68);
+            zmq_send(s, "", 0, ZMQ_SNDMORE);
+            zmq_send(s, magic, 4, ZMQ_SNDMORE);
+            for (int k = 0; k < nb; k++) {
+                int how = (int)(s_rand(&rng2) % 4);
+                s_valid_body(&buf, &rng2);
+                size_t len = buf.len;
+                if (how == 1 && len)
+                    buf.data[s_rand(&rng2) % len] ^= (uint8_t)(1u << (s_rand(&rng2) % 8));
+                else if (how == 2)
+                    len = len ? s_rand(&rng2) % len : 0;
+                zmq_send(s, how == 3 ? (const void *)junk : buf.data, how == 3 ? jl : len,
+                         k + 1 < nb ? ZMQ_SNDMORE : 0);
+            }
             break;
         }
         default: { /* a valid, truncated body */

@@ -14,6 +14,12 @@
  * Only the I/O thread touches the DEALER socket. Engine threads take decoded
  * tasks from a mutex/condvar queue and hand encoded RESULT bodies back through an
  * inproc PUSH → PULL pair, which the I/O thread polls beside the DEALER.
+ *
+ * Batching (docs/PROTOCOL.md, "Batched messages"): READY says the worker reads up
+ * to HS_WIRE_MAX_BATCH TASK bodies per message. The RESULTs waiting on the PULL
+ * socket go out several per message too, but only on a connection where the
+ * broker has sent a multi-body TASK message: that proves it reads them (an older
+ * broker drops a message with more than one body).
  */
 #include "worker/worker.h"
 
@@ -153,6 +159,72 @@ static int s_drop_queued(s_worker_t *w)
 
 /* --------------------------------------------------------------- I/O thread */
 
+/*
+ * The n bodies of one message from the broker: TASKs go to the engine queue (one
+ * lock and one wake-up for the lot); a lone DISCONNECT sets *reconnect. A message
+ * of several bodies may hold only TASKs: anything else in it is dropped, as is a
+ * body that does not decode. Returns the number of TASKs queued.
+ */
+static int s_take_bodies(s_worker_t *w, zmq_msg_t *bodies, int n, bool *reconnect)
+{
+    s_task_t *head = NULL, *tail = NULL;
+    int queued = 0;
+    for (int k = 0; k < n; k++) {
+        s_task_t *t = calloc(1, sizeof *t);
+        hs_error_t derr = { 0 };
+        if (!t)
+            break;
+        if (hs_wire_decode(zmq_msg_data(&bodies[k]), zmq_msg_size(&bodies[k]), &t->msg,
+                           &derr) == 0) {
+            if (t->msg.type == HS_WIRE_TASK) {
+                if (tail)
+                    tail->next = t;
+                else
+                    head = t;
+                tail = t;
+                queued++;
+                continue;
+            }
+            if (t->msg.type == HS_WIRE_DISCONNECT && n == 1)
+                *reconnect = true;
+        } else if (w->cfg->verbose) {
+            fprintf(stderr, "hyeongse worker: dropped a bad message: %s\n", derr.msg);
+        }
+        hs_wire_msg_fini(&t->msg);
+        free(t);
+    }
+    if (queued == 0)
+        return 0;
+    pthread_mutex_lock(&w->mu);
+    if (w->tail)
+        w->tail->next = head;
+    else
+        w->head = head;
+    w->tail = tail;
+    w->queued += queued;
+    if (queued > 1)
+        pthread_cond_broadcast(&w->cv);
+    else
+        pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    return queued;
+}
+
+/* Sends [""][magic][body1]...[bodyN] with the magic of type; the bodies are
+ * handed to ZeroMQ (each zmq_msg_t is emptied). HS_EIO when the socket refuses. */
+static int s_send_bodies(void *sock, hs_wire_type_t type, zmq_msg_t *bodies, int n)
+{
+    if (zmq_send(sock, "", 0, ZMQ_SNDMORE) < 0)
+        return HS_EIO;
+    if (zmq_send(sock, hs_wire_magic_for(type), HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE) < 0)
+        return HS_EIO;
+    int rc = 0;
+    for (int k = 0; k < n; k++)
+        if (zmq_msg_send(&bodies[k], sock, k + 1 < n ? ZMQ_SNDMORE : 0) < 0)
+            rc = HS_EIO;
+    return rc;
+}
+
 static int s_send(void *sock, hs_wire_type_t type, const void *body, size_t len)
 {
     if (zmq_send(sock, "", 0, ZMQ_SNDMORE) < 0)
@@ -206,6 +278,7 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
     m.ready.threads = c->threads > 0 ? c->threads : 1;
     m.ready.gpus = 0;
     m.ready.credit = credit;
+    m.ready.batch = HS_WIRE_MAX_BATCH;
     if (s_send_msg(sock, &m, buf) < 0) {
         zmq_close(sock);
         return NULL;
@@ -260,6 +333,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
         }
 
     int in_flight = 0;          /* tasks received and not yet answered */
+    bool peer_batch = false;    /* the broker reads multi-body RESULTs (this connection) */
     int backoff = 1000;
     bool stopping = false;
     int64_t last_recv = 0, last_send = 0;
@@ -304,23 +378,33 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
          * wake-up, not per message (clock_gettime is a system call on some VMs). */
         bool sent = false, got = false;
         while (items[1].revents & ZMQ_POLLIN) {
-            zmq_msg_t body;
-            zmq_msg_init(&body);
-            if (zmq_msg_recv(&body, pull, ZMQ_DONTWAIT) < 0) {
-                zmq_msg_close(&body);
-                break;
+            /* As many waiting RESULTs as one message may carry (one per message
+             * until the broker has shown it reads more). */
+            zmq_msg_t bodies[HS_WIRE_MAX_BATCH];
+            int n = 0, max = peer_batch ? HS_WIRE_MAX_BATCH : 1;
+            while (n < max) {
+                zmq_msg_init(&bodies[n]);
+                if (zmq_msg_recv(&bodies[n], pull, ZMQ_DONTWAIT) < 0) {
+                    zmq_msg_close(&bodies[n]);
+                    break;
+                }
+                n++;
             }
-            s_send(sock, HS_WIRE_RESULT, zmq_msg_data(&body), zmq_msg_size(&body));
-            zmq_msg_close(&body);
+            if (n == 0)
+                break;
+            s_send_bodies(sock, HS_WIRE_RESULT, bodies, n);
+            for (int k = 0; k < n; k++)
+                zmq_msg_close(&bodies[k]);
             sent = true;
-            if (in_flight > 0)
-                in_flight--;
+            in_flight = in_flight > n ? in_flight - n : 0;
         }
         bool reconnect = false;
         if (items[0].revents & ZMQ_POLLIN) {
             for (;;) {
-                zmq_msg_t fr[3];
+                /* [""][magic][body1..bodyK]: K <= HS_WIRE_MAX_BATCH, else dropped whole. */
+                zmq_msg_t fr[2 + HS_WIRE_MAX_BATCH];
                 int nf = 0, more = 1;
+                bool extra = false;
                 while (more) {
                     zmq_msg_t part;
                     zmq_msg_init(&part);
@@ -329,47 +413,25 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
                         break;
                     }
                     more = zmq_msg_more(&part);
-                    if (nf < 3)
+                    if (nf < 2 + HS_WIRE_MAX_BATCH) {
                         fr[nf++] = part;
-                    else
+                    } else {
                         zmq_msg_close(&part);
+                        extra = true;
+                    }
                 }
                 if (nf == 0)
                     break;
                 got = true;
                 backoff = 1000;
-                hs_wire_msg_t *m = NULL;
                 bool is_worker = false;
-                if (nf == 3 && zmq_msg_size(&fr[0]) == 0 &&
+                if (!extra && nf >= 3 && zmq_msg_size(&fr[0]) == 0 &&
                     hs_wire_check_magic(zmq_msg_data(&fr[1]), zmq_msg_size(&fr[1]), &is_worker,
                                         NULL) == 0 && is_worker) {
-                    s_task_t *t = calloc(1, sizeof *t);
-                    hs_error_t derr = { 0 };
-                    if (t && hs_wire_decode(zmq_msg_data(&fr[2]), zmq_msg_size(&fr[2]), &t->msg,
-                                            &derr) == 0) {
-                        m = &t->msg;
-                        if (m->type == HS_WIRE_TASK) {
-                            pthread_mutex_lock(&w.mu);
-                            if (w.tail)
-                                w.tail->next = t;
-                            else
-                                w.head = t;
-                            w.tail = t;
-                            w.queued++;
-                            pthread_cond_signal(&w.cv);
-                            pthread_mutex_unlock(&w.mu);
-                            in_flight++;
-                            t = NULL;
-                        } else if (m->type == HS_WIRE_DISCONNECT) {
-                            reconnect = true;
-                        }
-                    } else if (cfg->verbose) {
-                        fprintf(stderr, "hyeongse worker: dropped a bad message: %s\n", derr.msg);
-                    }
-                    if (t) {
-                        hs_wire_msg_fini(&t->msg);
-                        free(t);
-                    }
+                    int queued = s_take_bodies(&w, fr + 2, nf - 2, &reconnect);
+                    in_flight += queued;
+                    if (nf > 3 && queued > 0)
+                        peer_batch = true;   /* this broker packs TASKs: it reads packed RESULTs */
                 }
                 for (int i = 0; i < nf; i++)
                     zmq_msg_close(&fr[i]);
@@ -400,6 +462,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
                     goto done;
                 sock = s_connect(&w, credit, &buf);
             }
+            peer_batch = false;   /* maybe another broker now */
             last_recv = last_send = hs_clock_ms();
             continue;
         }
