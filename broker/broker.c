@@ -272,11 +272,18 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     free(m.status_reply.jobs);
 }
 
+/* Games a client may send next. The queue bound counts tasks, and a long game
+ * is several (chunks): the free room is divided by the mean tasks per game seen
+ * so far, so a batch of long games does not overshoot the bound by its chunk
+ * count. An empty queue always takes one game, however long (a queue bound
+ * below one game's chunks must not stall the upload). */
 static int s_submit_credit(hs__broker_t *b)
 {
-    int64_t c = b->queue_max - b->pending;
-    if (c < 0)
-        c = 0;
+    int64_t room = b->queue_max - b->pending, c = room < 0 ? 0 : room;
+    if (b->games_added > 0 && b->tasks_added > b->games_added)
+        c = c * b->games_added / b->tasks_added;
+    if (c == 0 && b->pending == 0)
+        c = 1;
     return c > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)c;
 }
 

@@ -82,6 +82,7 @@ typedef struct hs__broker {
     hs__bworker_t **workers;
     int num_workers, cap_workers;
     int64_t pending;                /* queued + leased, all jobs */
+    int64_t games_added, tasks_added;  /* since start: tasks per game, for SUBMIT credit */
     int64_t now;                    /* ms, monotonic, updated each loop */
     int fatal;                      /* sticky store error (HS_E*), 0 = fine */
     hs_error_t err;

@@ -431,6 +431,8 @@ static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], 
     j->rec.games_total++;
     j->rec.positions_total += n;
     j->dirty = true;
+    b->games_added++;
+    b->tasks_added += chunks;
     return 0;
 }
 

@@ -13,7 +13,8 @@
  *     ignored, the job's other game done;
  *   - a broker restart with a game half done and a chunk leased: the counts come
  *     out exact (a duplicate RESULT from before the restart counts nothing);
- *   - cancel: every chunk of the job leaves the queue.
+ *   - cancel: every chunk of the job leaves the queue;
+ *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -561,6 +562,52 @@ static void s_test_restart(hs_client_t *cl, s_fake_t *f, s_broker_t *b, void *ct
     HS_CHECK_INT(st.positions_done, 0);
 }
 
+/* SUBMIT credit counts games, the queue bound tasks: with a queue of 8 tasks and
+ * games of 5 chunks (64 moves, chunk 16) and no worker, an empty queue offers 8,
+ * the first game (a client sends one first) shows 5 tasks a game, and then the
+ * room left (3 tasks) is no game (before: 3 more games, 20 tasks against 8). */
+static void s_test_credit(void *ctx, const char *db)
+{
+    char endpoint[64];
+    snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", hs_test_free_port());
+    static s_broker_t b;
+    b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
+                                  .store_flags = HS_STORE_NOSYNC, .queue_max = 8, .chunk = 16,
+                                  .verbose = getenv("HS_TEST_VERBOSE") != NULL };
+    s_broker_start(&b);
+    hs_client_t *cl = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_new(&cl, ctx, endpoint, 3000, 10, &err), 0);
+    char *engines[1] = { "noop" };
+    uint64_t job = 0;
+    int credits[3];
+    for (int k = 0; k < 3; k++) {   /* empty batch, one game, empty batch */
+        hs_game_t g;
+        s_make_game(&g, k, 64);
+        hs_wire_game_t wg = { .game = g, .source = (char *)"gen/credit.sgf" };
+        hs_wire_msg_t req, rep;
+        hs_wire_msg_init(&req, HS_WIRE_SUBMIT);
+        req.submit.job_id = job;
+        req.submit.job_name = (char *)"credit";
+        req.submit.engines = engines;
+        req.submit.num_engines = 1;
+        req.submit.moves_spec = (char *)"all";
+        req.submit.games = k == 1 ? &wg : NULL;
+        req.submit.num_games = k == 1;
+        HS_CHECK_INT(hs_client_request(cl, &req, &rep, &err), 0);
+        HS_CHECK_INT(rep.type, HS_WIRE_SUBMIT_REPLY);
+        job = rep.submit_reply.job_id;
+        credits[k] = rep.submit_reply.credit;
+        hs_wire_msg_fini(&rep);
+        hs_game_fini(&g);
+    }
+    HS_CHECK_INT(credits[0], 8);
+    HS_CHECK_INT(credits[1], 0);
+    HS_CHECK_INT(credits[2], 0);
+    hs_client_destroy(&cl);
+    s_broker_stop(&b);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hs-test-chunks-XXXXXX";
@@ -588,6 +635,9 @@ int main(void)
     s_test_split(cl, &f, db);
     s_test_fail(cl, &f, db);
     s_test_restart(cl, &f, &b, ctx, db);
+    char db2[160];
+    snprintf(db2, sizeof db2, "%s/db-credit", dir);
+    s_test_credit(ctx, db2);
 
     hs_client_destroy(&cl);
     s_fake_reset(&f);
