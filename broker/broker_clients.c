@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "store/query.h"
 
 #define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
@@ -20,7 +21,8 @@
  * `query --db` (store/query.h), after the round's commit and before dispatch:
  * LMDB allows one transaction per thread, and the round's write transaction is
  * closed then. A query runs on the broker's thread, so the reply is capped (bytes
- * and rows) to bound how long it holds the loop.
+ * and rows) and so is its time (s_query_budget_ms, checked between games) to bound
+ * how long it holds the loop: a cut reply says so in its notes.
  */
 #define S_QUERY_MAX_BYTES ((size_t)8 << 20)
 #define S_QUERY_MAX_ROWS 200000
@@ -107,8 +109,16 @@ static ssize_t s_capbuf_write(void *ctx, const char *data, size_t n)
     return (ssize_t)n;   /* the rest is dropped on purpose: never an error */
 }
 
-/* Runs one QUERY; the reply text is the notes, RS (0x1E), then the output. */
-static void s_query_run(hs__broker_t *b, const hs__bquery_t *q)
+/* A query runs on the broker's thread, so it gets at most half a heartbeat
+ * interval (at least 100 ms): the workers must keep hearing from the broker. */
+static int s_query_budget_ms(const hs__broker_t *b)
+{
+    return b->hb_ms / 2 > 100 ? b->hb_ms / 2 : 100;
+}
+
+/* Runs one QUERY, stopping at deadline (hs_clock_ms); the reply text is the
+ * notes, RS (0x1E), then the output. */
+static void s_query_run(hs__broker_t *b, const hs__bquery_t *q, int64_t deadline)
 {
     hs_error_t err = { 0 };
     hs_wire_msg_t m;
@@ -137,9 +147,17 @@ static void s_query_run(hs__broker_t *b, const hs__bquery_t *q)
             rc = hs_error_set(&err, HS_ENOMEM, "out of memory");
         } else {
             int64_t rows = 0;
+            a.q.deadline_ms = deadline;
             rc = hs_query_args_run(b->store, &a, fo, fn, &rows, &err);
             fflush(fo);
-            if (rc == 0 && out.cut)
+            if (rc == HS_ETIMEOUT) {
+                fprintf(fn, "hyeongse query: truncated: the broker answers a query in at "
+                            "most %d ms (it runs on the broker's thread), and %lld rows "
+                            "were found by then; use --limit, a narrower query, or --db "
+                            "DIR on the broker's host\n",
+                        s_query_budget_ms(b), (long long)rows);
+                rc = 0;
+            } else if (rc == 0 && out.cut)
                 fprintf(fn, "hyeongse query: truncated: a reply through the broker holds at most "
                             "%zu MiB; use --limit, or --db DIR on the broker's host\n",
                         S_QUERY_MAX_BYTES >> 20);
@@ -191,8 +209,10 @@ void hs__queries_run(hs__broker_t *b)
     int n = b->num_queries < S_QUERY_PER_ROUND ? b->num_queries : S_QUERY_PER_ROUND;
     if (n == 0)
         return;
+    /* One budget for the round's queries together. */
+    int64_t deadline = hs_clock_ms() + s_query_budget_ms(b);
     for (int i = 0; i < n; i++) {
-        s_query_run(b, &b->queries[i]);
+        s_query_run(b, &b->queries[i], deadline);
         free(b->queries[i].text);
     }
     memmove(b->queries, b->queries + n, sizeof *b->queries * (size_t)(b->num_queries - n));

@@ -57,9 +57,10 @@ static void s_usage(FILE *out)
         "  --broker ADDR    instead of --db DIR: the broker runs the same query on its\n"
         "                   store and sends the output back (byte for byte what --db\n"
         "                   prints). Not with --position (it reads a local file). The\n"
-        "                   broker caps a reply at 8 MiB and 200,000 rows; a cut reply\n"
-        "                   says \"truncated\" on stderr. A long query delays the broker's\n"
-        "                   round: prefer --db on the broker's host for big exports.\n"
+        "                   broker caps a reply at 8 MiB, 200,000 rows and half its\n"
+        "                   heartbeat interval (it runs on the broker's thread); a cut\n"
+        "                   reply says \"truncated\" on stderr. Prefer --db on the\n"
+        "                   broker's host for big exports.\n"
         "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
 }
 

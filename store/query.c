@@ -5,6 +5,7 @@
 #include "store/query.h"
 
 #include "core/board.h"
+#include "core/clock.h"
 #include "core/replay.h"
 #include "core/rules.h"
 
@@ -83,6 +84,7 @@ typedef struct {
     char spec_cache_id_valid;
     uint32_t spec_id;
     char spec[256];
+    bool timed_out;
 } s_run_t;
 
 static const char *s_engine_name(s_run_t *r, uint32_t id)
@@ -219,6 +221,10 @@ static void s_game_release(s_run_t *r)
 static int s_one_game(void *ctx, const uint64_t id[2])
 {
     s_run_t *r = ctx;
+    if (r->q->deadline_ms > 0 && hs_clock_ms() > r->q->deadline_ms) {
+        r->timed_out = true;
+        return 1;   /* stop */
+    }
     r->id[0] = id[0];
     r->id[1] = id[1];
     uint8_t k[16];
@@ -277,8 +283,8 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
     } else {
         rc = hs_store_games_each(s, s_one_game, &r, err);
     }
-    if (rc == 1)   /* the row limit stopped the iteration */
-        rc = 0;
+    if (rc == 1)   /* the row limit or the deadline stopped the iteration */
+        rc = r.timed_out ? HS_ETIMEOUT : 0;
     if (rows)
         *rows = r.rows;
     return rc;

@@ -42,6 +42,9 @@ typedef struct hs_query {
     hs_query_format_t format;
     bool ownership;          /* add the ownership map (JSON lines) */
     int64_t limit;           /* stop after this many rows (0 = no limit) */
+    int64_t deadline_ms;     /* hs_clock_ms() past which the run stops, checked per
+                              * game (0 = none): the broker runs queries on its own
+                              * thread and must get back to its heartbeats */
 } hs_query_t;
 
 /* A query with every field at its default (all games, all moves, table). */
@@ -50,7 +53,8 @@ void hs_query_init(hs_query_t *q);
 /*
  * Runs q against s and writes the rows to out; *rows (may be NULL) gets the number
  * of rows written. Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game
- * id / source), or a store error.
+ * id / source), HS_ETIMEOUT (q->deadline_ms passed: the rows written until then,
+ * whole games, are in out and *rows), or a store error.
  */
 int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
                  hs_error_t *err);

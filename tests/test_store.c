@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/rules.h"
+#include "core/clock.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/store_internal.h"
@@ -266,6 +267,15 @@ static void test_games_and_evals(void)
     q.game = NULL;
     q.source = "missing.sgf";
     HS_CHECK_INT(hs_query_run(s, &q, out, &rows, &err), HS_ENOTFOUND);
+    /* A deadline already past stops an all-games query before its first game;
+     * a far one changes nothing. */
+    hs_query_init(&q);
+    q.deadline_ms = 1;
+    HS_CHECK_INT(hs_query_run(s, &q, out, &rows, &err), HS_ETIMEOUT);
+    HS_CHECK_INT(rows, 0);
+    q.deadline_ms = hs_clock_ms() + 60000;
+    HS_CHECK_INT(hs_query_run(s, &q, out, &rows, &err), 0);
+    HS_CHECK(rows > 21);
     fclose(out);
     free(buf);
     buf = NULL;
