@@ -76,14 +76,20 @@ typedef struct s_benson {
     int vstart[S_NPTS];
     int16_t vcount[S_NPTS];
     int16_t vital[4 * S_MAXREG];
+    /* While region r is built: pair_at[h] is string h's pair in it when
+     * pair_reg[h] == r (a lookup, not a scan of the region's pairs). */
+    int pair_at[S_NPTS];
+    int16_t pair_reg[S_NPTS];
 } s_benson_t;
 
 static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_benson_t *w)
 {
     int npts = hs_board_num_points(b);
     memset(pass_alive, 0, S_NPTS);
-    for (int p = 0; p < npts; p++)
+    for (int p = 0; p < npts; p++) {
         w->lab[p] = -1;
+        w->pair_reg[p] = -1;
+    }
     unsigned mask = (1u << HS_EMPTY) | (1u << hs_color_other(c));
     int nreg = 0, nr = 0, np = 0;
     for (int p = 0; p < npts; p++) {
@@ -110,12 +116,15 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
                 if (dup)
                     continue;
                 seen[ns++] = h;
-                int k = w->pair_start[nreg];
-                while (k < np && w->pairs[k].head != h) k++;
-                if (k == np) {
-                    w->pairs[np].head = h;
-                    w->pairs[np].libs_in_r = 0;
-                    np++;
+                int k;
+                if (w->pair_reg[h] == nreg) {
+                    k = w->pair_at[h];
+                } else {
+                    k = np++;
+                    w->pairs[k].head = h;
+                    w->pairs[k].libs_in_r = 0;
+                    w->pair_reg[h] = (int16_t)nreg;
+                    w->pair_at[h] = k;
                 }
                 if (empty)
                     w->pairs[k].libs_in_r++;
