@@ -1,13 +1,15 @@
 /*
  * tests/peer.h — what the tests that talk to a broker over ZeroMQ share: a free
- * loopback port, and reading one whole message on a DEALER socket (one body, or
- * a batched message of several). Header-only
+ * loopback port, a broker run in a thread of the test, and reading one whole
+ * message on a DEALER socket (one body, or a batched message of several). Header-only
  * (static inline): the test CMake glob builds test_*.c files only.
  */
 #ifndef HS_TESTS_PEER_H
 #define HS_TESTS_PEER_H
 
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,9 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "broker/broker.h"
 #include "core/wire.h"
+#include "test.h"
 
 /* A TCP port on 127.0.0.1 that was free a moment ago (random in 20000-60000, by
  * binding a probe socket), or 0 when 50 tries found none. */
@@ -34,6 +38,44 @@ static inline int hs_test_free_port(void)
             return port;
     }
     return 0;
+}
+
+/* A broker in a thread of the test: fill cfg (stop and ready are set here),
+ * then hs_test_broker_start; hs_test_broker_stop asks it to stop, joins it and
+ * checks it returned 0. */
+typedef struct hs_test_broker {
+    hs_broker_config_t cfg;
+    atomic_int stop, ready;
+    pthread_t tid;
+    hs_error_t err;
+    int rc;
+} hs_test_broker_t;
+
+static inline void *hs_test_broker_main(void *arg)
+{
+    hs_test_broker_t *b = arg;
+    b->rc = hs_broker_run(&b->cfg, &b->err);
+    return NULL;
+}
+
+/* Starts b and waits until it is bound (ready == 1) or failed. */
+static inline void hs_test_broker_start(hs_test_broker_t *b)
+{
+    atomic_store(&b->stop, 0);
+    atomic_store(&b->ready, 0);
+    b->cfg.stop = &b->stop;
+    b->cfg.ready = &b->ready;
+    pthread_create(&b->tid, NULL, hs_test_broker_main, b);
+    while (atomic_load(&b->ready) == 0)
+        usleep(1000);
+    HS_CHECK_INT(atomic_load(&b->ready), 1);
+}
+
+static inline void hs_test_broker_stop(hs_test_broker_t *b)
+{
+    atomic_store(&b->stop, 1);
+    pthread_join(b->tid, NULL);
+    HS_CHECK_INT(b->rc, 0);
 }
 
 /*

@@ -35,21 +35,6 @@
 #define S_TASKS 40      /* games (one TASK each) per job */
 #define S_BATCH 8       /* what fake worker A advertises */
 
-typedef struct s_broker {
-    hs_broker_config_t cfg;
-    atomic_int stop, ready;
-    pthread_t tid;
-    hs_error_t err;
-    int rc;
-} s_broker_t;
-
-static void *s_broker_main(void *arg)
-{
-    s_broker_t *b = arg;
-    b->rc = hs_broker_run(&b->cfg, &b->err);
-    return NULL;
-}
-
 /* A job of n 3-move 9x9 games, made distinct by komi (base + i / 2). */
 static uint64_t s_job(hs_client_t *cl, int n, double base)
 {
@@ -253,15 +238,11 @@ int main(void)
     close(logfd);
 
     void *ctx = zmq_ctx_new();
-    s_broker_t b = { .cfg = { .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
-                              .store_flags = HS_STORE_NOSYNC, .heartbeat_ms = 2000,
-                              .verbose = true } };
-    b.cfg.stop = &b.stop;
-    b.cfg.ready = &b.ready;
-    pthread_create(&b.tid, NULL, s_broker_main, &b);
-    while (atomic_load(&b.ready) == 0)
-        usleep(1000);
-    HS_CHECK_INT(atomic_load(&b.ready), 1);
+    static hs_test_broker_t b;
+    b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
+                                  .store_flags = HS_STORE_NOSYNC, .heartbeat_ms = 2000,
+                                  .verbose = true };
+    hs_test_broker_start(&b);
 
     hs_client_t *cl = NULL;
     hs_error_t err = { 0 };

@@ -52,42 +52,6 @@ static void s_make_game(hs_game_t *g, int i, int n)
     hs_game_compute_id(g);
 }
 
-/* ---- the broker in a thread ---- */
-
-typedef struct s_broker {
-    hs_broker_config_t cfg;
-    atomic_int stop, ready;
-    pthread_t tid;
-    hs_error_t err;
-    int rc;
-} s_broker_t;
-
-static void *s_broker_main(void *arg)
-{
-    s_broker_t *b = arg;
-    b->rc = hs_broker_run(&b->cfg, &b->err);
-    return NULL;
-}
-
-static void s_broker_start(s_broker_t *b)
-{
-    atomic_store(&b->stop, 0);
-    atomic_store(&b->ready, 0);
-    b->cfg.stop = &b->stop;
-    b->cfg.ready = &b->ready;
-    pthread_create(&b->tid, NULL, s_broker_main, b);
-    while (atomic_load(&b->ready) == 0)
-        usleep(1000);
-    HS_CHECK_INT(atomic_load(&b->ready), 1);
-}
-
-static void s_broker_stop(s_broker_t *b)
-{
-    atomic_store(&b->stop, 1);
-    pthread_join(b->tid, NULL);
-    HS_CHECK_INT(b->rc, 0);
-}
-
 /* ---- the fake worker ---- */
 
 typedef struct s_fake {
@@ -493,7 +457,7 @@ static void s_test_fail(hs_client_t *cl, s_fake_t *f, const char *db)
     HS_CHECK(strstr(fl.reason, "injected failure") != NULL);
 }
 
-static void s_test_restart(hs_client_t *cl, s_fake_t *f, s_broker_t *b, void *ctx,
+static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, void *ctx,
                            const char *db)
 {
     /* Credit 1: chunks go one at a time. Two chunks of game 6 are answered, the
@@ -516,9 +480,9 @@ static void s_test_restart(hs_client_t *cl, s_fake_t *f, s_broker_t *b, void *ct
     HS_CHECK_INT(f->num_held, 1);
     hs_wire_buf_t dup = f->last_result;   /* the RESULT of chunk 64-127 */
     f->last_result = (hs_wire_buf_t){ 0 };
-    s_broker_stop(b);
+    hs_test_broker_stop(b);
 
-    s_broker_start(b);
+    hs_test_broker_start(b);
     s_fake_close(f);
     s_fake_connect(f, ctx, b->cfg.bind, 4);
     f->budget = -1;
@@ -570,11 +534,11 @@ static void s_test_credit(void *ctx, const char *db)
 {
     char endpoint[64];
     snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", hs_test_free_port());
-    static s_broker_t b;
+    static hs_test_broker_t b;
     b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
                                   .store_flags = HS_STORE_NOSYNC, .queue_max = 8, .chunk = 16,
                                   .verbose = getenv("HS_TEST_VERBOSE") != NULL };
-    s_broker_start(&b);
+    hs_test_broker_start(&b);
     hs_client_t *cl = NULL;
     hs_error_t err = { 0 };
     HS_CHECK_INT(hs_client_new(&cl, ctx, endpoint, 3000, 10, &err), 0);
@@ -605,7 +569,7 @@ static void s_test_credit(void *ctx, const char *db)
     HS_CHECK_INT(credits[1], 0);
     HS_CHECK_INT(credits[2], 0);
     hs_client_destroy(&cl);
-    s_broker_stop(&b);
+    hs_test_broker_stop(&b);
 }
 
 int main(void)
@@ -618,12 +582,12 @@ int main(void)
     HS_CHECK(port != 0);
     snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", port);
     void *ctx = zmq_ctx_new();
-    static s_broker_t b;
+    static hs_test_broker_t b;
     b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
                                   .store_flags = HS_STORE_NOSYNC, .heartbeat_ms = 1000,
                                   .max_attempts = 2, .chunk = 64,
                                   .verbose = getenv("HS_TEST_VERBOSE") != NULL };
-    s_broker_start(&b);
+    hs_test_broker_start(&b);
     static s_fake_t f;
     f.x = calloc(1, sizeof *f.x);
     f.x->batch_max = 16;
@@ -642,7 +606,7 @@ int main(void)
     hs_client_destroy(&cl);
     s_fake_reset(&f);
     s_fake_close(&f);
-    s_broker_stop(&b);
+    hs_test_broker_stop(&b);
     hs__engine_cache_fini(&f.x->cache);
     free(f.x);
     hs_wire_buf_free(&f.last_result);
