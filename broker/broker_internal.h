@@ -1,6 +1,7 @@
 /*
  * broker/broker_internal.h — the broker's in-memory state, shared by broker.c
- * (sockets, messages) and broker_tasks.c (jobs, tasks, the state machine).
+ * (sockets, messages), broker_tasks.c (tasks, the state machine), broker_jobs.c
+ * (jobs, the journal load) and broker_clients.c (QUERY, WATCH).
  * hs__ names are internal to broker/.
  *
  * Memory: one hs__btask_t (~400 bytes) per unfinished task, one hs__bjob_t per
@@ -126,8 +127,32 @@ void hs__watch_push(hs__broker_t *b);
 /* Frees the query queue and the watchers (at shutdown). */
 void hs__clients_free(hs__broker_t *b);
 
-/* ---- tasks and jobs: broker_tasks.c ---- */
+/* ---- tasks and the state machine: broker_tasks.c ---- */
 int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */
+hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id);
+hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w);
+int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
+int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);
+int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
+int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
+int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
+void hs__broker_free_state(hs__broker_t *b);
+/* What broker_jobs.c needs of the task bookkeeping: */
+/* A store error rc (< 0) becomes the broker's sticky b->fatal, logged once; returns rc. */
+int hs__fatal(hs__broker_t *b, int rc);
+/* Journals t->rec (a move from t->jstate) in the batch, opening one if none is
+ * open; on success t->jstate = t->rec.state. 0 or the store error. */
+int hs__task_put(hs__broker_t *b, hs__btask_t *t);
+/* Adds t to the task table (by id). 0 or HS_ENOMEM. */
+int hs__task_add(hs__broker_t *b, hs__btask_t *t);
+/* Removes t from the table and frees it (neither queued nor leased any more). */
+void hs__task_remove(hs__broker_t *b, hs__btask_t *t);
+/* Appends t to job j's queue (the caller counts it in b->pending). */
+void hs__task_enqueue(hs__bjob_t *j, hs__btask_t *t);
+/* Takes t out of the QUEUED or LEASED bookkeeping (not the journal). */
+void hs__task_detach(hs__broker_t *b, hs__btask_t *t);
+
+/* ---- jobs and the journal load: broker_jobs.c ---- */
 hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id);
 int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs_error_t *err);
 int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted);
@@ -137,15 +162,7 @@ void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j);
 bool hs__job_abandoned(const hs__bjob_t *j);
 void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j);
 int hs__jobs_flush(hs__broker_t *b);
-hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id);
-hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w);
-int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
-int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);
-int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
-int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
-int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
 int hs__broker_load(hs__broker_t *b, hs_error_t *err);
-void hs__broker_free_state(hs__broker_t *b);
 int hs__moves_parse(const char *spec, int *step, bool *last_only);
 
 #endif

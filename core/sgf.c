@@ -1,5 +1,7 @@
 /*
- * core/sgf.c — the SGF reader (see core/sgf.h for the contract).
+ * core/sgf.c — the SGF reader's grammar: text to game trees (see core/sgf.h for
+ * the contract). core/sgf_collection.c holds the entry points around it (charset
+ * conversion, the private text buffer, the arena, destroy; core/sgf_internal.h).
  *
  * Design
  * ------
@@ -21,66 +23,17 @@
  * Line/column: the parser counts '\n' in the structural text and, with memchr,
  * inside values; columns are in bytes from 1.
  */
-#include "core/sgf.h"
+#include "core/sgf_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/charset.h"
-
-/* ---- arena ---------------------------------------------------------------- */
-
-typedef struct s_block {
-    struct s_block *next;
-    size_t used, cap;
-    max_align_t data[];
-} s_block_t;
-
-typedef struct s_internal {
-    char *text;          /* the (converted) text; values point into it */
-    s_block_t *blocks;   /* arena, newest first */
-    size_t first_block;  /* size of the first arena block */
-} s_internal_t;
-
-/* Slow path of s_alloc: a new block (doubling, capped at 4 MiB). */
-static __attribute__((noinline)) void *s_alloc_block(s_internal_t *in, size_t size)
-{
-    s_block_t *b = in->blocks;
-    /* First block sized from the input (~24 bytes of nodes per input byte
-     * for move records), so a small file costs one small malloc. */
-    size_t cap = b ? b->cap * 2 : in->first_block;
-    if (cap > 4 * 1024 * 1024)
-        cap = 4 * 1024 * 1024;
-    if (cap < size)
-        cap = size;
-    s_block_t *nb = malloc(sizeof *nb + cap);
-    if (!nb)
-        return NULL;
-    nb->next = b;
-    nb->used = size;
-    nb->cap = cap;
-    in->blocks = nb;
-    return nb->data;
-}
-
-/* Bump allocation, 16-byte aligned; called twice per node, so inline. */
-static inline void *s_alloc(s_internal_t *in, size_t size)
-{
-    size = (size + 15) & ~(size_t)15;
-    s_block_t *b = in->blocks;
-    if (__builtin_expect(!b || b->cap - b->used < size, 0))
-        return s_alloc_block(in, size);
-    void *p = (char *)b->data + b->used;
-    b->used += size;
-    return p;
-}
-
-static char *s_strdup(s_internal_t *in, const char *s)
+static char *s_strdup(hs__sgf_internal_t *in, const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *d = s_alloc(in, n);
+    char *d = hs__sgf_alloc(in, n);
     if (d)
         memcpy(d, s, n);
     return d;
@@ -100,7 +53,7 @@ typedef struct s_parser {
     uint32_t line;
     size_t line_start;       /* offset of the first byte of the current line */
     hs_sgf_limits_t lim;
-    s_internal_t *in;
+    hs__sgf_internal_t *in;
     hs_sgf_node_t **stack;
     int stack_cap;
     s_pprop_t *pp;
@@ -374,7 +327,7 @@ static int s_flush_node(s_parser_t *p, hs_sgf_node_t *node)
     if (p->npp == 0)
         return 0;
     size_t bytes = (size_t)p->npp * sizeof(hs_sgf_prop_t) + (size_t)p->npv * sizeof(hs_sgf_value_t);
-    char *mem = s_alloc(p->in, bytes);
+    char *mem = hs__sgf_alloc(p->in, bytes);
     if (!mem)
         return s_fatal(p, HS_ENOMEM, "out of memory storing SGF nodes");
     hs_sgf_prop_t *props = (hs_sgf_prop_t *)mem;
@@ -422,7 +375,7 @@ static inline void s_read_move_node(s_parser_t *p, hs_sgf_node_t *node)
     if (p->lim.max_props_per_node < 1 || p->lim.max_values_per_node < 1
         || p->lim.max_value_len < 2)
         return;
-    char *mem = s_alloc(p->in, sizeof(hs_sgf_prop_t) + sizeof(hs_sgf_value_t));
+    char *mem = hs__sgf_alloc(p->in, sizeof(hs_sgf_prop_t) + sizeof(hs_sgf_value_t));
     if (!mem)
         return;  /* the general path reports the lack of memory */
     hs_sgf_prop_t *prop = (hs_sgf_prop_t *)mem;
@@ -512,7 +465,7 @@ static hs_sgf_node_t *s_new_node(s_parser_t *p, hs_sgf_node_t *parent)
                 p->tree_index + 1, p->line, s_col(p, p->pos), p->pos, p->lim.max_nodes);
         return NULL;
     }
-    hs_sgf_node_t *n = s_alloc(p->in, sizeof *n);
+    hs_sgf_node_t *n = hs__sgf_alloc(p->in, sizeof *n);
     if (!n) {
         s_fatal(p, HS_ENOMEM, "out of memory storing SGF nodes");
         return NULL;
@@ -733,141 +686,33 @@ static int s_parse_all(s_parser_t *p)
     return p->fatal;
 }
 
-/* ---- public API ----------------------------------------------------------- */
+/* ---- entry: core/sgf_internal.h ------------------------------------------ */
 
-void hs_sgf_limits_default(hs_sgf_limits_t *l)
+int hs__sgf_read(hs__sgf_internal_t *in, size_t len, const hs_sgf_limits_t *lim,
+                 hs_sgf_tree_t **trees, int *num_trees, hs_error_t *err)
 {
-    l->max_file_size = 64u << 20;
-    l->max_depth = 10000;
-    l->max_nodes = 4000000;
-    l->max_props_per_node = 10000;
-    l->max_values_per_node = 100000;
-    l->max_value_len = 4u << 20;
-}
-
-void hs_sgf_destroy(hs_sgf_collection_t **cp)
-{
-    if (!cp || !*cp)
-        return;
-    hs_sgf_collection_t *c = *cp;
-    s_internal_t *in = c->internal_;
-    if (in) {
-        s_block_t *b = in->blocks;
-        while (b) {
-            s_block_t *next = b->next;
-            free(b);
-            b = next;
-        }
-        free(in->text);
-        free(in);
-    }
-    free(c->trees);
-    free(c);
-    *cp = NULL;
-}
-
-hs_sgf_collection_t *hs_sgf_parse(const char *data, size_t len, const hs_sgf_limits_t *limits,
-                                  hs_error_t *err)
-{
-    return hs_sgf_parse_ex(data, len, limits, 0, err);
-}
-
-hs_sgf_collection_t *hs_sgf_parse_ex(const char *data, size_t len, const hs_sgf_limits_t *limits,
-                                     unsigned flags, hs_error_t *err)
-{
-    hs_sgf_limits_t lim;
-    if (limits)
-        lim = *limits;
-    else
-        hs_sgf_limits_default(&lim);
-    if (lim.max_depth < 1)
-        lim.max_depth = 1;
-    hs_error_clear(err);
-    if (!data && len) {
-        hs_error_set(err, HS_EINVAL, "no data");
-        return NULL;
-    }
-    if (len > lim.max_file_size) {
-        hs_error_set(err, HS_ELIMIT, "the file has %zu bytes, more than the limit of %zu", len,
-                     lim.max_file_size);
-        return NULL;
-    }
-    hs_sgf_collection_t *c = calloc(1, sizeof *c);
-    s_internal_t *in = calloc(1, sizeof *in);
     s_parser_t p;
     memset(&p, 0, sizeof p);
-    if (!c || !in)
-        goto nomem;
-    c->internal_ = in;
-    c->charset = "UTF-8";
-    size_t tlen = len;
-    if (!(flags & HS_SGF_NO_CHARSET)) {
-        char *conv = NULL;
-        size_t clen = 0;
-        int rc = hs_charset_sgf_to_utf8(data, len, lim.max_file_size, &conv, &clen,
-                                        &c->charset, &c->num_replaced, err);
-        if (rc)
-            goto fail;
-        if (conv) {
-            in->text = conv;
-            tlen = clen;
-        }
-    }
-    if (!in->text) {
-        in->text = malloc(len + 1);
-        if (!in->text)
-            goto nomem;
-        if (len)
-            memcpy(in->text, data, len);
-        in->text[len] = '\0';
-    }
-    in->first_block = tlen < 170 ? 4096 : tlen > 170000 ? 4u << 20 : tlen * 24;
     p.t = in->text;
-    p.len = tlen;
+    p.len = len;
     p.line = 1;
-    p.lim = lim;
+    p.lim = *lim;
     p.in = in;
-    p.stack_cap = 64 < lim.max_depth + 1 ? 64 : lim.max_depth + 1;
+    p.stack_cap = 64 < lim->max_depth + 1 ? 64 : lim->max_depth + 1;
     p.stack = malloc((size_t)p.stack_cap * sizeof *p.stack);
+    int rc = 0;
     if (!p.stack)
-        goto nomem;
-    if (s_parse_all(&p)) {
-        hs_error_set(err, p.fatal, "%s", p.fmsg);
-        goto fail;
-    }
-    c->trees = p.trees;
-    c->num_trees = p.ntrees;
-    p.trees = NULL;
-    if (c->num_trees == 0) {
-        hs_error_set(err, HS_EPARSE, "no SGF game tree found (no \"(;\" in the input)");
-        goto fail;
-    }
-    for (int k = 0; k < c->num_trees; k++) {
-        if (!c->trees[k].status)
-            continue;
-        if (!c->num_failed)
-            hs_error_set(err, c->trees[k].status, "%s", c->trees[k].message);
-        c->num_failed++;
-    }
-    if (c->num_failed && !(flags & HS_SGF_RECOVER))
-        goto fail;
+        rc = hs_error_set(err, HS_ENOMEM, "out of memory parsing SGF");
+    else if (s_parse_all(&p))
+        rc = hs_error_set(err, p.fatal, "%s", p.fmsg);
     free(p.stack);
     free(p.pp);
     free(p.pv);
-    return c;
-nomem:
-    hs_error_set(err, HS_ENOMEM, "out of memory parsing SGF");
-fail:
-    free(p.stack);
-    free(p.pp);
-    free(p.pv);
-    free(p.trees);
-    if (c) {
-        if (!c->internal_)
-            free(in);
-        hs_sgf_destroy(&c);
-    } else {
-        free(in);
+    if (rc) {
+        free(p.trees);
+        return rc;
     }
-    return NULL;
+    *trees = p.trees;
+    *num_trees = p.ntrees;
+    return 0;
 }

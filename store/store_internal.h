@@ -154,4 +154,17 @@ bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
 /* Record value prefix: one schema byte, then MessagePack. */
 #define HS_STORE_REC_HDR 1
 
+/* Record scratch s->rec (store_records.c; store_evals.c encodes evals in it too).
+ * start: s->rec becomes the n header bytes; append: n more bytes. 0 or HS_ENOMEM. */
+int hs_store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err);
+int hs_store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err);
+
+/* Calls fn for each key of db that starts with prefix (plen 0: every key), in key
+ * order, in a read transaction (hs_store_rtxn), until fn returns non-zero, which
+ * is then returned (store_records.c; the iterators of both record files use it).
+ * 0, that value, or HS_ESTORE. */
+typedef int (*hs_store_key_fn)(void *ctx, const MDB_val *k, const MDB_val *v);
+int hs_store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
+                         hs_store_key_fn fn, void *ctx, hs_error_t *err);
+
 #endif

@@ -1,0 +1,456 @@
+/*
+ * broker/broker_jobs.c — jobs: moves specs and client tokens, creation, a game
+ * turned into its QUEUED task(s) (one per chunk of positions), cancel, the upload
+ * lease, the job counters journaled when dirty, and on restart the load of the
+ * jobs and their unfinished tasks from the journal (hs__broker_load). The task
+ * state machine these feed, and what chunks and the job counters mean, are drawn
+ * and explained at the top of broker/broker_tasks.c.
+ */
+#include "broker/broker_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
+
+/* ------------------------------------------------------------------- jobs */
+
+int hs__moves_parse(const char *spec_in, int *step, bool *last_only)
+{
+    /* The journal keeps "SPEC;TOKEN": only SPEC is the moves spec. */
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s", spec_in ? spec_in : "");
+    spec[strcspn(spec, ";")] = '\0';
+    *step = 1;
+    *last_only = false;
+    if (!*spec || !strcmp(spec, "all"))
+        return 0;
+    if (!strcmp(spec, "last")) {
+        *last_only = true;
+        return 0;
+    }
+    if (!strncmp(spec, "every:", 6)) {
+        char *end;
+        long n = strtol(spec + 6, &end, 10);
+        if (*end == '\0' && n >= 1 && n <= 10000) {
+            *step = (int)n;
+            return 0;
+        }
+    }
+    return HS_EINVAL;
+}
+
+/* The token journaled after ';' in moves_spec, into j->token. */
+static void s_job_token_load(hs__bjob_t *j)
+{
+    const char *semi = strchr(j->rec.moves_spec, ';');
+    snprintf(j->token, sizeof j->token, "%s", semi ? semi + 1 : "");
+}
+
+hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token)
+{
+    if (!token || !*token)
+        return NULL;
+    for (int i = 0; i < b->num_jobs; i++)
+        if (!strcmp(b->jobs[i]->token, token))
+            return b->jobs[i];
+    return NULL;
+}
+
+#define S_ABANDONED "upload abandoned"
+
+bool hs__job_abandoned(const hs__bjob_t *j)
+{
+    return !strncmp(j->rec.reason, S_ABANDONED, strlen(S_ABANDONED));
+}
+
+/* Upload lease expired: no more input; accepted games finish, then the job
+ * ends failed with the reason (hs__job_check_done). */
+void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (j->rec.state != HS_JOB_RUNNING || j->rec.input_complete)
+        return;
+    j->rec.input_complete = true;
+    snprintf(j->rec.reason, sizeof j->rec.reason,
+             S_ABANDONED ": no SUBMIT for %d s after %lld games; the client may have died",
+             b->upload_ms / 1000, (long long)j->rec.games_total);
+    j->dirty = true;
+    S_LOG(b, "job %llu: %s\n", (unsigned long long)j->rec.id, j->rec.reason);
+    hs__job_check_done(b, j);
+}
+
+hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
+{
+    for (int i = 0; i < b->num_jobs; i++)
+        if (b->jobs[i]->rec.id == id)
+            return b->jobs[i];
+    return NULL;
+}
+
+static int s_job_engines(hs__bjob_t *j, hs_error_t *err)
+{
+    char list[sizeof j->rec.engines];
+    snprintf(list, sizeof list, "%s", j->rec.engines);
+    j->num_engines = 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (j->num_engines >= HS_WIRE_MAX_ENGINES || strlen(tok) >= HS_WIRE_MAX_NAME)
+            return hs_error_set(err, HS_EINVAL, "too many or too long engine specs");
+        strcpy(j->engines[j->num_engines], tok);
+        j->engine_ids[j->num_engines] = hs_engine_config_id(tok);
+        j->num_engines++;
+    }
+    if (j->num_engines == 0)
+        return hs_error_set(err, HS_EINVAL, "a job needs at least one engine");
+    return 0;
+}
+
+static int s_job_add(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (b->num_jobs == b->cap_jobs) {
+        int n = b->cap_jobs ? b->cap_jobs * 2 : 16;
+        hs__bjob_t **nj = realloc(b->jobs, sizeof *nj * (size_t)n);
+        if (!nj)
+            return HS_ENOMEM;
+        b->jobs = nj;
+        b->cap_jobs = n;
+    }
+    b->jobs[b->num_jobs++] = j;
+    return 0;
+}
+
+int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs_error_t *err)
+{
+    int step, rc;
+    bool last_only;
+    if (hs__moves_parse(s->moves_spec, &step, &last_only) < 0)
+        return hs_error_set(err, HS_EINVAL, "bad moves spec '%s' (all, every:N, last)",
+                            s->moves_spec);
+    hs__bjob_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    snprintf(j->rec.name, sizeof j->rec.name, "%s", s->job_name ? s->job_name : "");
+    const char *spec = s->moves_spec && *s->moves_spec ? s->moves_spec : "all";
+    if (strchr(spec, ';') || strlen(spec) > 16 ||
+        (s->token && (strchr(s->token, ';') || strlen(s->token) > HS_WIRE_MAX_TOKEN))) {
+        free(j);
+        return hs_error_set(err, HS_EINVAL, "bad moves spec or job token");
+    }
+    if (s->token && *s->token)
+        snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s;%s", spec, s->token);
+    else
+        snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s", spec);
+    s_job_token_load(j);
+    size_t len = 0;
+    for (int i = 0; i < s->num_engines; i++)
+        len += (size_t)snprintf(j->rec.engines + len, sizeof j->rec.engines - len, "%s%s",
+                                i ? "," : "", s->engines[i]);
+    if (len >= sizeof j->rec.engines || (rc = s_job_engines(j, err)) < 0) {
+        free(j);
+        return hs_error_set(err, HS_EINVAL, "bad engine list");
+    }
+    j->rec.state = HS_JOB_RUNNING;
+    j->rec.created_unix = j->rec.updated_unix = (int64_t)time(NULL);
+    if ((rc = hs__batch(b)) < 0 ||
+        (rc = hs__fatal(b, hs_store_job_create(b->store, &j->rec, &b->err))) < 0 ||
+        (rc = s_job_add(b, j)) < 0) {
+        free(j);
+        return hs_error_set(err, rc, "cannot create the job");
+    }
+    j->rate_ms = b->now;
+    j->last_input = b->now;
+    S_LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
+          j->rec.engines, j->rec.moves_spec);
+    *out = j;
+    return 0;
+}
+
+/* Positions per task for job j: the configured chunk, capped so that a RESULT
+ * (positions x engines evals) stays within the wire limit. */
+static int s_chunk_size(const hs__broker_t *b, const hs__bjob_t *j)
+{
+    int c = b->cfg->chunk > 0 ? b->cfg->chunk : HS_BROKER_DEFAULT_CHUNK;
+    int cap = HS_WIRE_MAX_EVALS / (j->num_engines > 0 ? j->num_engines : 1);
+    return c < cap ? c : cap;
+}
+
+/* Creates the QUEUED task(s) of a game already in the store: one per chunk of
+ * consecutive positions, with consecutive ids. */
+static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
+{
+    int step;
+    bool last_only;
+    hs__moves_parse(j->rec.moves_spec, &step, &last_only);
+    hs_store_task_t whole = { .job_id = j->rec.id, .game_id = { gid[0], gid[1] },
+                              .state = HS_TASK_QUEUED, .move_first = last_only ? num_moves : 0,
+                              .move_last = num_moves, .move_step = step };
+    int n = hs_store_task_positions(&whole), per = s_chunk_size(b, j);
+    int chunks = n > per ? (n + per - 1) / per : 1;
+    hs__bgame_t *game = NULL;
+    if (chunks > 1 && !(game = calloc(1, sizeof *game)))
+        return HS_ENOMEM;
+    int rc = hs__batch(b);
+    uint64_t first_id = 0;
+    for (int k = 0; k < chunks && rc == 0; k++) {
+        hs__btask_t *t = calloc(1, sizeof *t);
+        if (!t) {
+            rc = HS_ENOMEM;
+            break;
+        }
+        t->rec = whole;
+        t->rec.move_first = whole.move_first + k * per * step;
+        if (k < chunks - 1)
+            t->rec.move_last = whole.move_first + ((k + 1) * per - 1) * step;
+        t->rec.chunk = k;
+        t->rec.chunks = chunks;
+        t->jstate = HS_TASK_QUEUED;
+        if ((rc = hs__fatal(b, hs_store_task_create(b->store, &t->rec, &b->err))) < 0 ||
+            (rc = hs__task_add(b, t)) < 0) {
+            free(t);
+            break;
+        }
+        /* Siblings are found by id: ids are allocated last + 1 in the batch, and
+         * nothing else creates tasks in between. */
+        if (k == 0)
+            first_id = t->rec.id;
+        if (t->rec.id != first_id + (uint64_t)k) {
+            rc = hs_error_set(&b->err, HS_ESTORE, "task ids of a game are not consecutive");
+            hs__fatal(b, rc);
+        }
+        t->job = j;
+        if (game) {
+            t->game = game;
+            game->left++;
+        }
+        hs__task_enqueue(j, t);
+        b->pending++;
+    }
+    if (game && game->left == 0)
+        free(game);
+    if (rc < 0)
+        return rc;   /* a store error: the broker stops, the batch is dropped */
+    j->rec.games_total++;
+    j->rec.positions_total += n;
+    j->dirty = true;
+    b->games_added++;
+    b->tasks_added += chunks;
+    return 0;
+}
+
+int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted)
+{
+    bool existed = false;
+    int rc = hs__batch(b);
+    *accepted = false;
+    if (rc < 0)
+        return rc;
+    if (g->error) {
+        char src[64];
+        const char *source = g->source;
+        if (!source) {
+            snprintf(src, sizeof src, "(job %llu, unnamed game)", (unsigned long long)j->rec.id);
+            source = src;
+        }
+        rc = hs__fatal(b, hs_store_game_failed(b->store, source, g->error, j->rec.id, &existed,
+                                             &b->err));
+        if (rc < 0)
+            return rc;
+        if (!existed) {
+            j->rec.games_total++;
+            j->rec.games_failed++;
+            j->dirty = true;
+        }
+        *accepted = true;
+        return 0;
+    }
+    hs_game_t copy = g->game;
+    if (copy.id[0] == 0 && copy.id[1] == 0)
+        hs_game_compute_id(&copy);
+    rc = hs__fatal(b, hs_store_game_put(b->store, &copy, g->source, j->rec.id, &existed, &b->err));
+    if (rc < 0)
+        return rc;
+    if (existed) {
+        /* Resent batch (client retry after a broker restart) or a game seen in an
+         * earlier job: only a game first stored by another job gets a new task. */
+        hs_game_t old;
+        uint64_t old_job = 0;
+        hs_error_t e2 = { 0 };
+        if (hs_store_game_get(b->store, copy.id, &old, NULL, &old_job, &e2) == 0)
+            hs_game_fini(&old);
+        if (old_job == j->rec.id) {
+            *accepted = true;
+            return 0;
+        }
+    }
+    rc = s_task_create(b, j, copy.id, copy.num_moves);
+    *accepted = rc == 0;
+    return rc;
+}
+
+int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (j->rec.state != HS_JOB_RUNNING)
+        return 0;
+    /* Every queued or leased task of the job goes to CANCELED. */
+    for (size_t i = 0; i < b->num_buckets; i++)
+        for (hs__btask_t *t = b->buckets[i], *nx; t; t = nx) {
+            nx = t->hnext;
+            if (t->job != j)
+                continue;
+            hs__task_detach(b, t);
+            t->rec.state = HS_TASK_CANCELED;
+            int rc = hs__task_put(b, t);
+            hs__task_remove(b, t);
+            if (rc < 0)
+                return rc;
+        }
+    j->rec.state = HS_JOB_CANCELED;
+    snprintf(j->rec.reason, sizeof j->rec.reason, "canceled by a client");
+    j->dirty = true;
+    S_LOG(b, "job %llu canceled\n", (unsigned long long)j->rec.id);
+    return 0;
+}
+
+void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
+{
+    if (j->rec.state == HS_JOB_RUNNING && j->rec.input_complete && j->queued == 0 &&
+        j->leased == 0) {
+        j->rec.state = hs__job_abandoned(j) ? HS_JOB_FAILED : HS_JOB_DONE;
+        j->dirty = true;
+        S_LOG(b, "job %llu done: %lld games, %lld failed, %lld positions\n",
+              (unsigned long long)j->rec.id, (long long)j->rec.games_total,
+              (long long)j->rec.games_failed, (long long)j->rec.positions_done);
+    }
+}
+
+int hs__jobs_flush(hs__broker_t *b)
+{
+    for (int i = 0; i < b->num_jobs; i++) {
+        hs__bjob_t *j = b->jobs[i];
+        if (!j->dirty)
+            continue;
+        int rc = hs__batch(b);
+        j->rec.updated_unix = (int64_t)time(NULL);
+        if (rc < 0 || (rc = hs__fatal(b, hs_store_job_put(b->store, &j->rec, &b->err))) < 0)
+            return rc;
+        j->dirty = false;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ restart */
+
+typedef struct {
+    hs_store_task_t *v;
+    size_t n, cap;
+} s_tasklist_t;
+
+static int s_collect(void *ctx, const hs_store_task_t *t)
+{
+    s_tasklist_t *l = ctx;
+    if (l->n == l->cap) {
+        size_t n = l->cap ? l->cap * 2 : 256;
+        hs_store_task_t *nv = realloc(l->v, sizeof *nv * n);
+        if (!nv)
+            return HS_ENOMEM;
+        l->v = nv;
+        l->cap = n;
+    }
+    l->v[l->n++] = *t;
+    return 0;
+}
+
+static int s_cmp_task_id(const void *a, const void *b)
+{
+    uint64_t x = ((const hs_store_task_t *)a)->id, y = ((const hs_store_task_t *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int hs__broker_load(hs__broker_t *b, hs_error_t *err)
+{
+    hs_store_job_t *jobs = NULL;
+    int count = 0, rc;
+    if ((rc = hs_store_job_list(b->store, &jobs, &count, err)) < 0)
+        return rc;
+    for (int i = 0; i < count && rc == 0; i++) {
+        hs__bjob_t *j = calloc(1, sizeof *j);
+        if (!j) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            break;
+        }
+        j->rec = jobs[i];
+        j->rate_ms = b->now;
+        j->last_input = b->now;   /* the upload lease starts again */
+        s_job_token_load(j);
+        j->rate_done = j->rec.positions_done;
+        if (s_job_engines(j, err) < 0 && j->rec.state == HS_JOB_RUNNING) {
+            j->rec.state = HS_JOB_FAILED;
+            snprintf(j->rec.reason, sizeof j->rec.reason, "bad engine list in the journal");
+            j->dirty = true;
+        }
+        if ((rc = s_job_add(b, j)) < 0)
+            free(j);
+    }
+    free(jobs);
+    if (rc < 0)
+        return rc;
+    /* Queued and leased tasks come back as queued, in id order. */
+    s_tasklist_t l = { 0 };
+    if ((rc = hs_store_task_each(b->store, HS_TASK_QUEUED, s_collect, &l, err)) < 0 ||
+        (rc = hs_store_task_each(b->store, HS_TASK_LEASED, s_collect, &l, err)) < 0) {
+        free(l.v);
+        return rc;
+    }
+    /* Id order: the queue keeps its order, and the chunks of a game come together. */
+    if (l.n > 1)
+        qsort(l.v, l.n, sizeof *l.v, s_cmp_task_id);
+    int requeued = 0;
+    hs__btask_t *prev = NULL;
+    for (size_t i = 0; i < l.n; i++) {
+        hs__bjob_t *j = hs__job_find(b, l.v[i].job_id);
+        if (!j || j->rec.state != HS_JOB_RUNNING)
+            continue;
+        hs__btask_t *t = calloc(1, sizeof *t);
+        if (!t) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+            break;
+        }
+        t->rec = l.v[i];
+        t->jstate = t->rec.state;
+        t->job = j;
+        if ((rc = hs__task_add(b, t)) < 0) {
+            free(t);
+            break;
+        }
+        /* Unfinished chunks of one game (same job, same first id) share one
+         * counter again: the game is done when the last of them is. */
+        if (t->rec.chunks > 1) {
+            if (prev && prev->game && prev->job == j &&
+                prev->rec.id - (uint64_t)prev->rec.chunk == t->rec.id - (uint64_t)t->rec.chunk) {
+                t->game = prev->game;
+            } else if (!(t->game = calloc(1, sizeof *t->game))) {
+                rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+                break;
+            }
+            t->game->left++;
+        }
+        prev = t;
+        if (t->rec.state == HS_TASK_LEASED) {
+            t->rec.state = HS_TASK_QUEUED;
+            if ((rc = hs__task_put(b, t)) < 0)
+                break;
+            requeued++;
+        }
+        hs__task_enqueue(j, t);
+        b->pending++;
+    }
+    free(l.v);
+    for (int i = 0; i < b->num_jobs; i++)
+        hs__job_check_done(b, b->jobs[i]);
+    if (b->num_jobs)
+        S_LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)\n", b->num_jobs,
+              (long long)b->pending, requeued);
+    return rc;
+}

@@ -1,0 +1,510 @@
+/*
+ * store/store_evals.c — evaluations and per-game positions (store/store.h): the
+ * eval records (append-only `evaldata`, deduplicated through the pending table,
+ * the Bloom filter and `evalidx` of store_index.c), the `moves` entries that tie
+ * a game's positions to them, the engines table, and the allocation-free reader
+ * the query layer goes through. Split from store/store_records.c (games, sources,
+ * players), whose record scratch and prefix scan it shares (store_internal.h).
+ */
+#include "store/store_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- evaluations ---- */
+
+/* Reads the eval record `seq` in txn into *out. */
+static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval_t *out,
+                       hs_error_t *err)
+{
+    if (seqv->mv_size != 8)
+        return hs_error_set(err, HS_ESTORE, "evalidx: bad value");
+    MDB_val k = *seqv, d;
+    int rc = mdb_get(txn, s->dbi[HS_DB_EVALDATA], &k, &d);
+    if (rc)
+        return hs_store_mdb_error(err, rc, "evaldata");
+    const uint8_t *p = d.mv_data;
+    if (d.mv_size < 2 || p[0] != HS_STORE_SCHEMA)
+        return hs_error_set(err, HS_ESTORE, "eval record: bad header");
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 1, d.mv_size - 1, err);
+    memset(out, 0, sizeof *out);
+    rc = hs_wire_read_eval(&r, out);
+    if (rc) {
+        hs_eval_fini(out);
+        hs_error_prefix(err, "eval record: ");
+        return HS_ESTORE;
+    }
+    out->raw = NULL;   /* it would point into the map, gone with the transaction */
+    out->raw_len = 0;
+    return 0;
+}
+
+/*
+ * Scratch for s_eval_view: the parts of a record that cannot point into LMDB's
+ * memory (strings need a NUL; influence is little-endian int16 at any alignment).
+ * Lives on the iterating function's stack: reading a game allocates nothing.
+ */
+typedef struct {
+    int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
+    char result[HS_WIRE_MAX_NAME + 1];
+    char error[HS_WIRE_MAX_STR + 1];
+} s_view_scratch_t;
+
+/* A nil or a string (<= max bytes, no NUL inside) copied into buf; *out = buf or NULL. */
+static int s_view_str(hs_wire_reader_t *r, char *buf, uint32_t max, char **out)
+{
+    *out = NULL;
+    if (hs_wire_read_nil(r))
+        return 0;
+    const char *p;
+    uint32_t n;
+    int rc = hs_wire_read_str(r, &p, &n, max);
+    if (rc)
+        return rc;
+    if (memchr(p, 0, n))
+        return hs_error_set(r->err, HS_EPROTO, "%s: NUL inside a string", r->ctx);
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    *out = buf;
+    return 0;
+}
+
+static int s_view_float(hs_wire_reader_t *r, float *out)
+{
+    if (hs_wire_read_nil(r)) {
+        *out = NAN;
+        return 0;
+    }
+    double d;
+    int rc = hs_wire_read_double(r, &d);
+    if (rc)
+        return rc;
+    if (!isfinite(d) || fabs(d) > 1e6)
+        return hs_error_set(r->err, HS_EPROTO, "%s: not a finite number", r->ctx);
+    *out = (float)d;
+    return 0;
+}
+
+/*
+ * Decodes eval record value v (schema byte + the RESULT eval layout of
+ * core/wire.h, the checks of hs_wire_read_eval except the ownership values, see
+ * below) into *e without allocating:
+ * ownership points into v, the rest into *sc. *e is valid while v and *sc are.
+ * The query path reads every eval of a game this way (store/store.h promises the
+ * hs_eval_t only for the callback's duration anyway).
+ */
+static int s_eval_view(const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc, hs_error_t *err)
+{
+    const uint8_t *p = v->mv_data;
+    if (v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
+        return hs_error_set(err, HS_ESTORE, "eval record: bad header");
+    hs_wire_reader_t r;
+    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    memset(e, 0, sizeof *e);
+    uint32_t nf, n;
+    uint64_t u;
+    int64_t i64;
+    const uint8_t *b;
+    int rc;
+#define S_TRY(what, x) do { r.ctx = what; if ((rc = (x)) != 0) goto bad; } while (0)
+    S_TRY("eval", hs_wire_read_array(&r, &nf));
+    if (nf < 12) {
+        rc = hs_error_set(err, HS_EPROTO, "eval: too few fields");
+        goto bad;
+    }
+    S_TRY("eval.move_number", hs_wire_read_int(&r, &i64));
+    if (i64 < 0 || i64 > HS_WIRE_MAX_MOVES) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.move_number: out of range");
+        goto bad;
+    }
+    e->move_number = (int)i64;
+    S_TRY("eval.pos_key", hs_wire_read_bin(&r, &b, &n, 16));
+    if (n != 16) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.pos_key: expected 16 bytes");
+        goto bad;
+    }
+    memcpy(e->pos_key, b, 16);
+    S_TRY("eval.engine_id", hs_wire_read_uint(&r, &u));
+    if (u == 0 || u > UINT32_MAX) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.engine_id: out of range");
+        goto bad;
+    }
+    e->engine_id = (uint32_t)u;
+    S_TRY("eval.size", hs_wire_read_int(&r, &i64));
+    if (i64 < HS_BOARD_MIN_SIZE || i64 > HS_BOARD_MAX_SIZE) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.size: out of range");
+        goto bad;
+    }
+    e->size = (int)i64;
+    uint32_t nn = (uint32_t)(e->size * e->size);
+    S_TRY("eval.score_lead", s_view_float(&r, &e->score_lead));
+    S_TRY("eval.win_rate", s_view_float(&r, &e->win_rate));
+    if (!isnan(e->win_rate) && (e->win_rate < 0.0f || e->win_rate > 1.0f)) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.win_rate: out of 0..1");
+        goto bad;
+    }
+    r.ctx = "eval.ownership";
+    if (!hs_wire_read_nil(&r)) {
+        S_TRY("eval.ownership", hs_wire_read_bin(&r, &b, &n, nn));
+        if (n != nn) {
+            rc = hs_error_set(err, HS_EPROTO, "eval.ownership: expected size*size bytes");
+            goto bad;
+        }
+        /* Values are not re-checked: hs_wire_encode_eval refused out-of-range
+         * ones when the record was written, and not touching the 361 bytes is
+         * most of what makes a game query fast (they are read when printed). */
+        e->ownership = (int8_t *)(uintptr_t)b;   /* read-only: LMDB's memory */
+    }
+    r.ctx = "eval.influence";
+    if (!hs_wire_read_nil(&r)) {
+        S_TRY("eval.influence", hs_wire_read_bin(&r, &b, &n, 2 * nn));
+        if (n != 2 * nn) {
+            rc = hs_error_set(err, HS_EPROTO, "eval.influence: expected 2*size*size bytes");
+            goto bad;
+        }
+        for (uint32_t i = 0; i < nn; i++)
+            sc->influence[i] = (int16_t)(uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
+        e->influence = sc->influence;
+    }
+    S_TRY("eval.classes", s_view_str(&r, sc->classes, nn, &e->classes));
+    if (e->classes && strlen(e->classes) != nn) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.classes: expected size*size characters");
+        goto bad;
+    }
+    S_TRY("eval.result", s_view_str(&r, sc->result, HS_WIRE_MAX_NAME, &e->result));
+    S_TRY("eval.timing_us", hs_wire_read_uint(&r, &u));
+    if (u > UINT32_MAX) {
+        rc = hs_error_set(err, HS_EPROTO, "eval.timing_us: out of range");
+        goto bad;
+    }
+    e->timing_us = (uint32_t)u;
+    S_TRY("eval.error", s_view_str(&r, sc->error, HS_WIRE_MAX_STR, &e->error));
+    /* Fields a newer writer added are ignored, as the wire decoder does. */
+#undef S_TRY
+    return 0;
+bad:
+    memset(e, 0, sizeof *e);
+    hs_error_prefix(err, "eval record: ");
+    return HS_ESTORE;
+}
+
+int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[16],
+                      hs_eval_t *out, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[20];
+    hs_be32(key, engine_id);
+    memcpy(key + 4, pos_key, 16);
+    MDB_val k = { 20, key }, d;
+    uint8_t seqb[8];
+    uint64_t pseq = hs_store_pend_find(s, key);
+    if (pseq) {
+        hs_be64(seqb, pseq);
+        d = (MDB_val){ 8, seqb };
+        rc = 0;
+    } else if (!hs_store_idx_maybe(s, txn, key)) {
+        rc = MDB_NOTFOUND;
+    } else {
+        rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
+    }
+    s->d_lookups++;
+    if (rc == 0) {
+        s->d_hits++;
+        if (out)
+            rc = s_eval_read(s, txn, &d, out, err);
+    } else if (rc == MDB_NOTFOUND) {
+        rc = HS_ENOTFOUND;
+    } else {
+        rc = hs_store_mdb_error(err, rc, "evalidx");
+    }
+    hs_store_rdone(txn, own);
+    return rc;
+}
+
+/* Records the spec of an engine id the first time it is seen (a tiny db: one
+ * lookup per put is cheaper than a cache that an aborted batch would falsify). */
+static int s_remember_engine(hs_store_t *s, uint32_t engine_id, const char *spec,
+                             hs_error_t *err)
+{
+    /* Ids found in the db are remembered (hs_store_abort forgets them all, since
+     * the one found may be this batch's own insert). */
+    for (int i = 0; i < s->num_engines_seen; i++)
+        if (s->engines_seen[i] == engine_id)
+            return 0;
+    uint8_t key[4];
+    hs_be32(key, engine_id);
+    MDB_val k = { 4, key }, d;
+    int rc = mdb_get(s->txn, s->dbi[HS_DB_ENGINES], &k, &d);
+    if (rc == MDB_NOTFOUND)
+        return hs_store_put(s, HS_DB_ENGINES, key, 4, spec ? spec : "",
+                            spec ? strlen(spec) : 0, 0, err);
+    if (rc == 0 && s->num_engines_seen < 8)
+        s->engines_seen[s->num_engines_seen++] = engine_id;
+    return rc ? hs_store_mdb_error(err, rc, "engines") : 0;
+}
+
+/* Moves value: position key (16), then (engine id u32, eval seq u64) per engine. */
+#define S_MOVE_PAIR 12
+#define S_MOVE_MAX (16 + S_MOVE_PAIR * HS_STORE_MAX_ENGINES)
+
+int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                        const char *engine_spec, bool *dup, hs_error_t *err)
+{
+    if (dup)
+        *dup = false;
+    if (e->move_number < 0 || e->move_number > 0xFFFF || e->engine_id == 0)
+        return hs_error_set(err, HS_EINVAL, "result: bad move number or engine id");
+    bool ab;
+    int rc = hs_store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    s->d_puts++;
+    /* 1. Is this (engine, position) evaluated already? pending table, then (unless
+     * the filter rules it out, the usual case for a new position) the index. */
+    uint8_t ikey[20], seqb[8];
+    hs_be32(ikey, e->engine_id);
+    memcpy(ikey + 4, e->pos_key, 16);
+    uint64_t seq = hs_store_pend_find(s, ikey);
+    if (!seq && hs_store_idx_maybe(s, s->txn, ikey)) {
+        MDB_val k = { 20, ikey }, d;
+        rc = mdb_get(s->txn, s->dbi[HS_DB_EVALIDX], &k, &d);
+        if (rc == 0 && d.mv_size == 8)
+            seq = hs_rd64(d.mv_data);
+        else if (rc && rc != MDB_NOTFOUND) {
+            rc = hs_store_mdb_error(err, rc, "evalidx");
+            goto out;
+        }
+        rc = 0;
+    }
+    if (seq) {
+        s->d_dups++;
+        if (dup)
+            *dup = true;
+    } else {
+        /* 2. Append the record under the next sequence number (key order = speed). */
+        if (s->next_eval_seq == 0) {
+            MDB_cursor *c;
+            MDB_val lk, lv;
+            s->next_eval_seq = 1;
+            if ((rc = mdb_cursor_open(s->txn, s->dbi[HS_DB_EVALDATA], &c)) != 0) {
+                rc = hs_store_mdb_error(err, rc, "cursor");
+                goto out;
+            }
+            if (mdb_cursor_get(c, &lk, &lv, MDB_LAST) == 0 && lk.mv_size == 8)
+                s->next_eval_seq = hs_rd64(lk.mv_data) + 1;
+            mdb_cursor_close(c);
+        }
+        const uint8_t hdr[1] = { HS_STORE_SCHEMA };
+        if ((rc = hs_store_rec_start(s, hdr, 1, err)))
+            goto out;
+        if (e->raw) {
+            /* Bytes a decoder validated: the record is exactly what the worker
+             * sent, so storing it needs no second encoding. */
+            if ((rc = hs_store_rec_append(s, e->raw, e->raw_len, err)))
+                goto out;
+        } else if ((rc = hs_wire_encode_eval(e, &s->rec, err)))
+            goto out;
+        seq = s->next_eval_seq;
+        hs_be64(seqb, seq);
+        if ((rc = hs_store_put(s, HS_DB_EVALDATA, seqb, 8, s->rec.data, s->rec.len, MDB_APPEND,
+                               err)))
+            goto out;
+        s->next_eval_seq++;
+        if (hs_store_pend_add(s, ikey, seq)) {
+            rc = hs_error_set(err, HS_ENOMEM, "out of memory (pending index)");
+            goto out;
+        }
+        if ((rc = s_remember_engine(s, e->engine_id, engine_spec, err)))
+            goto out;
+    }
+    /* 3. The game's position entry points at the record (added once per engine). */
+    uint8_t mkey[18], mval[S_MOVE_MAX];
+    hs_id_key(mkey, game_id);
+    mkey[16] = (uint8_t)(e->move_number >> 8);
+    mkey[17] = (uint8_t)e->move_number;
+    MDB_val md;
+    size_t mlen = 16;
+    /* Usually a new position: one insert. Otherwise add this engine to the entry. */
+    memcpy(mval, e->pos_key, 16);
+    hs_be32(mval + 16, e->engine_id);
+    hs_be64(mval + 20, seq);
+    rc = hs_store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + S_MOVE_PAIR, &md, err);
+    if (rc != HS_EEXIST)
+        goto out;
+    if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % S_MOVE_PAIR) {
+        rc = hs_error_set(err, HS_ESTORE, "moves: bad entry");
+        goto out;
+    }
+    memcpy(mval, md.mv_data, md.mv_size);
+    mlen = md.mv_size;
+    for (size_t off = 16; off < mlen; off += S_MOVE_PAIR)
+        if (hs_rd32(mval + off) == e->engine_id) {
+            rc = 0;
+            goto out;   /* already recorded: idempotent */
+        }
+    if (mlen + S_MOVE_PAIR > S_MOVE_MAX) {
+        rc = hs_error_set(err, HS_ELIMIT, "more than %d engines on one position",
+                          HS_STORE_MAX_ENGINES);
+        goto out;
+    }
+    hs_be32(mval + mlen, e->engine_id);
+    hs_be64(mval + mlen + 4, seq);
+    mlen += S_MOVE_PAIR;
+    rc = hs_store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
+out:
+    return hs_store_wend(s, ab, rc, err);
+}
+
+int hs_store_engine_spec(hs_store_t *s, uint32_t engine_id, char *buf, size_t size,
+                         hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint8_t key[4];
+    hs_be32(key, engine_id);
+    MDB_val k = { 4, key }, d;
+    rc = mdb_get(txn, s->dbi[HS_DB_ENGINES], &k, &d);
+    if (rc == 0 && size) {
+        size_t n = d.mv_size < size - 1 ? d.mv_size : size - 1;
+        memcpy(buf, d.mv_data, n);
+        buf[n] = 0;
+    }
+    hs_store_rdone(txn, own);
+    if (rc == MDB_NOTFOUND)
+        return hs_error_set(err, HS_ENOTFOUND, "unknown engine id %08x", engine_id);
+    return rc ? hs_store_mdb_error(err, rc, "engines") : 0;
+}
+
+int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
+                        uint32_t engine_id, hs_store_eval_cb cb, void *ctx,
+                        hs_error_t *err)
+{
+    if (from < 0)
+        from = 0;
+    if (to < 0 || to > 0xFFFF)
+        to = 0xFFFF;
+    MDB_txn *txn;
+    bool own;
+    /* ~5 KB of string and influence scratch: on the heap would be one malloc per
+     * query; on the stack it is free (callbacks get the eval for the call only). */
+    s_view_scratch_t scratch, *sc = &scratch;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    MDB_cursor *c, *dc;
+    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_MOVES], &c)) != 0) {
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &dc)) != 0) {
+        mdb_cursor_close(c);
+        hs_store_rdone(txn, own);
+        return hs_store_mdb_error(err, rc, "cursor");
+    }
+    uint64_t dc_seq = 0;   /* key under dc, 0 = not positioned */
+    uint8_t start[18];
+    hs_id_key(start, id);
+    start[16] = (uint8_t)(from >> 8);
+    start[17] = (uint8_t)from;
+    MDB_val k = { 18, start }, v;
+    int ret = 0;
+    /* The moves entries point at the records directly: one ordered cursor over
+     * this game's positions, records read by sequence number, no hash lookups. */
+    rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
+    while (rc == 0 && ret == 0) {
+        const uint8_t *kp = k.mv_data, *vp = v.mv_data;
+        if (k.mv_size != 18 || memcmp(kp, start, 16) != 0)
+            break;
+        int mn = kp[16] << 8 | kp[17];
+        if (mn > to)
+            break;
+        for (size_t off = 16; off + S_MOVE_PAIR <= v.mv_size && ret == 0; off += S_MOVE_PAIR) {
+            if (engine_id && hs_rd32(vp + off) != engine_id)
+                continue;
+            /* A game's records were mostly appended one after the other: step the
+             * data cursor when the next one follows, else seek (LMDB tries the
+             * cursor's current page before descending from the root). */
+            uint64_t seq = hs_rd64(vp + off + 4);
+            MDB_val sv = { 8, (void *)(vp + off + 4) }, d;
+            rc = MDB_NOTFOUND;
+            if (dc_seq && seq == dc_seq + 1
+                && mdb_cursor_get(dc, &sv, &d, MDB_NEXT) == 0 && sv.mv_size == 8
+                && hs_rd64(sv.mv_data) == seq)
+                rc = 0;
+            if (rc) {
+                sv = (MDB_val){ 8, (void *)(vp + off + 4) };
+                rc = mdb_cursor_get(dc, &sv, &d, MDB_SET_KEY);
+            }
+            if (rc) {
+                ret = hs_store_mdb_error(err, rc, "evaldata");
+                rc = 0;
+                break;
+            }
+            dc_seq = seq;
+            hs_eval_t e;
+            if ((ret = s_eval_view(&d, &e, sc, err)) != 0)
+                break;
+            e.move_number = mn;  /* the record is shared by every game reaching it */
+            ret = cb(ctx, &e);
+        }
+        if (ret == 0)
+            rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+    }
+    mdb_cursor_close(dc);
+    mdb_cursor_close(c);
+    hs_store_rdone(txn, own);
+    if (ret)
+        return ret;
+    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "moves") : 0;
+}
+
+/* ---- engines and positions ---- */
+
+typedef struct { hs_store_engine_cb cb; void *ctx; } s_engine_iter_t;
+
+static int s_engine_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_engine_iter_t *it = ctx;
+    if (k->mv_size != 4)
+        return 0;
+    char spec[HS_WIRE_MAX_NAME + 1];
+    size_t n = v->mv_size < HS_WIRE_MAX_NAME ? v->mv_size : HS_WIRE_MAX_NAME;
+    memcpy(spec, v->mv_data, n);
+    spec[n] = 0;
+    return it->cb(it->ctx, hs_rd32(k->mv_data), spec);
+}
+
+int hs_store_engines_each(hs_store_t *s, hs_store_engine_cb cb, void *ctx, hs_error_t *err)
+{
+    s_engine_iter_t it = { cb, ctx };
+    return hs_store_prefix_each(s, HS_DB_ENGINES, "", 0, s_engine_fn, &it, err);
+}
+
+typedef struct { hs_store_position_cb cb; void *ctx; const uint8_t *key; } s_pos_iter_t;
+
+static int s_pos_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_pos_iter_t *it = ctx;
+    if (k->mv_size != 18 || v->mv_size < 16 || memcmp(v->mv_data, it->key, 16) != 0)
+        return 0;
+    const uint8_t *p = k->mv_data;
+    uint64_t id[2] = { hs_rd64(p), hs_rd64(p + 8) };
+    return it->cb(it->ctx, id, p[16] << 8 | p[17]);
+}
+
+int hs_store_position_games(hs_store_t *s, const uint8_t pos_key[16],
+                            hs_store_position_cb cb, void *ctx, hs_error_t *err)
+{
+    s_pos_iter_t it = { cb, ctx, pos_key };
+    return hs_store_prefix_each(s, HS_DB_MOVES, "", 0, s_pos_fn, &it, err);
+}
