@@ -441,10 +441,11 @@ static void test_must_fill_at(void)
 }
 
 /* The "judge" engine at a record's last position: the static rules with the
- * relaxed kill by default, the Monte-Carlo test of `judge --final` with
- * "judge:final_mc=1"; each gives exactly what hs_judge_compute gives with that
- * configuration; on this position they differ (the MC test kills the lone
- * White stone and counts Black's side). */
+ * relaxed kill for a record that does not end in two passes, the Monte-Carlo
+ * test of `judge --final` for one that does, and "final_mc=1" / "final_mc=0"
+ * force either; each gives exactly what hs_judge_compute gives with that
+ * configuration, and on this position the two differ (the MC test kills the
+ * lone White stone and counts Black's side). */
 static void test_engine_final_option(void)
 {
     hs_board_t b;
@@ -458,25 +459,31 @@ static void test_engine_final_option(void)
     hs_board_set_stone(&b, hs_board_point(&b, 2, 2), HS_WHITE);
     hs_game_t g;
     hs_game_init(&g, 9);
-    hs_game_move_t pass = { .vertex = HS_GAME_PASS, .color = HS_BLACK };
-    g.moves = &pass;
-    g.num_moves = 1;
-    hs_engine_pos_t pos = { .game = &g, .board = &b, .move_number = 1 };
+    hs_game_move_t moves[2] = { { .vertex = 40, .color = HS_BLACK },
+                                { .vertex = HS_GAME_PASS, .color = HS_WHITE } };
+    g.moves = moves;
+    g.num_moves = 2;
     static hs_engine_result_t res;
     static hs_judge_t want;
     char classes[2][82];
-    const char *specs[2] = { "judge", "judge:final_mc=1" };
-    for (int k = 0; k < 2; k++) {
+    /* spec, whether the record ends in two passes, whether the MC test is expected */
+    const struct { const char *spec; bool passes; bool mc; } cases[] = {
+        { "judge", false, false }, { "judge", true, true },
+        { "judge:final_mc=1", false, true }, { "judge:final_mc=0", true, false },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        moves[0].vertex = cases[k].passes ? HS_GAME_PASS : 40;
+        hs_engine_pos_t pos = { .game = &g, .board = &b, .move_number = 2 };
         hs_engine_t eng;
         hs_error_t err = { 0 };
-        const char *colon = strchr(specs[k], ':');
+        const char *colon = strchr(cases[k].spec, ':');
         hs_engine_config_t ecfg = { .threads = 1, .gpu = -1, .options = colon ? colon + 1 : NULL };
         HS_CHECK_INT(hs_engine_init(&eng, "judge", &ecfg, &err), 0);
         res.flags = 0;
         HS_CHECK_INT(hs_engine_evaluate(&eng, &pos, 1, &res, &err), 0);
         hs_engine_fini(&eng);
         hs_judge_config_t jc;
-        if (k == 1) {
+        if (cases[k].mc) {
             hs_judge_config_final(&jc);
         } else {
             hs_judge_config_default(&jc);
@@ -490,12 +497,10 @@ static void test_engine_final_option(void)
                           hs_judge_class_letters[want.cls[hs_board_point(&b, x, y)]];
         HS_CHECK_INT(differ, 0);
         HS_CHECK(fabsf(res.score - (float)hs_judge_score(&want, &b, &g.rules, g.komi, 0)) < 1e-4f);
-        memcpy(classes[k], res.classes, 82);
+        memcpy(classes[cases[k].mc], res.classes, 82);
     }
-    /* On this open board the two are not the same judgment (else the option
-     * would be shown to do nothing). */
     HS_CHECK(strcmp(classes[0], classes[1]) != 0);
-    printf("judge engine, last position: static %s\n                 final_mc=1 %s\n",
+    printf("judge engine, last position: static %s\n                      playouts %s\n",
            classes[0], classes[1]);
 }
 
