@@ -5,7 +5,13 @@
  * Both first compute group stability (worker/stability.h). By default without
  * the tactical reader, which is the expensive part; the option "reader=1"
  * (engine spec "judge:reader=1") turns it on. Stability weights the stones for
- * Park's influence and tells the judge which groups are settled.
+ * Park's influence and tells the judge which groups are settled. The worker
+ * gives the engines of one thread a shared memo (hs_engine_config_t), so a batch
+ * run through both computes each position's stability once.
+ *
+ * The judge treats a record's last position apart (s_judge_eval): it is the
+ * finished position whose score the players counted, so it gets the rules made
+ * for finished positions; with playouts when the record ends in two passes.
  *
  * Conversions: point arrays of those modules are board-indexed; results are
  * vertex-indexed (v = y * size + x). Ownership ×100 into int8.
