@@ -218,6 +218,15 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
      * a failure report counts only from the current lease holder. */
     if (r->error && (t->rec.state != HS_TASK_LEASED || t->worker != w))
         return;
+    /* A "good" result that misses positions (a worker's bug, another build's
+     * engines) is a failure report: the task must not count done with holes. */
+    char why[160];
+    if (!r->error && hs__result_check(t, r, why, sizeof why) < 0) {
+        S_LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
+        if (t->rec.state == HS_TASK_LEASED && t->worker == w)
+            hs__task_requeue(b, t, why);
+        return;
+    }
     hs__task_done(b, t, r);
 }
 

@@ -134,6 +134,9 @@ hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w);
 int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);
 int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
+/* Whether good RESULT r covers task t exactly: one eval per (position of the
+ * task, engine of the job), nothing else. 0, or -1 with the reason in why. */
+int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size);
 int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
 int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
 void hs__broker_free_state(hs__broker_t *b);

@@ -12,7 +12,8 @@
  *        │          └─────────┘ ◄───────────────────── └────────┘
  *        │            │   ▲  hs__task_unlease (send failed, no attempt used)
  *        │            │   └── hs__task_requeue (worker expired, lease timed out,
- *        │            │       worker reported an error) while attempts < max
+ *        │            │       worker reported an error, or its RESULT missed
+ *        │            │       positions: hs__result_check) while attempts < max
  *        │            │                                  │       │
  *        │            │ hs__job_cancel                   │       │ hs__task_done
  *        │            ▼                                  │       ▼ (RESULT stored)
@@ -207,9 +208,7 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
 /* Positions of a task: first, first+step, ... <= last. */
 static int s_positions(const hs_store_task_t *t)
 {
-    if (t->move_last < t->move_first || t->move_step <= 0)
-        return 0;
-    return (t->move_last - t->move_first) / t->move_step + 1;
+    return hs_store_task_positions(t);
 }
 
 /* ------------------------------------------------------------------ tasks */
@@ -357,6 +356,41 @@ int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason)
     hs__task_enqueue(t->job, t);
     b->pending++;
     return hs__task_put(b, t);
+}
+
+int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size)
+{
+    const hs__bjob_t *j = t->job;
+    int n = s_positions(&t->rec), ne = j->num_engines;
+    if (n <= 0 || ne <= 0 || r->num_evals != n * ne) {
+        snprintf(why, size, "incomplete result: %d evaluations for %d positions x %d engines",
+                 r->num_evals, n, ne);
+        return -1;
+    }
+    uint8_t *seen = calloc((size_t)n * (size_t)ne, 1);
+    if (!seen) {
+        snprintf(why, size, "out of memory checking a result");
+        return -1;
+    }
+    int bad = 0;
+    for (int i = 0; i < r->num_evals && !bad; i++) {
+        const hs_eval_t *e = &r->evals[i];
+        int k = 0;
+        while (k < ne && j->engine_ids[k] != e->engine_id)
+            k++;
+        int d = e->move_number - t->rec.move_first;
+        if (k == ne) {
+            bad = snprintf(why, size, "result: an evaluation by an engine the job does not run");
+        } else if (d < 0 || d % t->rec.move_step || d / t->rec.move_step >= n) {
+            bad = snprintf(why, size, "result: move %d is not a position of the task",
+                           e->move_number);
+        } else if (seen[(d / t->rec.move_step) * ne + k]++) {
+            bad = snprintf(why, size, "result: move %d evaluated twice by one engine",
+                           e->move_number);
+        }
+    }
+    free(seen);
+    return bad ? -1 : 0;
 }
 
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)

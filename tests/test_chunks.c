@@ -14,6 +14,7 @@
  *   - a broker restart with a game half done and a chunk leased: the counts come
  *     out exact (a duplicate RESULT from before the restart counts nothing);
  *   - cancel: every chunk of the job leaves the queue;
+ *   - a RESULT one eval short is a failure report, not a done task;
  *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games.
  */
 #include <pthread.h>
@@ -65,6 +66,7 @@ typedef struct s_fake {
     int game_moves;                   /* > 0: every TASK's game must hold this many moves */
     bool whole;                       /* ... and every one did (the whole record) */
     int fail_move;                    /* a task holding this move number gets an error */
+    int short_move;                   /* ... gets a RESULT one eval short (not an error) */
     int hold_from;                    /* tasks starting at or after this move are held */
     int budget;                       /* tasks still answered (< 0: no limit); the rest held */
     hs_wire_msg_t held[S_MAX_HELD];
@@ -142,6 +144,21 @@ static void s_fake_answer(s_fake_t *f, const hs_wire_task_t *t)
     int failed = -1;
     HS_CHECK_INT(hs__worker_eval_task(f->x, t, &f->last_result, &positions, &failed), 0);
     HS_CHECK_INT(failed, 0);
+    bool cut = false;
+    for (int i = 0; i < t->num_move_numbers; i++)
+        cut |= t->move_numbers[i] == f->short_move;
+    if (cut) {   /* the same RESULT without its last eval: a good-looking answer with a hole */
+        hs_wire_msg_t m;
+        hs_wire_buf_t buf = { 0 };
+        HS_CHECK_INT(hs_wire_decode(f->last_result.data, f->last_result.len, &m, NULL), 0);
+        if (m.result.num_evals > 0)
+            hs_eval_fini(&m.result.evals[--m.result.num_evals]);
+        HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
+        s_fake_send(f, buf.data, buf.len);
+        hs_wire_msg_fini(&m);
+        hs_wire_buf_free(&buf);
+        return;
+    }
     s_fake_send(f, f->last_result.data, f->last_result.len);
 }
 
@@ -212,6 +229,7 @@ static void s_fake_reset(s_fake_t *f)
     f->whole = true;
     f->game_moves = 0;
     f->fail_move = -1;
+    f->short_move = -1;
     f->hold_from = 1 << 20;
     f->budget = -1;
 }
@@ -339,13 +357,14 @@ static int64_t s_task_count(const char *db, hs_task_state_t state)
 typedef struct s_failed {
     int count;
     char reason[256];
+    const char *prefix;   /* sources counted (NULL: the "fail" job's) */
 } s_failed_t;
 
 static int s_failed_cb(void *ctx, const char *source, const char *reason, uint64_t job)
 {
     s_failed_t *f = ctx;
     (void)job;
-    if (strstr(source, "gen/fail-")) {
+    if (strstr(source, f->prefix ? f->prefix : "gen/fail-")) {
         f->count++;
         snprintf(f->reason, sizeof f->reason, "%s", reason);
     }
@@ -455,6 +474,38 @@ static void s_test_fail(hs_client_t *cl, s_fake_t *f, const char *db)
     hs_store_close(&s);
     HS_CHECK_INT(fl.count, 1);
     HS_CHECK(strstr(fl.reason, "injected failure") != NULL);
+}
+
+/* A RESULT that looks good but misses a position is a failure report: game 6's
+ * second chunk (64-100) is always answered one eval short, so after 2 attempts
+ * it fails with that reason; its first chunk and game 7 are stored in full. */
+static void s_test_short(hs_client_t *cl, s_fake_t *f, const char *db)
+{
+    s_status_t st;
+    s_fake_reset(f);
+    f->short_move = 70;
+    uint64_t job = s_submit(cl, "short", "all", 2, (int[]){ 6, 7 }, (int[]){ 100, 20 });
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.games_failed, 1);
+    HS_CHECK_INT(st.positions_done, 64 + 21);
+    HS_CHECK_INT(f->seen[70], 2);   /* leased twice, then failed for good */
+    s_evals_t ev;
+    s_stored(db, 6, 100, &ev);
+    HS_CHECK_INT(ev.total, 64);
+    HS_CHECK_INT(ev.count[70], 0);
+    s_stored(db, 7, 20, &ev);
+    HS_CHECK_INT(ev.total, 21);
+    hs_store_t *s = NULL;
+    hs_error_t err = { 0 };
+    s_failed_t fl = { .prefix = "gen/short-" };
+    HS_CHECK_INT(hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (s)
+        HS_CHECK_INT(hs_store_failed_each(s, s_failed_cb, &fl, &err), 0);
+    hs_store_close(&s);
+    HS_CHECK_INT(fl.count, 1);
+    HS_CHECK(strstr(fl.reason, "incomplete result") != NULL);
 }
 
 static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, void *ctx,
@@ -598,6 +649,7 @@ int main(void)
 
     s_test_split(cl, &f, db);
     s_test_fail(cl, &f, db);
+    s_test_short(cl, &f, db);
     s_test_restart(cl, &f, &b, ctx, db);
     char db2[160];
     snprintf(db2, sizeof db2, "%s/db-credit", dir);
