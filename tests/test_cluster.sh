@@ -26,9 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-check() {   # check DESCRIPTION ACTUAL EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1 ($2)"; else echo "FAIL: $1: got '$2', expected '$3'"; fail=1; fi
-}
+# check, free_port
+. "$(dirname "$0")/lib.sh"
 
 # ---- inputs: game i has Black on columns a-d and White on f-i, in an order
 # rotated by i (never a capture, every move legal), 30 - 2*(i/36) moves.
@@ -55,14 +54,6 @@ broken=5
 games=120
 echo "inputs: $games games ($expected positions) + $broken broken files"
 
-free_port() {
-    local p
-    for _ in $(seq 50); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-    done
-    echo 0
-}
 
 count() {   # count DB NAME: entries of a named LMDB database
     mdb_stat -s "$2" "$1" 2>/dev/null | awk '/Entries:/ {print $2}'

@@ -17,9 +17,8 @@ BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 tmp=$(mktemp -d /tmp/hs-test-query-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {   # check DESCRIPTION ACTUAL EXPECTED
-    if [ "$2" = "$3" ]; then echo "ok: $1 ($2)"; else echo "FAIL: $1: got '$2', expected '$3'"; fail=1; fi
-}
+# check, free_port
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$tmp/games"
 # a and b share their first 5 moves; c has setup stones and a capture (W takes at
@@ -113,14 +112,6 @@ check "the good games next to them are stored (a: 8 positions, longname: 3)" \
       "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"positions":[0-9]*')" '"positions":11'
 
 # ---- through a broker: `query --broker` prints exactly what `query --db` prints.
-free_port() {
-    local p
-    for _ in $(seq 50); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-    done
-    echo 0
-}
 start_broker() {   # start_broker DB: sets addr and bpid, waits until it answers
     addr="tcp://127.0.0.1:$(free_port)"
     "$BIN" broker --bind "$addr" --db "$1" --verbose 2>>"$tmp/broker.log" &
