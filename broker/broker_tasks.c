@@ -205,12 +205,6 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
     }
 }
 
-/* Positions of a task: first, first+step, ... <= last. */
-static int s_positions(const hs_store_task_t *t)
-{
-    return hs_store_task_positions(t);
-}
-
 /* ------------------------------------------------------------------ tasks */
 
 static bool s_worker_can(const hs__bworker_t *w, const hs__bjob_t *j)
@@ -361,7 +355,7 @@ int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason)
 int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size)
 {
     const hs__bjob_t *j = t->job;
-    int n = s_positions(&t->rec), ne = j->num_engines;
+    int n = hs_store_task_positions(&t->rec), ne = j->num_engines;
     if (n <= 0 || ne <= 0 || r->num_evals != n * ne) {
         snprintf(why, size, "incomplete result: %d evaluations for %d positions x %d engines",
                  r->num_evals, n, ne);
@@ -408,7 +402,7 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
             if (j->engine_ids[k] == e->engine_id)
                 spec = j->engines[k];
         if (!spec)
-            continue;   /* not an engine of this job: ignore rather than trust it */
+            continue;   /* hs__result_check let none through: a guard, not a path */
         rc = hs__fatal(b, hs_store_result_put(b->store, t->rec.game_id, e, spec, NULL, &b->err));
         if (rc < 0)
             return rc;
@@ -420,7 +414,7 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
         return rc;
     if (!t->game || t->game->left == 1)
         j->rec.games_done++;   /* the game's last unfinished chunk */
-    j->rec.positions_done += s_positions(&t->rec);
+    j->rec.positions_done += hs_store_task_positions(&t->rec);
     j->dirty = true;
     hs__task_remove(b, t);
     hs__job_check_done(b, j);
@@ -437,7 +431,7 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
                                NULL, err);
     if (rc < 0)
         return rc;
-    int n = s_positions(&t->rec);
+    int n = hs_store_task_positions(&t->rec);
     if (t->rec.move_last > task->game.game.num_moves || n <= 0 || n > HS_WIRE_MAX_EVALS)
         return hs_error_set(err, HS_EINVAL, "task moves %d..%d do not fit the game (%d moves)",
                             t->rec.move_first, t->rec.move_last, task->game.game.num_moves);
