@@ -72,8 +72,9 @@ static void s_usage(FILE *out)
             "the reason. Runs an in-process broker, worker threads and the store: the\n"
             "same code as `hyeongse broker` + `hyeongse worker`, without a network.\n"
             "A position that DIR already holds for the same engine spec keeps its stored\n"
-            "evaluation (openings repeat; a repeat is not stored twice): after upgrading\n"
-            "hyeongse, analyze into a new DIR, or the old build's evaluations stay.\n\n"
+            "evaluation (openings repeat; a repeat is not stored twice). An engine whose\n"
+            "results change in a new build gets a new revision (\"judge@2\"), another\n"
+            "spec: its evaluations are added beside the old ones.\n\n"
             "  --db DIR        store directory (default ./hyeongse.db)\n"
             "  --threads N     engine threads (default: one per CPU)\n"
             "  --engines LIST  comma-separated engines (default %s; known: %s);\n"
@@ -133,10 +134,15 @@ int hs_cmd_analyze(int argc, char **argv)
     if (!engines)
         engines = hs__cli_default_engines();
     hs_error_t err = { 0 };
-    if (hs_engine_check_list(engines, HS_WIRE_MAX_ENGINES, &err) < 0) {
+    /* Canonical specs, and only this build's revisions: the embedded worker
+     * computes them (worker/engine.h, "Revisions"). */
+    char canon_engines[1024];
+    if (hs_engine_canonical_list(engines, HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, canon_engines,
+                                 sizeof canon_engines, &err) < 0) {
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
         return 2;
     }
+    engines = canon_engines;
     if (strcmp(moves, "all") && strcmp(moves, "last") && strncmp(moves, "every:", 6)) {
         fprintf(stderr, "hyeongse analyze: bad --moves '%s' (all, every:N, last)\n", moves);
         return 2;

@@ -14,6 +14,7 @@
 #include "broker/client.h"
 #include "store/query.h"
 #include "store/store.h"
+#include "worker/engine.h"
 
 const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing, position; stats)";
 
@@ -38,7 +39,8 @@ static void s_usage(FILE *out)
         "  --move N         only position N (after N moves; 0 = the start)\n"
         "  --swing POINTS   only moves where the score estimate changed by more than\n"
         "                   POINTS since the previous evaluated move\n"
-        "  --engine SPEC    only this engine configuration (\"judge\", \"influence\")\n"
+        "  --engine SPEC    only this engine configuration (\"judge\", \"influence\"): the\n"
+        "                   revision this build computes; \"judge@1\" reads revision 1\n"
         "  --ownership      add the ownership map to each row (jsonl)\n"
         "  --limit N        stop after N rows\n"
         "  --format F       table (default), jsonl, or csv; --json = --format jsonl\n"
@@ -215,6 +217,16 @@ int hs_cmd_query(int argc, char **argv)
     hs_query_args_t a;
     hs_error_t err;
     hs_error_clear(&err);
+    /* `--engine judge` means the revision this build computes, as `--engines` of
+     * analyze and submit do (worker/engine.h, "Revisions"); "judge@1" reads the
+     * evals of revision 1. A name this build does not know is looked up as given. */
+    char canon[HS_ENGINE_NAME_MAX + 256];
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--engine") &&
+            hs_engine_canonical_list(argv[i + 1], 1, 0, canon, sizeof canon, NULL) == 0) {
+            argv[i + 1] = canon;
+            break;
+        }
     if (hs_query_args_parse(argc - 1, argv + 1, &a, &err) < 0) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg);
         return 2;

@@ -325,6 +325,83 @@ static void s_test_engines(void)
     hs_engine_fini(&eng);
 }
 
+/* Engine revisions (engine.h): canonical specs, and what a build may compute. */
+static void s_test_revisions(void)
+{
+    char out[256];
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_engine_canonical_list("judge,noop:delay_us=1", 16, HS_ENGINE_THIS_BUILD,
+                                          out, sizeof out, &err), 0);
+    HS_CHECK_STR(out, "judge,noop:delay_us=1");     /* revision 1 is written bare */
+    HS_CHECK_INT(hs_engine_canonical_list("judge@1:final_mc=0,area@1", 16, 0, out,
+                                          sizeof out, &err), 0);
+    HS_CHECK_STR(out, "judge:final_mc=0,area");
+    HS_CHECK_INT(hs_engine_canonical_list("noop@2:delay_us=5", 16, 0, out, sizeof out, &err), 0);
+    HS_CHECK_STR(out, "noop@2:delay_us=5");         /* for other workers to serve */
+    HS_CHECK(hs_engine_config_id("noop@2") != hs_engine_config_id("noop"));
+    HS_CHECK_INT(hs_engine_canonical_list("noop@2", 16, HS_ENGINE_THIS_BUILD, out, sizeof out,
+                                          &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "revision 1, not 2") != NULL);
+    const char *bad[] = { "noop@", "noop@0", "noop@x", "noop@2x", "noop@10000", "@2" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        HS_CHECK_INT(hs_engine_canonical_list(bad[i], 16, 0, out, sizeof out, NULL), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_canonical_list("nonesuch@2", 16, 0, out, sizeof out, NULL),
+                 HS_ENOTFOUND);
+    HS_CHECK_INT(hs_engine_canonical_list("noop,noop@1", 16, 0, out, 8, NULL), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_check_list("noop@2,area", 16, NULL), 0);
+
+    hs_engine_t eng;
+    HS_CHECK_INT(hs_engine_init(&eng, "area@1", NULL, &err), 0);
+    hs_engine_fini(&eng);
+    HS_CHECK_INT(hs_engine_init(&eng, "area@2", NULL, &err), HS_EINVAL);
+    HS_CHECK(eng.vt == NULL && strstr(err.msg, "revision 1") != NULL);
+}
+
+/* A job of an engine revision no connected worker computes waits, untouched,
+ * while the worker serves a job of its own revision (the broker matches engine
+ * names exactly, and the worker offers "noop", not "noop@2"). */
+static int64_t s_test_revision_jobs(hs_client_t *cl)
+{
+    hs_error_t err = { 0 };
+    uint64_t jobs[2];
+    const char *specs[2] = { "noop@2", "noop" };
+    for (int k = 0; k < 2; k++) {
+        hs_submitter_t *sub = NULL;
+        HS_CHECK_INT(hs_submitter_new(&sub, cl, "revision", specs[k], "all", &err), 0);
+        hs_game_t g;
+        s_make_game(&g, 11);
+        g.komi = 1.5 + k;   /* game ids of their own */
+        hs_game_compute_id(&g);
+        HS_CHECK_INT(hs_submitter_add_game(sub, &g, "gen/revision.sgf", &err), 0);
+        hs_game_fini(&g);
+        HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+        jobs[k] = hs_submitter_job(sub);
+        hs_submitter_destroy(&sub);
+    }
+    hs_wire_job_status_t st[2];
+    char state[2][32] = { "", "" };
+    for (int i = 0; i < 300 && strcmp(state[1], "done"); i++) {
+        for (int k = 0; k < 2; k++) {
+            hs_wire_msg_t r;
+            HS_CHECK_INT(hs_client_status(cl, jobs[k], &r, &err), 0);
+            if (r.status_reply.num_jobs == 1) {
+                st[k] = r.status_reply.jobs[0];
+                snprintf(state[k], sizeof state[k], "%s", st[k].state);
+            }
+            hs_wire_msg_fini(&r);
+        }
+        usleep(50000);
+    }
+    HS_CHECK_STR(state[1], "done");
+    HS_CHECK_STR(state[0], "running");
+    HS_CHECK(st[0].positions_total > 0);
+    HS_CHECK_INT(st[0].positions_done, 0);
+    bool canceled = false;
+    HS_CHECK_INT(hs_client_cancel(cl, jobs[0], &canceled, &err), 0);
+    HS_CHECK(canceled);
+    return st[1].positions_done;    /* what the store holds of the two jobs */
+}
+
 /* The worker's incremental replay gives the same positions (and so the same
  * position keys) as hs_game_replay, setup stones included, across batch flushes. */
 static void s_test_eval(void)
@@ -565,6 +642,7 @@ static void s_test_watch(void *ctx, const char *endpoint, hs_client_t *cl, int64
 int main(void)
 {
     s_test_engines();
+    s_test_revisions();
     s_test_eval();
 
     char dir[] = "/tmp/hs-test-broker-XXXXXX";
@@ -664,6 +742,7 @@ int main(void)
     hs_wire_msg_fini(&r);
     HS_CHECK_INT(hs_client_cancel(cl, 999, &canceled, &err), 0);
     HS_CHECK(!canceled);
+    int64_t revision_positions = s_test_revision_jobs(cl);
 
     /* A first SUBMIT retried (its reply lost) with the same token: one job. */
     int64_t token_positions = 0;
@@ -735,9 +814,10 @@ int main(void)
     HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
     if (st) {
         HS_CHECK_INT(hs_store_stats(st, &ss, &err), 0);
-        HS_CHECK_INT(ss.games, S_GAMES + 2 + 4 + 2);   /* + the watched jobs' */
+        HS_CHECK_INT(ss.games, S_GAMES + 2 + 2 + 4 + 2);   /* + revision, watched jobs' */
         HS_CHECK_INT(ss.failed_games, S_BROKEN);
-        HS_CHECK_INT(ss.positions, expected_positions + token_positions + watch_positions);
+        HS_CHECK_INT(ss.positions, expected_positions + token_positions + watch_positions +
+                                   revision_positions);
         HS_CHECK(ss.evals > 0 && ss.evals <= 2 * expected_positions);
         HS_CHECK(hs_store_map_size(st) > initial_map);   /* it grew */
         printf("store: %lld positions, %lld evals, map %zu -> %zu bytes\n",

@@ -33,6 +33,20 @@ sed 's/KM\[7\]/KM[6.5]/' "$tmp/games/a.sgf" > "$tmp/other/a65.sgf"
 check "analyze exit status" "$?" 0
 check "games stored" "$("$BIN" query --db "$tmp/db" stats --json | grep -o '"games":[0-9]*')" '"games":3'
 
+# Engine revisions (worker/engine.h): "area@1" is "area"; a revision this build
+# does not compute is refused by analyze, with the reason.
+check "query --engine area@1 = --engine area" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area@1 --json | md5sum)" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area --json | md5sum)"
+check "query --engine area: 8 rows" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area --json | grep -c '"engine":"area"')" 8
+check "query --engine area@2: no rows" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area@2 --json | grep -c '"engine"')" 0
+"$BIN" analyze "$tmp/games" --db "$tmp/db-rev" --engines area@2 --quiet > "$tmp/rev.out" 2>&1
+check "analyze --engines area@2: usage error" "$?" 2
+check "analyze --engines area@2: says why" \
+      "$(grep -c 'this build computes area revision 1, not 2' "$tmp/rev.out")" 1
+
 # Every position of every game: one eval, equal to the game query's row for that move.
 for spec in a:7 b:6 c:7; do
     g=${spec%%:*}; n=${spec##*:}

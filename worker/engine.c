@@ -68,7 +68,7 @@ static int s_noop_evaluate(void *state, const hs_engine_pos_t *pos, int n,
 }
 
 static const hs_engine_vtable_t s_noop_vt = {
-    .name = "noop", .max_batch = 256,
+    .name = "noop", .revision = 1, .max_batch = 256,
     .create = s_noop_create, .destroy = s_noop_destroy, .evaluate = s_noop_evaluate,
 };
 
@@ -150,7 +150,7 @@ static int s_nothing_create(const hs_engine_config_t *cfg, void **state, hs_erro
 }
 
 static const hs_engine_vtable_t s_area_vt = {
-    .name = "area", .max_batch = 64,
+    .name = "area", .revision = 1, .max_batch = 64,
     .create = s_nothing_create, .destroy = s_nothing_destroy, .evaluate = s_area_evaluate,
 };
 
@@ -192,43 +192,114 @@ const char *hs_engine_list(char *buf, int size)
     return buf;
 }
 
-int hs_engine_check_list(const char *list, int max, hs_error_t *err)
+/* One spec of a list, "name[@R][:options]", split. */
+typedef struct s_spec {
+    char name[HS_ENGINE_NAME_MAX];
+    const hs_engine_vtable_t *vt;
+    int revision;               /* asked for, or this build's when the spec gives none */
+    const char *options;        /* after ':', or NULL */
+    size_t options_len;
+} s_spec_t;
+
+static int s_revision_of(const hs_engine_vtable_t *vt)
+{
+    return vt->revision > 1 ? vt->revision : 1;
+}
+
+/* Splits the spec s[0..len) (a list entry, or a whole "name[@R]" string). */
+static int s_spec_parse(const char *s, size_t len, const char *list, s_spec_t *sp,
+                        hs_error_t *err)
+{
+    size_t name_len = strcspn(s, ":,@");
+    if (name_len > len)
+        name_len = len;
+    if (name_len == 0 || name_len >= HS_ENGINE_NAME_MAX)
+        return hs_error_set(err, HS_EINVAL, "bad engine name in '%s'", list);
+    memcpy(sp->name, s, name_len);
+    sp->name[name_len] = '\0';
+    if (!(sp->vt = hs_engine_find(sp->name))) {
+        char known[256];
+        return hs_error_set(err, HS_ENOTFOUND, "unknown engine '%s' (known: %s)", sp->name,
+                            hs_engine_list(known, sizeof known));
+    }
+    const char *p = s + name_len, *end = s + len;
+    sp->revision = s_revision_of(sp->vt);
+    if (p < end && *p == '@') {
+        int r = 0, digits = 0;
+        for (p++; p < end && *p >= '0' && *p <= '9' && digits < 5; p++, digits++)
+            r = r * 10 + (*p - '0');
+        if (digits == 0 || r < 1 || r > HS_ENGINE_MAX_REVISION || (p < end && *p != ':'))
+            return hs_error_set(err, HS_EINVAL,
+                                "bad revision in engine '%.*s' (name@R, R in 1..%d)",
+                                (int)len, s, HS_ENGINE_MAX_REVISION);
+        sp->revision = r;
+    }
+    sp->options = p < end && *p == ':' ? p + 1 : NULL;
+    sp->options_len = sp->options ? (size_t)(end - sp->options) : 0;
+    return 0;
+}
+
+/* Walks a list: checks every spec and, when out is set, writes the canonical list. */
+static int s_list_walk(const char *list, int max, unsigned flags, char *out, size_t size,
+                       hs_error_t *err)
 {
     if (!list || !*list)
         return hs_error_set(err, HS_EINVAL, "empty engine list");
     const char *specs[16];
     size_t spec_len[16];
     int count = 0;
+    size_t used = 0;
+    if (out && size)
+        out[0] = '\0';
     const char *s = list;
     for (;;) {
         const char *e = strchr(s, ',');
         size_t len = e ? (size_t)(e - s) : strlen(s);
-        size_t name_len = strcspn(s, ":,");
-        if (name_len > len)
-            name_len = len;
-        if (name_len == 0 || name_len >= HS_ENGINE_NAME_MAX)
-            return hs_error_set(err, HS_EINVAL, "bad engine name in '%s'", list);
         if (count >= max || count >= 16)
             return hs_error_set(err, HS_EINVAL, "too many engines in '%s' (at most %d)",
                                 list, max < 16 ? max : 16);
-        char name[HS_ENGINE_NAME_MAX];
-        memcpy(name, s, name_len);
-        name[name_len] = '\0';
-        if (!hs_engine_find(name)) {
-            char known[256];
-            return hs_error_set(err, HS_ENOTFOUND, "unknown engine '%s' (known: %s)", name,
-                                hs_engine_list(known, sizeof known));
-        }
+        s_spec_t sp;
+        int rc = s_spec_parse(s, len, list, &sp, err);
+        if (rc < 0)
+            return rc;
+        if ((flags & HS_ENGINE_THIS_BUILD) && sp.revision != s_revision_of(sp.vt))
+            return hs_error_set(err, HS_EINVAL,
+                                "engine '%.*s': this build computes %s revision %d, not %d",
+                                (int)len, s, sp.name, s_revision_of(sp.vt), sp.revision);
         for (int i = 0; i < count; i++)
             if (spec_len[i] == len && !memcmp(specs[i], s, len))
                 return hs_error_set(err, HS_EINVAL, "engine '%.*s' listed twice", (int)len, s);
         specs[count] = s;
         spec_len[count++] = len;
+        if (out) {
+            char rev[16] = "";
+            if (sp.revision > 1)
+                snprintf(rev, sizeof rev, "@%d", sp.revision);
+            int n = snprintf(out + used, size - used, "%s%s%s%s%.*s", count > 1 ? "," : "",
+                             sp.name, rev, sp.options ? ":" : "", (int)sp.options_len,
+                             sp.options ? sp.options : "");
+            if (n < 0 || (size_t)n >= size - used)
+                return hs_error_set(err, HS_EINVAL, "engine list '%s' too long", list);
+            used += (size_t)n;
+        }
         if (!e)
             break;
         s = e + 1;
     }
     return 0;
+}
+
+int hs_engine_check_list(const char *list, int max, hs_error_t *err)
+{
+    return s_list_walk(list, max, 0, NULL, 0, err);
+}
+
+int hs_engine_canonical_list(const char *list, int max, unsigned flags, char *out,
+                             size_t size, hs_error_t *err)
+{
+    if (!out || size == 0)
+        return hs_error_set(err, HS_EINVAL, "no room for the engine list");
+    return s_list_walk(list, max, flags, out, size, err);
 }
 
 int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t *cfg,
@@ -237,13 +308,21 @@ int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t 
     static const hs_engine_config_t s_default = { .threads = 1, .gpu = -1 };
     eng->vt = NULL;
     eng->state = NULL;
-    const hs_engine_vtable_t *vt = hs_engine_find(name);
-    if (!vt)
-        return hs_error_set(err, HS_ENOTFOUND, "unknown engine '%s'", name ? name : "");
-    int rc = vt->create(cfg ? cfg : &s_default, &eng->state, err);
+    if (!name)
+        return hs_error_set(err, HS_ENOTFOUND, "unknown engine ''");
+    s_spec_t sp;
+    int rc = s_spec_parse(name, strlen(name), name, &sp, err);
     if (rc < 0)
         return rc;
-    eng->vt = vt;
+    if (sp.options)
+        return hs_error_set(err, HS_EINVAL, "engine '%s': options go in the config", name);
+    if (sp.revision != s_revision_of(sp.vt))
+        return hs_error_set(err, HS_EINVAL, "engine '%s': this build computes %s revision %d",
+                            name, sp.name, s_revision_of(sp.vt));
+    rc = sp.vt->create(cfg ? cfg : &s_default, &eng->state, err);
+    if (rc < 0)
+        return rc;
+    eng->vt = sp.vt;
     return 0;
 }
 

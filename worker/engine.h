@@ -14,6 +14,15 @@
  *   │ "judge"      │                └───────────────────────────┘
  *   └──────────────┘                   evaluate(batch) → results
  *
+ * Revisions. A store keeps one eval per (engine spec, position), and a cluster
+ * may mix worker builds, so an engine whose results change for the same position
+ * and options gets a new revision: spec "judge@2:..." instead of "judge:...".
+ * The spec's text is what the engine id (core/poskey.h) hashes, so evals of two
+ * revisions never share an id, a store keeps both, and the broker (which leases a
+ * job only to workers offering each of its engine names exactly) never gives a
+ * revision-2 job to a revision-1 worker. Revision 1 is written without "@1", as
+ * the specs were before revisions existed, so older stores keep their ids.
+ *
  * Engines are looked up by name (hs_engine_find). An instance is used by one
  * thread at a time; the worker gives each thread its own instances. Engines only
  * compute: they never talk to the network or the store (layering: worker/ never
@@ -87,6 +96,7 @@ typedef struct hs_engine_config {
  */
 typedef struct hs_engine_vtable {
     const char *name;           /* registry name, e.g. "influence" */
+    int revision;               /* 0 or 1: first revision; bump when results change */
     int max_batch;              /* preferred largest batch (>= 1) */
     /* Creates private state into *state. 0 or HS_ENOMEM / HS_EINVAL with *err. */
     int (*create)(const hs_engine_config_t *cfg, void **state, hs_error_t *err);
@@ -116,21 +126,46 @@ const hs_engine_vtable_t *hs_engine_at(int i);
 
 /*
  * Writes the registered engine names, comma-separated, into buf (size bytes,
- * always NUL-terminated). Returns buf.
+ * always NUL-terminated), without revisions (hs_engine_canonical_list adds
+ * them). Returns buf.
  */
 const char *hs_engine_list(char *buf, int size);
 
 /*
- * Checks a comma-separated engine list ("influence,judge", "noop:delay_us=10";
- * the part after ':' is the engine's options, not checked here): every name must be
- * registered, no duplicates, at most `max` names. Returns 0, or HS_ENOTFOUND /
- * HS_EINVAL with the offending name in *err.
+ * Checks a comma-separated engine list ("influence,judge", "noop:delay_us=10",
+ * "judge@2"; the part after ':' is the engine's options, not checked here): every
+ * name must be registered, a revision "@R" a number 1..HS_ENGINE_MAX_REVISION, no
+ * duplicates, at most `max` names. Returns 0, or HS_ENOTFOUND / HS_EINVAL with
+ * the offending name in *err.
  */
 int hs_engine_check_list(const char *list, int max, hs_error_t *err);
 
+/* Highest revision number accepted in a spec's "@R". */
+#define HS_ENGINE_MAX_REVISION 9999
+
+/* Flags of hs_engine_canonical_list. */
+#define HS_ENGINE_THIS_BUILD 0x1u   /* every revision must be this build's own */
+
 /*
- * Creates an instance of the named engine into *eng. Returns 0, HS_ENOTFOUND for
- * an unknown name, or the engine's create() error. Destroy with hs_engine_fini.
+ * Checks a comma-separated engine list as hs_engine_check_list does and writes it
+ * to out (size bytes) in canonical form: each spec as "name[@R][:options]", where
+ * R is the revision the spec asked for or, without "@", this build's revision of
+ * the engine, and "@1" is left out. So `--engines judge` names the revision this
+ * build computes, and "judge@1:x" becomes "judge:x".
+ * With HS_ENGINE_THIS_BUILD (analyze, a worker: whoever must compute the evals)
+ * a revision other than this build's is an error; without it (submit, query) any
+ * revision 1..HS_ENGINE_MAX_REVISION is accepted, for other workers to serve or to
+ * read older evals. Returns 0, or HS_ENOTFOUND / HS_EINVAL (bad or foreign
+ * revision, too long for out) with the offending spec in *err.
+ */
+int hs_engine_canonical_list(const char *list, int max, unsigned flags, char *out,
+                             size_t size, hs_error_t *err);
+
+/*
+ * Creates an instance of the named engine into *eng. name may carry a revision,
+ * "judge@2": it must be this build's (HS_EINVAL otherwise, saying both). Returns
+ * 0, HS_ENOTFOUND for an unknown name, or the engine's create() error. Destroy
+ * with hs_engine_fini.
  */
 int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t *cfg,
                    hs_error_t *err);

@@ -194,11 +194,11 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
 }
 
 const hs_engine_vtable_t hs__engine_influence_vt = {
-    .name = "influence", .max_batch = 64,
+    .name = "influence", .revision = 1, .max_batch = 64,
     .create = s_create, .destroy = s_destroy, .evaluate = s_influence_eval,
 };
 
 const hs_engine_vtable_t hs__engine_judge_vt = {
-    .name = "judge", .max_batch = 64,
+    .name = "judge", .revision = 1, .max_batch = 64,
     .create = s_create, .destroy = s_destroy, .evaluate = s_judge_eval,
 };

@@ -262,14 +262,20 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
         gethostname(host, sizeof host - 1);
         snprintf(name, sizeof name, "%s:%ld", host, (long)getpid());
     }
-    char list[1024], *names[HS_WIRE_MAX_ENGINES];
+    /* Engines are offered by canonical name ("judge@2" from revision 2 on): the
+     * broker matches a job's engine names exactly, so a job of another revision
+     * never comes here (engine.h, "Revisions"). Options are the job's business. */
+    char plain[1024], list[1024], *names[HS_WIRE_MAX_ENGINES];
     int n = 0;
-    snprintf(list, sizeof list, "%s", c->engines ? c->engines : "");
-    if (!c->engines)
-        hs_engine_list(list, sizeof list);
+    if (hs_engine_canonical_list(c->engines ? c->engines : hs_engine_list(plain, sizeof plain),
+                                 HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, list, sizeof list,
+                                 NULL) < 0)
+        list[0] = '\0';        /* checked by hs_worker_run before connecting */
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < HS_WIRE_MAX_ENGINES;
-         tok = strtok_r(NULL, ",", &save))
+         tok = strtok_r(NULL, ",", &save)) {
+        tok[strcspn(tok, ":")] = '\0';
         names[n++] = tok;
+    }
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_READY);
     m.ready.name = name;
@@ -299,7 +305,9 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     if (!cfg || !cfg->endpoint || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "worker: endpoint and stop flag are required");
     if (cfg->engines) {
-        int rc = hs_engine_check_list(cfg->engines, HS_WIRE_MAX_ENGINES, err);
+        char canon[1024];
+        int rc = hs_engine_canonical_list(cfg->engines, HS_WIRE_MAX_ENGINES,
+                                          HS_ENGINE_THIS_BUILD, canon, sizeof canon, err);
         if (rc < 0)
             return rc;
     }
