@@ -584,6 +584,10 @@ static void s_dispatch(hs__broker_t *b)
         return;   /* out of memory: nothing leased; the next round tries again */
     for (int i = 0; i < b->num_workers; i++)
         b->workers[i]->blocked = false;
+    /* Every TASK reads its game: one read snapshot for the whole dispatch instead
+     * of a read transaction per game (it follows the round's commit, so it holds
+     * every task dispatch can lease). If it cannot be had, reads begin their own. */
+    hs_store_read_hold(b->store, NULL);
     bool any = true;
     /* One task per worker per pass, so workers share the queue evenly; a worker's
      * tasks are packed and go out w->batch per message (1 for an older worker:
@@ -604,7 +608,7 @@ static void s_dispatch(hs__broker_t *b)
             int rc = hs__task_build(b, t, &m, &err);
             if (rc == 0)
                 rc = hs_wire_encode(&m, buf, &err);
-            hs_wire_msg_fini(&m);
+            hs__task_msg_fini(&m);
             any = true;
             if (rc < 0) {
                 /* The task cannot be sent at all: lease it (one attempt) and fail it. */
@@ -622,6 +626,7 @@ static void s_dispatch(hs__broker_t *b)
     for (int i = 0; i < b->num_workers; i++)
         if (s_pack_flush(b, i))
             i--;
+    hs_store_read_release(b->store);
 }
 
 static void s_timers(hs__broker_t *b)

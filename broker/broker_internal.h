@@ -33,6 +33,9 @@ typedef struct hs__btask {
     hs_task_state_t jstate;         /* state the journal holds (leases are not journaled) */
     int64_t deadline;               /* lease expiry (ms, monotonic) while LEASED */
     struct hs__bworker *worker;     /* holder of the lease, or NULL */
+    int lease_slot;                 /* its index in worker->leases while LEASED: a
+                                     * RESULT drops its lease in O(1), not by a scan
+                                     * of up to credit x 64 leases */
     struct hs__bjob *job;
     hs__bgame_t *game;              /* shared by the chunks of one game, or NULL */
     struct hs__btask *qprev, *qnext;  /* job queue links while QUEUED */
@@ -46,7 +49,11 @@ typedef struct hs__bjob {
     int num_engines;
     char engines[HS_WIRE_MAX_ENGINES][HS_WIRE_MAX_NAME];  /* specs */
     uint32_t engine_ids[HS_WIRE_MAX_ENGINES];
+    char *engine_ptrs[HS_WIRE_MAX_ENGINES];  /* engines[] as the TASK's list, lent by
+                                     * hs__task_build */
     bool dirty;                     /* rec changed since last journal write */
+    int step;                       /* rec.moves_spec parsed (0 = not yet): */
+    bool last_only;                 /* hs__moves_parse's results, per job not per game */
     char token[HS_WIRE_MAX_TOKEN + 1];  /* client's job token ("" = none), journaled
                                      * in rec.moves_spec after a ';' */
     int64_t last_input;             /* ms of the last SUBMIT (upload lease) */
@@ -138,7 +145,10 @@ int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
  * task, engine of the job), nothing else. 0, or -1 with the reason in why. */
 int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size);
 int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
+/* The TASK message of t into *m (also on failure: release it with hs__task_msg_fini,
+ * never hs_wire_msg_fini alone: m->task.engines is lent by the job). */
 int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
+void hs__task_msg_fini(hs_wire_msg_t *m);
 void hs__broker_free_state(hs__broker_t *b);
 /* What broker_jobs.c needs of the task bookkeeping: */
 /* A store error rc (< 0) becomes the broker's sticky b->fatal, logged once; returns rc. */

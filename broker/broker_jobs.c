@@ -180,9 +180,10 @@ static int s_chunk_size(const hs__broker_t *b, const hs__bjob_t *j)
  * consecutive positions, with consecutive ids. */
 static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
 {
-    int step;
-    bool last_only;
-    hs__moves_parse(j->rec.moves_spec, &step, &last_only);
+    if (j->step <= 0 && hs__moves_parse(j->rec.moves_spec, &j->step, &j->last_only) < 0)
+        j->step = 1;   /* as before: a bad spec (refused at creation) reads as "all" */
+    int step = j->step;
+    bool last_only = j->last_only;
     hs_store_task_t whole = { .job_id = j->rec.id, .game_id = { gid[0], gid[1] },
                               .state = HS_TASK_QUEUED, .move_first = last_only ? num_moves : 0,
                               .move_last = num_moves, .move_step = step };

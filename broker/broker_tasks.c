@@ -179,14 +179,16 @@ static void s_queue_remove(hs__bjob_t *j, hs__btask_t *t)
     j->queued--;
 }
 
+/* Swap-removes t from w->leases through its slot (the last lease moves into it). */
 static void s_worker_drop_lease(hs__bworker_t *w, hs__btask_t *t)
 {
-    for (int i = 0; i < w->num_leases; i++)
-        if (w->leases[i] == t) {
-            w->leased_positions -= hs_store_task_positions(&t->rec);
-            w->leases[i] = w->leases[--w->num_leases];
-            return;
-        }
+    int i = t->lease_slot;
+    if (i < 0 || i >= w->num_leases || w->leases[i] != t)
+        return;   /* not held by w: nothing to drop */
+    w->leased_positions -= hs_store_task_positions(&t->rec);
+    w->leases[i] = w->leases[--w->num_leases];
+    w->leases[i]->lease_slot = i;
+    t->lease_slot = -1;
 }
 
 /* Takes t out of QUEUED or LEASED bookkeeping (not the journal). */
@@ -252,6 +254,7 @@ int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w)
         w->leases = nl;
         w->cap_leases = n;
     }
+    t->lease_slot = w->num_leases;
     w->leases[w->num_leases++] = t;
     w->leased_positions += hs_store_task_positions(&t->rec);
     /* Not journaled: after a crash every leased task is queued again anyway, and
@@ -361,7 +364,13 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
                  r->num_evals, n, ne);
         return -1;
     }
-    uint8_t *seen = calloc((size_t)n * (size_t)ne, 1);
+    /* One flag per (position, engine): on the stack for the usual task (a chunk
+     * of <= 64 positions x a few engines), so a RESULT costs no allocation. */
+    uint8_t small[1024];
+    size_t cells = (size_t)n * (size_t)ne;
+    uint8_t *seen = cells <= sizeof small ? small : malloc(cells);
+    if (seen)
+        memset(seen, 0, cells);
     if (!seen) {
         snprintf(why, size, "out of memory checking a result");
         return -1;
@@ -383,7 +392,8 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
                            e->move_number);
         }
     }
-    free(seen);
+    if (seen != small)
+        free(seen);
     return bad ? -1 : 0;
 }
 
@@ -438,19 +448,26 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
     /* Every chunk carries the whole record (worker/engine.h: engines are given the
      * whole game; the judge treats a record's last position as finished). */
     task->move_numbers = malloc(sizeof(int) * (size_t)n);
-    task->engines = calloc((size_t)t->job->num_engines, sizeof(char *));
-    if (!task->move_numbers || !task->engines)
+    if (!task->move_numbers)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     for (int i = 0; i < n; i++)
         task->move_numbers[i] = t->rec.move_first + i * t->rec.move_step;
     task->num_move_numbers = n;
-    for (int e = 0; e < t->job->num_engines; e++) {
-        task->engines[e] = strdup(t->job->engines[e]);
-        if (!task->engines[e])
-            return hs_error_set(err, HS_ENOMEM, "out of memory");
-        task->num_engines++;
-    }
+    /* The engine specs are the job's own strings, lent (no copy per TASK):
+     * hs__task_msg_fini takes them back before freeing the rest. */
+    hs__bjob_t *j = t->job;
+    for (int e = 0; e < j->num_engines; e++)
+        j->engine_ptrs[e] = j->engines[e];
+    task->engines = j->engine_ptrs;
+    task->num_engines = j->num_engines;
     return 0;
+}
+
+void hs__task_msg_fini(hs_wire_msg_t *m)
+{
+    m->task.engines = NULL;   /* lent by the job (hs__task_build) */
+    m->task.num_engines = 0;
+    hs_wire_msg_fini(m);
 }
 
 void hs__broker_free_state(hs__broker_t *b)

@@ -165,6 +165,10 @@ void hs_store_close(hs_store_t **sp)
         return;
     hs_store_t *s = *sp;
     hs_store_abort(s);
+    if (s->rtxn)
+        mdb_txn_abort(s->rtxn);
+    s->rtxn = NULL;
+    s->rtxn_held = false;
     /* Flush the pending index so the next open has nothing to rebuild and readers
      * can look the newest evals up (best effort: the data is safe either way). */
     if (s->num_pend && !(s->flags & HS_STORE_RDONLY))
@@ -229,6 +233,9 @@ static int s_log_append(hs_store_t *s, uint8_t op, int db, unsigned flags, const
  */
 static int s_grow_and_replay_once(hs_store_t *s, hs_error_t *err)
 {
+    /* LMDB remaps at a new size only with no transaction open in the process:
+     * a held read snapshot ends here (reads begin their own until the next hold). */
+    hs_store_read_release(s);
     for (;;) {
         if (s->txn)
             mdb_txn_abort(s->txn);
@@ -344,6 +351,7 @@ int hs_store_begin(hs_store_t *s, hs_error_t *err)
     }
     s->log.len = 0;
     s->next_eval_seq = 0;
+    s->next_task_id = 0;
     s->pend_at_begin = s->num_pend;
     return 0;
 }
@@ -414,6 +422,7 @@ static void s_batch_lost(hs_store_t *s)
         mdb_txn_abort(s->txn);
     s->txn = NULL;
     s->log.len = 0;
+    s->next_task_id = 0;
     hs_store_pend_truncate(s, s->pend_at_begin);
     s->num_engines_seen = 0;
     /* The puts of an aborted batch did not happen; its lookups did (they are
@@ -450,10 +459,49 @@ int hs_store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err)
     return crc ? crc : rc;
 }
 
+int hs_store_read_hold(hs_store_t *s, hs_error_t *err)
+{
+    if (s->rtxn_held)
+        return 0;
+    int rc;
+    if (s->rtxn) {
+        rc = mdb_txn_renew(s->rtxn);
+        if (rc) {
+            mdb_txn_abort(s->rtxn);
+            s->rtxn = NULL;
+        }
+    }
+    if (!s->rtxn) {
+        bool own;
+        if ((rc = hs_store_rtxn(s, &s->rtxn, &own, err)) != 0) {
+            s->rtxn = NULL;
+            return rc;
+        }
+        if (!own) {   /* a batch is open: reads go through it anyway */
+            s->rtxn = NULL;
+            return 0;
+        }
+    }
+    s->rtxn_held = true;
+    return 0;
+}
+
+void hs_store_read_release(hs_store_t *s)
+{
+    if (s->rtxn_held)
+        mdb_txn_reset(s->rtxn);   /* keeps its reader slot for the next renew */
+    s->rtxn_held = false;
+}
+
 int hs_store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err)
 {
     if (s->txn) {
         *txn = s->txn;
+        *own = false;
+        return 0;
+    }
+    if (s->rtxn_held) {
+        *txn = s->rtxn;
         *own = false;
         return 0;
     }

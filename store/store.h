@@ -122,6 +122,18 @@ int hs_store_begin(hs_store_t *s, hs_error_t *err);
 int hs_store_commit(hs_store_t *s, hs_error_t *err);
 /* Drops the open batch's writes. No-op without a batch. */
 void hs_store_abort(hs_store_t *s);
+/*
+ * Read snapshot held across many read calls (the broker's dispatch reads a game
+ * per TASK): until hs_store_read_release, a read call made while no batch is open
+ * uses this one read transaction instead of beginning and ending its own, so it
+ * sees the store as it was at the hold. A batch opened meanwhile is still read
+ * through (it is newer). The transaction is reset, not freed, at the release and
+ * renewed at the next hold. Hold it briefly: LMDB cannot reuse pages a held
+ * snapshot still sees. 0, or HS_ESTORE (reads then begin their own, as before).
+ * Release is a no-op without a hold.
+ */
+int hs_store_read_hold(hs_store_t *s, hs_error_t *err);
+void hs_store_read_release(hs_store_t *s);
 /* True while a batch is open. */
 bool hs_store_in_batch(const hs_store_t *s);
 

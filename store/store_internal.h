@@ -53,6 +53,9 @@ struct hs_store {
     unsigned flags;
     size_t map_size;
     MDB_txn *txn;               /* the open batch, or NULL */
+    MDB_txn *rtxn;              /* hs_store_read_hold's read txn (reset when not held), or NULL */
+    bool rtxn_held;             /* rtxn is live: hs_store_rtxn hands it out */
+    uint64_t next_task_id;      /* next tasks key in this batch (0 = unknown) */
     hs_wire_buf_t log;          /* batch log: see s_store_put */
     uint64_t next_eval_seq;     /* next evaldata key in this batch (0 = unknown) */
     hs_store_pending_t *pend;   /* evals not in evalidx yet (writer only) */

@@ -369,7 +369,14 @@ int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err)
     int rc = hs_store_wbegin(s, &ab, err);
     if (rc)
         return rc;
-    if ((rc = s_next_id(s, HS_DB_TASKS, &t->id, err)) == 0) {
+    /* The next id is last key + 1 (s_next_id), remembered for the rest of the
+     * batch (a game's chunks, a SUBMIT's games): one cursor seek per batch, not
+     * per task. Forgotten at begin and when the batch is lost. */
+    if (s->next_task_id)
+        t->id = s->next_task_id;
+    else
+        rc = s_next_id(s, HS_DB_TASKS, &t->id, err);
+    if (rc == 0) {
         uint8_t key[8], sk[9];
         hs_be64(key, t->id);
         s_state_key(sk, t->state, t->id);
@@ -377,6 +384,7 @@ int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err)
              : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
         if (rc == 0)
             rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+        s->next_task_id = rc == 0 ? t->id + 1 : 0;
     }
     return hs_store_wend(s, ab, rc, err);
 }

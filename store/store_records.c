@@ -84,18 +84,20 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
         return rc;
     uint8_t key[16];
     hs_id_key(key, g->id);
-    MDB_val k = { 16, key }, d;
-    bool have = mdb_get(s->txn, s->dbi[HS_DB_GAMES], &k, &d) == 0;
-    if (!have) {
-        hs_wire_game_t w = { .game = *g, .source = (char *)source, .error = NULL };
-        uint8_t hdr[1 + 8] = { HS_STORE_SCHEMA };
-        hs_be64(hdr + 1, job_id);
-        if ((rc = hs_store_rec_start(s, hdr, sizeof hdr, err)))
-            goto out;
-        if ((rc = hs_wire_encode_game(&w, &s->rec, err)))
-            goto out;
-        if ((rc = hs_store_put(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, 0, err)))
-            goto out;
+    /* One B-tree descent: the record is put unless the game is there already
+     * (a new game is the usual case; encoding a duplicate for nothing is cheaper
+     * than a lookup before every put). */
+    hs_wire_game_t w = { .game = *g, .source = (char *)source, .error = NULL };
+    uint8_t hdr[1 + 8] = { HS_STORE_SCHEMA };
+    hs_be64(hdr + 1, job_id);
+    if ((rc = hs_store_rec_start(s, hdr, sizeof hdr, err)))
+        goto out;
+    if ((rc = hs_wire_encode_game(&w, &s->rec, err)))
+        goto out;
+    rc = hs_store_put_new(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, NULL, err);
+    if (rc && rc != HS_EEXIST)
+        goto out;
+    if (rc == 0) {
         const char *names[2] = { g->black, g->white };
         for (int i = 0; i < 2; i++) {
             if (!names[i] || !names[i][0])
@@ -105,8 +107,10 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
             if ((rc = hs_store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err)))
                 goto out;
         }
-    } else if (existed) {
-        *existed = true;
+    } else {
+        rc = 0;
+        if (existed)
+            *existed = true;
     }
     if (source && source[0]) {
         uint8_t sk[S_SOURCE_KEY_MAX];
