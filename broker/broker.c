@@ -15,11 +15,11 @@
  *      whose counts changed), then run up to 4 waiting QUERYs (no write
  *      transaction is open now) and send their QUERY_REPLYs (both in
  *      broker_clients.c);
- *   6. dispatch: every worker with free credit gets tasks (lease → TASK); a
- *      credit covers up to S_CREDIT_POSITIONS positions, so small tasks are
- *      leased many per credit; a worker whose READY said batch K gets its TASKs
- *      K per message (PROTOCOL.md, "Batched messages"), and a worker may send
- *      several RESULTs per message (step 2 reads them body by body).
+ *   6. dispatch (broker_dispatch.c): every worker with free credit gets tasks
+ *      (lease → TASK), small tasks many per credit; a worker whose READY said
+ *      batch K gets its TASKs K per message (PROTOCOL.md, "Batched messages"),
+ *      and a worker may send several RESULTs per message (step 2 reads them
+ *      body by body).
  *
  * Durability guarantee (also in docs/PROTOCOL.md): every reply to a client
  * (SUBMIT_REPLY "accepted", STATUS_REPLY counts and job states, CANCEL_REPLY) is
@@ -69,11 +69,10 @@ typedef struct s_outbox {
 
 /* --------------------------------------------------------------- sending */
 
-/* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe
- * full) or HS_ENOTFOUND (peer gone). Only the first frame can fail: once ZeroMQ
- * has taken it, it takes the rest of the message. */
-static int s_send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
-                         const void *const *body, const size_t *len, int n)
+/* Only the first frame can fail: once ZeroMQ has taken it, it takes the rest of
+ * the message. */
+int hs__send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                    const void *const *body, const size_t *len, int n)
 {
     if (zmq_send(b->sock, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
         return errno == EAGAIN ? HS_EAGAIN : HS_ENOTFOUND;
@@ -90,7 +89,7 @@ static int s_send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool
 static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
                       const void *body, size_t len)
 {
-    return s_send_frames(b, id, id_len, to_worker, &body, &len, 1);
+    return hs__send_frames(b, id, id_len, to_worker, &body, &len, 1);
 }
 
 int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
@@ -163,8 +162,7 @@ static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t l
     return NULL;
 }
 
-/* Removes worker i: its leases go back to the queue (an attempt is used). */
-static void s_worker_remove(hs__broker_t *b, int i, const char *why)
+void hs__worker_remove(hs__broker_t *b, int i, const char *why)
 {
     hs__bworker_t *w = b->workers[i];
     S_LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
@@ -179,7 +177,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_
 {
     for (int i = 0; i < b->num_workers; i++)
         if (b->workers[i]->id_len == len && !memcmp(b->workers[i]->id, id, len)) {
-            s_worker_remove(b, i, "sent READY again");
+            hs__worker_remove(b, i, "sent READY again");
             break;
         }
     if (b->num_workers == b->cap_workers) {
@@ -389,7 +387,7 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
         case HS_WIRE_DISCONNECT:
             for (int i = 0; i < b->num_workers; i++)
                 if (b->workers[i] == w) {
-                    s_worker_remove(b, i, "disconnected");
+                    hs__worker_remove(b, i, "disconnected");
                     break;
                 }
             w = NULL;
@@ -479,162 +477,12 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
                zmq_msg_size(&fr[k]), nf > 4, &told);
 }
 
-/*
- * Credit: a worker announces how many tasks it may hold; a credit stands for up to
- * S_CREDIT_POSITIONS positions, so small tasks (a few moves, `--moves last`) are
- * leased many per credit and the pipe stays full: a worker holds tasks while it has
- * fewer than `credit` of them, or fewer than credit x S_CREDIT_POSITIONS positions
- * in at most credit x S_CREDIT_TASKS tasks.
- */
-#define S_CREDIT_POSITIONS 64
-#define S_CREDIT_TASKS 64
-
-static bool s_worker_full(const hs__bworker_t *w)
-{
-    if (w->num_leases < w->credit)
-        return false;
-    return w->leased_positions >= (int64_t)w->credit * S_CREDIT_POSITIONS ||
-           w->num_leases >= w->credit * S_CREDIT_TASKS;
-}
-
-/*
- * The TASKs packed for one worker slot during s_dispatch, sent as one message
- * when there are w->batch of them or when the dispatch ends. Empty between
- * dispatches; the encode buffers are kept (reused) across rounds.
- */
-struct hs__bpack {
-    hs__btask_t *tasks[HS_WIRE_MAX_BATCH];
-    hs_wire_buf_t bufs[HS_WIRE_MAX_BATCH];
-    int n;
-};
-
-/* Room for a pack per worker slot. 0 or HS_ENOMEM. */
-static int s_packs_reserve(hs__broker_t *b)
-{
-    if (b->num_workers <= b->cap_packs)
-        return 0;
-    int n = b->num_workers < 16 ? 16 : b->num_workers * 2;
-    struct hs__bpack *np = realloc(b->packs, sizeof *np * (size_t)n);
-    if (!np)
-        return HS_ENOMEM;
-    memset(np + b->cap_packs, 0, sizeof *np * (size_t)(n - b->cap_packs));
-    b->packs = np;
-    b->cap_packs = n;
-    return 0;
-}
-
-static void s_packs_free(hs__broker_t *b)
-{
-    for (int i = 0; i < b->cap_packs; i++)
-        for (int k = 0; k < HS_WIRE_MAX_BATCH; k++)
-            hs_wire_buf_free(&b->packs[i].bufs[k]);
-    free(b->packs);
-    b->packs = NULL;
-    b->cap_packs = 0;
-}
-
-/*
- * Sends the pack of worker slot i as one message. If the send fails, exactly
- * the tasks of that message are unleased (no attempt used), last first, so each
- * goes back to the head of its job's queue in the order it was taken, and the
- * worker is blocked for the rest of the round; a worker that is gone is removed
- * (its other leases requeued) and another worker moves into slot i: returns 1
- * then, so the caller looks at slot i again; else 0.
- */
-static int s_pack_flush(hs__broker_t *b, int i)
-{
-    hs__bworker_t *w = b->workers[i];
-    struct hs__bpack *p = &b->packs[i];
-    if (p->n == 0)
-        return 0;
-    const void *data[HS_WIRE_MAX_BATCH];
-    size_t len[HS_WIRE_MAX_BATCH];
-    for (int k = 0; k < p->n; k++) {
-        data[k] = p->bufs[k].data;
-        len[k] = p->bufs[k].len;
-    }
-    int rc = s_send_frames(b, w->id, w->id_len, true, data, len, p->n);
-    if (rc < 0) {
-        for (int k = p->n; k-- > 0;)
-            hs__task_unlease(b, p->tasks[k]);
-        w->blocked = true;
-    } else {
-        w->last_sent = b->now;
-        b->sent_msgs++;
-        b->sent_tasks += (uint64_t)p->n;
-    }
-    for (int k = 0; k < p->n; k++)
-        if (p->bufs[k].cap > (64u << 10))
-            hs_wire_buf_free(&p->bufs[k]);   /* keep only small buffers for reuse */
-    p->n = 0;
-    if (rc == HS_ENOTFOUND) {
-        s_worker_remove(b, i, "unreachable");
-        /* The last worker moved into slot i: its (empty) pack moves with it. */
-        struct hs__bpack tmp = b->packs[i];
-        b->packs[i] = b->packs[b->num_workers];
-        b->packs[b->num_workers] = tmp;
-        return 1;
-    }
-    return 0;
-}
-
-static void s_dispatch(hs__broker_t *b)
-{
-    if (s_packs_reserve(b) < 0)
-        return;   /* out of memory: nothing leased; the next round tries again */
-    for (int i = 0; i < b->num_workers; i++)
-        b->workers[i]->blocked = false;
-    /* Every TASK reads its game: one read snapshot for the whole dispatch instead
-     * of a read transaction per game (it follows the round's commit, so it holds
-     * every task dispatch can lease). If it cannot be had, reads begin their own. */
-    hs_store_read_hold(b->store, NULL);
-    bool any = true;
-    /* One task per worker per pass, so workers share the queue evenly; a worker's
-     * tasks are packed and go out w->batch per message (1 for an older worker:
-     * each at once). */
-    while (any && !b->fatal) {
-        any = false;
-        for (int i = 0; i < b->num_workers; i++) {
-            hs__bworker_t *w = b->workers[i];
-            if (w->blocked || s_worker_full(w))
-                continue;
-            hs__btask_t *t = hs__task_next(b, w);
-            if (!t)
-                continue;
-            struct hs__bpack *p = &b->packs[i];
-            hs_wire_buf_t *buf = &p->bufs[p->n];
-            hs_wire_msg_t m;
-            hs_error_t err = { 0 };
-            int rc = hs__task_build(b, t, &m, &err);
-            if (rc == 0)
-                rc = hs_wire_encode(&m, buf, &err);
-            hs__task_msg_fini(&m);
-            any = true;
-            if (rc < 0) {
-                /* The task cannot be sent at all: lease it (one attempt) and fail it. */
-                hs__task_lease(b, t, w);
-                t->rec.attempts = b->max_attempts;
-                hs__task_requeue(b, t, err.msg[0] ? err.msg : "cannot build the task");
-                continue;
-            }
-            hs__task_lease(b, t, w);
-            p->tasks[p->n++] = t;
-            if (p->n >= w->batch && s_pack_flush(b, i))
-                i--;
-        }
-    }
-    for (int i = 0; i < b->num_workers; i++)
-        if (s_pack_flush(b, i))
-            i--;
-    hs_store_read_release(b->store);
-}
-
 static void s_timers(hs__broker_t *b)
 {
     for (int i = 0; i < b->num_workers; i++) {
         hs__bworker_t *w = b->workers[i];
         if (b->now > w->expiry) {
-            s_worker_remove(b, i, "heartbeat expired");
+            hs__worker_remove(b, i, "heartbeat expired");
             i--;
             continue;
         }
@@ -647,7 +495,7 @@ static void s_timers(hs__broker_t *b)
             hs_wire_msg_t m;
             hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
             if (s_send_msg(b, w->id, w->id_len, &m) == HS_ENOTFOUND) {
-                s_worker_remove(b, i, "unreachable");
+                hs__worker_remove(b, i, "unreachable");
                 i--;
                 continue;
             }
@@ -781,7 +629,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
          * is durable, so a restarted broker never reuses an id a worker holds.
          * Leases are not journaled; what dispatch does write (a task that cannot
          * be built fails) goes into the next round's batch. */
-        s_dispatch(&b);
+        hs__dispatch(&b);
     }
     if (b.fatal) {
         rc = b.fatal;
@@ -800,7 +648,7 @@ done:
     for (int i = 0; i < out.n; i++)
         hs_wire_buf_free(&out.v[i].body);
     free(out.v);
-    s_packs_free(&b);
+    hs__packs_free(&b);
     if (b.sock)
         zmq_close(b.sock);
     if (b.store) {

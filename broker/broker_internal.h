@@ -98,7 +98,7 @@ typedef struct hs__broker {
     uint64_t rounds, messages, commits;  /* loop statistics (logged at stop) */
     uint64_t bodies;                /* bodies read (a batched message holds several) */
     uint64_t sent_msgs, sent_tasks; /* TASK messages and TASK bodies sent */
-    struct hs__bpack *packs;        /* per worker slot: TASKs packed this dispatch (broker.c) */
+    struct hs__bpack *packs;        /* per worker slot: TASKs packed this dispatch (broker_dispatch.c) */
     int cap_packs;
     struct hs__bquery *queries;     /* QUERYs waiting for the round's commit (broker_clients.c) */
     int num_queries, cap_queries;
@@ -133,6 +133,21 @@ void hs__watch_remove(hs__broker_t *b, int i);
 void hs__watch_push(hs__broker_t *b);
 /* Frees the query queue and the watchers (at shutdown). */
 void hs__clients_free(hs__broker_t *b);
+
+/* ---- the socket loop: broker.c ---- */
+/* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe
+ * full) or HS_ENOTFOUND (peer gone). */
+int hs__send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                    const void *const *body, const size_t *len, int n);
+/* Removes worker i: its leases go back to the queue (an attempt is used); the
+ * last worker moves into slot i. */
+void hs__worker_remove(hs__broker_t *b, int i, const char *why);
+
+/* ---- dispatch: broker_dispatch.c ---- */
+/* Leases queued tasks to workers with free credit and sends them (after the commit). */
+void hs__dispatch(hs__broker_t *b);
+/* Frees the per-worker TASK packs (at shutdown). */
+void hs__packs_free(hs__broker_t *b);
 
 /* ---- tasks and the state machine: broker_tasks.c ---- */
 int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */
