@@ -134,6 +134,53 @@ static inline void s_fill16(uint16_t *dst, int n, uint16_t first, int step)
         dst[i] = (uint16_t)(first + i * step);
 }
 
+/* dst[i] = dst[i - back] + add for back <= i < n: each row of a board's
+ * lists is the row before it plus a constant. Four entries per 64-bit step
+ * when back >= 4 (the entries read are then already final; no lane carries, as
+ * every entry stays below 65536). */
+static inline void s_step16(uint16_t *dst, int back, int n, uint16_t add)
+{
+    int i = back;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (back >= 4) {
+        const uint64_t inc = (uint64_t)add * 0x0001000100010001ull;
+        for (; i + 4 <= n; i += 4) {
+            uint64_t v;
+            memcpy(&v, dst + i - back, sizeof v);
+            v += inc;
+            memcpy(dst + i, &v, sizeof v);
+        }
+    }
+#endif
+    for (; i < n; i++)
+        dst[i] = (uint16_t)(dst[i - back] + add);
+}
+
+/* Repeats the first `block` bytes of base over base[block .. total), in
+ * doubling copies (a few memcpy calls instead of one per row). */
+static void s_repeat(void *base, size_t block, size_t total)
+{
+    uint8_t *p = base;
+    for (size_t done = block; done < total;) {
+        const size_t m = done < total - done ? done : total - done;
+        memcpy(p + done, p, m);
+        done += m;
+    }
+}
+
+/* Neighbour counts of row y of an empty board: its left sentinel and its N
+ * points (hs_board_init). */
+static void s_nbr_empty_row(hs_board_t *b, int y)
+{
+    const uint16_t E = 1u, O = 1u << (4 * HS_OFFBOARD);
+    const int size = b->size, row = (y + 1) * b->stride + 1;
+    const int ey = (y == 0) + (y == size - 1);
+    b->nbr[row - 1] = (uint16_t)(y == 0 ? 3 * O + E : 2 * O + 2 * E);
+    s_fill16(b->nbr + row, size, (uint16_t)((4 - ey) * E + ey * O), 0);
+    b->nbr[row] = (uint16_t)(b->nbr[row] + O - E);
+    b->nbr[row + size - 1] = (uint16_t)(b->nbr[row + size - 1] + O - E);
+}
+
 int hs_board_init(hs_board_t *b, int size)
 {
     if (size < HS_BOARD_MIN_SIZE || size > HS_BOARD_MAX_SIZE)
@@ -161,27 +208,33 @@ int hs_board_init(hs_board_t *b, int size)
      * neighbour per edge it lies on, empty ones otherwise; a sentinel has one
      * empty neighbour (the on-board point beside it), except the two corners of
      * the array (none) and the left sentinels of rows 2..N (two: the ends of
-     * two rows). */
+     * two rows). Every middle row (its left sentinel and its N points: stride
+     * entries) is the same, so row 1 is written once and copied, in doubling
+     * blocks, over the rows up to the last. */
     const uint16_t E = 1u, O = 1u << (4 * HS_OFFBOARD);
     b->nbr[0] = (uint16_t)(4 * O);
-    for (int i = 1; i < s; i++)
-        b->nbr[i] = (uint16_t)(3 * O + E);
-    int k = 0;
-    for (int y = 0; y < size; y++) {
-        const int row = (y + 1) * s + 1;
-        const int ey = (y == 0) + (y == size - 1);
-        b->nbr[row - 1] = (uint16_t)(y == 0 ? 3 * O + E : 2 * O + 2 * E);
-        memset(b->color + row, HS_EMPTY, (size_t)size);
-        s_fill16(b->nbr + row, size, (uint16_t)((4 - ey) * E + ey * O), 0);
-        b->nbr[row] = (uint16_t)(b->nbr[row] + O - E);
-        b->nbr[row + size - 1] = (uint16_t)(b->nbr[row + size - 1] + O - E);
-        s_fill16(b->empty + k, size, (uint16_t)row, 1);
-        s_fill16(b->empty_pos + row, size, (uint16_t)k, 1);
-        k += size;
+    s_fill16(b->nbr + 1, s - 1, (uint16_t)(3 * O + E), 0);
+    s_nbr_empty_row(b, 0);
+    if (size > 2) {   /* rows 1 .. size-2, from their left sentinels: row 1 again */
+        s_nbr_empty_row(b, 1);
+        s_repeat(b->nbr + 2 * s, (size_t)s * sizeof b->nbr[0],
+                 (size_t)(size - 2) * (size_t)s * sizeof b->nbr[0]);
     }
-    b->num_empty = k;
-    for (int i = (size + 1) * s; i < np - 1; i++)
-        b->nbr[i] = (uint16_t)(3 * O + E);
+    s_nbr_empty_row(b, size - 1);
+    /* The colours: every row is N empty points and the next row's sentinel. */
+    memset(b->color + s + 1, HS_EMPTY, (size_t)size);
+    s_repeat(b->color + s + 1, (size_t)s, (size_t)((size - 1) * s + size));
+    /* The empty list in row order (each row the one before plus the stride),
+     * and each point's index in it (each row the one before plus N; the
+     * sentinels between rows stay 0). */
+    s_fill16(b->empty, size, (uint16_t)(s + 1), 1);
+    s_step16(b->empty, size, size * size, (uint16_t)s);
+    b->num_empty = size * size;
+    s_fill16(b->empty_pos + s + 1, size, 0, 1);
+    s_step16(b->empty_pos + s + 1, s, (size - 1) * s + size, (uint16_t)size);
+    for (int y = 1; y < size; y++)
+        b->empty_pos[(y + 1) * s] = 0;
+    s_fill16(b->nbr + (size + 1) * s, np - 1 - (size + 1) * s, (uint16_t)(3 * O + E), 0);
     b->nbr[np - 1] = (uint16_t)(4 * O);
     return 0;
 }

@@ -32,6 +32,20 @@ static uint64_t s_mix(uint64_t x)
     return x;
 }
 
+/* The 8 bytes at p as a little-endian word: one load where the machine is
+ * little-endian (the same value as the byte loop, which big-endian keeps). */
+static inline uint64_t s_load64le(const uint8_t *p)
+{
+    uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&w, p, sizeof w);
+#else
+    for (int k = 0; k < 8; k++)
+        w |= (uint64_t)p[k] << (8 * k);
+#endif
+    return w;
+}
+
 /* Two lanes with different seeds and multipliers over 8-byte words; the tail is
  * padded with its length so "ab" and "ab\0" differ. */
 void hs_hash128(const void *vdata, size_t len, uint8_t out[16])
@@ -40,9 +54,7 @@ void hs_hash128(const void *vdata, size_t len, uint8_t out[16])
     uint64_t h1 = 0x243f6a8885a308d3ull ^ len, h2 = 0x13198a2e03707344ull ^ (len << 1);
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
-        uint64_t w = 0;
-        for (int k = 0; k < 8; k++)
-            w |= (uint64_t)data[i + k] << (8 * k);
+        uint64_t w = s_load64le(data + i);
         h1 = s_mix(h1 ^ w) + 0x9e3779b97f4a7c15ull;
         h2 = s_mix(h2 + (w * 0xff51afd7ed558ccdull)) ^ 0xc4ceb9fe1a85ec53ull;
     }
@@ -68,9 +80,10 @@ void hs_position_key(const hs_board_t *b, const hs_game_t *g, int move_number,
     size_t n = 0;
     int size = b->size;
     buf[n++] = (uint8_t)size;
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++)
-            buf[n++] = b->color[hs_board_point(b, x, y)];
+    /* The colours row by row: a row's points are consecutive indices
+     * (board.h), so each row is one copy. */
+    for (int y = 0; y < size; y++, n += (size_t)size)
+        memcpy(buf + n, b->color + hs_board_point(b, 0, y), (size_t)size);
     buf[n++] = (uint8_t)b->to_move;
     /* Ko as a board-independent vertex so the encoding does not depend on stride. */
     uint16_t ko = 0xFFFF;

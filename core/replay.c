@@ -4,14 +4,14 @@
  */
 #include "core/replay.h"
 
-#include <string.h>
-
 #include "core/poskey.h"
 
 int hs_replay_start(hs_replay_t *r, const hs_game_t *g, hs_error_t *err)
 {
-    memset(r, 0, sizeof *r);
+    /* Not a memset of the whole cursor: the board is 12 KB, and hs_board_init
+     * writes every entry of it that is ever read (board.h). */
     r->game = g;
+    r->played = 0;
     hs_history_init(&r->hist);
     int rc = hs_board_init(&r->board, g->size);
     if (rc < 0)

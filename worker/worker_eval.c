@@ -7,8 +7,9 @@
  * O(moves²). Several tasks with the same engines share a batch
  * (hs__worker_eval_tasks): positions of short tasks fill one engine call, and
  * the engine clocks (a system call each on some virtual machines) are read once
- * per call. Boards are copied into the batch (a board is plain data), so a
- * batch of B positions holds B boards: B is bounded by hs__worker_batch_max.
+ * per call. Boards are copied into the batch (hs_board_copy: the used part of
+ * a board), so a batch of B positions holds B boards: B is bounded by
+ * hs__worker_batch_max.
  */
 #include "worker/worker_internal.h"
 
@@ -178,7 +179,10 @@ static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result
     int rc;
     if ((rc = s_use_engines(x, t, err)) < 0)
         return rc;
-    res->evals = calloc((size_t)t->num_move_numbers * (size_t)t->num_engines + 1,
+    /* Not zeroed: s_flush writes each eval whole before counting it, and only
+     * counted ones are ever read or freed (malloc, unlike calloc, can be served
+     * from glibc's per-thread cache). */
+    res->evals = malloc(((size_t)t->num_move_numbers * (size_t)t->num_engines + 1) *
                         sizeof *res->evals);
     if (!res->evals)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
@@ -192,7 +196,9 @@ static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result
         if ((rc = hs_replay_to(r, target, err)) < 0)
             goto done;
         int b = x->batch_n++;
-        x->boards[b] = r->board;
+        /* Only the used part of the board (board.h): a 19x19 copy is half the
+         * 12 KB struct, and this copy was the worker's largest cost per position. */
+        hs_board_copy(&x->boards[b], &r->board);
         x->pos[b].game = g;
         x->pos[b].board = &x->boards[b];
         x->pos[b].move_number = target;
@@ -210,7 +216,8 @@ done:
 int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
                           hs_wire_buf_t *outs, uint64_t *positions, int *failed)
 {
-    hs_wire_msg_t *m = calloc((size_t)n, sizeof *m);
+    /* The RESULTs live in the context's scratch (each is initialised below). */
+    hs_wire_msg_t *m = n <= HS__GROUP_MAX ? x->msgs : malloc((size_t)n * sizeof *m);
     if (!m)
         return HS_ENOMEM;
     x->batch_n = 0;
@@ -243,7 +250,8 @@ int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int
         }
         hs_wire_msg_fini(&m[i]);
     }
-    free(m);
+    if (m != x->msgs)
+        free(m);
     return first;
 }
 

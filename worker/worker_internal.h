@@ -16,6 +16,9 @@
 
 #define HS__ENGINE_CACHE 8
 #define HS__BATCH_MAX 256
+/* Most tasks one hs__worker_eval_tasks call takes without an allocation (an
+ * engine thread's group). */
+#define HS__GROUP_MAX 64
 
 /* Engine instances of one thread, by spec string, and the stability memo they
  * share (created with the first instance). */
@@ -44,6 +47,7 @@ typedef struct hs__eval_ctx {
     int batch_limit;
     double engine_seconds;                       /* wall time in evaluate() */
     double engine_cpu_seconds;                   /* this thread's CPU time in it */
+    hs_wire_msg_t msgs[HS__GROUP_MAX];           /* the RESULTs of one call (scratch) */
 } hs__eval_ctx_t;
 
 void hs__engine_cache_fini(hs__engine_cache_t *c);
