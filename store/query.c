@@ -330,6 +330,25 @@ int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t 
     return rc;
 }
 
+typedef struct {
+    FILE *out;
+    bool json;
+    int n;
+} s_stats_engines_t;
+
+static int s_stats_engine(void *ctx, uint32_t engine_id, const char *spec)
+{
+    (void)engine_id;
+    s_stats_engines_t *e = ctx;
+    if (e->n++)
+        fputs(e->json ? "," : ", ", e->out);
+    if (e->json)
+        hs_json_string(e->out, spec);
+    else
+        fputs(spec, e->out);
+    return 0;
+}
+
 int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
 {
     hs_store_stats_t st;
@@ -342,18 +361,24 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
         ? "{\"games\":%lld,\"failed_games\":%lld,\"positions\":%lld,\"evals\":%lld,"
           "\"players\":%lld,\"jobs\":%lld,\"tasks\":%lld,\"eval_lookups\":%lld,"
           "\"eval_hits\":%lld,\"eval_hit_rate\":%.4f,\"result_puts\":%lld,"
-          "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"map_size\":%zu,\"map_used\":%zu}\n"
+          "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"map_size\":%zu,\"map_used\":%zu,"
         : "games          %lld\nfailed_games   %lld\npositions      %lld\nevals          %lld\n"
           "players        %lld\njobs           %lld\ntasks          %lld\n"
           "eval_lookups   %lld\neval_hits      %lld\neval_hit_rate  %.4f\n"
           "result_puts    %lld\nresult_dups    %lld\ndedupe_rate    %.4f\n"
-          "map_size       %zu\nmap_used       %zu\n";
+          "map_size       %zu\nmap_used       %zu\nengines        ";
     fprintf(out, fmt, (long long)st.games, (long long)st.failed_games,
             (long long)st.positions, (long long)st.evals, (long long)st.players,
             (long long)st.jobs, (long long)st.tasks, (long long)st.eval_lookups,
             (long long)st.eval_hits, hit, (long long)st.result_puts,
             (long long)st.result_dups, dedupe, st.map_size, st.map_used);
-    return 0;
+    /* The engine specs with stored evals, so that the revisions a store holds
+     * ("judge", "judge@2") can be seen and named in `--engine`. */
+    s_stats_engines_t e = { out, json, 0 };
+    fputs(json ? "\"engines\":[" : "", out);
+    rc = hs_store_engines_each(s, s_stats_engine, &e, err);
+    fputs(json ? "]}\n" : (e.n ? "\n" : "-\n"), out);
+    return rc;
 }
 
 /* ---- by position ---- */

@@ -89,7 +89,8 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
 /*
  * Writes ONE JSON object (one line) with the store's statistics: games,
  * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,
- * eval_hit_rate, result_puts, result_dups, dedupe_rate, map_size, map_used.
+ * eval_hit_rate, result_puts, result_dups, dedupe_rate, map_size, map_used, and
+ * engines (the engine specs with stored evals, in engine-id order).
  * With json == false the same as aligned "name value" lines.
  */
 int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);

@@ -40,6 +40,8 @@ check "query --engine area@1 = --engine area" \
       "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area --json | md5sum)"
 check "query --engine area: 8 rows" \
       "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area --json | grep -c '"engine":"area"')" 8
+check "stats: the engine specs stored" \
+      "$("$BIN" query --db "$tmp/db" stats --json | grep -o '"engines":\[[^]]*\]')" '"engines":["area"]'
 check "query --engine area@2: no rows" \
       "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area@2 --json | grep -c '"engine"')" 0
 "$BIN" analyze "$tmp/games" --db "$tmp/db-rev" --engines area@2 --quiet > "$tmp/rev.out" 2>&1
