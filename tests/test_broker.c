@@ -347,7 +347,10 @@ static void s_test_revisions(void)
         HS_CHECK_INT(hs_engine_canonical_list(bad[i], 16, 0, out, sizeof out, NULL), HS_EINVAL);
     HS_CHECK_INT(hs_engine_canonical_list("nonesuch@2", 16, 0, out, sizeof out, NULL),
                  HS_ENOTFOUND);
-    HS_CHECK_INT(hs_engine_canonical_list("noop,noop@1", 16, 0, out, 8, NULL), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_canonical_list("noop,area", 16, 0, out, 8, &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "too long") != NULL);
+    HS_CHECK_INT(hs_engine_check_list("noop,noop@1", 16, &err), HS_EINVAL);   /* one spec */
+    HS_CHECK(strstr(err.msg, "listed twice") != NULL);
     HS_CHECK_INT(hs_engine_check_list("noop@2,area", 16, NULL), 0);
 
     hs_engine_t eng;

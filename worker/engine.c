@@ -245,8 +245,7 @@ static int s_list_walk(const char *list, int max, unsigned flags, char *out, siz
 {
     if (!list || !*list)
         return hs_error_set(err, HS_EINVAL, "empty engine list");
-    const char *specs[16];
-    size_t spec_len[16];
+    s_spec_t seen[16];
     int count = 0;
     size_t used = 0;
     if (out && size)
@@ -266,11 +265,13 @@ static int s_list_walk(const char *list, int max, unsigned flags, char *out, siz
             return hs_error_set(err, HS_EINVAL,
                                 "engine '%.*s': this build computes %s revision %d, not %d",
                                 (int)len, s, sp.name, s_revision_of(sp.vt), sp.revision);
+        /* Twice = the same canonical spec ("judge" and "judge@1" are one). */
         for (int i = 0; i < count; i++)
-            if (spec_len[i] == len && !memcmp(specs[i], s, len))
+            if (seen[i].vt == sp.vt && seen[i].revision == sp.revision &&
+                !seen[i].options == !sp.options && seen[i].options_len == sp.options_len &&
+                (!sp.options_len || !memcmp(seen[i].options, sp.options, sp.options_len)))
                 return hs_error_set(err, HS_EINVAL, "engine '%.*s' listed twice", (int)len, s);
-        specs[count] = s;
-        spec_len[count++] = len;
+        seen[count++] = sp;
         if (out) {
             char rev[16] = "";
             if (sp.revision > 1)

@@ -1,0 +1,60 @@
+/*
+ * tests/fuzz/fuzz_engines.c — libFuzzer target for engine-spec lists
+ * (worker/engine.h): what `--engines` takes from a user and what a TASK's
+ * engine names give a worker off the network.
+ *
+ * Properties checked on every input (NUL-terminated copy of the bytes):
+ *  - hs_engine_check_list returns 0, HS_EINVAL or HS_ENOTFOUND, and
+ *    hs_engine_canonical_list (no flags, room to spare) agrees with it;
+ *  - a canonical list is a fixed point: canonicalized again it is unchanged,
+ *    and it passes hs_engine_check_list;
+ *  - with HS_ENGINE_THIS_BUILD, every spec of an accepted list names an engine
+ *    hs_engine_init creates (name and revision, without the options).
+ * Seeds in tests/fuzz/corpus/engines/.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "worker/engine.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096)
+        return 0;
+    char *list = malloc(size + 1);
+    size_t room = 2 * size + 256;
+    char *out = malloc(room), *again = malloc(room);
+    if (!list || !out || !again)
+        abort();
+    memcpy(list, data, size);
+    list[size] = '\0';
+    int rc = hs_engine_check_list(list, 16, NULL);
+    if (rc != 0 && rc != HS_EINVAL && rc != HS_ENOTFOUND)
+        abort();
+    int crc = hs_engine_canonical_list(list, 16, 0, out, room, NULL);
+    if ((crc == 0) != (rc == 0))
+        abort();   /* the two disagree on what is a valid list */
+    if (crc == 0) {
+        if (hs_engine_canonical_list(out, 16, 0, again, room, NULL) != 0 || strcmp(out, again))
+            abort();   /* canonical form is not a fixed point */
+        if (hs_engine_check_list(out, 16, NULL) != 0)
+            abort();
+    }
+    if (hs_engine_canonical_list(list, 16, HS_ENGINE_THIS_BUILD, out, room, NULL) == 0) {
+        char *save = NULL;
+        for (char *tok = strtok_r(out, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            tok[strcspn(tok, ":")] = '\0';
+            hs_engine_t eng;
+            if (hs_engine_init(&eng, tok, NULL, NULL) != 0)
+                abort();   /* accepted for this build, yet not creatable */
+            hs_engine_fini(&eng);
+        }
+    }
+    free(list);
+    free(out);
+    free(again);
+    return 0;
+}
