@@ -49,11 +49,11 @@ typedef struct hs__bjob {
     int num_engines;
     char engines[HS_WIRE_MAX_ENGINES][HS_WIRE_MAX_NAME];  /* specs */
     uint32_t engine_ids[HS_WIRE_MAX_ENGINES];
-    char *engine_ptrs[HS_WIRE_MAX_ENGINES];  /* engines[] as the TASK's list, lent by
-                                     * hs__task_build */
+    char *engine_ptrs[HS_WIRE_MAX_ENGINES];  /* engines[i] at [i]: the list every TASK
+                                     * lends (hs__task_build); the struct is never copied */
     bool dirty;                     /* rec changed since last journal write */
-    int step;                       /* rec.moves_spec parsed (0 = not yet): */
-    bool last_only;                 /* hs__moves_parse's results, per job not per game */
+    int step;                       /* rec.moves_spec parsed once per job */
+    bool last_only;                 /* (hs__moves_parse's results) */
     char token[HS_WIRE_MAX_TOKEN + 1];  /* client's job token ("" = none), journaled
                                      * in rec.moves_spec after a ';' */
     int64_t last_input;             /* ms of the last SUBMIT (upload lease) */

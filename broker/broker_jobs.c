@@ -89,8 +89,13 @@ hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
     return NULL;
 }
 
-static int s_job_engines(hs__bjob_t *j, hs_error_t *err)
+/* What the broker derives from a job record, once (at creation and at the
+ * journal load), not per game or per TASK: the moves spec parsed (a bad one, only
+ * possible in a damaged journal, reads as "all"), the engine specs, their ids, and
+ * the engine list every TASK of the job lends. Fails on a bad engine list. */
+static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
 {
+    hs__moves_parse(j->rec.moves_spec, &j->step, &j->last_only);
     char list[sizeof j->rec.engines];
     snprintf(list, sizeof list, "%s", j->rec.engines);
     j->num_engines = 0;
@@ -99,6 +104,7 @@ static int s_job_engines(hs__bjob_t *j, hs_error_t *err)
         if (j->num_engines >= HS_WIRE_MAX_ENGINES || strlen(tok) >= HS_WIRE_MAX_NAME)
             return hs_error_set(err, HS_EINVAL, "too many or too long engine specs");
         strcpy(j->engines[j->num_engines], tok);
+        j->engine_ptrs[j->num_engines] = j->engines[j->num_engines];
         j->engine_ids[j->num_engines] = hs_engine_config_id(tok);
         j->num_engines++;
     }
@@ -147,7 +153,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs
     for (int i = 0; i < s->num_engines; i++)
         len += (size_t)snprintf(j->rec.engines + len, sizeof j->rec.engines - len, "%s%s",
                                 i ? "," : "", s->engines[i]);
-    if (len >= sizeof j->rec.engines || (rc = s_job_engines(j, err)) < 0) {
+    if (len >= sizeof j->rec.engines || (rc = s_job_derive(j, err)) < 0) {
         free(j);
         return hs_error_set(err, HS_EINVAL, "bad engine list");
     }
@@ -180,8 +186,6 @@ static int s_chunk_size(const hs__broker_t *b, const hs__bjob_t *j)
  * consecutive positions, with consecutive ids. */
 static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
 {
-    if (j->step <= 0 && hs__moves_parse(j->rec.moves_spec, &j->step, &j->last_only) < 0)
-        j->step = 1;   /* as before: a bad spec (refused at creation) reads as "all" */
     int step = j->step;
     bool last_only = j->last_only;
     hs_store_task_t whole = { .job_id = j->rec.id, .game_id = { gid[0], gid[1] },
@@ -386,7 +390,7 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
         j->last_input = b->now;   /* the upload lease starts again */
         s_job_token_load(j);
         j->rate_done = j->rec.positions_done;
-        if (s_job_engines(j, err) < 0 && j->rec.state == HS_JOB_RUNNING) {
+        if (s_job_derive(j, err) < 0 && j->rec.state == HS_JOB_RUNNING) {
             j->rec.state = HS_JOB_FAILED;
             snprintf(j->rec.reason, sizeof j->rec.reason, "bad engine list in the journal");
             j->dirty = true;

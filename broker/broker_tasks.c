@@ -455,11 +455,8 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
     task->num_move_numbers = n;
     /* The engine specs are the job's own strings, lent (no copy per TASK):
      * hs__task_msg_fini takes them back before freeing the rest. */
-    hs__bjob_t *j = t->job;
-    for (int e = 0; e < j->num_engines; e++)
-        j->engine_ptrs[e] = j->engines[e];
-    task->engines = j->engine_ptrs;
-    task->num_engines = j->num_engines;
+    task->engines = t->job->engine_ptrs;
+    task->num_engines = t->job->num_engines;
     return 0;
 }
 
