@@ -52,25 +52,26 @@ typedef struct s_worker {
     bool quit;
     int batch;
     int threads;
+    /* The engines READY offers, a canonical list ("judge@2" from revision 2
+     * on), fixed for the worker's life; READY names them without options. */
+    char offer[1024];
     /* stats, under mu */
     hs_worker_stats_t st;
 } s_worker_t;
 
 /* ------------------------------------------------------------ engine threads */
 
-/* Most tasks an engine thread takes at once (their positions share engine calls). */
-#define S_GROUP_MAX HS__GROUP_MAX
 
 static void *s_engine_thread(void *arg)
 {
     s_worker_t *w = arg;
     hs__eval_ctx_t *x = calloc(1, sizeof *x);
     void *push = zmq_socket(w->ctx, ZMQ_PUSH);
-    hs_wire_buf_t bufs[S_GROUP_MAX] = { { 0 } };
-    s_task_t *group[S_GROUP_MAX];
-    const hs_wire_task_t *tasks[S_GROUP_MAX];
-    uint64_t positions[S_GROUP_MAX];
-    int failed[S_GROUP_MAX];
+    hs_wire_buf_t bufs[HS__GROUP_MAX] = { { 0 } };
+    s_task_t *group[HS__GROUP_MAX];
+    const hs_wire_task_t *tasks[HS__GROUP_MAX];
+    uint64_t positions[HS__GROUP_MAX];
+    int failed[HS__GROUP_MAX];
     if (!x || !push || zmq_connect(push, w->pull_ep) != 0) {
         fprintf(stderr, "hyeongse worker: engine thread could not start\n");
         goto out;
@@ -96,7 +97,7 @@ static void *s_engine_thread(void *arg)
             npos += t->msg.task.num_move_numbers;
             group[n] = t;
             tasks[n++] = &t->msg.task;
-        } while (w->head && n < S_GROUP_MAX && n < share && npos < w->batch);
+        } while (w->head && n < HS__GROUP_MAX && n < share && npos < w->batch);
         pthread_mutex_unlock(&w->mu);
 
         double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
@@ -134,7 +135,7 @@ out:
     if (x)
         hs__engine_cache_fini(&x->cache);
     free(x);
-    for (int i = 0; i < S_GROUP_MAX; i++)
+    for (int i = 0; i < HS__GROUP_MAX; i++)
         hs_wire_buf_free(&bufs[i]);
     return NULL;
 }
@@ -265,18 +266,12 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
         gethostname(host, sizeof host - 1);
         snprintf(name, sizeof name, "%s:%ld", host, (long)getpid());
     }
-    /* Engines are offered by canonical name ("judge@2" from revision 2 on): the
-     * broker matches a job's engine names exactly, so a job of another revision
-     * never comes here (engine.h, "Revisions"). Options are the job's business. */
-    char plain[1024], list[1024], *names[HS_WIRE_MAX_ENGINES];
+    char list[sizeof w->offer], *names[HS_WIRE_MAX_ENGINES];
     int n = 0;
-    if (hs_engine_canonical_list(c->engines ? c->engines : hs_engine_list(plain, sizeof plain),
-                                 HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, list, sizeof list,
-                                 NULL) < 0)
-        list[0] = '\0';        /* checked by hs_worker_run before connecting */
+    memcpy(list, w->offer, sizeof list);
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < HS_WIRE_MAX_ENGINES;
          tok = strtok_r(NULL, ",", &save)) {
-        tok[strcspn(tok, ":")] = '\0';
+        tok[strcspn(tok, ":")] = '\0';   /* options are the job's business */
         names[n++] = tok;
     }
     hs_wire_msg_t m;
@@ -307,13 +302,6 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
 {
     if (!cfg || !cfg->endpoint || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "worker: endpoint and stop flag are required");
-    if (cfg->engines) {
-        char canon[1024];
-        int rc = hs_engine_canonical_list(cfg->engines, HS_WIRE_MAX_ENGINES,
-                                          HS_ENGINE_THIS_BUILD, canon, sizeof canon, err);
-        if (rc < 0)
-            return rc;
-    }
     int threads = cfg->threads > 0 ? cfg->threads : 1;
     int credit = cfg->credit > 0 ? cfg->credit : 4 * threads + 8;
     int hb = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
@@ -321,6 +309,16 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     int backoff_max = cfg->backoff_max_ms > 0 ? cfg->backoff_max_ms : 32000;
 
     s_worker_t w = { .cfg = cfg };
+    /* Engines are offered by canonical name: the broker matches a job's engine
+     * names exactly, so a job of another revision never comes here (engine.h,
+     * "Revisions"). */
+    char plain[1024];
+    int rc = hs_engine_canonical_list(cfg->engines ? cfg->engines
+                                                   : hs_engine_list(plain, sizeof plain),
+                                      HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, w.offer,
+                                      sizeof w.offer, err);
+    if (rc < 0)
+        return rc;
     w.batch = cfg->batch > 0 && cfg->batch < HS__BATCH_MAX ? cfg->batch : HS__BATCH_MAX;
     w.threads = threads;
     pthread_mutex_init(&w.mu, NULL);
@@ -330,7 +328,7 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     snprintf(w.pull_ep, sizeof w.pull_ep, "inproc://hs-worker-results-%p", (void *)&w);
     void *pull = w.ctx ? zmq_socket(w.ctx, ZMQ_PULL) : NULL;
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    int started = 0, rc = 0;
+    int started = 0;
     hs_wire_buf_t buf = { 0 };
     void *sock = NULL;
     if (!pull || !tids || zmq_bind(pull, w.pull_ep) != 0) {
