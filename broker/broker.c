@@ -517,13 +517,27 @@ static void s_timers(hs__broker_t *b)
     }
 }
 
-static int s_bind(hs__broker_t *b, const char *binds, hs_error_t *err)
+/* Binds every address of the comma-separated list and writes the endpoints
+ * actually bound (ZMQ_LAST_ENDPOINT: a "*" port resolved) into bound. */
+static int s_bind(hs__broker_t *b, const char *binds, char *bound, size_t size, hs_error_t *err)
 {
     char list[1024];
-    snprintf(list, sizeof list, "%s", binds);
-    for (char *save = NULL, *ep = strtok_r(list, ",", &save); ep; ep = strtok_r(NULL, ",", &save))
+    if (snprintf(list, sizeof list, "%s", binds) >= (int)sizeof list)
+        return hs_error_set(err, HS_EINVAL, "broker: the --bind list is longer than %zu bytes",
+                            sizeof list - 1);
+    size_t used = 0;
+    bound[0] = '\0';
+    for (char *save = NULL, *ep = strtok_r(list, ",", &save); ep; ep = strtok_r(NULL, ",", &save)) {
         if (zmq_bind(b->sock, ep) != 0)
             return hs_error_set(err, HS_EIO, "cannot bind %s: %s", ep, zmq_strerror(errno));
+        char last[256];
+        size_t len = sizeof last;
+        if (zmq_getsockopt(b->sock, ZMQ_LAST_ENDPOINT, last, &len) != 0)
+            snprintf(last, sizeof last, "%s", ep);
+        int n = snprintf(bound + used, size - used, "%s%s", used ? "," : "", last);
+        if (n > 0 && (size_t)n < size - used)
+            used += (size_t)n;
+    }
     return 0;
 }
 
@@ -563,9 +577,12 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
      * would try to allocate it (and abort). Refuse frames above the wire limit. */
     int64_t maxmsg = (int64_t)HS_WIRE_MAX_BODY;
     zmq_setsockopt(b.sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
-    if ((rc = s_bind(&b, cfg->bind, err)) < 0)
+    char bound[1024];
+    if ((rc = s_bind(&b, cfg->bind, bound, sizeof bound, err)) < 0)
         goto done;
-    S_LOG(&b, "serving on %s, store %s\n", cfg->bind, cfg->db_dir);
+    S_LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
+    if (cfg->on_serving)
+        cfg->on_serving(cfg->on_serving_arg, bound);
     if (cfg->ready)
         atomic_store(cfg->ready, 1);
 

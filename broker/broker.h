@@ -57,7 +57,9 @@
 #define HS_BROKER_DEFAULT_CHUNK 64
 
 typedef struct hs_broker_config {
-    const char *bind;          /* "tcp://0.0.0.0:5555" or "inproc://name"; several separated by commas */
+    const char *bind;          /* "tcp://0.0.0.0:5555" or "inproc://name"; several separated by
+                                * commas. A tcp port of "*" takes a free port the kernel
+                                * picks: on_serving tells which (no probe-then-bind race) */
     void *zmq_ctx;             /* context to use (required for inproc), or NULL */
     const char *db_dir;        /* store directory (opened read-write) */
     unsigned store_flags;      /* HS_STORE_* flags for hs_store_open */
@@ -77,6 +79,12 @@ typedef struct hs_broker_config {
                                 * fits HS_WIRE_MAX_EVALS: 4096 / engines) */
     atomic_int *stop;          /* set non-zero to return */
     atomic_int *ready;         /* if not NULL: set to 1 once serving, -1 when startup failed */
+    /* If not NULL: called once, on the broker's thread, after every address is
+     * bound and before *ready is set, with the endpoints actually bound (comma-
+     * separated, a "*" port resolved, e.g. "tcp://127.0.0.1:40123"). The string is
+     * the broker's: copy it to keep it. */
+    void (*on_serving)(void *arg, const char *endpoints);
+    void *on_serving_arg;
     int verbose;               /* log events to stderr */
 } hs_broker_config_t;
 

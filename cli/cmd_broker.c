@@ -2,6 +2,7 @@
  * cli/cmd_broker.c — `hyeongse broker --bind ADDR --db DIR`: run the broker until
  * SIGTERM/SIGINT. Signal handling lives here; the library only reads a stop flag.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -18,6 +19,33 @@ const char hs_cmd_broker_summary[] = "run the broker: job queue, leases, results
 /* The one piece of global state a signal handler needs. */
 static atomic_int s_stop;
 
+/* --ready-file: where to write the bound endpoints once serving, and whether it
+ * was written (so it is removed at exit, and a stale file never names a dead
+ * broker). */
+typedef struct s_ready_file {
+    const char *path;
+    int written;
+} s_ready_file_t;
+
+/* Written whole under a temporary name, then renamed: a script polling for the
+ * file never reads half an address. */
+static void s_write_ready_file(void *arg, const char *endpoints)
+{
+    s_ready_file_t *rf = arg;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", rf->path) >= (int)sizeof tmp) {
+        fprintf(stderr, "hyeongse broker: --ready-file path too long\n");
+        return;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f || fprintf(f, "%s\n", endpoints) < 0 || fclose(f) != 0 || rename(tmp, rf->path) != 0) {
+        fprintf(stderr, "hyeongse broker: cannot write --ready-file %s: %s\n", rf->path,
+                strerror(errno));
+        return;
+    }
+    rf->written = 1;
+}
+
 static void s_on_signal(int sig)
 {
     (void)sig;
@@ -29,12 +57,13 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse broker --bind ADDR --db DIR [--heartbeat-ms N] [--lease-ms N]\n"
             "                       [--max-attempts N] [--queue-max N] [--chunk N]\n"
-            "                       [--map-size BYTES] [--sync] [--verbose]\n\n"
+            "                       [--map-size BYTES] [--sync] [--ready-file PATH] [--verbose]\n\n"
             "Serves workers (`hyeongse worker --connect ADDR`) and clients (`submit`,\n"
             "`status`, `cancel` with --broker ADDR) on one address, and keeps jobs,\n"
             "tasks and results in the LMDB store DIR. Restarting it on the same DIR\n"
             "resumes every unfinished job.\n\n"
-            "  --bind ADDR        e.g. tcp://0.0.0.0:5555 (several: comma-separated)\n"
+            "  --bind ADDR        e.g. tcp://0.0.0.0:5555 (several: comma-separated);\n"
+            "                     tcp://HOST:* takes a free port (see --ready-file)\n"
             "  --db DIR           store directory (created when missing)\n"
             "  --heartbeat-ms N   heartbeat interval (default 1000); workers expire after 3\n"
             "  --lease-ms N       a task goes back to the queue after N ms (default 600000)\n"
@@ -44,6 +73,8 @@ static void s_usage(FILE *out)
             "                     tasks of consecutive moves (default %d)\n"
             "  --map-size BYTES   initial LMDB map size (default 1 GiB; doubles when full)\n"
             "  --sync             fsync every commit (survives power loss, not only kill -9)\n"
+            "  --ready-file PATH  once serving, write the bound address(es) to PATH, one\n"
+            "                     line (a * port resolved); removed again on a clean stop\n"
             "  --verbose          log events to stderr\n", HS_BROKER_DEFAULT_CHUNK);
 }
 
@@ -55,13 +86,15 @@ int hs_cmd_broker(int argc, char **argv)
         { "max-attempts", required_argument, 0, 'a' }, { "queue-max", required_argument, 0, 'q' },
         { "sync", no_argument, 0, 's' },            { "map-size", required_argument, 0, 'M' },
         { "chunk", required_argument, 0, 'c' },     { "verbose", no_argument, 0, 'v' },
+        { "ready-file", required_argument, 0, 'r' },
         { "help", no_argument, 0, 'h' },            { 0, 0, 0, 0 },
     };
     hs_broker_config_t cfg = { .store_flags = HS_STORE_NOSYNC, .stop = &s_stop,
                                .map_size = (size_t)1 << 30 };
+    s_ready_file_t ready_file = { 0 };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vr:h", opts, NULL)) != -1) {
         switch (c) {
         case 'b': cfg.bind = optarg; break;
         case 'd': cfg.db_dir = optarg; break;
@@ -80,6 +113,11 @@ int hs_cmd_broker(int argc, char **argv)
         case 's': cfg.store_flags &= ~HS_STORE_NOSYNC; break;
         case 'M': cfg.map_size = (size_t)strtoull(optarg, NULL, 10); break;
         case 'v': cfg.verbose = 1; break;
+        case 'r':
+            ready_file.path = optarg;
+            cfg.on_serving = s_write_ready_file;
+            cfg.on_serving_arg = &ready_file;
+            break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -95,6 +133,8 @@ int hs_cmd_broker(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     hs_error_t err = { 0 };
     int rc = hs_broker_run(&cfg, &err);
+    if (ready_file.written)
+        remove(ready_file.path);
     if (rc < 0) {
         fprintf(stderr, "hyeongse broker: %s\n", err.msg);
         return 1;

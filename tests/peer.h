@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +23,24 @@
 #include "core/wire.h"
 #include "test.h"
 
-/* A TCP port on 127.0.0.1 that was free a moment ago (random in 20000-60000, by
- * binding a probe socket), or 0 when 50 tries found none. */
+/* A TCP port on 127.0.0.1 that was free a moment ago (by binding a probe socket),
+ * or 0 when 50 tries found none. Only for a broker that must come back on the
+ * same port after a restart: otherwise bind "tcp://127.0.0.1:*" and read
+ * hs_test_broker_t.endpoint. The port is taken below the kernel's ephemeral
+ * range, where no outgoing connection (of this test or another one running
+ * beside it) can be given it between the probe and the bind. */
 static inline int hs_test_free_port(void)
 {
+    int lo = 32768;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+    if (f) {
+        if (fscanf(f, "%d", &lo) != 1 || lo <= 12000)
+            lo = 32768;
+        fclose(f);
+    }
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
     for (int tries = 0; tries < 50; tries++) {
-        int port = 20000 + rand() % 40000;
+        int port = 10000 + rand() % (lo - 10000);
         int fd = socket(AF_INET, SOCK_STREAM, 0);
         struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
         sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -40,11 +52,13 @@ static inline int hs_test_free_port(void)
     return 0;
 }
 
-/* A broker in a thread of the test: fill cfg (stop and ready are set here),
- * then hs_test_broker_start; hs_test_broker_stop asks it to stop, joins it and
+/* A broker in a thread of the test: fill cfg (stop, ready and on_serving are set
+ * here), then hs_test_broker_start; endpoint is then the address it bound (cfg.bind
+ * may be "tcp://127.0.0.1:*"). hs_test_broker_stop asks it to stop, joins it and
  * checks it returned 0. */
 typedef struct hs_test_broker {
     hs_broker_config_t cfg;
+    char endpoint[256];
     atomic_int stop, ready;
     pthread_t tid;
     hs_error_t err;
@@ -58,6 +72,12 @@ static inline void *hs_test_broker_main(void *arg)
     return NULL;
 }
 
+static inline void hs_test_broker_serving(void *arg, const char *endpoints)
+{
+    hs_test_broker_t *b = arg;
+    snprintf(b->endpoint, sizeof b->endpoint, "%s", endpoints);
+}
+
 /* Starts b and waits until it is bound (ready == 1) or failed. */
 static inline void hs_test_broker_start(hs_test_broker_t *b)
 {
@@ -65,6 +85,8 @@ static inline void hs_test_broker_start(hs_test_broker_t *b)
     atomic_store(&b->ready, 0);
     b->cfg.stop = &b->stop;
     b->cfg.ready = &b->ready;
+    b->cfg.on_serving = hs_test_broker_serving;
+    b->cfg.on_serving_arg = b;
     pthread_create(&b->tid, NULL, hs_test_broker_main, b);
     while (atomic_load(&b->ready) == 0)
         usleep(1000);

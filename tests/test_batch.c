@@ -223,12 +223,9 @@ int main(void)
 
     char dir[] = "/tmp/hs-test-batch-XXXXXX";
     HS_CHECK(mkdtemp(dir) != NULL);
-    char db[128], logpath[128], endpoint[64];
+    char db[128], logpath[128];
     snprintf(db, sizeof db, "%s/db", dir);
     snprintf(logpath, sizeof logpath, "%s/broker.log", dir);
-    int port = hs_test_free_port();
-    HS_CHECK(port != 0);
-    snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", port);
 
     /* The broker's verbose log (its count of dropped messages) goes to a file. */
     fflush(stderr);
@@ -239,10 +236,11 @@ int main(void)
 
     void *ctx = zmq_ctx_new();
     static hs_test_broker_t b;
-    b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
+    b.cfg = (hs_broker_config_t){ .bind = "tcp://127.0.0.1:*", .zmq_ctx = ctx, .db_dir = db,
                                   .store_flags = HS_STORE_NOSYNC, .heartbeat_ms = 2000,
                                   .verbose = true };
     hs_test_broker_start(&b);
+    const char *endpoint = b.endpoint;
 
     hs_client_t *cl = NULL;
     hs_error_t err = { 0 };

@@ -583,13 +583,12 @@ static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, vo
  * room left (3 tasks) is no game (before: 3 more games, 20 tasks against 8). */
 static void s_test_credit(void *ctx, const char *db)
 {
-    char endpoint[64];
-    snprintf(endpoint, sizeof endpoint, "tcp://127.0.0.1:%d", hs_test_free_port());
     static hs_test_broker_t b;
-    b.cfg = (hs_broker_config_t){ .bind = endpoint, .zmq_ctx = ctx, .db_dir = db,
+    b.cfg = (hs_broker_config_t){ .bind = "tcp://127.0.0.1:*", .zmq_ctx = ctx, .db_dir = db,
                                   .store_flags = HS_STORE_NOSYNC, .queue_max = 8, .chunk = 16,
                                   .verbose = getenv("HS_TEST_VERBOSE") != NULL };
     hs_test_broker_start(&b);
+    const char *endpoint = b.endpoint;
     hs_client_t *cl = NULL;
     hs_error_t err = { 0 };
     HS_CHECK_INT(hs_client_new(&cl, ctx, endpoint, 3000, 10, &err), 0);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/test_cluster.sh — reliability of the cluster as separate processes on
-# loopback (127.0.0.1, a random free port in 20000-60000):
+# loopback (127.0.0.1, on a port the kernel picks, or for the restarts, a free one
+# below the ephemeral range):
 #   A. broker + 3 workers; `kill -9` one worker mid-job → the job completes, every
 #      requested position is stored exactly once (counted in the store), and the
 #      broken SGFs mixed into the archive are recorded failed with their reasons;
@@ -26,7 +27,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# check, free_port
+# check, free_port, start_broker_at
 . "$(dirname "$0")/lib.sh"
 
 # ---- inputs: game i has Black on columns a-d and White on f-i, in an order
@@ -77,10 +78,11 @@ wait_positions() {   # wait_positions ADDR JOB N: until N positions are done (30
     return 1
 }
 
-start_broker() {   # start_broker ADDR DB LOG
-    "$BIN" broker --bind "$1" --db "$2" --heartbeat-ms 200 --verbose 2>>"$3" &
-    bpid=$!
+start_broker() {   # start_broker ADDR DB LOG [OPTIONS]: serving on addr (ADDR may end in :*)
+    local rc=0
+    start_broker_at "$1" "$2" "$3" --heartbeat-ms 200 --verbose "${@:4}" || rc=1
     pids+=("$bpid")
+    return $rc
 }
 
 start_workers() {   # start_workers ADDR: three worker processes, one thread each
@@ -117,9 +119,7 @@ verify_store() {   # verify_store DB LABEL
 ENGINES="noop:delay_us=2000"
 
 # ---- A: kill -9 a worker mid-job ------------------------------------------
-port=$(free_port); [ "$port" != 0 ] || { echo "no free port"; exit 1; }
-addr="tcp://127.0.0.1:$port"
-start_broker "$addr" "$tmp/dbA" "$tmp/brokerA.log"
+start_broker 'tcp://127.0.0.1:*' "$tmp/dbA" "$tmp/brokerA.log" || exit 1
 start_workers "$addr"
 "$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --wait >"$tmp/submitA.out" 2>"$tmp/submitA.err" &
 spid=$!; pids+=("$spid")
@@ -142,8 +142,9 @@ verify_store "$tmp/dbA" A
 strings "$tmp/dbA/data.mdb" | grep -q "illegal" ; check "A: reason of the illegal game stored" "$?" 0
 
 # ---- B: kill -9 the broker mid-job, restart it ----------------------------
-port=$(free_port); addr="tcp://127.0.0.1:$port"
-start_broker "$addr" "$tmp/dbB" "$tmp/brokerB.log"
+# The restart must come back on the same address: a fixed free port.
+port=$(free_port); [ "$port" != 0 ] || { echo "no free port"; exit 1; }
+start_broker "tcp://127.0.0.1:$port" "$tmp/dbB" "$tmp/brokerB.log" || exit 1
 start_workers "$addr"
 "$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --wait >"$tmp/submitB.out" 2>"$tmp/submitB.err" &
 spid=$!; pids+=("$spid")
@@ -170,10 +171,9 @@ verify_store "$tmp/dbB" B
 # same archive with the same token to the restarted broker joins the SAME job: the
 # games it took before are skipped, the job completes, and every game and position
 # is counted and stored exactly once.
-port=$(free_port); addr="tcp://127.0.0.1:$port"
+port=$(free_port); [ "$port" != 0 ] || { echo "no free port"; exit 1; }
 token="resume-me-42"
-"$BIN" broker --bind "$addr" --db "$tmp/dbD" --heartbeat-ms 200 --queue-max 8 --verbose 2>>"$tmp/brokerD.log" &
-bpid=$!; pids+=("$bpid")
+start_broker "tcp://127.0.0.1:$port" "$tmp/dbD" "$tmp/brokerD.log" --queue-max 8 || exit 1
 "$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --token "$token" >"$tmp/submitD1.out" 2>"$tmp/submitD1.err" &
 spid=$!; pids+=("$spid")
 taken=

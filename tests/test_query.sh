@@ -128,15 +128,8 @@ check "the good games next to them are stored (a: 8 positions, longname: 3)" \
       "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"positions":[0-9]*')" '"positions":11'
 
 # ---- through a broker: `query --broker` prints exactly what `query --db` prints.
-start_broker() {   # start_broker DB: sets addr and bpid, waits until it answers
-    addr="tcp://127.0.0.1:$(free_port)"
-    "$BIN" broker --bind "$addr" --db "$1" --verbose 2>>"$tmp/broker.log" &
-    bpid=$!
-    for _ in $(seq 50); do
-        "$BIN" status --broker "$addr" > /dev/null 2>&1 && return 0
-        sleep 0.1
-    done
-    echo "FAIL: the broker on $1 does not answer"; fail=1
+start_broker() {   # start_broker DB: sets addr and bpid once the broker serves
+    start_broker_at 'tcp://127.0.0.1:*' "$1" "$tmp/broker.log" --verbose
 }
 same() {   # same DESCRIPTION DB ARGS...: stdout and exit status of --broker and --db agree
     local desc=$1 db=$2; shift 2
@@ -150,7 +143,7 @@ same() {   # same DESCRIPTION DB ARGS...: stdout and exit status of --broker and
     fi
 }
 trap 'kill "${bpid:-}" 2>/dev/null; rm -rf "$tmp"' EXIT
-start_broker "$tmp/db"
+start_broker "$tmp/db" || exit 1
 gid=$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --json | head -1 | grep -o '"game":"[0-9a-f]*"' | cut -d'"' -f4)
 check "game id of a.sgf found" "${#gid}" 32
 same "stats --json" "$tmp/db" stats --json
@@ -174,7 +167,7 @@ check "--position through the broker: refused (exit status)" "$?" 2
 "$BIN" query --broker "$addr" --frobnicate > /dev/null 2>&1
 check "unknown argument with --broker: exit status" "$?" 2
 kill "$bpid"; wait "$bpid"; check "broker stopped cleanly" "$?" 0
-start_broker "$tmp/db2"
+start_broker "$tmp/db2" || exit 1
 same "failed --json" "$tmp/db2" failed --json
 same "failed (table)" "$tmp/db2" failed
 kill "$bpid"; wait "$bpid"; check "second broker stopped cleanly" "$?" 0
