@@ -27,9 +27,8 @@
  *           MOVES = 250 a task also carries 251 results into LMDB.
  * Prints one line per K and the ratios.
  */
-#include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -37,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,21 +47,6 @@ extern char **environ;
 #include "broker/client.h"
 #include "store/store.h"
 #include "core/clock.h"
-
-static int s_free_port(void)
-{
-    for (int tries = 0; tries < 100; tries++) {
-        int port = 20000 + rand() % 40000;
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        int ok = bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
-        close(fd);
-        if (ok)
-            return port;
-    }
-    return 0;
-}
 
 /* Game i: Black on columns 0-8, White on 10-18, rotated by i; komi varies in
  * half points so every game is distinct (up to 171 x 3,999 = 683,829 games within
@@ -82,11 +65,21 @@ static void s_make_game(hs_game_t *g, int i, int moves)
     hs_game_compute_id(g);
 }
 
+/* The broker binds tcp://127.0.0.1:* (a port the kernel picks, so the bench
+ * races nothing for it); on_serving hands back the address, ready says when. */
 typedef struct {
     hs_broker_config_t cfg;
     hs_error_t err;
     int rc;
+    atomic_int ready;
+    char endpoint[256];
 } s_broker_t;
+
+static void s_broker_serving(void *arg, const char *endpoints)
+{
+    s_broker_t *b = arg;
+    snprintf(b->endpoint, sizeof b->endpoint, "%s", endpoints);
+}
 
 static void *s_broker_thread(void *arg)
 {
@@ -127,23 +120,31 @@ static pid_t s_spawn(char *const argv[])
 static double s_bench_broker(const char *bin, int k, int games, int moves, double *pos_rate,
                              double *cpu_broker, double *cpu_workers)
 {
-    char dir[] = "/tmp/hs-bench-broker-XXXXXX", ep[64], cmd[128];
+    char dir[] = "/tmp/hs-bench-broker-XXXXXX", cmd[128];
     if (!mkdtemp(dir))
         return 0;
-    int port = s_free_port();
-    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", port);
     atomic_int stop = 0;
     void *ctx = zmq_ctx_new();
-    s_broker_t b = { .cfg = { .bind = ep, .zmq_ctx = ctx, .db_dir = dir,
+    s_broker_t b = { .cfg = { .bind = "tcp://127.0.0.1:*", .zmq_ctx = ctx, .db_dir = dir,
                               .store_flags = HS_STORE_NOSYNC, .map_size = (size_t)1 << 30,
                               .stop = &stop, .queue_max = games * ((moves + HS_BROKER_DEFAULT_CHUNK) / HS_BROKER_DEFAULT_CHUNK) + 1,
                               .verbose = getenv("HS_BENCH_VERBOSE") != NULL } };
+    b.cfg.ready = &b.ready;
+    b.cfg.on_serving = s_broker_serving;
+    b.cfg.on_serving_arg = &b;
     pthread_t tid;
     pthread_create(&tid, NULL, s_broker_thread, &b);
     hs_client_t *c = NULL;
     hs_submitter_t *sub = NULL;
     hs_error_t err = { 0 };
     double rate = 0;
+    while (atomic_load(&b.ready) == 0)
+        usleep(1000);
+    const char *ep = b.endpoint;
+    if (atomic_load(&b.ready) < 0) {
+        fprintf(stderr, "bench_broker: %s\n", b.err.msg);
+        goto out;
+    }
     if (hs_client_new(&c, ctx, ep, 30000, 3, &err) < 0 ||
         hs_submitter_new(&sub, c, "bench", "noop", "all", &err) < 0) {
         fprintf(stderr, "bench_broker: %s\n", err.msg);
@@ -161,7 +162,7 @@ static double s_bench_broker(const char *bin, int k, int games, int moves, doubl
 
     pid_t pids[16];
     for (int i = 0; i < k; i++) {
-        char *argv[] = { (char *)bin, "worker", "--connect", ep, "--threads", "1",
+        char *argv[] = { (char *)bin, "worker", "--connect", (char *)ep, "--threads", "1",
                          "--engines", "noop", "--credit", "32", NULL };
         pids[i] = s_spawn(argv);
     }
@@ -252,23 +253,50 @@ static void s_echo_client(const char *ep, int count, size_t size)
     zmq_ctx_term(ctx);
 }
 
+/* The clients are forked before this process creates its ZeroMQ context (a
+ * context must not cross a fork); the ROUTER then binds a port the kernel picks
+ * and tells each client the address through a pipe, in one fixed-size write
+ * apiece (atomic: at most PIPE_BUF bytes). */
 static double s_bench_echo(int k, int count, size_t size)
 {
-    char ep[64];
-    snprintf(ep, sizeof ep, "tcp://127.0.0.1:%d", s_free_port());
+    char ep[256] = "";
+    int fds[2];
+    if (pipe(fds) != 0)
+        return 0;
     pid_t pids[16];
     for (int i = 0; i < k; i++) {
         pids[i] = fork();
         if (pids[i] == 0) {
+            close(fds[1]);
+            if (read(fds[0], ep, sizeof ep) != (ssize_t)sizeof ep || !ep[0])
+                _exit(1);
+            ep[sizeof ep - 1] = '\0';
             s_echo_client(ep, count, size);
             _exit(0);
         }
     }
+    close(fds[0]);
     void *ctx = zmq_ctx_new();
     void *r = zmq_socket(ctx, ZMQ_ROUTER);
     int one = 1;
     zmq_setsockopt(r, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
-    zmq_bind(r, ep);
+    size_t eplen = sizeof ep;
+    if (zmq_bind(r, "tcp://127.0.0.1:*") != 0 ||
+        zmq_getsockopt(r, ZMQ_LAST_ENDPOINT, ep, &eplen) != 0) {
+        fprintf(stderr, "bench_broker: echo: cannot bind: %s\n", zmq_strerror(errno));
+        ep[0] = '\0';
+    }
+    for (int i = 0; i < k; i++)
+        if (write(fds[1], ep, sizeof ep) != (ssize_t)sizeof ep)
+            fprintf(stderr, "bench_broker: echo: cannot reach client %d\n", i);
+    close(fds[1]);
+    if (!ep[0]) {
+        for (int i = 0; i < k; i++)
+            waitpid(pids[i], NULL, 0);
+        zmq_close(r);
+        zmq_ctx_term(ctx);
+        return 0;
+    }
     long total = (long)k * count, echoed = 0;
     double t0 = 0;
     while (echoed < total) {
