@@ -106,6 +106,18 @@ static void s_num(FILE *out, float v, const char *empty)
         fprintf(out, "%.2f", v);
 }
 
+/* A score or swing in a table: right-aligned under its header whatever its sign
+ * and size (a -228.00 lead would otherwise push the rest of its row aside). */
+#define S_TABLE_NUM_WIDTH 8
+
+static void s_table_num(FILE *out, float v)
+{
+    if (isnan(v))
+        fprintf(out, "%*s", S_TABLE_NUM_WIDTH, "-");
+    else
+        fprintf(out, "%*.2f", S_TABLE_NUM_WIDTH, v);
+}
+
 /* The end of an eval's JSON line, the same for game and position rows: its
  * error, timing and (with ownership) the ownership map, then "}\n". */
 static void s_json_eval_end(FILE *out, const hs_eval_t *e, bool ownership)
@@ -196,11 +208,11 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         break;
     default:
         fprintf(out, "%-12.12s %5d %-10.10s ", r->idhex, e->move_number, eng);
-        s_num(out, e->score_lead, "     -");
+        s_table_num(out, e->score_lead);
         fputs("  ", out);
         if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
         fputs("  ", out);
-        s_num(out, swing, "     -");
+        s_table_num(out, swing);
         fprintf(out, "  %-8s %s vs %s%s%s\n", e->result ? e->result : "-",
                 r->game.black ? r->game.black : "?", r->game.white ? r->game.white : "?",
                 e->error ? "  error: " : "", e->error ? e->error : "");
@@ -249,7 +261,9 @@ static void s_header(const hs_query_t *q, FILE *out)
     if (q->format == HS_QUERY_CSV)
         fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error\n", out);
     else if (q->format == HS_QUERY_TABLE)
-        fputs("game          move engine      score   winB   swing  result   players\n", out);
+        fprintf(out, "%-12s %5s %-10s %*s  %5s  %*s  %-8s %s\n", "game", "move", "engine",
+                S_TABLE_NUM_WIDTH, "score", "winB", S_TABLE_NUM_WIDTH, "swing", "result",
+                "players");
 }
 
 int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
@@ -475,7 +489,7 @@ static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
         break;
     default:
         fprintf(out, "%-16.16s ", r->spec);
-        s_num(out, e->score_lead, "     -");
+        s_table_num(out, e->score_lead);
         fputs("  ", out);
         if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
         fprintf(out, "  %-8s%s%s\n", e->result ? e->result : "-", e->error ? "  error: " : "",
@@ -553,7 +567,8 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
         if (q->format == HS_QUERY_CSV)
             fputs("kind,position,engine,score_lead,win_rate,result,error,game,move,source\n", out);
         else if (q->format == HS_QUERY_TABLE)
-            fprintf(out, "position %s\nengine            score   winB  result\n", r->keyhex);
+            fprintf(out, "position %s\n%-16s %*s  %5s  %s\n", r->keyhex, "engine",
+                    S_TABLE_NUM_WIDTH, "score", "winB", "result");
     }
     for (int i = 0; i < r->num_eng && rc == 0; i++) {
         r->spec = r->eng_spec[i];

@@ -81,6 +81,16 @@ check "b's own position: it is b" "$(printf '%s\n' "$out" | grep -c 'b.sgf')" 1
 # The table and CSV formats print the same position.
 check "table format lists both games" \
       "$("$BIN" query --db "$tmp/db" --position "$tmp/games/a.sgf" --move 5 2>/dev/null | grep -c ' move ')" 2
+# A table's numbers line up under their headers whatever their width or sign.
+aligned() {   # aligned: of stdin's table, the rows whose score does not end under "score"
+    awk 'NR == 1 { c = index($0, "score") + 4; next }
+         substr($0, c, 1) !~ /[0-9-]/ || (substr($0, c + 1, 1) != " ") { bad++ }
+         END { print bad + 0 }'
+}
+check "game table: scores under the header" \
+      "$("$BIN" query --db "$tmp/db" 2>/dev/null | aligned)" 0
+check "position table: scores under the header" \
+      "$("$BIN" query --db "$tmp/db" --position "$tmp/games/a.sgf" --move 5 2>/dev/null | sed -n '2,/^reached/p' | grep -v '^reached' | aligned)" 0
 check "csv format: one eval row" \
       "$("$BIN" query --db "$tmp/db" --position "$tmp/games/a.sgf" --move 5 --format csv | grep -c '^eval,')" 1
 
