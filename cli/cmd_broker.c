@@ -19,27 +19,35 @@ const char hs_cmd_broker_summary[] = "run the broker: job queue, leases, results
 /* The one piece of global state a signal handler needs. */
 static atomic_int s_stop;
 
-/* --ready-file: where to write the bound endpoints once serving, and whether it
- * was written (so it is removed at exit, and a stale file never names a dead
- * broker). */
-typedef struct s_ready_file {
-    const char *path;
+/* What the command does once the broker serves: say where (the library logs it
+ * itself under --verbose), and write --ready-file when asked. written: the file
+ * was written, so it is removed at exit and a stale file never names a dead
+ * broker. */
+typedef struct s_serving {
+    const char *ready_path;
+    const char *db_dir;
+    int verbose;
     int written;
-} s_ready_file_t;
+} s_serving_t;
 
-/* Written whole under a temporary name, then renamed: a script polling for the
- * file never reads half an address. */
-static void s_write_ready_file(void *arg, const char *endpoints)
+/* The ready file is written whole under a temporary name, then renamed: a script
+ * polling for it never reads half an address. */
+static void s_on_serving(void *arg, const char *endpoints)
 {
-    s_ready_file_t *rf = arg;
+    s_serving_t *rf = arg;
+    if (!rf->verbose)
+        fprintf(stderr, "hyeongse broker: serving on %s, store %s\n", endpoints, rf->db_dir);
+    if (!rf->ready_path)
+        return;
     char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", rf->path) >= (int)sizeof tmp) {
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", rf->ready_path) >= (int)sizeof tmp) {
         fprintf(stderr, "hyeongse broker: --ready-file path too long\n");
         return;
     }
     FILE *f = fopen(tmp, "w");
-    if (!f || fprintf(f, "%s\n", endpoints) < 0 || fclose(f) != 0 || rename(tmp, rf->path) != 0) {
-        fprintf(stderr, "hyeongse broker: cannot write --ready-file %s: %s\n", rf->path,
+    if (!f || fprintf(f, "%s\n", endpoints) < 0 || fclose(f) != 0 ||
+        rename(tmp, rf->ready_path) != 0) {
+        fprintf(stderr, "hyeongse broker: cannot write --ready-file %s: %s\n", rf->ready_path,
                 strerror(errno));
         return;
     }
@@ -91,7 +99,7 @@ int hs_cmd_broker(int argc, char **argv)
     };
     hs_broker_config_t cfg = { .store_flags = HS_STORE_NOSYNC, .stop = &s_stop,
                                .map_size = (size_t)1 << 30 };
-    s_ready_file_t ready_file = { 0 };
+    s_serving_t serving = { 0 };
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vr:h", opts, NULL)) != -1) {
@@ -113,11 +121,7 @@ int hs_cmd_broker(int argc, char **argv)
         case 's': cfg.store_flags &= ~HS_STORE_NOSYNC; break;
         case 'M': cfg.map_size = (size_t)strtoull(optarg, NULL, 10); break;
         case 'v': cfg.verbose = 1; break;
-        case 'r':
-            ready_file.path = optarg;
-            cfg.on_serving = s_write_ready_file;
-            cfg.on_serving_arg = &ready_file;
-            break;
+        case 'r': serving.ready_path = optarg; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -132,9 +136,13 @@ int hs_cmd_broker(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     hs_error_t err = { 0 };
+    serving.db_dir = cfg.db_dir;
+    serving.verbose = cfg.verbose;
+    cfg.on_serving = s_on_serving;
+    cfg.on_serving_arg = &serving;
     int rc = hs_broker_run(&cfg, &err);
-    if (ready_file.written)
-        remove(ready_file.path);
+    if (serving.written)
+        remove(serving.ready_path);
     if (rc < 0) {
         fprintf(stderr, "hyeongse broker: %s\n", err.msg);
         return 1;

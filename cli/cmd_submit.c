@@ -276,7 +276,8 @@ static void s_usage(FILE *out)
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --engines LIST  comma-separated engines (default %s)\n"
             "  --moves SPEC    positions to evaluate: all (default), every:N, last\n"
-            "  --name NAME     job name\n"
+            "  --name NAME     job name (default: the first archive's name, \"(+N)\" when\n"
+            "                  more follow)\n"
             "  --threads N     ingest threads (default: one per CPU)\n"
             "  --token TOKEN   the job token (1..40 characters, no ';'; default: 32 random\n"
             "                  hex digits, printed with the job id). Submitting the same\n"
@@ -321,6 +322,25 @@ int hs_cmd_submit(int argc, char **argv)
         return 2;
     if (!engines)
         engines = hs__cli_default_engines();
+    /* Without --name, `status` shows what was submitted: the first archive's
+     * file or folder name, and how many more followed it. */
+    char default_name[HS_WIRE_MAX_NAME];
+    if (!name) {
+        const char *first = argv[optind];
+        size_t len = strlen(first);
+        while (len > 1 && first[len - 1] == '/')
+            len--;
+        size_t start = len;
+        while (start > 0 && first[start - 1] != '/')
+            start--;
+        int more = argc - optind - 1;
+        if (more > 0)
+            snprintf(default_name, sizeof default_name, "%.*s (+%d)", (int)(len - start),
+                     first + start, more);
+        else
+            snprintf(default_name, sizeof default_name, "%.*s", (int)(len - start), first + start);
+        name = default_name;
+    }
     hs_error_t err = { 0 };
     /* Canonical specs ("judge@2" from revision 2 on): the job's engine ids then
      * name the revision that computes them (worker/engine.h, "Revisions"). */
