@@ -24,13 +24,14 @@ free_port() {
 
 # start_broker_at ADDR DB LOG [BROKER OPTIONS...]: starts `hyeongse broker` in the
 # background (pid in bpid), waits until it serves, and sets addr to the address it
-# bound (ADDR may be tcp://127.0.0.1:*). Returns 1, saying why, when the broker
+# bound (ADDR may be tcp://127.0.0.1:*) and ready_file to its --ready-file. Returns 1, saying why, when the broker
 # exits or does not serve within 20 s, so a test fails at once instead of waiting
 # on a broker that is not there.
 start_broker_at() {
     local bind=$1 db=$2 log=$3 ready
     shift 3
     ready=$(mktemp -u "${tmp:-${TMPDIR:-/tmp}}/ready-XXXXXX")
+    ready_file=$ready
     "$BIN" broker --bind "$bind" --db "$db" --ready-file "$ready" "$@" 2>>"$log" &
     bpid=$!
     for _ in $(seq 200); do

@@ -177,6 +177,8 @@ check "--position through the broker: refused (exit status)" "$?" 2
 "$BIN" query --broker "$addr" --frobnicate > /dev/null 2>&1
 check "unknown argument with --broker: exit status" "$?" 2
 kill "$bpid"; wait "$bpid"; check "broker stopped cleanly" "$?" 0
+check "the broker logged the port it bound" "$(grep -c "serving on $addr," "$tmp/broker.log")" 1
+check "--ready-file removed on a clean stop" "$([ -e "$ready_file" ] && echo left || echo removed)" removed
 start_broker "$tmp/db2" || exit 1
 same "failed --json" "$tmp/db2" failed --json
 same "failed (table)" "$tmp/db2" failed
