@@ -405,6 +405,47 @@ static int64_t s_test_revision_jobs(hs_client_t *cl)
     return st[1].positions_done;    /* what the store holds of the two jobs */
 }
 
+/* A SUBMIT whose engine specs can never be canonical is refused with the reason
+ * (no worker would ever offer "noop@1": the job would wait forever), and creates
+ * no job; an unknown engine name is taken (workers of another build may offer it).
+ * An empty spec never gets here: the wire decoder drops that SUBMIT as malformed. */
+static void s_test_noncanonical_specs(hs_client_t *cl)
+{
+    static const struct { const char *specs[2]; int n; const char *why; } bad[] = {
+        { { "noop@1" }, 1, "without '@1'" },
+        { { "noop@1:delay_us=5" }, 1, "without '@1'" },
+        { { "noop@01" }, 1, "leading zeros" },
+        { { "noop@x" }, 1, "a number" },
+        { { "noop@" }, 1, "a number" },
+        { { "@2" }, 1, "no engine name" },
+        { { "noop,area" }, 1, "holds a ','" },
+        { { "noop", "noop" }, 2, "listed twice" },
+        { { NULL }, 0, "at least one engine" },
+    };
+    hs_error_t err = { 0 };
+    hs_wire_msg_t r;
+    HS_CHECK_INT(hs_client_status(cl, 0, &r, &err), 0);
+    int jobs_before = r.status_reply.num_jobs;
+    hs_wire_msg_fini(&r);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hs_wire_msg_t req, rep;
+        hs_wire_msg_init(&req, HS_WIRE_SUBMIT);
+        req.submit.job_name = (char *)"noncanonical";
+        req.submit.engines = (char **)bad[i].specs;
+        req.submit.num_engines = bad[i].n;
+        req.submit.moves_spec = (char *)"all";
+        memset(&err, 0, sizeof err);
+        HS_CHECK_INT(hs_client_request(cl, &req, &rep, &err), HS_EINVAL);
+        if (!strstr(err.msg, bad[i].why))
+            fprintf(stderr, "spec %zu: reason '%s' lacks '%s'\n", i, err.msg, bad[i].why);
+        HS_CHECK(strstr(err.msg, bad[i].why) != NULL);
+        hs_wire_msg_fini(&rep);
+    }
+    HS_CHECK_INT(hs_client_status(cl, 0, &r, &err), 0);
+    HS_CHECK_INT(r.status_reply.num_jobs, jobs_before);
+    hs_wire_msg_fini(&r);
+}
+
 /* The worker's incremental replay gives the same positions (and so the same
  * position keys) as hs_game_replay, setup stones included, across batch flushes. */
 static void s_test_eval(void)
@@ -746,6 +787,7 @@ int main(void)
     HS_CHECK_INT(hs_client_cancel(cl, 999, &canceled, &err), 0);
     HS_CHECK(!canceled);
     int64_t revision_positions = s_test_revision_jobs(cl);
+    s_test_noncanonical_specs(cl);
 
     /* A first SUBMIT retried (its reply lost) with the same token: one job. */
     int64_t token_positions = 0;
