@@ -24,9 +24,9 @@ free_port() {
 
 # start_broker_at ADDR DB LOG [BROKER OPTIONS...]: starts `hyeongse broker` in the
 # background (pid in bpid), waits until it serves, and sets addr to the address it
-# bound (ADDR may be tcp://127.0.0.1:*) and ready_file to its --ready-file. Returns 1, saying why, when the broker
-# exits or does not serve within 20 s, so a test fails at once instead of waiting
-# on a broker that is not there.
+# bound (ADDR may be tcp://127.0.0.1:*) and ready_file to its --ready-file.
+# Returns 1, saying why, when the broker exits or does not serve within 20 s, so a
+# test fails at once instead of waiting on a broker that is not there.
 start_broker_at() {
     local bind=$1 db=$2 log=$3 ready
     shift 3
