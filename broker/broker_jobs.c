@@ -130,37 +130,30 @@ static int s_job_add(hs__broker_t *b, hs__bjob_t *j)
 /* Specs arrive canonical (docs/PROTOCOL.md, "Engine specs and revisions"): the
  * broker hands a job to the workers whose offer names its specs exactly, and it
  * cannot canonicalize them itself (it does not know the engines). A spec that can
- * never be canonical — empty, without a name, holding ',' (the journal's
- * separator), a revision "@1" (written bare), with a leading zero or not a
- * number — or a spec listed twice would leave the job waiting forever, or break
- * its RESULT check, so the SUBMIT is refused with the reason. An unknown engine
- * name is not refused: workers of another build may offer it. */
+ * never be canonical by its syntax (hs_engine_spec_split, the workers' own rules)
+ * — no name, a ',' (the journal's separator), a bad revision, "@1" (written bare)
+ * or one with a leading zero — or a spec listed twice would leave the job waiting
+ * forever, or break its RESULT check, so the SUBMIT is refused with the reason. An
+ * unknown engine name is not refused: workers of another build may offer it. */
 static int s_check_specs(char *const *specs, int n, hs_error_t *err)
 {
     if (n <= 0)
         return hs_error_set(err, HS_EINVAL, "a job needs at least one engine");
     for (int i = 0; i < n; i++) {
         const char *spec = specs[i] ? specs[i] : "";
-        size_t name_len = strcspn(spec, ":");
-        const char *at = memchr(spec, '@', name_len);
-        if (!*spec || name_len == 0 || at == spec)
+        hs_engine_spec_t sp;
+        int bad = hs_engine_spec_split(spec, strlen(spec), &sp);
+        if (sp.name_len == 0)
             return hs_error_set(err, HS_EINVAL, "engine spec '%s' has no engine name", spec);
         if (strchr(spec, ','))
             return hs_error_set(err, HS_EINVAL, "engine spec '%s' holds a ','", spec);
-        if (at) {
-            const char *rev = at + 1, *end = spec + name_len;
-            bool digits = rev < end && *rev != '0';
-            for (const char *c = rev; c < end; c++)
-                digits = digits && *c >= '0' && *c <= '9';
-            if (end - rev == 1 && *rev == '1')
-                return hs_error_set(err, HS_EINVAL,
-                                    "engine spec '%s': revision 1 is written without '@1' "
-                                    "(canonical specs, docs/PROTOCOL.md)", spec);
-            if (!digits)
-                return hs_error_set(err, HS_EINVAL,
-                                    "engine spec '%s': a revision is a number from 2, without "
-                                    "leading zeros (canonical specs, docs/PROTOCOL.md)", spec);
-        }
+        if (!bad && sp.revision == 1 && spec[sp.name_len + 1] == '1')
+            return hs_error_set(err, HS_EINVAL, "engine spec '%s': revision 1 is written "
+                                "without '@1' (canonical specs, docs/PROTOCOL.md)", spec);
+        if (bad || !sp.revision_canonical)
+            return hs_error_set(err, HS_EINVAL, "engine spec '%s': a revision is a number "
+                                "from 2 to %d, without leading zeros (canonical specs, "
+                                "docs/PROTOCOL.md)", spec, HS_ENGINE_MAX_REVISION);
         for (int k = 0; k < i; k++)
             if (specs[k] && !strcmp(specs[k], spec))
                 return hs_error_set(err, HS_EINVAL, "engine spec '%s' listed twice", spec);

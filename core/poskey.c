@@ -1,5 +1,6 @@
 /*
- * core/poskey.c — engine config ids and 128-bit position keys (core/poskey.h).
+ * core/poskey.c — engine config ids, engine spec syntax and 128-bit position keys
+ * (core/poskey.h).
  *
  * The position is serialised into a small byte string (size, colours, side to
  * move, ko, komi, rules, recent moves) and hashed with two independent 64-bit
@@ -11,6 +12,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/error.h"
+
 uint32_t hs_engine_config_id(const char *spec)
 {
     uint32_t h = 2166136261u;
@@ -19,6 +22,34 @@ uint32_t hs_engine_config_id(const char *spec)
         h *= 16777619u;
     }
     return h ? h : 1u;  /* 0 is reserved for "any engine" */
+}
+
+int hs_engine_spec_split(const char *s, size_t len, hs_engine_spec_t *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = 0;
+    while (n < len && s[n] != '@' && s[n] != ':')
+        n++;
+    out->name_len = n;
+    if (n == 0)
+        return HS_EINVAL;
+    const char *p = s + n, *end = s + len;
+    out->revision_canonical = true;
+    if (p < end && *p == '@') {
+        const char *digits = ++p;
+        int r = 0;
+        while (p < end && *p >= '0' && *p <= '9' && r <= HS_ENGINE_MAX_REVISION)
+            r = r * 10 + (*p++ - '0');
+        if (p == digits || r < 1 || r > HS_ENGINE_MAX_REVISION || (p < end && *p != ':'))
+            return HS_EINVAL;
+        out->revision = r;
+        out->revision_canonical = r >= 2 && *digits != '0';
+    }
+    if (p < end && *p == ':') {
+        out->options = p + 1;
+        out->options_len = (size_t)(end - out->options);
+    }
+    return 0;
 }
 
 /* The murmur3 / splitmix finaliser: every input bit affects every output bit. */

@@ -7,6 +7,7 @@
 #ifndef HS_CORE_POSKEY_H
 #define HS_CORE_POSKEY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,32 @@
  * separate sets of records. Never 0 (0 means "any engine" in queries).
  */
 uint32_t hs_engine_config_id(const char *spec);
+
+/* Highest revision number a spec's "@R" may give. */
+#define HS_ENGINE_MAX_REVISION 9999
+
+/*
+ * An engine spec "name[@R][:options]" split, by syntax alone (which names are
+ * engines is worker/engine.h's business; the broker, which does not know the
+ * engines, checks the syntax of the specs it is sent with the same rules).
+ */
+typedef struct hs_engine_spec {
+    size_t name_len;        /* bytes of the name before '@' or ':' (0 = none) */
+    int revision;           /* R as written, or 0 when the spec gives no "@R" */
+    bool revision_canonical;  /* no "@R", or one written as a canonical spec
+                             * writes it: R >= 2 without leading zeros ("@1" is
+                             * written bare) */
+    const char *options;    /* after ':', or NULL (points into the spec) */
+    size_t options_len;
+} hs_engine_spec_t;
+
+/*
+ * Splits the spec s[0..len) (a whole spec, or one entry of a comma-separated
+ * list) into *out. Returns 0, or HS_EINVAL when the name is empty (out->name_len
+ * is then 0) or the revision is not 1..HS_ENGINE_MAX_REVISION in decimal digits
+ * followed by ':' or the end (out->name_len > 0). Cannot fail otherwise.
+ */
+int hs_engine_spec_split(const char *s, size_t len, hs_engine_spec_t *out);
 
 /* Positions before the current one whose moves enter the position key. */
 #define HS_POSKEY_HISTORY 8

@@ -10,12 +10,16 @@
  * and the edge cases of the key's inputs (no game, move number past the end,
  * odd komi, ko point).
  *
+ * Also checks the engine spec syntax declared beside the config ids.
+ *
  * Run with HS_POSKEY_PRINT=1 to print the computed values instead of checking.
  */
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "core/board.h"
+#include "core/error.h"
 #include "core/game.h"
 #include "core/poskey.h"
 #include "core/replay.h"
@@ -218,11 +222,59 @@ static void test_position_key_edges_pinned(void)
     s_hex_check(key, "0e31aa909904bd6197c51683496db58c", "5x5 ko point");
 }
 
+/* The engine spec syntax the worker and the broker share (hs_engine_spec_split). */
+static void test_engine_spec_split(void)
+{
+    static const struct {
+        const char *spec;
+        int rc;
+        size_t name_len;
+        int revision;
+        bool canonical;
+        const char *options;   /* NULL = none */
+    } cases[] = {
+        { "judge", 0, 5, 0, true, NULL },
+        { "judge@2", 0, 5, 2, true, NULL },
+        { "judge@2:final_mc=0", 0, 5, 2, true, "final_mc=0" },
+        { "influence:tau=120", 0, 9, 0, true, "tau=120" },
+        { "judge@1", 0, 5, 1, false, NULL },
+        { "judge@02", 0, 5, 2, false, NULL },
+        { "judge@9999", 0, 5, 9999, true, NULL },
+        { "judge:", 0, 5, 0, true, "" },
+        { "judge@", HS_EINVAL, 5, 0, false, NULL },
+        { "judge@0", HS_EINVAL, 5, 0, false, NULL },
+        { "judge@10000", HS_EINVAL, 5, 0, false, NULL },
+        { "judge@2x", HS_EINVAL, 5, 0, false, NULL },
+        { "@2", HS_EINVAL, 0, 0, false, NULL },
+        { ":x", HS_EINVAL, 0, 0, false, NULL },
+        { "", HS_EINVAL, 0, 0, false, NULL },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hs_engine_spec_t sp;
+        const char *s = cases[i].spec;
+        HS_CHECK_INT(hs_engine_spec_split(s, strlen(s), &sp), cases[i].rc);
+        HS_CHECK_INT((int)sp.name_len, (int)cases[i].name_len);
+        if (cases[i].rc != 0)
+            continue;
+        HS_CHECK_INT(sp.revision, cases[i].revision);
+        HS_CHECK_INT(sp.revision_canonical, cases[i].canonical);
+        HS_CHECK(!cases[i].options == !sp.options);
+        if (cases[i].options && sp.options)
+            HS_CHECK(sp.options_len == strlen(cases[i].options) &&
+                     !memcmp(sp.options, cases[i].options, sp.options_len));
+    }
+    /* One entry of a list: only s[0..len) counts. */
+    hs_engine_spec_t sp;
+    HS_CHECK_INT(hs_engine_spec_split("judge@3,noop", 7, &sp), 0);
+    HS_CHECK_INT(sp.revision, 3);
+}
+
 int main(void)
 {
     s_print = getenv("HS_POSKEY_PRINT") != NULL;
     test_hash128_pinned();
     test_position_keys_pinned();
     test_position_key_edges_pinned();
+    test_engine_spec_split();
     return hs_test_finish();
 }

@@ -206,36 +206,29 @@ static int s_revision_of(const hs_engine_vtable_t *vt)
     return vt->revision > 1 ? vt->revision : 1;
 }
 
-/* Splits the spec s[0..len) (a list entry, or a whole "name[@R]" string). */
+/* Splits the spec s[0..len) (a list entry, or a whole "name[@R]" string): the
+ * syntax by hs_engine_spec_split (core/poskey.h, the broker checks with it too),
+ * then the name looked up among the registered engines. */
 static int s_spec_parse(const char *s, size_t len, const char *list, s_spec_t *sp,
                         hs_error_t *err)
 {
-    size_t name_len = strcspn(s, ":,@");
-    if (name_len > len)
-        name_len = len;
-    if (name_len == 0 || name_len >= HS_ENGINE_NAME_MAX)
+    hs_engine_spec_t split;
+    int bad = hs_engine_spec_split(s, len, &split);
+    if (split.name_len == 0 || split.name_len >= HS_ENGINE_NAME_MAX)
         return hs_error_set(err, HS_EINVAL, "bad engine name in '%s'", list);
-    memcpy(sp->name, s, name_len);
-    sp->name[name_len] = '\0';
+    memcpy(sp->name, s, split.name_len);
+    sp->name[split.name_len] = '\0';
     if (!(sp->vt = hs_engine_find(sp->name))) {
         char known[256];
         return hs_error_set(err, HS_ENOTFOUND, "unknown engine '%s' (known: %s)", sp->name,
                             hs_engine_list(known, sizeof known));
     }
-    const char *p = s + name_len, *end = s + len;
-    sp->revision = s_revision_of(sp->vt);
-    if (p < end && *p == '@') {
-        int r = 0, digits = 0;
-        for (p++; p < end && *p >= '0' && *p <= '9' && digits < 5; p++, digits++)
-            r = r * 10 + (*p - '0');
-        if (digits == 0 || r < 1 || r > HS_ENGINE_MAX_REVISION || (p < end && *p != ':'))
-            return hs_error_set(err, HS_EINVAL,
-                                "bad revision in engine '%.*s' (name@R, R in 1..%d)",
-                                (int)len, s, HS_ENGINE_MAX_REVISION);
-        sp->revision = r;
-    }
-    sp->options = p < end && *p == ':' ? p + 1 : NULL;
-    sp->options_len = sp->options ? (size_t)(end - sp->options) : 0;
+    if (bad)
+        return hs_error_set(err, HS_EINVAL, "bad revision in engine '%.*s' (name@R, R in 1..%d)",
+                            (int)len, s, HS_ENGINE_MAX_REVISION);
+    sp->revision = split.revision ? split.revision : s_revision_of(sp->vt);
+    sp->options = split.options;
+    sp->options_len = split.options_len;
     return 0;
 }
 

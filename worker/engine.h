@@ -42,6 +42,7 @@
 #include "core/board.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "core/poskey.h"   /* hs_engine_spec_split, HS_ENGINE_MAX_REVISION */
 
 #define HS_ENGINE_MAX_VERTICES (HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE)
 #define HS_ENGINE_NAME_MAX 32
@@ -139,9 +140,6 @@ const char *hs_engine_list(char *buf, int size);
  * the offending name in *err.
  */
 int hs_engine_check_list(const char *list, int max, hs_error_t *err);
-
-/* Highest revision number accepted in a spec's "@R". */
-#define HS_ENGINE_MAX_REVISION 9999
 
 /* Flags of hs_engine_canonical_list. */
 #define HS_ENGINE_THIS_BUILD 0x1u   /* every revision must be this build's own */
