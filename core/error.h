@@ -14,7 +14,9 @@
 
 #include <stddef.h>
 
-/* X(name, value, description). Values are stable: they may be stored and sent. */
+/* X(name, value, description). Values are stable: they may be stored and sent.
+ * -12 is retired (it named a GPU error before any GPU code existed); the net
+ * engine will give GPU failures a new value when it arrives. */
 #define HS_ERROR_MAP(X)                                                         \
     X(HS_OK,          0,  "success")                                            \
     X(HS_ENOMEM,     -1,  "out of memory")                                      \
@@ -28,12 +30,13 @@
     X(HS_EBADSTATE,  -9,  "object is in a failed state")                        \
     X(HS_EPROTO,    -10,  "protocol error")                                     \
     X(HS_ESTORE,    -11,  "store error")                                        \
-    X(HS_EGPU,      -12,  "GPU error")                                          \
     X(HS_ETIMEOUT,  -13,  "timed out")                                          \
     X(HS_ECANCELED, -14,  "canceled")                                           \
     X(HS_EEXIST,    -15,  "already exists")                                     \
     X(HS_EFULL,     -16,  "full")                                               \
-    X(HS_EAGAIN,    -17,  "try again")
+    X(HS_EAGAIN,    -17,  "try again")                                         \
+    X(HS_ECORRUPT,  -18,  "corrupt data")                                       \
+    X(HS_ENOSPC,    -19,  "no space left on device")
 
 enum hs_error_code {
 #define HS_ERROR_ENUM(name, value, desc) name = value,
