@@ -30,6 +30,7 @@
 #include "core/rng.h"
 #include "ingest/ingest.h"
 #include "test.h"
+#include "worker/engine.h"
 #include "worker/influence.h"
 
 static const int s_fib[6] = {0, 1, 2, 3, 5, 8};
@@ -425,6 +426,23 @@ static void test_diagrams(void)
     HS_CHECK(files >= 3);
 }
 
+/* The influence engine's results changed with the exact sums: it is revision 2,
+ * so stored evals of revision 1 stay apart. The judge's did not. */
+static void test_engine_revision(void)
+{
+    char out[128];
+    hs_error_t err = {0};
+    HS_CHECK_INT(hs_engine_canonical_list("influence,judge", 16, HS_ENGINE_THIS_BUILD, out,
+                                          sizeof out, &err), 0);
+    HS_CHECK_STR(out, "influence@2,judge");
+    HS_CHECK(hs_engine_config_id("influence@2") != hs_engine_config_id("influence"));
+    HS_CHECK_INT(hs_engine_canonical_list("influence@1:tau=120", 16, HS_ENGINE_THIS_BUILD, out,
+                                          sizeof out, &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "influence revision 2, not 1") != NULL);
+    HS_CHECK_INT(hs_engine_canonical_list("influence@1:tau=120", 16, 0, out, sizeof out, &err), 0);
+    HS_CHECK_STR(out, "influence:tau=120");   /* the old evals' spec, for query */
+}
+
 static void test_errors(void)
 {
     hs_board_t b;
@@ -442,6 +460,7 @@ int main(void)
 {
     test_stone_power();
     test_errors();
+    test_engine_revision();
     test_diagrams();
     test_random_vs_reference();
     test_pure_equals_weight_one();

@@ -66,13 +66,16 @@ static void s_kernel_rows(int64_t k[KW][16])
             k[r][q] = q < KW ? s_sp_fx[abs(r - K)][abs(q - K)] : 0;
 }
 
-/* The kernel times w. A weight of exactly 1 never comes here, so pure mode and
- * stability mode with every weight 1 add the very same integers. */
+/* The kernel times w (0 < w < 1, so every product is positive and below 2^42:
+ * the cast after + 0.5 rounds to nearest, and compiles to vector code where
+ * llround would be a call per entry). A weight of exactly 1 never comes here,
+ * so pure mode and stability mode with every weight 1 add the same integers. */
 static void s_kernel_scaled(const int64_t k[KW][16], float w, int64_t out[KW][16])
 {
+    const double wd = w;
     for (int r = 0; r < KW; r++)
         for (int q = 0; q < 16; q++)
-            out[r][q] = llround((double)w * (double)k[r][q]);
+            out[r][q] = (int64_t)(wd * (double)k[r][q] + 0.5);
 }
 
 /* One rounding, x100 and half away from zero: a position and its colour-swapped
@@ -89,6 +92,7 @@ void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si)
 {
     const int n = b->size, stride = b->stride;
     int64_t grid[GRID_W * GRID_W], kern[KW][16], scaled[KW][16];
+    float scaled_w = -1.0f;   /* the weight scaled[] holds; none yet */
     memset(si, 0, sizeof(int16_t) * HS_BOARD_MAX_POINTS);
     memset(grid, 0, sizeof grid);
     s_kernel_rows(kern);
@@ -98,11 +102,15 @@ void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si)
             if (c != HS_BLACK && c != HS_WHITE)
                 continue;
             float w = weight ? weight[p] : 1.0f;
-            if (w == 0.0f)
+            if (!(w > 0.0f))   /* 0 (and out-of-range NaN or negatives): projects nothing */
                 continue;
             const int64_t (*k)[16] = kern;
             if (w != 1.0f) {
-                s_kernel_scaled(kern, w, scaled);
+                /* A group's stones share one weight: rescale only when it changes. */
+                if (w != scaled_w) {
+                    s_kernel_scaled(kern, w, scaled);
+                    scaled_w = w;
+                }
                 k = scaled;
             }
             int64_t *g = grid + y * GRID_W + x;   /* top-left of the window */

@@ -88,7 +88,8 @@ double hs_influence_stone_power_exact(int dx, int dy);
 /*
  * Writes SI x100 for every point of b into si[] (HS_BOARD_MAX_POINTS entries;
  * sentinels get 0). weight: per-point stone weights in [0, 1] indexed like the
- * board (read only at stones), or NULL for 1 everywhere.
+ * board (read only at stones; a weight that is not > 0 counts as 0), or NULL for
+ * 1 everywhere.
  */
 void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si);
 
