@@ -311,7 +311,8 @@ static void test_pure_equals_weight_one(void)
         hs_ingest_report_fini(&rep);
         HS_CHECK(c.positions - playout_positions >= 500);
     } else {
-        printf("note: %s is not here; pure = weights 1 checked on playouts only\n", dir);
+        printf("note: %s is not here; pure = weights 1 checked on playouts only\n",
+               data ? dir : "../shared/data (HS_DATA_DIR unset)");
     }
     printf("pure vs weights 1: %d positions (%d from playouts), %d IPs; %d differ between "
            "the modes, %d from the reference\n", c.positions, playout_positions, c.ips,
