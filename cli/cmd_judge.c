@@ -7,8 +7,14 @@
  * analysis) → worker/stability (group stability, reader on) → worker/influence
  * (SI weighted by stability, stones the judge calls dead weigh 0; or every
  * stone 1 with --no-stability).
+ *
+ * Shape: s_parse_args (usage errors exit 2, as every command) → s_load_game →
+ * s_pick_rules → s_judge_position → s_print_json or s_print_text, sharing one
+ * s_judged_t that owns what the run allocates (s_judged_fini frees it).
  */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +35,11 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse judge FILE.sgf [--game K] [--move N | --final] [--rules R]\n"
             "                      [--komi K] [--tau T] [--no-stability] [--json]\n\n"
-            "Judges the position after move N (default: the final position) of game K\n"
-            "(default 0) of FILE.sgf: every point's class, the score under territory and\n"
-            "area rules, the result in SGF RE form under the rules used, and Park's\n"
-            "influence (SI x100, influence points and areas at threshold T, default 140).\n\n"
+            "Judges the position after move N (0 up to the game's last move; default: the\n"
+            "final position) of game K (default 0) of FILE.sgf: every point's class, the\n"
+            "score under territory and area rules, the result in SGF RE form under the\n"
+            "rules used, and Park's influence (SI x100, influence points and areas at\n"
+            "threshold T, default 140).\n\n"
             "  --rules R        korean, japanese, chinese, aga, new-zealand, tromp-taylor\n"
             "                   (default: the record's RU; without RU, chinese when KM is\n"
             "                   7.5, else japanese)\n"
@@ -87,214 +94,390 @@ static int s_read_file(const char *path, char **data, size_t *len)
     return 0;
 }
 
-int hs_cmd_judge(int argc, char **argv)
+/* What the command line asked for. move -1: the final position. */
+typedef struct s_opts {
+    const char *path, *rules_name;
+    int game_index, move, tau;
+    bool json, no_stab, have_komi;
+    double komi;
+} s_opts_t;
+
+/* Everything a judged position's printing needs, and the run's allocations. */
+typedef struct s_judged {
+    char *data;
+    hs_sgf_collection_t *col;
+    hs_game_t game;
+    hs_reader_t *reader;
+    hs_stability_t *stab;
+    hs_judge_t *judge;
+    hs_influence_t *inf;
+    hs_board_t b;
+    hs_rules_t rules;
+    const char *rules_source;
+    double komi, s_terr, s_area;
+    hs_komi_source_t komi_source;
+    char res[16], rec[16];
+} s_judged_t;
+
+/* A whole decimal number in lo..hi, or -1 with a message naming the option:
+ * "abc", "", "1e20", "-5" where lo is 0, and values past int are refused
+ * rather than read as something else (atoi gave 0, or the final position). */
+static int s_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
 {
-    const char *path = NULL, *rules_name = NULL;
-    int game_index = 0, move = -1, tau = HS_INFLUENCE_TAU_DEFAULT;
-    bool json = false, no_stab = false, have_komi = false;
-    double komi_override = 0;
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < lo || v > hi) {
+        if (hi == INT_MAX)
+            fprintf(stderr, "hyeongse judge: %s needs a whole number >= %ld, not '%s'\n", opt, lo, text);
+        else
+            fprintf(stderr, "hyeongse judge: %s needs a whole number %ld..%ld, not '%s'\n", opt, lo,
+                    hi, text);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int s_parse_komi(const char *text, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v)) {
+        fprintf(stderr, "hyeongse judge: --komi needs a number of points, not '%s'\n", text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* The value of option argv[*i], or NULL with a message when it is the last word. */
+static const char *s_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 < argc)
+        return argv[++*i];
+    fprintf(stderr, "hyeongse judge: %s needs a value\n", argv[*i]);
+    return NULL;
+}
+
+/* One option at argv[*i] (moving *i past its value): 0, or -1 after a message. */
+static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
+{
+    const char *a = argv[*i], *v;
+    if (!strcmp(a, "--json")) o->json = true;
+    else if (!strcmp(a, "--no-stability")) o->no_stab = true;
+    else if (!strcmp(a, "--final")) o->move = -1;
+    else if (!strcmp(a, "--rules")) return (o->rules_name = s_value(argc, argv, i)) ? 0 : -1;
+    else if (!strcmp(a, "--game"))
+        return (v = s_value(argc, argv, i)) ? s_parse_int(a, v, 0, INT_MAX, &o->game_index) : -1;
+    else if (!strcmp(a, "--move"))
+        return (v = s_value(argc, argv, i)) ? s_parse_int(a, v, 0, INT_MAX, &o->move) : -1;
+    else if (!strcmp(a, "--tau"))
+        return (v = s_value(argc, argv, i)) ? s_parse_int(a, v, 0, INT16_MAX, &o->tau) : -1;
+    else if (!strcmp(a, "--komi")) {
+        o->have_komi = true;
+        return (v = s_value(argc, argv, i)) ? s_parse_komi(v, &o->komi) : -1;
+    } else {
+        fprintf(stderr, "hyeongse judge: unknown option %s\n", a);
+        s_usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+/* 0 to go on, 1 after --help (exit 0), 2 on a usage error (exit 2). */
+static int s_parse_args(int argc, char **argv, s_opts_t *o)
+{
+    *o = (s_opts_t){ .move = -1, .tau = HS_INFLUENCE_TAU_DEFAULT };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        bool more = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { s_usage(stdout); return 0; }
-        else if (!strcmp(a, "--json")) json = true;
-        else if (!strcmp(a, "--no-stability")) no_stab = true;
-        else if (!strcmp(a, "--final")) move = -1;
-        else if (!strcmp(a, "--game") && more) game_index = atoi(argv[++i]);
-        else if (!strcmp(a, "--move") && more) move = atoi(argv[++i]);
-        else if (!strcmp(a, "--rules") && more) rules_name = argv[++i];
-        else if (!strcmp(a, "--komi") && more) { komi_override = atof(argv[++i]); have_komi = true; }
-        else if (!strcmp(a, "--tau") && more) tau = atoi(argv[++i]);
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "hyeongse judge: unknown option %s\n", a); s_usage(stderr); return 2; }
-        else if (!path) path = a;
-        else { fprintf(stderr, "hyeongse judge: one file at a time\n"); return 2; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            s_usage(stdout);
+            return 1;
+        }
+        if (a[0] == '-' && a[1]) {
+            if (s_parse_option(argc, argv, &i, o))
+                return 2;
+        } else if (!o->path) {
+            o->path = a;
+        } else {
+            fprintf(stderr, "hyeongse judge: one file at a time\n");
+            return 2;
+        }
     }
-    if (!path) { s_usage(stderr); return 2; }
-    if (tau < 0) { fprintf(stderr, "hyeongse judge: --tau must be >= 0\n"); return 2; }
+    if (!o->path) {
+        s_usage(stderr);
+        return 2;
+    }
+    return 0;
+}
 
-    int status = 1;
-    char *data = NULL;
+/* Reads and parses o->path and builds game o->game_index: 0, 1 (unreadable or
+ * broken input) or 2 (no such game: a usage error), after a message. */
+static int s_load_game(const s_opts_t *o, s_judged_t *j)
+{
     size_t len = 0;
-    hs_sgf_collection_t *col = NULL;
-    hs_game_t game;
-    hs_game_init(&game, 19);
-    hs_reader_t *reader = NULL;
-    hs_stability_t *stab = NULL;
-    hs_judge_t *judge = NULL;
-    hs_influence_t *inf = NULL;
     hs_error_t err = {0};
-    if (s_read_file(path, &data, &len)) goto done;
-    col = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, &err);
-    if (!col) { fprintf(stderr, "hyeongse judge: %s: %s\n", path, err.msg); goto done; }
-    if (game_index < 0 || game_index >= col->num_trees) {
-        fprintf(stderr, "hyeongse judge: %s holds %d game(s); no game %d\n", path, col->num_trees, game_index);
-        goto done;
+    if (s_read_file(o->path, &j->data, &len))
+        return 1;
+    j->col = hs_sgf_parse_ex(j->data, len, NULL, HS_SGF_RECOVER, &err);
+    if (!j->col) {
+        fprintf(stderr, "hyeongse judge: %s: %s\n", o->path, err.msg);
+        return 1;
     }
-    if (col->trees[game_index].status) {
-        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", path, game_index, col->trees[game_index].message);
-        goto done;
+    if (o->game_index >= j->col->num_trees) {
+        fprintf(stderr, "hyeongse judge: %s holds %d game(s); no game %d\n", o->path,
+                j->col->num_trees, o->game_index);
+        return 2;
     }
-    if (hs_game_from_sgf(col->trees[game_index].root, &game, &err)) {
-        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", path, game_index, err.msg);
-        goto done;
+    const hs_sgf_tree_t *t = &j->col->trees[o->game_index];
+    if (t->status) {
+        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", o->path, o->game_index, t->message);
+        return 1;
     }
-    hs_rules_t rules = game.rules;
-    const char *rules_source = game.rules_raw ? "RU" : "default";
-    if (!game.rules_raw && game.komi_source == HS_KOMI_PLAIN && game.komi == 7.5) {
-        /* No RU but komi 7.5: the Chinese convention (AlphaGo games, Tom). */
-        rules = hs_rules_get(HS_RULES_CHINESE);
-        rules_source = "inferred from komi 7.5";
+    if (hs_game_from_sgf(t->root, &j->game, &err)) {
+        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", o->path, o->game_index, err.msg);
+        return 1;
     }
-    if (rules_name) rules_source = "override";
-    if (rules_name && hs_rules_from_name(rules_name, &rules)) {
-        fprintf(stderr, "hyeongse judge: unknown rules '%s'\n", rules_name);
-        status = 2;
-        goto done;
-    }
-    double komi = have_komi ? komi_override : game.komi;
-    hs_komi_source_t komi_source = have_komi ? HS_KOMI_OVERRIDE : game.komi_source;
-    if (move > game.num_moves) move = game.num_moves;
-    hs_board_t b;
-    if (hs_game_replay(&game, move, &b, &err)) {
-        /* Judge what could be replayed: the position before the illegal move. */
-        fprintf(stderr, "hyeongse judge: %s: %s (judging the position before it)\n", path, err.msg);
-    }
-    int moves_played = b.move_number;
+    return 0;
+}
 
-    stab = malloc(sizeof *stab);
-    judge = malloc(sizeof *judge);
-    inf = malloc(sizeof *inf);
-    if (!stab || !judge || !inf) { fprintf(stderr, "hyeongse judge: out of memory\n"); goto done; }
-    if (!no_stab) {
-        reader = hs_reader_new(NULL);
-        if (!reader) { fprintf(stderr, "hyeongse judge: out of memory\n"); goto done; }
-        hs_stability_compute(&b, NULL, reader, stab, NULL);
+/* The rules and komi to count with: the record's, or inferred, or overridden.
+ * 0, or 2 after a message for unknown rules. */
+static int s_pick_rules(const s_opts_t *o, s_judged_t *j)
+{
+    const hs_game_t *g = &j->game;
+    j->rules = g->rules;
+    j->rules_source = g->rules_raw ? "RU" : "default";
+    if (!g->rules_raw && g->komi_source == HS_KOMI_PLAIN && g->komi == 7.5) {
+        /* No RU but komi 7.5: the Chinese convention (AlphaGo games, Tom). */
+        j->rules = hs_rules_get(HS_RULES_CHINESE);
+        j->rules_source = "inferred from komi 7.5";
+    }
+    if (o->rules_name) {
+        j->rules_source = "override";
+        if (hs_rules_from_name(o->rules_name, &j->rules)) {
+            fprintf(stderr, "hyeongse judge: unknown rules '%s'\n", o->rules_name);
+            return 2;
+        }
+    }
+    j->komi = o->have_komi ? o->komi : g->komi;
+    j->komi_source = o->have_komi ? HS_KOMI_OVERRIDE : g->komi_source;
+    return 0;
+}
+
+static int s_influence_and_score(const s_opts_t *o, s_judged_t *j);
+
+/* Replays to the asked move and judges it: classes, score, influence. 0, 1 after
+ * a message, or 2 for a move past the game's end (a usage error). */
+static int s_judge_position(const s_opts_t *o, s_judged_t *j)
+{
+    const hs_game_t *g = &j->game;
+    hs_error_t err = {0};
+    if (o->move > g->num_moves) {
+        fprintf(stderr, "hyeongse judge: %s: game %d has %d moves; no move %d\n", o->path,
+                o->game_index, g->num_moves, o->move);
+        return 2;
+    }
+    if (hs_game_replay(g, o->move, &j->b, &err)) {
+        /* Judge what could be replayed: the position before the illegal move. */
+        fprintf(stderr, "hyeongse judge: %s: %s (judging the position before it)\n", o->path, err.msg);
+    }
+    j->stab = malloc(sizeof *j->stab);
+    j->judge = malloc(sizeof *j->judge);
+    j->inf = malloc(sizeof *j->inf);
+    if (!j->stab || !j->judge || !j->inf) { fprintf(stderr, "hyeongse judge: out of memory\n"); return 1; }
+    if (!o->no_stab) {
+        j->reader = hs_reader_new(NULL);
+        if (!j->reader) { fprintf(stderr, "hyeongse judge: out of memory\n"); return 1; }
+        hs_stability_compute(&j->b, NULL, j->reader, j->stab, NULL);
     }
     /* The judge uses its own eye analysis: the stability map made it worse on
      * the archives' final positions (docs/JUDGE.md); stability weighs SI only.
      * A finished game's last position gets the Monte-Carlo dead-stone test;
      * earlier positions the static rules without the relaxed kill (judge.h). */
     hs_judge_config_t jcfg;
-    if (moves_played >= game.num_moves) {
+    if (j->b.move_number >= g->num_moves) {
         hs_judge_config_final(&jcfg);
     } else {
         /* Mid-game, as the "judge" engine of analyze: a fight is unsettled. */
         hs_judge_config_default(&jcfg);
         jcfg.relaxed_kill = false;
     }
-    if (hs_judge_compute(&b, NULL, &jcfg, judge, &err)) {
+    if (hs_judge_compute(&j->b, NULL, &jcfg, j->judge, &err)) {
         fprintf(stderr, "hyeongse judge: %s\n", err.msg);
-        goto done;
+        return 1;
     }
+    return s_influence_and_score(o, j);
+}
+
+/* Park's influence of the judged position, and its territory and area scores. */
+static int s_influence_and_score(const s_opts_t *o, s_judged_t *j)
+{
+    const hs_game_t *g = &j->game;
+    hs_error_t err = {0};
     /* Influence weights: the group stability, 0 for stones judged dead. */
     float w[HS_BOARD_MAX_POINTS];
     for (int p = 0; p < HS_BOARD_MAX_POINTS; p++)
-        w[p] = judge->weight[p] == 0.0f ? 0.0f : (no_stab ? 1.0f : stab->point[p]);
-    if (hs_influence_compute(&b, no_stab ? NULL : w, tau, inf, &err)) {
+        w[p] = j->judge->weight[p] == 0.0f ? 0.0f : (o->no_stab ? 1.0f : j->stab->point[p]);
+    if (hs_influence_compute(&j->b, o->no_stab ? NULL : w, o->tau, j->inf, &err)) {
         fprintf(stderr, "hyeongse judge: %s\n", err.msg);
-        goto done;
+        return 1;
     }
-    hs_rules_t terr_rules = hs_rules_get(HS_RULES_JAPANESE), area_rules = hs_rules_get(HS_RULES_CHINESE);
-    double s_terr = hs_judge_score_territory(judge, &b, komi);
-    double s_area = hs_judge_score_area(judge, komi, hs_judge_handicap_bonus(
-        rules.scoring == HS_SCORING_AREA ? &rules : &area_rules, game.handicap));
-    (void)terr_rules;
-    double score = rules.scoring == HS_SCORING_AREA ? s_area : s_terr;
-    char res[16], rec[16];
-    hs_judge_result_string(score, res);
-    hs_result_format(&game.result, rec);
-    const int n = b.size;
+    hs_rules_t area_rules = hs_rules_get(HS_RULES_CHINESE);
+    const bool area = j->rules.scoring == HS_SCORING_AREA;
+    j->s_terr = hs_judge_score_territory(j->judge, &j->b, j->komi);
+    j->s_area = hs_judge_score_area(j->judge, j->komi, hs_judge_handicap_bonus(
+        area ? &j->rules : &area_rules, g->handicap));
+    hs_judge_result_string(area ? j->s_area : j->s_terr, j->res);
+    hs_result_format(&g->result, j->rec);
+    return 0;
+}
 
-    if (json) {
-        printf("{\"file\":\"");
-        for (const char *s = path; *s; s++) {
-            if (*s == '"' || *s == '\\') putchar('\\');
-            if ((unsigned char)*s >= 0x20) putchar(*s);
-        }
-        printf("\",\"game\":%d,\"size\":%d,\"move\":%d,\"rules\":\"%s\",\"rules_source\":\"%s\",\"scoring\":\"%s\","
-               "\"komi\":%g,\"komi_source\":\"%s\",\"handicap\":%d,\"result\":\"%s\","
-               "\"recorded_result\":\"%s\",\"score_territory\":%g,\"score_area\":%g,"
-               "\"captures_black\":%d,\"captures_white\":%d,\"stability\":%s,\"classes\":\"",
-               game_index, n, moves_played, rules.name, rules_source,
-               rules.scoring == HS_SCORING_AREA ? "area" : "territory", komi,
-               s_komi_source_name(komi_source), game.handicap, res, rec, s_terr, s_area,
-               b.captures[HS_BLACK], b.captures[HS_WHITE], no_stab ? "false" : "true");
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) putchar(hs_judge_class_letters[judge->cls[hs_board_point(&b, x, y)]]);
-        printf("\",\"counts\":{\"black_territory\":%d,\"white_territory\":%d,\"black_alive\":%d,"
-               "\"white_alive\":%d,\"black_dead\":%d,\"white_dead\":%d,\"dame\":%d,\"seki\":%d},",
-               judge->count[HS_JC_BLACK_TERRITORY], judge->count[HS_JC_WHITE_TERRITORY],
-               judge->count[HS_JC_BLACK_ALIVE], judge->count[HS_JC_WHITE_ALIVE],
-               judge->count[HS_JC_BLACK_DEAD], judge->count[HS_JC_WHITE_DEAD],
-               judge->count[HS_JC_DAME], judge->count[HS_JC_SEKI]);
-        printf("\"ownership\":[");
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++)
-                printf("%s%g", x || y ? "," : "", judge->ownership[hs_board_point(&b, x, y)]);
-        printf("],\"influence\":{\"tau\":%d,\"si\":[", tau);
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                hs_point_t p = hs_board_point(&b, x, y);
-                if (x || y) putchar(',');
-                if (b.color[p] == HS_EMPTY) printf("%d", inf->si[p]);
-                else printf("null");
-            }
-        printf("],\"ip_black\":%d,\"ip_white\":%d,\"ia_black\":%d,\"ia_white\":%d,"
-               "\"lumps_black\":%d,\"lumps_white\":%d,\"cores_black\":%d,\"cores_white\":%d,"
-               "\"territory_black\":%d,\"territory_white\":%d,\"score_black\":%d,\"score_white\":%d}}\n",
-               inf->ip_count[HS_BLACK], inf->ip_count[HS_WHITE], inf->ia_count[HS_BLACK],
-               inf->ia_count[HS_WHITE], inf->lump_count[HS_BLACK], inf->lump_count[HS_WHITE],
-               inf->core_count[HS_BLACK], inf->core_count[HS_WHITE],
-               inf->territory_count[HS_BLACK], inf->territory_count[HS_WHITE],
-               inf->score[HS_BLACK], inf->score[HS_WHITE]);
-    } else {
-        printf("%s, game %d, after move %d (%dx%d)\n", path, game_index, moves_played, n, n);
-        printf("rules %s (%s, %s scoring), komi %g (%s, KM %s), handicap %d\n\n", rules.name, rules_source,
-               rules.scoring == HS_SCORING_AREA ? "area" : "territory", komi,
-               s_komi_source_name(komi_source), game.komi_raw ? game.komi_raw : "absent", game.handicap);
-        static const char cols[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-        printf("    ");
-        for (int x = 0; x < n; x++) printf(" %c", cols[x]);
-        printf("        ");
-        for (int x = 0; x < n; x++) printf(" %c", cols[x]);
-        printf("\n");
-        for (int y = 0; y < n; y++) {
-            printf("%3d ", n - y);
-            for (int x = 0; x < n; x++) {
-                int c = b.color[hs_board_point(&b, x, y)];
-                printf(" %c", c == HS_BLACK ? 'X' : c == HS_WHITE ? 'O' : '.');
-            }
-            printf("    %3d ", n - y);
-            for (int x = 0; x < n; x++) printf(" %c", hs_judge_class_letters[judge->cls[hs_board_point(&b, x, y)]]);
-            printf("\n");
-        }
-        printf("\nclasses: X O live, x o dead, b w territory, . dame, s seki\n");
-        printf("black: territory %d, dead white %d, captures %d, live stones %d\n",
-               judge->count[HS_JC_BLACK_TERRITORY], judge->count[HS_JC_WHITE_DEAD],
-               b.captures[HS_BLACK], judge->count[HS_JC_BLACK_ALIVE]);
-        printf("white: territory %d, dead black %d, captures %d, live stones %d\n",
-               judge->count[HS_JC_WHITE_TERRITORY], judge->count[HS_JC_BLACK_DEAD],
-               b.captures[HS_WHITE], judge->count[HS_JC_WHITE_ALIVE]);
-        printf("dame %d, seki points %d; territory points the owner must fill (not counted): "
-               "black %d, white %d\n", judge->count[HS_JC_DAME], judge->count[HS_JC_SEKI],
-               judge->must_fill[HS_BLACK], judge->must_fill[HS_WHITE]);
-        char t1[16], t2[16];
-        printf("score (Black - White, komi included): territory %s, area %s\n",
-               hs_judge_result_string(s_terr, t1), hs_judge_result_string(s_area, t2));
-        printf("result under %s rules: %s   (recorded: %s)\n", rules.name, res, rec);
-        printf("influence (tau %d, %s): IP black %d white %d, IA black %d white %d, "
-               "Park score black %d white %d\n", tau, no_stab ? "every stone weighs 1" : "stability-weighted",
-               inf->ip_count[HS_BLACK], inf->ip_count[HS_WHITE], inf->ia_count[HS_BLACK],
-               inf->ia_count[HS_WHITE], inf->score[HS_BLACK], inf->score[HS_WHITE]);
+static void s_print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') putchar('\\');
+        if ((unsigned char)*s >= 0x20) putchar(*s);
     }
-    status = 0;
-done:
-    hs_reader_destroy(&reader);
-    free(stab);
-    free(judge);
-    free(inf);
-    hs_game_fini(&game);
-    hs_sgf_destroy(&col);
-    free(data);
+    putchar('"');
+}
+
+/* The "influence" object of the JSON output (SI null on stones). */
+static void s_print_json_influence(const s_opts_t *o, const s_judged_t *j)
+{
+    const hs_influence_t *inf = j->inf;
+    const int n = j->b.size;
+    printf("\"influence\":{\"tau\":%d,\"si\":[", o->tau);
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            hs_point_t p = hs_board_point(&j->b, x, y);
+            if (x || y) putchar(',');
+            if (j->b.color[p] == HS_EMPTY) printf("%d", inf->si[p]);
+            else printf("null");
+        }
+    printf("],\"ip_black\":%d,\"ip_white\":%d,\"ia_black\":%d,\"ia_white\":%d,"
+           "\"lumps_black\":%d,\"lumps_white\":%d,\"cores_black\":%d,\"cores_white\":%d,"
+           "\"territory_black\":%d,\"territory_white\":%d,\"score_black\":%d,\"score_white\":%d}",
+           inf->ip_count[HS_BLACK], inf->ip_count[HS_WHITE], inf->ia_count[HS_BLACK],
+           inf->ia_count[HS_WHITE], inf->lump_count[HS_BLACK], inf->lump_count[HS_WHITE],
+           inf->core_count[HS_BLACK], inf->core_count[HS_WHITE],
+           inf->territory_count[HS_BLACK], inf->territory_count[HS_WHITE],
+           inf->score[HS_BLACK], inf->score[HS_WHITE]);
+}
+
+static void s_print_json(const s_opts_t *o, const s_judged_t *j)
+{
+    const hs_judge_t *jd = j->judge;
+    const int n = j->b.size;
+    printf("{\"file\":");
+    s_print_json_string(o->path);
+    printf(",\"game\":%d,\"size\":%d,\"move\":%d,\"rules\":\"%s\",\"rules_source\":\"%s\",\"scoring\":\"%s\","
+           "\"komi\":%g,\"komi_source\":\"%s\",\"handicap\":%d,\"result\":\"%s\","
+           "\"recorded_result\":\"%s\",\"score_territory\":%g,\"score_area\":%g,"
+           "\"captures_black\":%d,\"captures_white\":%d,\"stability\":%s,\"classes\":\"",
+           o->game_index, n, j->b.move_number, j->rules.name, j->rules_source,
+           j->rules.scoring == HS_SCORING_AREA ? "area" : "territory", j->komi,
+           s_komi_source_name(j->komi_source), j->game.handicap, j->res, j->rec, j->s_terr,
+           j->s_area, j->b.captures[HS_BLACK], j->b.captures[HS_WHITE], o->no_stab ? "false" : "true");
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) putchar(hs_judge_class_letters[jd->cls[hs_board_point(&j->b, x, y)]]);
+    printf("\",\"counts\":{\"black_territory\":%d,\"white_territory\":%d,\"black_alive\":%d,"
+           "\"white_alive\":%d,\"black_dead\":%d,\"white_dead\":%d,\"dame\":%d,\"seki\":%d},",
+           jd->count[HS_JC_BLACK_TERRITORY], jd->count[HS_JC_WHITE_TERRITORY],
+           jd->count[HS_JC_BLACK_ALIVE], jd->count[HS_JC_WHITE_ALIVE],
+           jd->count[HS_JC_BLACK_DEAD], jd->count[HS_JC_WHITE_DEAD],
+           jd->count[HS_JC_DAME], jd->count[HS_JC_SEKI]);
+    printf("\"ownership\":[");
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++)
+            printf("%s%g", x || y ? "," : "", jd->ownership[hs_board_point(&j->b, x, y)]);
+    printf("],");
+    s_print_json_influence(o, j);
+    printf("}\n");
+}
+
+/* The position and its classes side by side, rows numbered from the top. */
+static void s_print_boards(const s_judged_t *j)
+{
+    static const char cols[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    const int n = j->b.size;
+    printf("    ");
+    for (int x = 0; x < n; x++) printf(" %c", cols[x]);
+    printf("        ");
+    for (int x = 0; x < n; x++) printf(" %c", cols[x]);
+    printf("\n");
+    for (int y = 0; y < n; y++) {
+        printf("%3d ", n - y);
+        for (int x = 0; x < n; x++) {
+            int c = j->b.color[hs_board_point(&j->b, x, y)];
+            printf(" %c", c == HS_BLACK ? 'X' : c == HS_WHITE ? 'O' : '.');
+        }
+        printf("    %3d ", n - y);
+        for (int x = 0; x < n; x++) printf(" %c", hs_judge_class_letters[j->judge->cls[hs_board_point(&j->b, x, y)]]);
+        printf("\n");
+    }
+}
+
+static void s_print_text(const s_opts_t *o, const s_judged_t *j)
+{
+    const hs_judge_t *jd = j->judge;
+    const hs_influence_t *inf = j->inf;
+    const int n = j->b.size;
+    printf("%s, game %d, after move %d (%dx%d)\n", o->path, o->game_index, j->b.move_number, n, n);
+    printf("rules %s (%s, %s scoring), komi %g (%s, KM %s), handicap %d\n\n", j->rules.name,
+           j->rules_source, j->rules.scoring == HS_SCORING_AREA ? "area" : "territory", j->komi,
+           s_komi_source_name(j->komi_source), j->game.komi_raw ? j->game.komi_raw : "absent",
+           j->game.handicap);
+    s_print_boards(j);
+    printf("\nclasses: X O live, x o dead, b w territory, . dame, s seki\n");
+    printf("black: territory %d, dead white %d, captures %d, live stones %d\n",
+           jd->count[HS_JC_BLACK_TERRITORY], jd->count[HS_JC_WHITE_DEAD],
+           j->b.captures[HS_BLACK], jd->count[HS_JC_BLACK_ALIVE]);
+    printf("white: territory %d, dead black %d, captures %d, live stones %d\n",
+           jd->count[HS_JC_WHITE_TERRITORY], jd->count[HS_JC_BLACK_DEAD],
+           j->b.captures[HS_WHITE], jd->count[HS_JC_WHITE_ALIVE]);
+    printf("dame %d, seki points %d; territory points the owner must fill (not counted): "
+           "black %d, white %d\n", jd->count[HS_JC_DAME], jd->count[HS_JC_SEKI],
+           jd->must_fill[HS_BLACK], jd->must_fill[HS_WHITE]);
+    char t1[16], t2[16];
+    printf("score (Black - White, komi included): territory %s, area %s\n",
+           hs_judge_result_string(j->s_terr, t1), hs_judge_result_string(j->s_area, t2));
+    printf("result under %s rules: %s   (recorded: %s)\n", j->rules.name, j->res, j->rec);
+    printf("influence (tau %d, %s): IP black %d white %d, IA black %d white %d, "
+           "Park score black %d white %d\n", o->tau, o->no_stab ? "every stone weighs 1" : "stability-weighted",
+           inf->ip_count[HS_BLACK], inf->ip_count[HS_WHITE], inf->ia_count[HS_BLACK],
+           inf->ia_count[HS_WHITE], inf->score[HS_BLACK], inf->score[HS_WHITE]);
+}
+
+static void s_judged_fini(s_judged_t *j)
+{
+    hs_reader_destroy(&j->reader);
+    free(j->stab);
+    free(j->judge);
+    free(j->inf);
+    hs_game_fini(&j->game);
+    hs_sgf_destroy(&j->col);
+    free(j->data);
+}
+
+int hs_cmd_judge(int argc, char **argv)
+{
+    s_opts_t o;
+    int status = s_parse_args(argc, argv, &o);
+    if (status)
+        return status == 1 ? 0 : status;
+    s_judged_t j = {0};
+    hs_game_init(&j.game, 19);
+    status = s_load_game(&o, &j);
+    if (!status) status = s_pick_rules(&o, &j);
+    if (!status) status = s_judge_position(&o, &j);
+    if (!status) {
+        if (o.json) s_print_json(&o, &j);
+        else s_print_text(&o, &j);
+    }
+    s_judged_fini(&j);
     return status;
 }

@@ -1,13 +1,19 @@
 /*
  * tests/test_influence.c — worker/influence.h: Park's definitions.
  *
- *  1. The stone-power table against the formula re-derived here (100/50/33/20/
- *     13/0 on a line, 71 at (1,1), 35 at (2,2), 0 beyond five steps).
+ *  1. The stone powers against the formula re-derived here: the exact values SI
+ *     sums (100, 50, 33.3, 20, 12.5, 0 on a line; 70.7 at (1,1), 35.36 at (2,2))
+ *     and their display rounding (13, 71, 35).
  *  2. Diagrams in tests/data/influence/ (*.t files) with expected SI values, IPs and counts
  *     (a lump without a 2x2 core is no area; cores; IA counts; territory; score).
- *  3. An independent slow reference (per point, per stone, formula from scratch;
- *     lumps by label propagation; cores and areas by brute force) compared with
- *     the fast code on random positions of several sizes, with and without weights.
+ *  3. An independent slow reference (per point, per stone, formula from scratch
+ *     in double, summed unrounded and rounded once; lumps by label propagation;
+ *     cores and areas by brute force) compared with the fast code on random
+ *     positions of several sizes, with and without weights.
+ *  4. Park's pure mode (weights NULL) equals stability mode with every weight 1,
+ *     point by point (SI, IPs, lumps, cores, areas, territory), and both equal
+ *     the reference, on random-playout positions and, when ../shared/data is
+ *     here, on the pro sample's positions.
  *
  * .t format: lines "tau T", "board" followed by N rows (X black, O white, .
  * empty; spaces ignored), "si X Y V" (x, y 0-based from the top left),
@@ -19,21 +25,41 @@
 #include <math.h>
 
 #include "core/board.h"
+#include "core/game.h"
+#include "core/playout.h"
 #include "core/rng.h"
+#include "ingest/ingest.h"
 #include "test.h"
+#include "worker/engine.h"
 #include "worker/influence.h"
 
 static const int s_fib[6] = {0, 1, 2, 3, 5, 8};
 
-/* The formula from the brief, rounded half up like the table. */
-static int s_ref_sp(int dx, int dy)
+/* The formula from the brief, unrounded: what SI sums. */
+static double s_ref_sp_exact(int dx, int dy)
 {
     int a = abs(dx), b = abs(dy);
     if (a > 5 || b > 5) return 0;
     if (!a && !b) return 100;
-    double v = (!a || !b) ? 100.0 / s_fib[a + b]
-                          : 100.0 / sqrt((double)s_fib[a] * s_fib[a] + (double)s_fib[b] * s_fib[b]);
-    return (int)floor(v + 0.5);
+    return (!a || !b) ? 100.0 / s_fib[a + b]
+                      : 100.0 / sqrt((double)s_fib[a] * s_fib[a] + (double)s_fib[b] * s_fib[b]);
+}
+
+/* Rounded half up, for display. */
+static int s_ref_sp(int dx, int dy)
+{
+    return (int)floor(s_ref_sp_exact(dx, dy) + 0.5);
+}
+
+/* x rounded to the nearest integer, half away from zero. A double sum of
+ * irrational powers that are exactly a half in reals (12.5 + 100/3 + 100/3 +
+ * 100/3, or 70.7 - 35.36 - 35.36 + 12.5) may miss it by 1e-13: within 1e-7 of a
+ * half counts as a half. */
+static int s_round_half_away(double x)
+{
+    double a = fabs(x), f = a - floor(a);
+    long q = fabs(f - 0.5) < 1e-7 ? (long)floor(a) + 1 : lround(a);
+    return (int)(x < 0 ? -q : q);
 }
 
 static void test_stone_power(void)
@@ -50,11 +76,20 @@ static void test_stone_power(void)
     HS_CHECK_INT(hs_influence_stone_power(-2, 2), 35);
     HS_CHECK_INT(hs_influence_stone_power(5, 6), 0);
     HS_CHECK_INT(hs_influence_stone_power(1, 6), 0);
-    int bad = 0;
+    HS_CHECK(hs_influence_stone_power_exact(0, 5) == 12.5);
+    HS_CHECK(hs_influence_stone_power_exact(-3, 0) * 3 == 100.0);
+    int bad = 0, bad_exact = 0;
     for (int dy = -7; dy <= 7; dy++)
-        for (int dx = -7; dx <= 7; dx++)
+        for (int dx = -7; dx <= 7; dx++) {
             if (hs_influence_stone_power(dx, dy) != s_ref_sp(dx, dy)) bad++;
+            if (fabs(hs_influence_stone_power_exact(dx, dy) - s_ref_sp_exact(dx, dy)) > 1e-9) bad_exact++;
+        }
     HS_CHECK_INT(bad, 0);
+    HS_CHECK_INT(bad_exact, 0);
+    /* The diagonal powers are 100/sqrt(2) over 1, 2, 3, 5, 8: exact multiples of one
+     * value, so their sums that cancel in reals cancel in SI too. */
+    double u = hs_influence_stone_power_exact(1, 1);
+    HS_CHECK(hs_influence_stone_power_exact(2, 2) * 2 == u && hs_influence_stone_power_exact(3, 3) * 3 == u);
 }
 
 /* ---- slow reference ---------------------------------------------------- */
@@ -71,19 +106,16 @@ static void s_reference(const hs_board_t *b, const float *w, int tau, ref_t *r)
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) {
             double fsum = 0;
-            long isum = 0;
             for (int sy = 0; sy < n; sy++)
                 for (int sx = 0; sx < n; sx++) {
                     hs_point_t s = hs_board_point(b, sx, sy);
                     int c = b->color[s];
                     if (c != HS_BLACK && c != HS_WHITE) continue;
                     int sign = c == HS_BLACK ? 1 : -1;
-                    int sp = s_ref_sp(x - sx, y - sy);
-                    isum += sign * sp;
-                    if (w) fsum += sign * sp * (double)w[s];
+                    fsum += sign * s_ref_sp_exact(x - sx, y - sy) * (w ? (double)w[s] : 1.0);
                 }
             hs_point_t p = hs_board_point(b, x, y);
-            r->si[p] = w ? (int)lrint(fsum) : (int)isum;
+            r->si[p] = s_round_half_away(fsum);
             r->lump[p] = -1;
             if (b->color[p] == HS_EMPTY) {
                 if (r->si[p] >= tau && r->si[p] > 0) r->ip[p] = 1;
@@ -167,6 +199,126 @@ static void test_random_vs_reference(void)
     }
     HS_CHECK_INT(mismatches, 0);
     HS_CHECK_INT(positions, 120);
+}
+
+/* ---- pure mode = stability mode with every weight 1 ------------------- */
+
+typedef struct exact_ctx {
+    hs_influence_t pure, ones;
+    ref_t ref;
+    float w1[HS_BOARD_MAX_POINTS];
+    int positions, differ_modes, differ_ref, ips;
+} exact_ctx_t;
+
+/* Mismatching points (and counts) between two computed influences. */
+static int s_diff_modes(const hs_board_t *b, const hs_influence_t *a, const hs_influence_t *c)
+{
+    int bad = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            bad += a->si[p] != c->si[p] || a->ip[p] != c->ip[p] || a->lump[p] != c->lump[p]
+                || a->core[p] != c->core[p] || a->ia[p] != c->ia[p] || a->territory[p] != c->territory[p];
+        }
+    for (int k = 1; k <= 2; k++)
+        bad += a->ip_count[k] != c->ip_count[k] || a->lump_count[k] != c->lump_count[k]
+            || a->core_count[k] != c->core_count[k] || a->ia_count[k] != c->ia_count[k]
+            || a->score[k] != c->score[k];
+    return bad + (a->num_lumps != c->num_lumps);
+}
+
+static int s_diff_ref(const hs_board_t *b, const hs_influence_t *a, const ref_t *r)
+{
+    int bad = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            bad += a->si[p] != r->si[p] || a->ip[p] != r->ip[p] || a->ia[p] != r->ia[p];
+        }
+    for (int k = 1; k <= 2; k++)
+        bad += a->ip_count[k] != r->ip_count[k] || a->lump_count[k] != r->lump_count[k]
+            || a->core_count[k] != r->core_count[k] || a->ia_count[k] != r->ia_count[k];
+    return bad;
+}
+
+static void s_exact_check(exact_ctx_t *c, const hs_board_t *b, int tau, const char *what)
+{
+    HS_CHECK_INT(hs_influence_compute(b, NULL, tau, &c->pure, NULL), 0);
+    HS_CHECK_INT(hs_influence_compute(b, c->w1, tau, &c->ones, NULL), 0);
+    s_reference(b, NULL, tau, &c->ref);
+    int dm = s_diff_modes(b, &c->pure, &c->ones), dr = s_diff_ref(b, &c->pure, &c->ref);
+    if ((dm || dr) && c->differ_modes + c->differ_ref < 5)
+        fprintf(stderr, "%s (size %d, move %d, tau %d): %d differences pure/weights 1, "
+                "%d pure/reference\n", what, b->size, b->move_number, tau, dm, dr);
+    c->positions++;
+    c->differ_modes += dm != 0;
+    c->differ_ref += dr != 0;
+    c->ips += c->pure.ip_count[HS_BLACK] + c->pure.ip_count[HS_WHITE];
+}
+
+/* Random playouts of several sizes, checked every few moves. */
+static void s_exact_playouts(exact_ctx_t *c)
+{
+    hs_rng_t rng;
+    hs_rng_seed(&rng, 20261202);
+    static const int sizes[] = {5, 7, 9, 13, 19};
+    for (int g = 0; g < 25; g++) {
+        hs_board_t b;
+        hs_board_init(&b, sizes[g % 5]);
+        int every = b.size < 9 ? 2 : b.size / 2, passes = 0;
+        for (int m = 1; m <= 3 * b.size * b.size && passes < 2; m++) {
+            hs_point_t p = hs_playout_pick(&b, &rng);
+            passes = p == HS_PASS ? passes + 1 : 0;
+            if (p == HS_PASS) hs_board_play(&b, b.to_move, HS_PASS, 0, NULL);
+            else hs_board_play_legal(&b, b.to_move, p);
+            if (m % every == 0) s_exact_check(c, &b, (m / every) % 3 ? HS_INFLUENCE_TAU_DEFAULT : 60, "playout");
+        }
+    }
+}
+
+static int s_exact_on_game(void *vctx, const char *source, int index, hs_game_t *g)
+{
+    (void)index;
+    exact_ctx_t *c = vctx;
+    for (int m = 10; m <= g->num_moves; m += 10) {
+        hs_board_t b;
+        if (hs_game_replay(g, m, &b, NULL)) break;
+        s_exact_check(c, &b, HS_INFLUENCE_TAU_DEFAULT, source);
+    }
+    return 0;
+}
+
+static void test_pure_equals_weight_one(void)
+{
+    static exact_ctx_t c;
+    for (int p = 0; p < HS_BOARD_MAX_POINTS; p++) c.w1[p] = 1.0f;
+    s_exact_playouts(&c);
+    int playout_positions = c.positions;
+    HS_CHECK(playout_positions >= 200);
+    const char *data = getenv("HS_DATA_DIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/pro19-sample", data ? data : "");
+    DIR *d = data ? opendir(dir) : NULL;
+    if (d) {
+        closedir(d);
+        hs_ingest_options_t o;
+        hs_ingest_options_init(&o);
+        o.on_game = s_exact_on_game;
+        o.ctx = &c;
+        hs_ingest_report_t rep;
+        const char *paths[1] = {dir};
+        HS_CHECK_INT(hs_ingest_run(paths, 1, &o, &rep, NULL), 0);
+        hs_ingest_report_fini(&rep);
+        HS_CHECK(c.positions - playout_positions >= 500);
+    } else {
+        printf("note: %s is not here; pure = weights 1 checked on playouts only\n",
+               data ? dir : "../shared/data (HS_DATA_DIR unset)");
+    }
+    printf("pure vs weights 1: %d positions (%d from playouts), %d IPs; %d differ between "
+           "the modes, %d from the reference\n", c.positions, playout_positions, c.ips,
+           c.differ_modes, c.differ_ref);
+    HS_CHECK_INT(c.differ_modes, 0);
+    HS_CHECK_INT(c.differ_ref, 0);
 }
 
 /* ---- diagram files ----------------------------------------------------- */
@@ -275,6 +427,23 @@ static void test_diagrams(void)
     HS_CHECK(files >= 3);
 }
 
+/* The influence engine's results changed with the exact sums: it is revision 2,
+ * so stored evals of revision 1 stay apart. The judge's did not. */
+static void test_engine_revision(void)
+{
+    char out[128];
+    hs_error_t err = {0};
+    HS_CHECK_INT(hs_engine_canonical_list("influence,judge", 16, HS_ENGINE_THIS_BUILD, out,
+                                          sizeof out, &err), 0);
+    HS_CHECK_STR(out, "influence@2,judge");
+    HS_CHECK(hs_engine_config_id("influence@2") != hs_engine_config_id("influence"));
+    HS_CHECK_INT(hs_engine_canonical_list("influence@1:tau=120", 16, HS_ENGINE_THIS_BUILD, out,
+                                          sizeof out, &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "influence revision 2, not 1") != NULL);
+    HS_CHECK_INT(hs_engine_canonical_list("influence@1:tau=120", 16, 0, out, sizeof out, &err), 0);
+    HS_CHECK_STR(out, "influence:tau=120");   /* the old evals' spec, for query */
+}
+
 static void test_errors(void)
 {
     hs_board_t b;
@@ -292,7 +461,9 @@ int main(void)
 {
     test_stone_power();
     test_errors();
+    test_engine_revision();
     test_diagrams();
     test_random_vs_reference();
+    test_pure_equals_weight_one();
     return hs_test_finish();
 }

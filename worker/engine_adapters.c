@@ -13,6 +13,11 @@
  * finished position whose score the players counted, so it gets the rules made
  * for finished positions; with playouts when the record ends in two passes.
  *
+ * Revisions (engine.h): influence 2 sums Park's exact stone powers and rounds
+ * SI once (revision 1 summed powers rounded one by one: other SI maps, IPs and
+ * scores). The judge's results never depended on SI, so it stays at 1 and its
+ * stored evals stay valid.
+ *
  * Conversions: point arrays of those modules are board-indexed; results are
  * vertex-indexed (v = y * size + x). Ownership ×100 into int8.
  */
@@ -194,7 +199,7 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
 }
 
 const hs_engine_vtable_t hs__engine_influence_vt = {
-    .name = "influence", .revision = 1, .max_batch = 64,
+    .name = "influence", .revision = 2, .max_batch = 64,
     .create = s_create, .destroy = s_destroy, .evaluate = s_influence_eval,
 };
 

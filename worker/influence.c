@@ -12,37 +12,34 @@
 #include "worker/influence.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define K HS_INFLUENCE_RADIUS
 #define KW (2 * K + 1)
 
-/* SP x100, rows dy = -5..5, columns dx = -5..5; see influence.h. Generated from
- * d(1..5) = 1,2,3,5,8 and rounded half up; tests/test_influence.c re-derives it.
- * Written once (S_KERNEL_ROWS) and laid out three ways below. */
-#define S_KERNEL_ROWS(ROW) \
-    ROW( 9, 11, 12, 12,  12,  13,  12, 12, 12, 11,  9) \
-    ROW(11, 14, 17, 19,  20,  20,  20, 19, 17, 14, 11) \
-    ROW(12, 17, 24, 28,  32,  33,  32, 28, 24, 17, 12) \
-    ROW(12, 19, 28, 35,  45,  50,  45, 35, 28, 19, 12) \
-    ROW(12, 20, 32, 45,  71, 100,  71, 45, 32, 20, 12) \
-    ROW(13, 20, 33, 50, 100, 100, 100, 50, 33, 20, 13) \
-    ROW(12, 20, 32, 45,  71, 100,  71, 45, 32, 20, 12) \
-    ROW(12, 19, 28, 35,  45,  50,  45, 35, 28, 19, 12) \
-    ROW(12, 17, 24, 28,  32,  33,  32, 28, 24, 17, 12) \
-    ROW(11, 14, 17, 19,  20,  20,  20, 19, 17, 14, 11) \
-    ROW( 9, 11, 12, 12,  12,  13,  12, 12, 12, 11,  9)
-#define S_ROW(...) { __VA_ARGS__ },
-#define S_ROW16(...) { __VA_ARGS__, 0, 0, 0, 0, 0 },
+/* Fixed point: SP x100 is held as an integer multiple of 1 / S_FX. S_FX is
+ * 6 * 2^32 so that the rational stone powers (100, 50, 100/3, 20, 12.5) are
+ * exact, and integer sums are exact and independent of the order of the stones:
+ * a stone and an opposing stone at the mirrored offset cancel to exactly 0. */
+#define S_FX ((int64_t)6 << 32)
+/* 100 / sqrt(2) / 120 in fixed point, rounded: the diagonal powers 100 / sqrt(2),
+ * / sqrt(8), / sqrt(18), / sqrt(50), / sqrt(128) are its multiples 120, 60, 40,
+ * 24 and 15, so sums of them that cancel exactly in reals cancel here too. */
+#define S_SQRT2_UNIT ((int64_t)15185002500)
 
-static const int16_t s_kernel[KW][KW] = { S_KERNEL_ROWS(S_ROW) };
-
-/* The same table as int32 rows padded to 16 entries: one 512-bit (or two
- * 256-bit) vector add per kernel row in the SI loop. */
-static const int32_t s_kernel16[KW][16] = { S_KERNEL_ROWS(S_ROW16) };
-
-/* And as floats for the weighted sum (the same values, exact in float). */
-static const float s_kernel16f[KW][16] = { S_KERNEL_ROWS(S_ROW16) };
+/* SP x100 times S_FX at offset (|dx|, |dy|), indexed [|dy|][|dx|]. The other
+ * off-line values are 100 * S_FX / sqrt(d(a)^2 + d(b)^2) rounded to the nearest
+ * integer (error below 1e-10 of a unit x100); tests/test_influence.c re-derives
+ * every entry from the formula. */
+static const int64_t s_sp_fx[K + 1][K + 1] = {
+    { 100 * S_FX, 100 * S_FX, 50 * S_FX, 100 * S_FX / 3, 20 * S_FX, 25 * S_FX / 2 },
+    { 100 * S_FX, 120 * S_SQRT2_UNIT, 1152460660199, 814912747878, 505387431982, 319635077177 },
+    { 50 * S_FX, 1152460660199, 60 * S_SQRT2_UNIT, 714725760562, 478533242694, 312504773294 },
+    { 100 * S_FX / 3, 814912747878, 714725760562, 40 * S_SQRT2_UNIT, 441948488698, 301612739696 },
+    { 20 * S_FX, 505387431982, 478533242694, 441948488698, 24 * S_SQRT2_UNIT, 273159373707 },
+    { 25 * S_FX / 2, 319635077177, 312504773294, 301612739696, 273159373707, 15 * S_SQRT2_UNIT },
+};
 
 #define GRID_W (HS_BOARD_MAX_SIZE + 2 * K + 6)   /* room for the 16-wide rows */
 
@@ -50,63 +47,85 @@ int hs_influence_stone_power(int dx, int dy)
 {
     if (dx < -K || dx > K || dy < -K || dy > K)
         return 0;
-    return s_kernel[dy + K][dx + K];
+    return (int)((s_sp_fx[abs(dy)][abs(dx)] + S_FX / 2) / S_FX);   /* half up */
+}
+
+double hs_influence_stone_power_exact(int dx, int dy)
+{
+    if (dx < -K || dx > K || dy < -K || dy > K)
+        return 0.0;
+    return (double)s_sp_fx[abs(dy)][abs(dx)] / (double)S_FX;
+}
+
+/* The 11x11 kernel as rows padded to 16 entries (zeros), so that the inner loop
+ * of the sum is a fixed-length run of vector adds. */
+static void s_kernel_rows(int64_t k[KW][16])
+{
+    for (int r = 0; r < KW; r++)
+        for (int q = 0; q < 16; q++)
+            k[r][q] = q < KW ? s_sp_fx[abs(r - K)][abs(q - K)] : 0;
+}
+
+/* The kernel times w (0 < w < 1, so every product is positive and below 2^42:
+ * the cast after + 0.5 rounds to nearest, and compiles to vector code where
+ * llround would be a call per entry). A weight of exactly 1 never comes here,
+ * so pure mode and stability mode with every weight 1 add the same integers. */
+static void s_kernel_scaled(const int64_t k[KW][16], float w, int64_t out[KW][16])
+{
+    const double wd = w;
+    for (int r = 0; r < KW; r++)
+        for (int q = 0; q < 16; q++)
+            out[r][q] = (int64_t)(wd * (double)k[r][q] + 0.5);
+}
+
+/* One rounding, x100 and half away from zero: a position and its colour-swapped
+ * twin get exactly opposite SI (12.5 -> 13, -12.5 -> -13, as the paper's table). */
+static int16_t s_round_fx(int64_t v)
+{
+    int64_t a = v < 0 ? -v : v, q = (a + S_FX / 2) / S_FX;
+    if (q > INT16_MAX)
+        q = INT16_MAX;
+    return (int16_t)(v < 0 ? -q : q);
 }
 
 void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si)
 {
     const int n = b->size, stride = b->stride;
+    int64_t grid[GRID_W * GRID_W], kern[KW][16], scaled[KW][16];
+    float scaled_w = -1.0f;   /* the weight scaled[] holds; none yet */
     memset(si, 0, sizeof(int16_t) * HS_BOARD_MAX_POINTS);
-    if (!weight) {
-        int32_t grid[GRID_W * GRID_W];
-        memset(grid, 0, sizeof grid);
-        for (int y = 0; y < n; y++) {
-            for (int x = 0; x < n; x++) {
-                int c = b->color[(x + 1) + (y + 1) * stride];
-                if (c != HS_BLACK && c != HS_WHITE)
-                    continue;
-                int32_t *g = grid + y * GRID_W + x;  /* top-left of the window */
-                if (c == HS_BLACK) {
-                    for (int r = 0; r < KW; r++, g += GRID_W)
-                        for (int q = 0; q < 16; q++) g[q] += s_kernel16[r][q];
-                } else {
-                    for (int r = 0; r < KW; r++, g += GRID_W)
-                        for (int q = 0; q < 16; q++) g[q] -= s_kernel16[r][q];
-                }
-            }
-        }
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++) {
-                int32_t v = grid[(y + K) * GRID_W + x + K];
-                si[(x + 1) + (y + 1) * stride] = (int16_t)(v > INT16_MAX ? INT16_MAX
-                                                           : v < INT16_MIN ? INT16_MIN : v);
-            }
-        return;
-    }
-    float grid[GRID_W * GRID_W];
     memset(grid, 0, sizeof grid);
+    s_kernel_rows(kern);
     for (int y = 0; y < n; y++) {
         for (int x = 0; x < n; x++) {
-            int p = (x + 1) + (y + 1) * stride;
-            int c = b->color[p];
+            int p = (x + 1) + (y + 1) * stride, c = b->color[p];
             if (c != HS_BLACK && c != HS_WHITE)
                 continue;
-            float w = weight[p];
-            if (w == 0.0f)
+            float w = weight ? weight[p] : 1.0f;
+            if (!(w > 0.0f))   /* 0 (and out-of-range NaN or negatives): projects nothing */
                 continue;
-            if (c == HS_WHITE)
-                w = -w;
-            float *g = grid + y * GRID_W + x;
-            for (int r = 0; r < KW; r++, g += GRID_W)
-                for (int q = 0; q < 16; q++) g[q] += w * s_kernel16f[r][q];
+            const int64_t (*k)[16] = kern;
+            if (w != 1.0f) {
+                /* A group's stones share one weight: rescale only when it changes. */
+                if (w != scaled_w) {
+                    s_kernel_scaled(kern, w, scaled);
+                    scaled_w = w;
+                }
+                k = scaled;
+            }
+            int64_t *g = grid + y * GRID_W + x;   /* top-left of the window */
+            if (c == HS_BLACK) {
+                for (int r = 0; r < KW; r++, g += GRID_W)
+                    for (int q = 0; q < 16; q++) g[q] += k[r][q];
+            } else {
+                for (int r = 0; r < KW; r++, g += GRID_W)
+                    for (int q = 0; q < 16; q++) g[q] -= k[r][q];
+            }
         }
     }
     for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            float v = nearbyintf(grid[(y + K) * GRID_W + x + K]);
-            si[(x + 1) + (y + 1) * stride] = (int16_t)(v > INT16_MAX ? INT16_MAX
-                                                       : v < INT16_MIN ? INT16_MIN : v);
-        }
+        for (int x = 0; x < n; x++)
+            si[(x + 1) + (y + 1) * stride] = s_round_fx(grid[(y + K) * GRID_W + x + K]);
 }
 
 /* Flood-fills the lump of IP p (colour sign s) with id; returns its size. */

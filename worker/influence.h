@@ -3,26 +3,29 @@
  * areas (H.-S. Park, "Stone Influence, Influence Point and Influence Area in
  * Computer Go"; see docs/INFLUENCE.md and the brief's "Influence-area scoring").
  *
- * All values are x100, as in the paper.
+ * Values are x100, as in the paper, which multiplies by 100 for display only:
+ * SI is summed from the exact stone powers and rounded once.
  *
  *  Stone power SP(dx, dy) of a stone at an offset (dx, dy), with the
  *  Fibonacci-like distance d(1..5) = 1, 2, 3, 5, 8:
  *      own point                       100
- *      on a line (dx == 0 or dy == 0)  100 / d(k)          100 50 33 20 13
+ *      on a line (dx == 0 or dy == 0)  100 / d(k)          100 50 33.3 20 12.5
  *      off the line                    100 / sqrt(d(|dx|)^2 + d(|dy|)^2)
  *      |dx| > 5 or |dy| > 5            0
- *  The table holds these values rounded to the nearest integer (half up:
- *  12.5 -> 13, 70.7 -> 71, 35.36 -> 35); it is computed once and kept const.
+ *  SP is held in fixed point (integer multiples of 1/(6 * 2^32)): the rational
+ *  values exactly, the irrational ones to within 1e-10.
  *
  *  Stone influence SI(v) = sum over stones s of sign(s) * SP(s, v) * w(s)
  *  (black +, white -), w(s) = weight[s] in [0, 1] (the stability of the group
- *  of s), or 1 for every stone when weight is NULL: then SI is the exact
- *  integer sum of table values (Park's pure definition); with weights it is the
- *  float sum rounded to the nearest integer. SI is computed on every point,
- *  stones included (a stone's own point gets its 100).
+ *  of s), or 1 for every stone when weight is NULL (Park's pure definition).
+ *  The sum is of unrounded powers, in both modes, and is rounded once to an
+ *  integer x100, half away from zero (12.5 -> 13, -12.5 -> -13). Weights of
+ *  exactly 1 give the same SI as weight NULL, bit for bit; the sum does not
+ *  depend on the order of the stones. SI is computed on every point, stones
+ *  included (a stone's own point gets its 100).
  *
- *  Influence point (IP): an EMPTY point with SI >= tau is a black IP, SI <= -tau
- *  a white IP (tau = 140 by default, the paper's best threshold).
+ *  Influence point (IP): an EMPTY point whose (rounded) SI >= tau is a black
+ *  IP, SI <= -tau a white IP (tau = 140 by default, the paper's best threshold).
  *  Lump (LI): a 4-connected set of same-colour IPs.
  *  Core (CLI): a 2x2 square whose four points are IPs of one lump.
  *  Influence area (IA): every IP of a lump with at least one core.
@@ -73,15 +76,20 @@ typedef struct hs_influence {
 } hs_influence_t;
 
 /*
- * Stone power x100 at offset (dx, dy) from the table above (0 beyond 5 steps on
- * either axis). Any integers are accepted.
+ * Stone power x100 at offset (dx, dy), rounded half up for display (12.5 -> 13,
+ * 70.7 -> 71, 35.36 -> 35; 0 beyond 5 steps on either axis). SI never sums
+ * these rounded values. Any integers are accepted.
  */
 int hs_influence_stone_power(int dx, int dy);
+
+/* The unrounded stone power x100 that SI sums (the fixed-point value). */
+double hs_influence_stone_power_exact(int dx, int dy);
 
 /*
  * Writes SI x100 for every point of b into si[] (HS_BOARD_MAX_POINTS entries;
  * sentinels get 0). weight: per-point stone weights in [0, 1] indexed like the
- * board (read only at stones), or NULL for 1 everywhere.
+ * board (read only at stones; a weight that is not > 0 counts as 0), or NULL for
+ * 1 everywhere.
  */
 void hs_influence_si(const hs_board_t *b, const float *weight, int16_t *si);
 

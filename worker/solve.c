@@ -268,142 +268,168 @@ int hs_solve_area_score(const hs_board_t *b)
     return score;
 }
 
-/*
- * Searches b (at `ply`, `depth` plies left). Besides the value it reports
- * what the value depends on, for the history-independent table entries:
- * *dep is the lowest ply of a path position that a superko prune in the
- * explored subtree referred to (INT_MAX if none; 0 when unknown), and core[]
- * the black/white stones common to every position of the explored subtree.
- */
-static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set_hash, int depth,
-                    int ply, int alpha, int beta, hs_point_t *best, int *dep, uint32_t core[2])
+/* One node of the search: its position, its place in the path, and its table
+ * keys and slots (s_tt_probe fills those). */
+typedef struct s_node {
+    const hs_board_t *b;
+    int passes, depth, ply;
+    uint64_t set_hash;        /* set hash of the path positions above the node */
+    uint32_t bl, wh;          /* the position's black / white masks */
+    uint64_t key_ind, key_dep;
+    s_entry_t *ei, *ed;       /* slots of the independent and the path-keyed entry */
+    hs_point_t tt_move;
+} s_node_t;
+
+/* Values known without search: the game is over (two passes), or a side's
+ * safe area alone decides the test. true with *v set when one applies. */
+static bool s_static_value(s_solver_t *S, const s_node_t *nd, int *v)
 {
-    S->nodes++;
-    *best = HS_NO_POINT;
-    *dep = INT_MAX;
-    uint32_t bl, wh;
-    s_masks(b, &bl, &wh);
-    core[0] = bl;
-    core[1] = wh;
-    S->pmask[ply][0] = bl;
-    S->pmask[ply][1] = wh;
-    if (passes >= 2)
-        return hs_solve_area_score(b) >= S->T ? 1 : -1;
-    if (S->cfg.use_bounds) {
-        /* Safe areas end as their owner's whatever is played: a static proof,
-         * also at the depth horizon. */
-        uint32_t empty = S->geom.full & ~(bl | wh);
-        int np = S->geom.n * S->geom.n;
-        int sb = __builtin_popcount(s_safe(&S->geom, bl, empty));
-        if (2 * sb - np >= S->T) {
-            S->bound_cuts++;
-            return 1;
-        }
-        int sw = __builtin_popcount(s_safe(&S->geom, wh, empty));
-        if (np - 2 * sw < S->T) {
-            S->bound_cuts++;
-            return -1;
-        }
+    if (nd->passes >= 2) {
+        *v = hs_solve_area_score(nd->b) >= S->T ? 1 : -1;
+        return true;
     }
-    if (depth <= 0 || ply >= S->cfg.max_depth)
-        return 0;
-    if ((S->nodes & 4095) == 0) {
-        if (S->cfg.max_nodes > 0 && S->nodes >= S->cfg.max_nodes) {
-            S->stop = true;
-            S->stop_code = HS_ELIMIT;
-        } else if (S->cfg.time_limit_s > 0 && s_elapsed(&S->start) > S->cfg.time_limit_s) {
-            S->stop = true;
-            S->stop_code = HS_ETIMEOUT;
-        }
+    if (!S->cfg.use_bounds)
+        return false;
+    /* Safe areas end as their owner's whatever is played: a static proof,
+     * also at the depth horizon. */
+    uint32_t empty = S->geom.full & ~(nd->bl | nd->wh);
+    int np = S->geom.n * S->geom.n;
+    int sb = __builtin_popcount(s_safe(&S->geom, nd->bl, empty));
+    if (2 * sb - np >= S->T) {
+        S->bound_cuts++;
+        *v = 1;
+        return true;
     }
-    if (S->stop)
-        return 0;
+    int sw = __builtin_popcount(s_safe(&S->geom, nd->wh, empty));
+    if (np - 2 * sw < S->T) {
+        S->bound_cuts++;
+        *v = -1;
+        return true;
+    }
+    return false;
+}
 
-    /* Two kinds of entries. A history-independent one (key without the path
-     * set) holds a result whose explored subtree never met a position from
-     * above this node; it is valid on another path as long as no position on
-     * that path contains the entry's core (then none can equal a position of
-     * the subtree, so superko prunes the same moves). Other results are keyed
-     * with the set hash of the path positions, as before. */
-    uint64_t key_ind = hs_board_key(b) ^ s_mix((uint64_t)passes * 7919u + (uint64_t)(S->T + 1000));
-    uint64_t key_dep = key_ind ^ set_hash ^ 0x9e3779b97f4a7c15ull;
+/* Sets S->stop on the node or time limit (checked every 4096 nodes). */
+static void s_check_limits(s_solver_t *S)
+{
+    if ((S->nodes & 4095) != 0)
+        return;
+    if (S->cfg.max_nodes > 0 && S->nodes >= S->cfg.max_nodes) {
+        S->stop = true;
+        S->stop_code = HS_ELIMIT;
+    } else if (S->cfg.time_limit_s > 0 && s_elapsed(&S->start) > S->cfg.time_limit_s) {
+        S->stop = true;
+        S->stop_code = HS_ETIMEOUT;
+    }
+}
+
+/* Whether independent entry e may be used at this node: no position on the
+ * path (other than the node's own) contains its core. */
+static bool s_indep_usable(const s_solver_t *S, const s_node_t *nd, const s_entry_t *e)
+{
+    for (int j = 0; j < nd->ply; j++) {
+        uint32_t pb = S->pmask[j][0], pw = S->pmask[j][1];
+        if (pb == nd->bl && pw == nd->wh)
+            continue;  /* this very position: always on the path */
+        if ((pb & e->core[0]) == e->core[0] && (pw & e->core[1]) == e->core[1])
+            return false;
+    }
+    return true;
+}
+
+/*
+ * Looks the node up. Two kinds of entries. A history-independent one (key
+ * without the path set) holds a result whose explored subtree never met a
+ * position from above this node; it is valid on another path as long as no
+ * position on that path contains the entry's core (then none can equal a
+ * position of the subtree, so superko prunes the same moves). Other results
+ * are keyed with the set hash of the path positions. Fills nd's keys, slots and
+ * tt_move; true with *v, *best, *dep and core[] set when the entry decides.
+ */
+static bool s_tt_probe(s_solver_t *S, s_node_t *nd, int alpha, int beta, int *v,
+                       hs_point_t *best, int *dep, uint32_t core[2])
+{
+    nd->key_ind = hs_board_key(nd->b) ^
+                  s_mix((uint64_t)nd->passes * 7919u + (uint64_t)(S->T + 1000));
+    nd->key_dep = nd->key_ind ^ nd->set_hash ^ 0x9e3779b97f4a7c15ull;
+    nd->ei = &S->tt[nd->key_ind & S->mask];
+    nd->ed = &S->tt[nd->key_dep & S->mask];
+    nd->tt_move = HS_NO_POINT;
     s_entry_t *hit = NULL;
-    hs_point_t tt_move = HS_NO_POINT;
-    s_entry_t *ei = &S->tt[key_ind & S->mask], *ed = &S->tt[key_dep & S->mask];
-    if (ei->key == key_ind && ei->indep) {
-        tt_move = ei->move;
-        bool ok = true;
-        for (int j = 0; j < ply && ok; j++) {
-            uint32_t pb = S->pmask[j][0], pw = S->pmask[j][1];
-            if (pb == bl && pw == wh)
-                continue;  /* this very position: always on the path */
-            ok = !((pb & ei->core[0]) == ei->core[0] && (pw & ei->core[1]) == ei->core[1]);
-        }
-        if (ok)
-            hit = ei;
+    if (nd->ei->key == nd->key_ind && nd->ei->indep) {
+        nd->tt_move = nd->ei->move;
+        if (s_indep_usable(S, nd, nd->ei))
+            hit = nd->ei;
     }
-    if (!hit && ed->key == key_dep && !ed->indep) {
-        hit = ed;
-        tt_move = ed->move;
+    if (!hit && nd->ed->key == nd->key_dep && !nd->ed->indep) {
+        hit = nd->ed;
+        nd->tt_move = hit->move;
     }
-    if (hit && (hit->value != 0 || hit->depth >= depth)) {
-        s_entry_t *e = hit;
-        bool exact = e->flag == S_TT_EXACT || (e->flag == S_TT_LOWER && e->value == 1) ||
-                     (e->flag == S_TT_UPPER && e->value == -1);
-        if (exact || (e->flag == S_TT_LOWER && e->value >= beta) ||
-            (e->flag == S_TT_UPPER && e->value <= alpha)) {
-            *best = e->move;
-            if (e->indep) {
-                core[0] = e->core[0];
-                core[1] = e->core[1];
-            } else {
-                *dep = 0;
-            }
-            return e->value;
-        }
+    if (!hit || (hit->value == 0 && hit->depth < nd->depth))
+        return false;
+    bool exact = hit->flag == S_TT_EXACT || (hit->flag == S_TT_LOWER && hit->value == 1) ||
+                 (hit->flag == S_TT_UPPER && hit->value == -1);
+    if (!exact && !(hit->flag == S_TT_LOWER && hit->value >= beta) &&
+        !(hit->flag == S_TT_UPPER && hit->value <= alpha))
+        return false;
+    *best = hit->move;
+    if (hit->indep) {
+        core[0] = hit->core[0];
+        core[1] = hit->core[1];
+    } else {
+        *dep = 0;
     }
+    *v = hit->value;
+    return true;
+}
 
-    hs_color_t side = b->to_move;
-    bool maximize = side == HS_BLACK;
-    const int n_sq = S->geom.n;
-    /* Symmetries that fix this position, its ko point and every position on
-     * the path: under them the subtrees of m and sym(m) are the same game, so
-     * only one of each such pair of moves is searched. Only early in the game
-     * (later a symmetric history is rare and the check isn't free). */
-    uint8_t syms[8];
+/* Symmetries that fix this position, its ko point and every position on the
+ * path: under them the subtrees of m and sym(m) are the same game, so only one
+ * of each such pair of moves is searched. Only early in the game (later a
+ * symmetric history is rare and the check isn't free). Returns how many. */
+static int s_symmetries(const s_solver_t *S, const s_node_t *nd, uint8_t syms[8])
+{
+    const hs_board_t *b = nd->b;
     int nsyms = 0;
-    if (ply < S_SYM_PLIES) {
-        for (int k = 1; k < 8; k++) {
-            const uint8_t *sy = S->sym_bit[k];
-            bool fixed = true;
-            for (int j = 0; j <= ply && fixed; j++)
-                fixed = s_sym_mask(sy, S->pmask[j][0]) == S->pmask[j][0] &&
-                        s_sym_mask(sy, S->pmask[j][1]) == S->pmask[j][1];
-            if (fixed && b->ko != HS_NO_POINT) {
-                int kb = hs_board_y(b, b->ko) * n_sq + hs_board_x(b, b->ko);
-                fixed = sy[kb] == kb;
-            }
-            if (fixed)
-                syms[nsyms++] = (uint8_t)k;
+    if (nd->ply >= S_SYM_PLIES)
+        return 0;
+    for (int k = 1; k < 8; k++) {
+        const uint8_t *sy = S->sym_bit[k];
+        bool fixed = true;
+        for (int j = 0; j <= nd->ply && fixed; j++)
+            fixed = s_sym_mask(sy, S->pmask[j][0]) == S->pmask[j][0] &&
+                    s_sym_mask(sy, S->pmask[j][1]) == S->pmask[j][1];
+        if (fixed && b->ko != HS_NO_POINT) {
+            int kb = hs_board_y(b, b->ko) * S->geom.n + hs_board_x(b, b->ko);
+            fixed = sy[kb] == kb;
         }
+        if (fixed)
+            syms[nsyms++] = (uint8_t)k;
     }
-    /* Candidate order: TT move, a pass that ends the game in the mover's
-     * favour, killers, points by history score (centre first on ties),
-     * other passes last. */
-    hs_point_t cand[40];
+    return nsyms;
+}
+
+/* Candidate order: TT move, a pass that ends the game in the mover's favour,
+ * killers, points by history score (centre first on ties), other passes
+ * last. Returns the number of candidates written to cand[40]. */
+static int s_order_moves(const s_solver_t *S, const s_node_t *nd, bool maximize, hs_point_t *cand)
+{
+    const hs_board_t *b = nd->b;
+    const hs_point_t tt_move = nd->tt_move, *killers = S->killers[nd->ply];
+    const hs_color_t side = b->to_move;
     int n = 0;
-    bool pass_wins = passes == 1 && ((hs_solve_area_score(b) >= S->T) == maximize);
+    bool pass_wins = nd->passes == 1 && ((hs_solve_area_score(b) >= S->T) == maximize);
     if (tt_move != HS_NO_POINT) cand[n++] = tt_move;
     if (pass_wins && tt_move != HS_PASS) cand[n++] = HS_PASS;
     for (int k = 0; k < 2; k++) {
-        hs_point_t m = S->killers[ply][k];
+        hs_point_t m = killers[k];
         if (m != HS_NO_POINT && m != HS_PASS && m != tt_move && b->color[m] == HS_EMPTY)
             cand[n++] = m;
     }
     int first_point = n;
     for (int i = 0; i < S->norder; i++) {
         hs_point_t m = S->order[i];
-        if (b->color[m] != HS_EMPTY || m == tt_move || m == S->killers[ply][0] || m == S->killers[ply][1])
+        if (b->color[m] != HS_EMPTY || m == tt_move || m == killers[0] || m == killers[1])
             continue;
         int j = n++;
         if (S->cfg.use_history) {
@@ -414,52 +440,135 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
         cand[j] = m;
     }
     if (!pass_wins && tt_move != HS_PASS) cand[n++] = HS_PASS;
+    return n;
+}
 
+/* Whether point m is the mirror image of a point already tried (*tried: their
+ * bits) under one of the node's symmetries; else adds it to *tried. */
+static bool s_symmetric_dup(const s_solver_t *S, hs_point_t m, const uint8_t *syms, int nsyms,
+                            uint32_t *tried)
+{
+    int mb = S->pbit[m];
+    for (int k = 0; k < nsyms; k++)
+        if ((*tried >> S->sym_bit[syms[k]][mb]) & 1u)
+            return true;
+    *tried |= 1u << mb;
+    return false;
+}
+
+/* Plays m from the node into child. false when m is illegal or repeats a path
+ * position (positional superko: *dep then notes the ply it repeats). Sets the
+ * child's pass count and path set hash, and its path entry. */
+static bool s_play_child(s_solver_t *S, const s_node_t *nd, hs_point_t m, hs_board_t *child,
+                         int *child_passes, uint64_t *child_set, int *dep)
+{
+    const hs_board_t *b = nd->b;
+    *child_passes = 0;
+    *child_set = nd->set_hash;
+    *child = *b;
+    if (m == HS_PASS) {
+        hs_board_play(child, b->to_move, HS_PASS, 0, NULL);
+        *child_passes = nd->passes + 1;
+    } else {
+        if (hs_board_legal(b, b->to_move, m, 0) != HS_LEGAL)
+            return false;
+        hs_board_play(child, b->to_move, m, 0, NULL);
+        int rep = -1;
+        for (int j = nd->ply; j >= 0 && rep < 0; j--)
+            if (S->path[j] == child->stones_hash)
+                rep = j;
+        if (rep >= 0) {
+            if (rep < *dep) *dep = rep;
+            return false;
+        }
+        /* The node's own position joins the history seen by the child. */
+        *child_set ^= s_mix(b->stones_hash);
+    }
+    S->path[nd->ply + 1] = child->stones_hash;
+    return true;
+}
+
+/* A cutoff by point m: its history score and the ply's killers learn it. */
+static void s_note_cutoff(s_solver_t *S, const s_node_t *nd, hs_point_t m)
+{
+    if (m == HS_PASS)
+        return;
+    S->history[nd->b->to_move][S->pbit[m]] += (uint32_t)(nd->depth * nd->depth);
+    hs_point_t *killers = S->killers[nd->ply];
+    if (killers[0] != m) {
+        killers[1] = killers[0];
+        killers[0] = m;
+    }
+}
+
+/* Stores the node's result: independent when nothing in the explored subtree
+ * referred to a position above the node (dep >= ply). */
+static void s_tt_store(s_solver_t *S, const s_node_t *nd, int dep, const uint32_t core[2],
+                       int value, hs_point_t best, int a0, int b0)
+{
+    bool indep = S->cfg.use_indep && dep >= nd->ply;
+    s_entry_t *e = indep ? nd->ei : nd->ed;
+    e->key = indep ? nd->key_ind : nd->key_dep;
+    e->indep = indep;
+    e->core[0] = core[0];
+    e->core[1] = core[1];
+    e->value = (int8_t)value;
+    e->depth = (uint8_t)(nd->depth > 255 ? 255 : nd->depth);
+    e->move = best;
+    e->flag = value <= a0 ? S_TT_UPPER : value >= b0 ? S_TT_LOWER : S_TT_EXACT;
+}
+
+/*
+ * Searches b (at `ply`, `depth` plies left). Besides the value it reports
+ * what the value depends on, for the history-independent table entries:
+ * *dep is the lowest ply of a path position that a superko prune in the
+ * explored subtree referred to (INT_MAX if none; 0 when unknown), and core[]
+ * the black/white stones common to every position of the explored subtree.
+ */
+static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set_hash, int depth,
+                    int ply, int alpha, int beta, hs_point_t *best, int *dep, uint32_t core[2])
+{
+    s_node_t nd = { .b = b, .passes = passes, .depth = depth, .ply = ply, .set_hash = set_hash };
+    S->nodes++;
+    *best = HS_NO_POINT;
+    *dep = INT_MAX;
+    s_masks(b, &nd.bl, &nd.wh);
+    core[0] = S->pmask[ply][0] = nd.bl;
+    core[1] = S->pmask[ply][1] = nd.wh;
+    int v;
+    if (s_static_value(S, &nd, &v))
+        return v;
+    if (depth <= 0 || ply >= S->cfg.max_depth)
+        return 0;
+    s_check_limits(S);
+    if (S->stop)
+        return 0;
+    if (s_tt_probe(S, &nd, alpha, beta, &v, best, dep, core))
+        return v;
+
+    bool maximize = b->to_move == HS_BLACK;
+    uint8_t syms[8];
+    int nsyms = s_symmetries(S, &nd, syms);
+    hs_point_t cand[40];
+    int n = s_order_moves(S, &nd, maximize, cand);
     int best_v = maximize ? -2 : 2;
     int a0 = alpha, b0 = beta;
     hs_board_t *child = &S->boards[ply + 1];
     uint32_t tried = 0;  /* bits of the points searched, for the symmetry skip */
     for (int i = 0; i < n; i++) {
         hs_point_t m = cand[i];
-        if (m != HS_PASS && nsyms) {
-            int mb = S->pbit[m];
-            bool dup = false;
-            for (int k = 0; k < nsyms && !dup; k++)
-                dup = (tried >> S->sym_bit[syms[k]][mb]) & 1u;
-            if (dup) {
-                /* Valid only under this (symmetric) history. */
-                *dep = 0;
-                continue;
-            }
-            tried |= 1u << mb;
+        if (m != HS_PASS && nsyms && s_symmetric_dup(S, m, syms, nsyms, &tried)) {
+            *dep = 0;  /* the skip is valid only under this (symmetric) history */
+            continue;
         }
-        int child_passes = 0;
-        uint64_t child_set = set_hash;
-        *child = *b;
-        if (m == HS_PASS) {
-            hs_board_play(child, side, HS_PASS, 0, NULL);
-            child_passes = passes + 1;
-        } else {
-            if (hs_board_legal(b, side, m, 0) != HS_LEGAL)
-                continue;
-            hs_board_play(child, side, m, 0, NULL);
-            int rep = -1;
-            for (int j = ply; j >= 0 && rep < 0; j--)
-                if (S->path[j] == child->stones_hash)
-                    rep = j;
-            if (rep >= 0) {
-                if (rep < *dep) *dep = rep;
-                continue;  /* positional superko */
-            }
-            /* The node's own position joins the history seen by the child. */
-            child_set ^= s_mix(b->stones_hash);
-        }
-        S->path[ply + 1] = child->stones_hash;
+        int child_passes, cdep;
+        uint64_t child_set;
+        if (!s_play_child(S, &nd, m, child, &child_passes, &child_set, dep))
+            continue;
         hs_point_t dummy;
-        int cdep;
         uint32_t ccore[2];
-        int v = s_search(S, child, child_passes, child_set, depth - 1, ply + 1, alpha, beta, &dummy,
-                         &cdep, ccore);
+        v = s_search(S, child, child_passes, child_set, depth - 1, ply + 1, alpha, beta, &dummy,
+                     &cdep, ccore);
         if (S->stop)
             return 0;
         if (cdep < *dep) *dep = cdep;
@@ -472,26 +581,12 @@ static int s_search(s_solver_t *S, const hs_board_t *b, int passes, uint64_t set
         if (maximize) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
         if (alpha >= beta) {
-            if (m != HS_PASS)
-                S->history[side][S->pbit[m]] += (uint32_t)(depth * depth);
-            if (m != HS_PASS && S->killers[ply][0] != m) {
-                S->killers[ply][1] = S->killers[ply][0];
-                S->killers[ply][0] = m;
-            }
+            s_note_cutoff(S, &nd, m);
             break;
         }
     }
     /* A pass is always legal, so at least one move was searched. */
-    bool indep = S->cfg.use_indep && *dep >= ply;
-    s_entry_t *e = indep ? ei : ed;
-    e->key = indep ? key_ind : key_dep;
-    e->indep = indep;
-    e->core[0] = core[0];
-    e->core[1] = core[1];
-    e->value = (int8_t)best_v;
-    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
-    e->move = *best;
-    e->flag = best_v <= a0 ? S_TT_UPPER : best_v >= b0 ? S_TT_LOWER : S_TT_EXACT;
+    s_tt_store(S, &nd, *dep, core, best_v, *best, a0, b0);
     return best_v;
 }
 

@@ -12,10 +12,10 @@ board
 . . . . . . . . .
 tau 140
 si 4 4 200
-si 4 3 142     # 71 + 71
-si 3 3 145     # 100 + 45
-si 2 4 133     # 100 + 33: not an IP
-si 4 2 90
+si 4 3 141     # 70.71 + 70.71 = 141.42 (the rounded powers gave 142)
+si 3 3 145     # 100 + 44.72
+si 2 4 133     # 100 + 33.33: not an IP
+si 4 2 89      # 44.72 + 44.72 = 89.44 (the rounded powers gave 90)
 ip 4 4 B
 ip 4 3 B
 ip 3 3 B

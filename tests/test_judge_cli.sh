@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/test_judge_cli.sh — `hyeongse judge` arguments: a --move that is
+# negative, past the game's end or not a whole number is a usage error (exit 2,
+# a message naming the option, nothing on stdout), as are bad --game, --tau and
+# --komi values; good calls judge the position asked for.
+set -u
+bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
+data=${HS_TEST_DATA:-$(dirname "$0")/data}
+sgf=$data/sgf/fox-like.sgf          # 19x19, 4 moves after the setup
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+
+# refused WHAT GREP ARGS...: exit 2, stderr matching GREP, empty stdout.
+refused() {
+    local what=$1 pattern=$2
+    shift 2
+    "$bin" judge "$@" >"$tmp/out" 2>"$tmp/err"
+    check "$what: exit status" "$?" 2
+    check "$what: says why" "$(grep -c -- "$pattern" "$tmp/err")" 1
+    check "$what: prints no judgment" "$(wc -c <"$tmp/out")" 0
+}
+
+refused "--move -5" "--move needs a whole number >= 0, not '-5'" "$sgf" --move -5
+refused "--move abc" "--move needs a whole number >= 0, not 'abc'" "$sgf" --move abc
+refused "--move 1e20" "not '1e20'" "$sgf" --move 1e20
+refused "--move 99999999999999999999" "not '99999999999999999999'" "$sgf" --move 99999999999999999999
+refused "--move ''" "not ''" "$sgf" --move ''
+refused "--move 3x" "not '3x'" "$sgf" --move 3x
+refused "--move past the end" "game 0 has 4 moves; no move 5" "$sgf" --move 5
+refused "--move without a value" "--move needs a value" "$sgf" --move
+refused "--game -1" "--game needs a whole number >= 0, not '-1'" "$sgf" --game -1
+refused "--game past the file" "holds 1 game(s); no game 1" "$sgf" --game 1
+refused "--tau abc" "--tau needs a whole number 0..32767, not 'abc'" "$sgf" --tau abc
+refused "--komi abc" "--komi needs a number of points, not 'abc'" "$sgf" --komi abc
+
+# Good calls: the move asked for, and the last move is the final position.
+"$bin" judge "$sgf" --move 2 --json >"$tmp/m2" 2>"$tmp/err"
+check "--move 2: exit status" "$?" 0
+check "--move 2: one JSON line" "$(wc -l <"$tmp/m2")" 1
+check "--move 2: judged after move 2" "$(grep -o '"move":[0-9]*' "$tmp/m2")" '"move":2'
+"$bin" judge "$sgf" --move 0 --json >"$tmp/m0" 2>/dev/null
+check "--move 0: the setup position" "$(grep -o '"move":[0-9]*' "$tmp/m0")" '"move":0'
+"$bin" judge "$sgf" --move 4 --json --tau 120 --komi 0.5 >"$tmp/m4" 2>/dev/null
+check "--move 4: exit status" "$?" 0
+"$bin" judge "$sgf" --json --tau 120 --komi 0.5 >"$tmp/final" 2>/dev/null
+check "--move 4 is the final position" "$(cmp -s "$tmp/m4" "$tmp/final" && echo same)" same
+check "--komi and --tau are read" "$(grep -o '"komi":0.5,' "$tmp/m4")$(grep -o '"tau":120' "$tmp/m4")" \
+      '"komi":0.5,"tau":120'
+
+exit $fail
