@@ -153,7 +153,8 @@ static int s_check_moves(const char *moves)
     int n;
     if (!strcmp(moves, "all") || !strcmp(moves, "last"))
         return 0;
-    if (!strncmp(moves, "every:", 6) && s_parse_int("--moves every:N", moves + 6, 1, 10000, &n) == 0)
+    if (!strncmp(moves, "every:", 6) &&
+        s_parse_int("--moves every:N", moves + 6, 1, 10000, &n) == 0)
         return 0;
     fprintf(stderr, "hyeongse analyze: bad --moves '%s' (all, every:N, last)\n", moves);
     return -1;

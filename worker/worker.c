@@ -61,82 +61,104 @@ typedef struct s_worker {
 
 /* ------------------------------------------------------------ engine threads */
 
+/* One engine thread's group of tasks (the scratch of s_engine_thread). */
+typedef struct s_group {
+    int n;
+    s_task_t *task[HS__GROUP_MAX];
+    const hs_wire_task_t *wire[HS__GROUP_MAX];
+    hs_wire_buf_t bufs[HS__GROUP_MAX];
+    uint64_t positions[HS__GROUP_MAX];
+    int failed[HS__GROUP_MAX];
+} s_group_t;
+
+/* Waits for tasks and takes a fair share of the queue (the other threads get
+ * the rest), up to one engine batch of positions. false once told to quit. */
+static bool s_take_share(s_worker_t *w, s_group_t *g)
+{
+    pthread_mutex_lock(&w->mu);
+    while (!w->head && !w->quit)
+        pthread_cond_wait(&w->cv, &w->mu);
+    if (!w->head) {
+        pthread_mutex_unlock(&w->mu);
+        return false;
+    }
+    int share = w->queued / w->threads, npos = 0;
+    g->n = 0;
+    do {
+        s_task_t *t = w->head;
+        w->head = t->next;
+        if (!w->head)
+            w->tail = NULL;
+        w->queued--;
+        npos += t->msg.task.num_move_numbers;
+        g->task[g->n] = t;
+        g->wire[g->n++] = &t->msg.task;
+    } while (w->head && g->n < HS__GROUP_MAX && g->n < share && npos < w->batch);
+    pthread_mutex_unlock(&w->mu);
+    return true;
+}
+
+/* Evaluates the group and adds what it took to the worker's counters. */
+static void s_eval_group(s_worker_t *w, hs__eval_ctx_t *x, s_group_t *g)
+{
+    double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
+    hs__worker_eval_tasks(x, g->wire, g->n, g->bufs, g->positions, g->failed);
+    pthread_mutex_lock(&w->mu);
+    for (int i = 0; i < g->n; i++) {
+        w->st.tasks++;
+        w->st.positions += g->positions[i];
+        w->st.evals += g->positions[i] * (uint64_t)g->wire[i]->num_engines;
+        w->st.task_errors += (uint64_t)g->failed[i];
+    }
+    w->st.engine_seconds += x->engine_seconds - before;
+    w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Hands the group's RESULT bodies to the I/O thread and frees its tasks. */
+static void s_push_results(void *push, s_group_t *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        int rc = 0;
+        if (g->bufs[i].len == 0) {
+            /* Cannot encode: report the task failed so the broker gives the credit back. */
+            hs_wire_msg_t m;
+            hs_wire_msg_init(&m, HS_WIRE_RESULT);
+            m.result.task_id = g->wire[i]->task_id;
+            m.result.job_id = g->wire[i]->job_id;
+            m.result.error = "result could not be encoded";
+            rc = hs_wire_encode(&m, &g->bufs[i], NULL);
+        }
+        if (rc == 0)
+            zmq_send(push, g->bufs[i].data, g->bufs[i].len, 0);
+        hs_wire_msg_fini(&g->task[i]->msg);
+        free(g->task[i]);
+    }
+}
 
 static void *s_engine_thread(void *arg)
 {
     s_worker_t *w = arg;
     hs__eval_ctx_t *x = calloc(1, sizeof *x);
+    s_group_t *g = calloc(1, sizeof *g);
     void *push = zmq_socket(w->ctx, ZMQ_PUSH);
-    hs_wire_buf_t bufs[HS__GROUP_MAX] = { { 0 } };
-    s_task_t *group[HS__GROUP_MAX];
-    const hs_wire_task_t *tasks[HS__GROUP_MAX];
-    uint64_t positions[HS__GROUP_MAX];
-    int failed[HS__GROUP_MAX];
-    if (!x || !push || zmq_connect(push, w->pull_ep) != 0) {
+    if (!x || !g || !push || zmq_connect(push, w->pull_ep) != 0)
         fprintf(stderr, "hyeongse worker: engine thread could not start\n");
-        goto out;
-    }
-    x->batch_max = w->batch;
-    for (;;) {
-        pthread_mutex_lock(&w->mu);
-        while (!w->head && !w->quit)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (!w->head) {
-            pthread_mutex_unlock(&w->mu);
-            break;
-        }
-        /* Take a fair share of the queue (the other threads get the rest), up
-         * to one engine batch of positions. */
-        int share = w->queued / w->threads, n = 0, npos = 0;
-        do {
-            s_task_t *t = w->head;
-            w->head = t->next;
-            if (!w->head)
-                w->tail = NULL;
-            w->queued--;
-            npos += t->msg.task.num_move_numbers;
-            group[n] = t;
-            tasks[n++] = &t->msg.task;
-        } while (w->head && n < HS__GROUP_MAX && n < share && npos < w->batch);
-        pthread_mutex_unlock(&w->mu);
-
-        double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
-        hs__worker_eval_tasks(x, tasks, n, bufs, positions, failed);
-        pthread_mutex_lock(&w->mu);
-        for (int i = 0; i < n; i++) {
-            w->st.tasks++;
-            w->st.positions += positions[i];
-            w->st.evals += positions[i] * (uint64_t)tasks[i]->num_engines;
-            w->st.task_errors += (uint64_t)failed[i];
-        }
-        w->st.engine_seconds += x->engine_seconds - before;
-        w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
-        pthread_mutex_unlock(&w->mu);
-        for (int i = 0; i < n; i++) {
-            int rc = 0;
-            if (bufs[i].len == 0) {
-                /* Cannot encode: report the task failed so the broker gives the credit back. */
-                hs_wire_msg_t m;
-                hs_wire_msg_init(&m, HS_WIRE_RESULT);
-                m.result.task_id = tasks[i]->task_id;
-                m.result.job_id = tasks[i]->job_id;
-                m.result.error = "result could not be encoded";
-                rc = hs_wire_encode(&m, &bufs[i], NULL);
-            }
-            if (rc == 0)
-                zmq_send(push, bufs[i].data, bufs[i].len, 0);
-            hs_wire_msg_fini(&group[i]->msg);
-            free(group[i]);
+    else {
+        x->batch_max = w->batch;
+        while (s_take_share(w, g)) {
+            s_eval_group(w, x, g);
+            s_push_results(push, g);
         }
     }
-out:
     if (push)
         zmq_close(push);
     if (x)
         hs__engine_cache_fini(&x->cache);
     free(x);
-    for (int i = 0; i < HS__GROUP_MAX; i++)
-        hs_wire_buf_free(&bufs[i]);
+    for (int i = 0; g && i < HS__GROUP_MAX; i++)
+        hs_wire_buf_free(&g->bufs[i]);
+    free(g);
     return NULL;
 }
 
