@@ -30,13 +30,15 @@ int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths);
 
 /*
  * Reads paths with the ingest pipeline and streams every good game, then every
- * failure (with its reason), into a new job through c. *job gets the job id,
- * *rep the ingest report (caller finis it). progress: print ingest progress.
+ * failure (with its reason), into a job through c: a new one, or with token
+ * (NULL: a random one) the job the broker holds with that token, which the
+ * games join (those it already holds are skipped). *job gets the job id, *rep
+ * the ingest report (caller finis it). progress: print ingest progress.
  */
 int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          const char *engines, const char *moves, const char *name,
-                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
-                         bool progress, hs_error_t *err);
+                         int ingest_threads, const char *token, uint64_t *job,
+                         hs_ingest_report_t *rep, bool progress, hs_error_t *err);
 
 /* Final figures of a job, as hs__cli_wait saw them last. */
 typedef struct hs_cli_job_summary {

@@ -8,28 +8,46 @@
  *                                                   ▲   │
  *                                      RESULT ──────┘   ▼ TASK
  *                                               worker thread → N engine threads
+ *
+ * A rerun resumes: the job token is derived from the inputs (cli/analyze_resume.c),
+ * so the same archives, engines and moves spec find the interrupted job in the
+ * journal and the broker's token mechanism (`submit --token`) continues it.
+ *
+ * When the broker thread fails (a store error), it shuts the ZeroMQ context
+ * down: every blocking send or poll of the worker and of this thread returns
+ * at once, so the store's message reaches main instead of a hang.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <zmq.h>
 
+#include "analyze.h"
 #include "broker/broker.h"
 #include "cluster.h"
+#include "core/clock.h"
 #include "store/store.h"
 #include "worker/engine.h"
 #include "worker/worker.h"
-#include "core/clock.h"
 
 const char hs_cmd_analyze_summary[] = "analyze an archive on this machine (embedded broker, workers, store)";
+
+/* The command line, checked. */
+typedef struct s_opts {
+    const char *db, *engines, *moves;
+    int threads, chunk;
+    bool quiet;
+    char *const *paths;
+    int npaths;
+    char canon_engines[1024];
+} s_opts_t;
 
 typedef struct s_broker_thread {
     hs_broker_config_t cfg;
@@ -45,11 +63,28 @@ typedef struct s_worker_thread {
     int rc;
 } s_worker_thread_t;
 
+/* The broker and worker threads and what they share. */
+typedef struct s_cluster {
+    void *ctx;
+    char endpoint[96];
+    atomic_int stop_broker, stop_worker, broker_ready;
+    s_broker_thread_t bt;
+    s_worker_thread_t wt;
+    pthread_t btid, wtid;
+    bool broker_up, worker_up;
+} s_cluster_t;
+
 static void *s_run_broker(void *arg)
 {
-    s_broker_thread_t *b = arg;
+    s_cluster_t *c = arg;
+    s_broker_thread_t *b = &c->bt;
     b->rc = hs_broker_run(&b->cfg, &b->err);
     atomic_store(&b->exited, 1);   /* the client gives up instead of retrying */
+    /* A failed broker leaves the worker and the client blocked in sends to a
+     * socket that is gone (inproc has no peer to queue for): shutting the
+     * context down makes those calls return ETERM, so both see the end. */
+    if (b->rc < 0)
+        zmq_ctx_shutdown(c->ctx);
     return NULL;
 }
 
@@ -74,23 +109,59 @@ static void s_usage(FILE *out)
             "A position that DIR already holds for the same engine spec keeps its stored\n"
             "evaluation (openings repeat; a repeat is not stored twice). An engine whose\n"
             "results change in a new build gets a new revision (\"judge@2\"), another\n"
-            "spec: its evaluations are added beside the old ones.\n\n"
+            "spec: its evaluations are added beside the old ones.\n"
+            "An interrupted run (killed, a store error) is resumed by the next run with\n"
+            "the same archives (same paths, sizes and modification times), engines and\n"
+            "--moves: its job continues, games and tasks already done are skipped.\n\n"
             "  --db DIR        store directory (default ./hyeongse.db)\n"
-            "  --threads N     engine threads (default: one per CPU)\n"
+            "  --threads N     engine threads, 1..%d (default: one per CPU)\n"
             "  --engines LIST  comma-separated engines (default %s; known: %s);\n"
             "                  options follow a colon: influence:tau=T, judge:reader=1\n"
             "                  (tactical reading in stability), judge:final_mc=1|0 (the\n"
             "                  last position of EVERY record, or of none, judged with\n"
             "                  playouts as by `judge --final`; by default only records\n"
             "                  that end in two passes, 8-15 ms a game)\n"
-            "  --moves SPEC    all (default), every:N, last\n"
-            "  --chunk N       most positions per task: longer games are split (default %d)\n"
+            "  --moves SPEC    all (default), every:N (N in 1..10000), last\n"
+            "  --chunk N       most positions per task, 1..%d: longer games are split\n"
+            "                  (default %d)\n"
             "  --quiet         no progress bar\n",
-            hs__cli_default_engines(), hs_engine_list(known, sizeof known),
-            HS_BROKER_DEFAULT_CHUNK);
+            HS_ANALYZE_MAX_THREADS, hs__cli_default_engines(), hs_engine_list(known, sizeof known),
+            HS_WIRE_MAX_EVALS, HS_BROKER_DEFAULT_CHUNK);
 }
 
-int hs_cmd_analyze(int argc, char **argv)
+/* ------------------------------------------------------------- options */
+
+/* Reads a whole decimal integer in lo..hi into *out; otherwise says which
+ * option wants what and returns -1. */
+static int s_parse_int(const char *opt, const char *arg, long lo, long hi, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || v < lo || v > hi) {
+        fprintf(stderr, "hyeongse analyze: %s takes a whole number in %ld..%ld, not '%s'\n", opt,
+                lo, hi, arg);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* "all", "last" or "every:N" with N in the broker's 1..10000, else an error. */
+static int s_check_moves(const char *moves)
+{
+    int n;
+    if (!strcmp(moves, "all") || !strcmp(moves, "last"))
+        return 0;
+    if (!strncmp(moves, "every:", 6) &&
+        s_parse_int("--moves every:N", moves + 6, 1, 10000, &n) == 0)
+        return 0;
+    fprintf(stderr, "hyeongse analyze: bad --moves '%s' (all, every:N, last)\n", moves);
+    return -1;
+}
+
+/* getopt over argv into *o. Returns -1 to go on, else the exit status. */
+static int s_getopt(int argc, char **argv, s_opts_t *o)
 {
     static const struct option opts[] = {
         { "db", required_argument, 0, 'd' },      { "threads", required_argument, 0, 't' },
@@ -99,56 +170,64 @@ int hs_cmd_analyze(int argc, char **argv)
         { "chunk", required_argument, 0, 'c' },
         { 0, 0, 0, 0 },
     };
-    const char *db = "hyeongse.db", *engines = NULL, *moves = "all";
-    int threads = 0, quiet = 0, chunk = 0, c;
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "d:t:e:m:c:qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': db = optarg; break;
-        case 't': threads = atoi(optarg); break;
-        case 'e': engines = optarg; break;
-        case 'm': moves = optarg; break;
-        case 'c':
-            chunk = atoi(optarg);
-            if (chunk < 1 || chunk > HS_WIRE_MAX_EVALS) {
-                fprintf(stderr, "hyeongse analyze: --chunk takes 1..%d positions\n",
-                        HS_WIRE_MAX_EVALS);
+        case 'd': o->db = optarg; break;
+        case 't':
+            if (s_parse_int("--threads", optarg, 1, HS_ANALYZE_MAX_THREADS, &o->threads) < 0)
                 return 2;
-            }
             break;
-        case 'q': quiet = 1; break;
+        case 'e': o->engines = optarg; break;
+        case 'm': o->moves = optarg; break;
+        case 'c':
+            if (s_parse_int("--chunk", optarg, 1, HS_WIRE_MAX_EVALS, &o->chunk) < 0)
+                return 2;
+            break;
+        case 'q': o->quiet = true; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
     }
+    return -1;
+}
+
+/* The whole command line: -1 to go on, else the exit status. */
+static int s_parse_args(int argc, char **argv, s_opts_t *o)
+{
+    *o = (s_opts_t){ .db = "hyeongse.db", .moves = "all" };
+    int status = s_getopt(argc, argv, o);
+    if (status >= 0)
+        return status;
     if (optind >= argc) {
         s_usage(stderr);
         return 2;
     }
-    if (hs__cli_check_paths("analyze", argv + optind, argc - optind))
+    o->paths = argv + optind;
+    o->npaths = argc - optind;
+    if (hs__cli_check_paths("analyze", o->paths, o->npaths) || s_check_moves(o->moves) < 0)
         return 2;
-    if (threads <= 0) {
+    if (o->threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
+        o->threads = n < 1 ? 1 : n > HS_ANALYZE_MAX_THREADS ? HS_ANALYZE_MAX_THREADS : (int)n;
     }
-    if (!engines)
-        engines = hs__cli_default_engines();
-    hs_error_t err = { 0 };
     /* Canonical specs, and only this build's revisions: the embedded worker
      * computes them (worker/engine.h, "Revisions"). */
-    char canon_engines[1024];
-    if (hs_engine_canonical_list(engines, HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, canon_engines,
-                                 sizeof canon_engines, &err) < 0) {
+    hs_error_t err = { 0 };
+    if (hs_engine_canonical_list(o->engines ? o->engines : hs__cli_default_engines(),
+                                 HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, o->canon_engines,
+                                 sizeof o->canon_engines, &err) < 0) {
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
         return 2;
     }
-    engines = canon_engines;
-    if (strcmp(moves, "all") && strcmp(moves, "last") && strncmp(moves, "every:", 6)) {
-        fprintf(stderr, "hyeongse analyze: bad --moves '%s' (all, every:N, last)\n", moves);
-        return 2;
-    }
+    o->engines = o->canon_engines;
+    return -1;
+}
 
-    /* The store creates its own directory, not its parents: make them. */
+/* The store creates its own directory, not its parents: make them. */
+static void s_make_parents(const char *db)
+{
     char parent[4096];
     snprintf(parent, sizeof parent, "%s", db);
     for (char *p = parent + 1; *p; p++)
@@ -157,129 +236,184 @@ int hs_cmd_analyze(int argc, char **argv)
             mkdir(parent, 0777);
             *p = '/';
         }
+}
 
-    double t0 = hs_clock_now(), cpu0 = hs_clock_process_cpu();
-    void *ctx = zmq_ctx_new();
-    atomic_int stop_broker = 0, stop_worker = 0, broker_ready = 0;
-    char endpoint[96];
-    snprintf(endpoint, sizeof endpoint, "inproc://hs-analyze-%ld", (long)getpid());
-    s_broker_thread_t bt = { .cfg = {
-        .bind = endpoint, .zmq_ctx = ctx, .db_dir = db, .store_flags = HS_STORE_NOSYNC,
+/* ------------------------------------------------------------- threads */
+
+/* Starts the broker (and waits until it serves), then the worker. 0 or -1
+ * after printing why. */
+static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
+{
+    bool verbose = getenv("HS_VERBOSE") != NULL;
+    c->ctx = zmq_ctx_new();
+    snprintf(c->endpoint, sizeof c->endpoint, "inproc://hs-analyze-%ld", (long)getpid());
+    c->bt.cfg = (hs_broker_config_t){
+        .bind = c->endpoint, .zmq_ctx = c->ctx, .db_dir = o->db, .store_flags = HS_STORE_NOSYNC,
         .map_size = (size_t)1 << 30,   /* virtual; grows by doubling past this */
-        .stop = &stop_broker, .ready = &broker_ready, .verbose = getenv("HS_VERBOSE") != NULL,
-        .chunk = chunk,
-    } };
-    s_worker_thread_t wt = { .cfg = {
-        .endpoint = endpoint, .zmq_ctx = ctx, .threads = threads, .stop = &stop_worker,
-        .name = "analyze", .verbose = getenv("HS_VERBOSE") != NULL,
-    } };
-    pthread_t btid, wtid;
-    bool broker_up = false, worker_up = false;
-    int status = 1;
-    hs_client_t *cl = NULL;
-    hs_ingest_report_t rep;
-    memset(&rep, 0, sizeof rep);
-    if (pthread_create(&btid, NULL, s_run_broker, &bt) != 0) {
+        .stop = &c->stop_broker, .ready = &c->broker_ready, .verbose = verbose,
+        .chunk = o->chunk,
+    };
+    c->wt.cfg = (hs_worker_config_t){
+        .endpoint = c->endpoint, .zmq_ctx = c->ctx, .threads = o->threads,
+        .stop = &c->stop_worker, .name = "analyze", .verbose = verbose,
+    };
+    if (pthread_create(&c->btid, NULL, s_run_broker, c) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the broker thread\n");
-        goto done;
+        return -1;
     }
-    broker_up = true;
-    while (atomic_load(&broker_ready) == 0)
+    c->broker_up = true;
+    while (atomic_load(&c->broker_ready) == 0)
         usleep(1000);
-    if (atomic_load(&broker_ready) < 0) {
-        fprintf(stderr, "hyeongse analyze: %s\n", bt.err.msg);
-        goto done;
+    if (atomic_load(&c->broker_ready) < 0) {
+        fprintf(stderr, "hyeongse analyze: %s\n", c->bt.err.msg);
+        return -1;
     }
-    if (pthread_create(&wtid, NULL, s_run_worker, &wt) != 0) {
+    if (pthread_create(&c->wtid, NULL, s_run_worker, &c->wt) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the worker thread\n");
-        goto done;
+        return -1;
     }
-    worker_up = true;
-    /* inproc never loses a request, but the broker may be busy opening a big
-     * store or committing: be patient (24 tries of 5 s). */
-    if (hs_client_new(&cl, ctx, endpoint, 2000, 60, &err) < 0) {
-        fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
-        goto done;
-    }
-    hs_client_set_abort(cl, &bt.exited);
-    uint64_t job = 0;
-    if (!quiet)
-        fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
-                argv[optind], engines, threads, db);
-    int rc = hs__cli_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
-                                  moves, "analyze", 0, &job, &rep, false, &err);
-    if (rc < 0) {
-        fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
-        if (bt.rc < 0)
-            fprintf(stderr, "hyeongse analyze: broker: %s\n", bt.err.msg);
-        goto done;
-    }
-    hs_cli_job_summary_t sum;
-    if ((rc = hs__cli_wait(cl, job, quiet ? NULL : stderr, &sum, &err)) < 0) {
-        fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
-        if (bt.rc < 0)
-            fprintf(stderr, "hyeongse analyze: broker: %s (results stored so far are kept)\n",
-                    bt.err.msg);
-        goto done;
-    }
-    double wall = hs_clock_now() - t0;
-    status = strcmp(sum.state, "done") ? 1 : 0;
-    hs_client_destroy(&cl);
-    atomic_store(&stop_worker, 1);
-    pthread_join(wtid, NULL);
-    worker_up = false;
-    atomic_store(&stop_broker, 1);
-    pthread_join(btid, NULL);
-    broker_up = false;
-    if (bt.rc < 0) {
-        fprintf(stderr, "hyeongse analyze: broker: %s\n", bt.err.msg);
-        status = 1;
-    }
+    c->worker_up = true;
+    return 0;
+}
 
-    hs_store_t *st = NULL;
-    hs_store_stats_t ss = { 0 };
-    bool have_stats = hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err) == 0 &&
-                      hs_store_stats(st, &ss, &err) == 0;
-    hs_store_close(&st);
-    double cpu = hs_clock_process_cpu() - cpu0;   /* after the joins: every thread's work */
-    double engine_share = wall > 0 ? wt.stats.engine_seconds / threads / wall : 0;
-    double engine_cpu_share = cpu > 0 ? wt.stats.engine_cpu_seconds / cpu : 0;
-    printf("analyze: job %" PRIu64 " %s in %.2f s\n", job, sum.state, wall);
+/* Stops the worker (it finishes what it holds), then the broker; safe twice. */
+static void s_cluster_stop(s_cluster_t *c)
+{
+    if (c->worker_up) {
+        atomic_store(&c->stop_worker, 1);
+        pthread_join(c->wtid, NULL);
+        c->worker_up = false;
+    }
+    if (c->broker_up) {
+        atomic_store(&c->stop_broker, 1);
+        pthread_join(c->btid, NULL);
+        c->broker_up = false;
+    }
+}
+
+/* After a client error: the broker's own message first when it failed (the
+ * client's is only "the broker is gone"). */
+static void s_report_failure(const s_cluster_t *c, const hs_error_t *err)
+{
+    if (atomic_load(&c->bt.exited) && c->bt.rc < 0)
+        fprintf(stderr, "hyeongse analyze: broker stopped: %s (results committed "
+                        "before it are kept)\n", c->bt.err.msg);
+    else
+        fprintf(stderr, "hyeongse analyze: %s\n", err->msg);
+}
+
+/* ------------------------------------------------------------- the run */
+
+/* What one run did, for the summary. */
+typedef struct s_run {
+    uint64_t job;
+    hs_cli_job_summary_t sum;
+    hs_ingest_report_t rep;
+    hs_analyze_resume_t resume;
+    double t0, cpu0;
+} s_run_t;
+
+/* Streams the archives into the job (a resumed one when the journal holds it),
+ * then waits for it. 0, or -1 after printing why. */
+static int s_submit_and_wait(s_cluster_t *c, const s_opts_t *o, s_run_t *r)
+{
+    hs_error_t err = { 0 };
+    hs_client_t *cl = NULL;
+    /* inproc never loses a request, but the broker may be busy opening a big
+     * store or committing: be patient (61 tries of 2 s). */
+    int rc = hs_client_new(&cl, c->ctx, c->endpoint, 2000, 60, &err);
+    if (rc == 0) {
+        hs_client_set_abort(cl, &c->bt.exited);
+        if (!o->quiet)
+            fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
+                    o->paths[0], o->engines, o->threads, o->db);
+        rc = hs__cli_submit_paths(cl, (const char *const *)o->paths, o->npaths, o->engines,
+                                  o->moves, "analyze", 0, r->resume.token, &r->job, &r->rep,
+                                  false, &err);
+    }
+    if (rc == 0)
+        rc = hs__cli_wait(cl, r->job, o->quiet ? NULL : stderr, &r->sum, &err);
+    hs_client_destroy(&cl);
+    if (rc < 0)
+        s_report_failure(c, &err);
+    return rc < 0 ? -1 : 0;
+}
+
+/* The final summary on stdout (the broker and worker threads have ended). */
+static void s_print_summary(const s_cluster_t *c, const s_opts_t *o, const s_run_t *r)
+{
+    double wall = hs_clock_now() - r->t0;
+    double cpu = hs_clock_process_cpu() - r->cpu0;   /* after the joins: every thread's work */
+    const hs_worker_stats_t *ws = &c->wt.stats;
+    const hs_cli_job_summary_t *s = &r->sum;
+    double engine_share = wall > 0 ? ws->engine_seconds / o->threads / wall : 0;
+    double engine_cpu_share = cpu > 0 ? ws->engine_cpu_seconds / cpu : 0;
+    printf("analyze: job %" PRIu64 " %s in %.2f s%s\n", r->job, s->state, wall,
+           r->resume.found ? " (resumed)" : "");
     printf("  games      %" PRId64 " analyzed, %" PRId64 " failed (of %" PRId64 "), %" PRIu64
-           " duplicates skipped\n", sum.games_done, sum.games_failed, sum.games_total,
-           rep.duplicates);
-    printf("  positions  %" PRId64 " (%.0f positions/s), engines: %s\n", sum.positions_done,
-           wall > 0 ? (double)sum.positions_done / wall : 0.0, engines);
+           " duplicates skipped\n", s->games_done, s->games_failed, s->games_total,
+           r->rep.duplicates);
+    printf("  positions  %" PRId64 " in the job, engines: %s\n", s->positions_done, o->engines);
+    printf("  this run   %" PRIu64 " positions evaluated (%.0f positions/s)", ws->positions,
+           wall > 0 ? (double)ws->positions / wall : 0.0);
+    if (r->resume.found)
+        printf(", %" PRId64 " were done before the rerun", r->resume.job.positions_done);
+    printf("\n");
     printf("  cpu        %.1f%% inside engines, %.1f%% outside (%.2f s engine CPU of "
            "%.2f s process CPU)\n", 100.0 * engine_cpu_share, 100.0 * (1.0 - engine_cpu_share),
-           wt.stats.engine_cpu_seconds, cpu);
+           ws->engine_cpu_seconds, cpu);
     printf("  wall       %.1f%% of %d threads x wall time inside engines (counts waits for "
-           "a CPU as outside)\n", 100.0 * engine_share, threads);
-    if (have_stats) {
-        printf("  store      %s: %" PRId64 " games, %" PRId64 " failed, %" PRId64
-               " positions, %" PRId64 " evals",
-               db, ss.games, ss.failed_games, ss.positions, ss.evals);
-        if (ss.result_puts > 0)
-            printf(", %.1f%% of results were repeated positions",
-                   100.0 * (double)ss.result_dups / (double)ss.result_puts);
-        printf("\n");
-    } else {
-        printf("  store      %s: statistics unavailable (%s)\n", db, err.msg);
-    }
-    if (rep.failed > 0)
-        printf("  failed games are listed by `hyeongse query --db %s failed`\n", db);
+           "a CPU as outside)\n", 100.0 * engine_share, o->threads);
+}
 
-done:
-    hs_client_destroy(&cl);
-    if (worker_up) {
-        atomic_store(&stop_worker, 1);
-        pthread_join(wtid, NULL);
+/* The store's own figures after the run. */
+static void s_print_store(const s_opts_t *o, const s_run_t *r)
+{
+    hs_error_t err = { 0 };
+    hs_store_t *st = NULL;
+    hs_store_stats_t ss = { 0 };
+    bool have = hs_store_open(&st, o->db, HS_STORE_RDONLY, 0, &err) == 0 &&
+                hs_store_stats(st, &ss, &err) == 0;
+    hs_store_close(&st);
+    if (!have) {
+        printf("  store      %s: statistics unavailable (%s)\n", o->db, err.msg);
+        return;
     }
-    if (broker_up) {
-        atomic_store(&stop_broker, 1);
-        pthread_join(btid, NULL);
+    printf("  store      %s: %" PRId64 " games, %" PRId64 " failed, %" PRId64 " positions, %" PRId64
+           " evals", o->db, ss.games, ss.failed_games, ss.positions, ss.evals);
+    if (ss.result_puts > 0)
+        printf(", %.1f%% of results were repeated positions",
+               100.0 * (double)ss.result_dups / (double)ss.result_puts);
+    printf("\n");
+    if (r->rep.failed > 0)
+        printf("  failed games are listed by `hyeongse query --db %s failed`\n", o->db);
+}
+
+int hs_cmd_analyze(int argc, char **argv)
+{
+    s_opts_t o;
+    int status = s_parse_args(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    s_make_parents(o.db);
+    s_run_t r = { .t0 = hs_clock_now(), .cpu0 = hs_clock_process_cpu() };
+    hs__analyze_resume_find(o.db, (const char *const *)o.paths, o.npaths, o.engines, o.moves,
+                            &r.resume);
+    if (r.resume.found)
+        hs__analyze_resume_print(stderr, &r.resume);
+    s_cluster_t c = { 0 };
+    bool finished = s_cluster_start(&c, &o) == 0 && s_submit_and_wait(&c, &o, &r) == 0;
+    s_cluster_stop(&c);
+    status = finished && !strcmp(r.sum.state, "done") ? 0 : 1;
+    if (finished && c.bt.rc < 0) {   /* the last commit, after the job ended */
+        fprintf(stderr, "hyeongse analyze: broker: %s\n", c.bt.err.msg);
+        status = 1;
     }
-    hs_ingest_report_fini(&rep);
-    zmq_ctx_term(ctx);
+    if (finished) {
+        s_print_summary(&c, &o, &r);
+        s_print_store(&o, &r);
+    }
+    hs_ingest_report_fini(&r.rep);
+    zmq_ctx_term(c.ctx);
     return status;
 }

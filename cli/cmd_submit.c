@@ -117,10 +117,10 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
 
 int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          const char *engines, const char *moves, const char *name,
-                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
-                         bool progress, hs_error_t *err)
+                         int ingest_threads, const char *token, uint64_t *job,
+                         hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
-    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads, NULL, NULL,
+    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads, token, NULL,
                           job, rep, progress, err);
 }
 

@@ -1,6 +1,8 @@
 /*
  * cli/cmd_worker.c — `hyeongse worker --connect ADDR --threads N`: evaluate tasks
  * from a broker until SIGTERM/SIGINT, then finish the tasks in hand and leave.
+ * Says on stderr, even without --verbose, when the broker first answers and why
+ * it stopped: a worker host's log then shows that it worked, and for whom.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/wire.h"
 #include "worker/engine.h"
 #include "worker/worker.h"
 
@@ -18,10 +21,55 @@ const char hs_cmd_worker_summary[] = "run a worker: evaluate positions for a bro
 /* The one piece of global state a signal handler needs. */
 static atomic_int s_stop;
 
+/* The signal's number: non-zero stops the worker, and says which it was. */
 static void s_on_signal(int sig)
 {
-    (void)sig;
-    atomic_store(&s_stop, 1);
+    atomic_store(&s_stop, sig);
+}
+
+/* What the lines about the worker's life need (the I/O thread prints the
+ * connected line; main prints the rest). */
+typedef struct s_life {
+    const hs_worker_config_t *cfg;
+    const char *engines;
+    char name[HS_WIRE_MAX_NAME];   /* as READY gave it, once connected */
+    int connections;
+} s_life_t;
+
+/* Runs on the thread of hs_worker_run, which is main's here. */
+static void s_on_connected(void *arg, const char *name, int connections)
+{
+    s_life_t *l = arg;
+    snprintf(l->name, sizeof l->name, "%s", name);
+    l->connections = connections;
+    if (connections == 1)
+        fprintf(stderr, "hyeongse worker: %s connected to %s: %d threads, engines %s\n", name,
+                l->cfg->endpoint, l->cfg->threads, l->engines);
+    else
+        fprintf(stderr, "hyeongse worker: %s connected to %s again (connection %d)\n", name,
+                l->cfg->endpoint, connections);
+}
+
+/* The last line: what was done, and why it stopped. */
+static void s_say_stopped(const s_life_t *l, const hs_worker_stats_t *st, int rc,
+                          const hs_error_t *err)
+{
+    const hs_worker_config_t *cfg = l->cfg;
+    char why[HS_ERROR_MSG_MAX + 16];
+    if (rc < 0)
+        snprintf(why, sizeof why, "an error: %s", err->msg);
+    else
+        snprintf(why, sizeof why, "%s", atomic_load(&s_stop) == SIGINT ? "SIGINT"
+                                        : atomic_load(&s_stop) ? "SIGTERM" : "returned");
+    if (l->connections == 0) {
+        fprintf(stderr, "hyeongse worker: stopped by %s without the broker at %s ever "
+                        "answering\n", why, cfg->endpoint);
+        return;
+    }
+    fprintf(stderr, "hyeongse worker: %s stopped by %s: %llu tasks done, %llu positions, "
+                    "%llu failed tasks, %llu reconnects\n", l->name, why,
+            (unsigned long long)st->tasks, (unsigned long long)st->positions,
+            (unsigned long long)st->task_errors, (unsigned long long)st->reconnects);
 }
 
 static void s_usage(FILE *out)
@@ -42,7 +90,8 @@ static void s_usage(FILE *out)
             "  --batch N          positions per engine call (default: the engine's)\n"
             "  --heartbeat-ms N   heartbeat interval (default 1000)\n"
             "  --name NAME        name shown by the broker (default host:pid)\n"
-            "  --verbose          log connection events\n",
+            "  --verbose          log connection events (without it: one line when the\n"
+            "                     broker first answers, one when the worker stops)\n",
             hs_engine_list(known, sizeof known));
 }
 
@@ -86,16 +135,14 @@ int hs_cmd_worker(int argc, char **argv)
     sa.sa_handler = s_on_signal;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    char known[1024];
+    s_life_t life = { .cfg = &cfg,
+                      .engines = cfg.engines ? cfg.engines : hs_engine_list(known, sizeof known) };
+    cfg.on_connected = s_on_connected;
+    cfg.on_connected_arg = &life;
     hs_error_t err = { 0 };
     hs_worker_stats_t st = { 0 };
     int rc = hs_worker_run(&cfg, &st, &err);
-    if (rc < 0) {
-        fprintf(stderr, "hyeongse worker: %s\n", err.msg);
-        return 1;
-    }
-    if (cfg.verbose)
-        fprintf(stderr, "hyeongse worker: %llu tasks, %llu positions, %llu failed tasks\n",
-                (unsigned long long)st.tasks, (unsigned long long)st.positions,
-                (unsigned long long)st.task_errors);
-    return 0;
+    s_say_stopped(&life, &st, rc, &err);
+    return rc < 0 ? 1 : 0;
 }

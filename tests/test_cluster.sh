@@ -5,6 +5,7 @@
 #   A. broker + 3 workers; `kill -9` one worker mid-job → the job completes, every
 #      requested position is stored exactly once (counted in the store), and the
 #      broken SGFs mixed into the archive are recorded failed with their reasons;
+#      each worker says, without --verbose, when it connected and why it stopped;
 #   B. `kill -9` the broker mid-job and start it again on the same store → the job
 #      resumes and completes: nothing lost, nothing stored twice;
 #   C. `hyeongse analyze` of the same archive: same counts, in one process;
@@ -137,6 +138,11 @@ check "A: games failed" "$(job_field "$addr" 1 games_failed)" "$broken"
 check "A: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
 grep -Eq "removed \((heartbeat expired|unreachable)\)" "$tmp/brokerA.log"; check "A: broker expired the killed worker" "$?" 0
 stop_all A
+# Without --verbose, a worker still says when the broker answered and why it stopped.
+grep -q "^hyeongse worker: w2 connected to $addr: 1 threads, engines " "$tmp/workers.log"
+check "A: worker w2 said it connected" "$?" 0
+grep -Eq "^hyeongse worker: w2 stopped by SIGTERM: [0-9]+ tasks done" "$tmp/workers.log"
+check "A: worker w2 said it stopped, and why" "$?" 0
 verify_store "$tmp/dbA" A
 # The reasons are kept: the truncated and the illegal game say why.
 strings "$tmp/dbA/data.mdb" | grep -q "illegal" ; check "A: reason of the illegal game stored" "$?" 0

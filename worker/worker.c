@@ -61,82 +61,104 @@ typedef struct s_worker {
 
 /* ------------------------------------------------------------ engine threads */
 
+/* One engine thread's group of tasks (the scratch of s_engine_thread). */
+typedef struct s_group {
+    int n;
+    s_task_t *task[HS__GROUP_MAX];
+    const hs_wire_task_t *wire[HS__GROUP_MAX];
+    hs_wire_buf_t bufs[HS__GROUP_MAX];
+    uint64_t positions[HS__GROUP_MAX];
+    int failed[HS__GROUP_MAX];
+} s_group_t;
+
+/* Waits for tasks and takes a fair share of the queue (the other threads get
+ * the rest), up to one engine batch of positions. false once told to quit. */
+static bool s_take_share(s_worker_t *w, s_group_t *g)
+{
+    pthread_mutex_lock(&w->mu);
+    while (!w->head && !w->quit)
+        pthread_cond_wait(&w->cv, &w->mu);
+    if (!w->head) {
+        pthread_mutex_unlock(&w->mu);
+        return false;
+    }
+    int share = w->queued / w->threads, npos = 0;
+    g->n = 0;
+    do {
+        s_task_t *t = w->head;
+        w->head = t->next;
+        if (!w->head)
+            w->tail = NULL;
+        w->queued--;
+        npos += t->msg.task.num_move_numbers;
+        g->task[g->n] = t;
+        g->wire[g->n++] = &t->msg.task;
+    } while (w->head && g->n < HS__GROUP_MAX && g->n < share && npos < w->batch);
+    pthread_mutex_unlock(&w->mu);
+    return true;
+}
+
+/* Evaluates the group and adds what it took to the worker's counters. */
+static void s_eval_group(s_worker_t *w, hs__eval_ctx_t *x, s_group_t *g)
+{
+    double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
+    hs__worker_eval_tasks(x, g->wire, g->n, g->bufs, g->positions, g->failed);
+    pthread_mutex_lock(&w->mu);
+    for (int i = 0; i < g->n; i++) {
+        w->st.tasks++;
+        w->st.positions += g->positions[i];
+        w->st.evals += g->positions[i] * (uint64_t)g->wire[i]->num_engines;
+        w->st.task_errors += (uint64_t)g->failed[i];
+    }
+    w->st.engine_seconds += x->engine_seconds - before;
+    w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Hands the group's RESULT bodies to the I/O thread and frees its tasks. */
+static void s_push_results(void *push, s_group_t *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        int rc = 0;
+        if (g->bufs[i].len == 0) {
+            /* Cannot encode: report the task failed so the broker gives the credit back. */
+            hs_wire_msg_t m;
+            hs_wire_msg_init(&m, HS_WIRE_RESULT);
+            m.result.task_id = g->wire[i]->task_id;
+            m.result.job_id = g->wire[i]->job_id;
+            m.result.error = "result could not be encoded";
+            rc = hs_wire_encode(&m, &g->bufs[i], NULL);
+        }
+        if (rc == 0)
+            zmq_send(push, g->bufs[i].data, g->bufs[i].len, 0);
+        hs_wire_msg_fini(&g->task[i]->msg);
+        free(g->task[i]);
+    }
+}
 
 static void *s_engine_thread(void *arg)
 {
     s_worker_t *w = arg;
     hs__eval_ctx_t *x = calloc(1, sizeof *x);
+    s_group_t *g = calloc(1, sizeof *g);
     void *push = zmq_socket(w->ctx, ZMQ_PUSH);
-    hs_wire_buf_t bufs[HS__GROUP_MAX] = { { 0 } };
-    s_task_t *group[HS__GROUP_MAX];
-    const hs_wire_task_t *tasks[HS__GROUP_MAX];
-    uint64_t positions[HS__GROUP_MAX];
-    int failed[HS__GROUP_MAX];
-    if (!x || !push || zmq_connect(push, w->pull_ep) != 0) {
+    if (!x || !g || !push || zmq_connect(push, w->pull_ep) != 0)
         fprintf(stderr, "hyeongse worker: engine thread could not start\n");
-        goto out;
-    }
-    x->batch_max = w->batch;
-    for (;;) {
-        pthread_mutex_lock(&w->mu);
-        while (!w->head && !w->quit)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (!w->head) {
-            pthread_mutex_unlock(&w->mu);
-            break;
-        }
-        /* Take a fair share of the queue (the other threads get the rest), up
-         * to one engine batch of positions. */
-        int share = w->queued / w->threads, n = 0, npos = 0;
-        do {
-            s_task_t *t = w->head;
-            w->head = t->next;
-            if (!w->head)
-                w->tail = NULL;
-            w->queued--;
-            npos += t->msg.task.num_move_numbers;
-            group[n] = t;
-            tasks[n++] = &t->msg.task;
-        } while (w->head && n < HS__GROUP_MAX && n < share && npos < w->batch);
-        pthread_mutex_unlock(&w->mu);
-
-        double before = x->engine_seconds, cpu_before = x->engine_cpu_seconds;
-        hs__worker_eval_tasks(x, tasks, n, bufs, positions, failed);
-        pthread_mutex_lock(&w->mu);
-        for (int i = 0; i < n; i++) {
-            w->st.tasks++;
-            w->st.positions += positions[i];
-            w->st.evals += positions[i] * (uint64_t)tasks[i]->num_engines;
-            w->st.task_errors += (uint64_t)failed[i];
-        }
-        w->st.engine_seconds += x->engine_seconds - before;
-        w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
-        pthread_mutex_unlock(&w->mu);
-        for (int i = 0; i < n; i++) {
-            int rc = 0;
-            if (bufs[i].len == 0) {
-                /* Cannot encode: report the task failed so the broker gives the credit back. */
-                hs_wire_msg_t m;
-                hs_wire_msg_init(&m, HS_WIRE_RESULT);
-                m.result.task_id = tasks[i]->task_id;
-                m.result.job_id = tasks[i]->job_id;
-                m.result.error = "result could not be encoded";
-                rc = hs_wire_encode(&m, &bufs[i], NULL);
-            }
-            if (rc == 0)
-                zmq_send(push, bufs[i].data, bufs[i].len, 0);
-            hs_wire_msg_fini(&group[i]->msg);
-            free(group[i]);
+    else {
+        x->batch_max = w->batch;
+        while (s_take_share(w, g)) {
+            s_eval_group(w, x, g);
+            s_push_results(push, g);
         }
     }
-out:
     if (push)
         zmq_close(push);
     if (x)
         hs__engine_cache_fini(&x->cache);
     free(x);
-    for (int i = 0; i < HS__GROUP_MAX; i++)
-        hs_wire_buf_free(&bufs[i]);
+    for (int i = 0; g && i < HS__GROUP_MAX; i++)
+        hs_wire_buf_free(&g->bufs[i]);
+    free(g);
     return NULL;
 }
 
@@ -246,7 +268,35 @@ static int s_send_msg(void *sock, const hs_wire_msg_t *m, hs_wire_buf_t *buf)
     return s_send(sock, m->type, buf->data, buf->len);
 }
 
-/* s_connect: OFFLINE → CONNECTED. */
+/* The I/O thread's connection state (only hs_worker_run's thread touches it). */
+typedef struct s_io {
+    void *sock;                 /* DEALER to the broker; NULL while OFFLINE */
+    void *pull;                 /* RESULT bodies from the engine threads */
+    hs_wire_buf_t buf;          /* scratch for encoding */
+    int credit, hb, liveness, backoff, backoff_max;
+    int in_flight;              /* tasks received and not yet answered */
+    int connections;            /* connections the broker has answered on */
+    bool peer_batch;            /* the broker reads multi-body RESULTs (this connection) */
+    bool answered;              /* the broker has sent something on this connection */
+    bool stopping;
+    int64_t last_recv, last_send;
+} s_io_t;
+
+/* The name READY gives: cfg->name, or host:pid. */
+static void s_worker_name(const hs_worker_config_t *c, char *out, size_t size)
+{
+    char host[128] = "host";
+    if (c->name) {
+        snprintf(out, size, "%s", c->name);
+        return;
+    }
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    snprintf(out, size, "%s:%ld", host, (long)getpid());
+}
+
+/* s_connect: OFFLINE → CONNECTED. NULL when the socket cannot be made (errno
+ * tells why: ETERM once the ZeroMQ context is shut down). */
 static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
 {
     const hs_worker_config_t *c = w->cfg;
@@ -259,13 +309,8 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
         zmq_close(sock);
         return NULL;
     }
-    char name[HS_WIRE_MAX_NAME], host[128] = "host";
-    if (c->name)
-        snprintf(name, sizeof name, "%s", c->name);
-    else {
-        gethostname(host, sizeof host - 1);
-        snprintf(name, sizeof name, "%s:%ld", host, (long)getpid());
-    }
+    char name[HS_WIRE_MAX_NAME];
+    s_worker_name(c, name, sizeof name);
     char list[sizeof w->offer], *names[HS_WIRE_MAX_ENGINES];
     int n = 0;
     memcpy(list, w->offer, sizeof list);
@@ -279,7 +324,7 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
     m.ready.name = name;
     m.ready.engines = names;
     m.ready.num_engines = n;
-    m.ready.threads = c->threads > 0 ? c->threads : 1;
+    m.ready.threads = w->threads;
     m.ready.gpus = 0;
     m.ready.credit = credit;
     m.ready.batch = HS_WIRE_MAX_BATCH;
@@ -298,17 +343,232 @@ static void s_backoff(s_worker_t *w, int ms)
         usleep(20000);
 }
 
+/*
+ * OFFLINE → CONNECTED, waiting between tries (first_wait: before the first one,
+ * after a lost connection). Returns 0, 1 when stop was set while offline (the
+ * worker leaves: nobody takes the results of tasks still computing, and the
+ * broker requeues them when their leases end), or HS_EIO when the ZeroMQ context
+ * is shut down (the embedding process is tearing it down: retrying cannot help).
+ */
+static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t *err)
+{
+    const hs_worker_config_t *cfg = w->cfg;
+    for (bool wait = first_wait; !io->sock; wait = true) {
+        if (wait) {
+            if (cfg->verbose)
+                fprintf(stderr, "hyeongse worker: cannot reach %s; retrying in %d ms\n",
+                        cfg->endpoint, io->backoff);
+            s_backoff(w, io->backoff);
+            io->backoff = io->backoff * 2 > io->backoff_max ? io->backoff_max : io->backoff * 2;
+        }
+        if (atomic_load(cfg->stop))
+            return 1;
+        io->sock = s_connect(w, io->credit, &io->buf);
+        if (!io->sock && errno == ETERM)
+            return hs_error_set(err, HS_EIO, "worker: the messaging context was shut down");
+    }
+    io->peer_batch = false;   /* maybe another broker now */
+    io->answered = false;
+    io->last_recv = io->last_send = hs_clock_ms();
+    return 0;
+}
+
+/* s_disconnect: CONNECTED → OFFLINE; unstarted tasks are the broker's again. */
+static void s_disconnect(s_worker_t *w, s_io_t *io)
+{
+    io->in_flight -= s_drop_queued(w);
+    zmq_close(io->sock);
+    io->sock = NULL;
+    pthread_mutex_lock(&w->mu);
+    w->st.reconnects++;
+    pthread_mutex_unlock(&w->mu);
+    if (w->cfg->verbose)
+        fprintf(stderr, "hyeongse worker: broker silent; reconnecting in %d ms\n", io->backoff);
+}
+
+/* Sends the RESULTs the engine threads have finished: as many per message as one
+ * may carry (one per message until the broker has shown it reads more). Returns
+ * whether anything went out. */
+static bool s_forward_results(s_io_t *io)
+{
+    bool sent = false;
+    for (;;) {
+        zmq_msg_t bodies[HS_WIRE_MAX_BATCH];
+        int n = 0, max = io->peer_batch ? HS_WIRE_MAX_BATCH : 1;
+        while (n < max) {
+            zmq_msg_init(&bodies[n]);
+            if (zmq_msg_recv(&bodies[n], io->pull, ZMQ_DONTWAIT) < 0) {
+                zmq_msg_close(&bodies[n]);
+                break;
+            }
+            n++;
+        }
+        if (n == 0)
+            return sent;
+        s_send_bodies(io->sock, HS_WIRE_RESULT, bodies, n);
+        for (int k = 0; k < n; k++)
+            zmq_msg_close(&bodies[k]);
+        sent = true;
+        io->in_flight = io->in_flight > n ? io->in_flight - n : 0;
+    }
+}
+
+/* Reads every waiting message from the broker: [""][magic][body1..bodyK], K <=
+ * HS_WIRE_MAX_BATCH, else dropped whole. Returns whether any came; a DISCONNECT
+ * sets *reconnect. */
+static bool s_read_broker(s_worker_t *w, s_io_t *io, bool *reconnect)
+{
+    bool got = false;
+    for (;;) {
+        zmq_msg_t fr[2 + HS_WIRE_MAX_BATCH];
+        int nf = 0, more = 1;
+        bool extra = false;
+        while (more) {
+            zmq_msg_t part;
+            zmq_msg_init(&part);
+            if (zmq_msg_recv(&part, io->sock, ZMQ_DONTWAIT) < 0) {
+                zmq_msg_close(&part);
+                break;
+            }
+            more = zmq_msg_more(&part);
+            if (nf < 2 + HS_WIRE_MAX_BATCH)
+                fr[nf++] = part;
+            else {
+                zmq_msg_close(&part);
+                extra = true;
+            }
+        }
+        if (nf == 0)
+            return got;
+        got = true;
+        io->backoff = 1000;
+        bool is_worker = false;
+        if (!extra && nf >= 3 && zmq_msg_size(&fr[0]) == 0 &&
+            hs_wire_check_magic(zmq_msg_data(&fr[1]), zmq_msg_size(&fr[1]), &is_worker,
+                                NULL) == 0 && is_worker) {
+            int queued = s_take_bodies(w, fr + 2, nf - 2, reconnect);
+            io->in_flight += queued;
+            if (nf > 3 && queued > 0)
+                io->peer_batch = true;   /* this broker packs TASKs: it reads packed RESULTs */
+        }
+        for (int i = 0; i < nf; i++)
+            zmq_msg_close(&fr[i]);
+    }
+}
+
+/* The broker answered on this connection for the first time: tell the caller. */
+static void s_answered(s_worker_t *w, s_io_t *io)
+{
+    io->answered = true;
+    io->connections++;
+    if (w->cfg->verbose)
+        fprintf(stderr, "hyeongse worker: connected to %s (%d threads, credit %d)\n",
+                w->cfg->endpoint, w->threads, io->credit);
+    if (w->cfg->on_connected) {
+        char name[HS_WIRE_MAX_NAME];
+        s_worker_name(w->cfg, name, sizeof name);
+        w->cfg->on_connected(w->cfg->on_connected_arg, name, io->connections);
+    }
+}
+
+/*
+ * One wake-up of the CONNECTED state: poll, forward results, take tasks, then
+ * liveness and heartbeat. Returns 0 to go on, 1 after s_leave (stopped with
+ * nothing in flight), 2 when the connection must be dropped, or HS_EIO.
+ */
+static int s_io_step(s_worker_t *w, s_io_t *io, hs_error_t *err)
+{
+    if (!io->stopping && atomic_load(w->cfg->stop))
+        io->stopping = true;
+    if (io->stopping && io->in_flight == 0) {
+        hs_wire_msg_t m;
+        hs_wire_msg_init(&m, HS_WIRE_DISCONNECT);
+        s_send_msg(io->sock, &m, &io->buf);   /* s_leave: CONNECTED → gone */
+        return 1;
+    }
+    zmq_pollitem_t items[2] = { { io->sock, 0, ZMQ_POLLIN, 0 }, { io->pull, 0, ZMQ_POLLIN, 0 } };
+    long wait = (long)(io->last_send + io->hb - hs_clock_ms());
+    wait = wait < 0 ? 0 : io->stopping && wait > 50 ? 50 : wait;
+    if (zmq_poll(items, 2, wait) < 0 && errno != EINTR)
+        return hs_error_set(err, HS_EIO, "worker: poll failed: %s", zmq_strerror(errno));
+    /* The clock is read once per wake-up, not per message (clock_gettime is a
+     * system call on some VMs). */
+    bool sent = (items[1].revents & ZMQ_POLLIN) && s_forward_results(io);
+    bool reconnect = false;
+    bool got = (items[0].revents & ZMQ_POLLIN) && s_read_broker(w, io, &reconnect);
+    int64_t now = hs_clock_ms();
+    if (sent)
+        io->last_send = now;
+    if (got) {
+        io->last_recv = now;
+        if (!io->answered)
+            s_answered(w, io);
+    }
+    if (reconnect || now - io->last_recv > (int64_t)io->hb * io->liveness)
+        return 2;
+    if (now - io->last_send >= io->hb) {
+        hs_wire_msg_t m;
+        hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
+        s_send_msg(io->sock, &m, &io->buf);
+        io->last_send = now;
+    }
+    return 0;
+}
+
+/* Binds the results socket and starts the engine threads (*started of them). */
+static int s_start(s_worker_t *w, s_io_t *io, pthread_t *tids, int *started, hs_error_t *err)
+{
+    snprintf(w->pull_ep, sizeof w->pull_ep, "inproc://hs-worker-results-%p", (void *)w);
+    io->pull = w->ctx ? zmq_socket(w->ctx, ZMQ_PULL) : NULL;
+    if (!io->pull || !tids || zmq_bind(io->pull, w->pull_ep) != 0)
+        return hs_error_set(err, HS_EIO, "worker: cannot set up sockets: %s", zmq_strerror(errno));
+    for (; *started < w->threads; (*started)++)
+        if (pthread_create(&tids[*started], NULL, s_engine_thread, w) != 0)
+            return hs_error_set(err, HS_EIO, "worker: cannot start engine threads");
+    return 0;
+}
+
+/* Stops and joins the engine threads, closes the sockets. */
+static void s_finish(s_worker_t *w, s_io_t *io, pthread_t *tids, int started)
+{
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    s_drop_queued(w);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    if (io->sock)
+        zmq_close(io->sock);
+    if (io->pull)
+        zmq_close(io->pull);
+    hs_wire_buf_free(&io->buf);
+}
+
+/* The connection state machine (drawn at the top of this file) until the worker
+ * leaves: 0, or HS_EIO. */
+static int s_run_io(s_worker_t *w, s_io_t *io, hs_error_t *err)
+{
+    int rc = s_connect_loop(w, io, false, err);
+    while (rc == 0) {
+        rc = s_io_step(w, io, err);
+        if (rc == 2) {
+            s_disconnect(w, io);
+            rc = s_connect_loop(w, io, true, err);
+        }
+    }
+    return rc < 0 ? rc : 0;
+}
+
 int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_error_t *err)
 {
     if (!cfg || !cfg->endpoint || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "worker: endpoint and stop flag are required");
-    int threads = cfg->threads > 0 ? cfg->threads : 1;
-    int credit = cfg->credit > 0 ? cfg->credit : 4 * threads + 8;
-    int hb = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
-    int liveness = cfg->liveness > 0 ? cfg->liveness : 3;
-    int backoff_max = cfg->backoff_max_ms > 0 ? cfg->backoff_max_ms : 32000;
-
-    s_worker_t w = { .cfg = cfg };
+    s_worker_t w = { .cfg = cfg, .threads = cfg->threads > 0 ? cfg->threads : 1 };
+    s_io_t io = { .hb = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000,
+                  .liveness = cfg->liveness > 0 ? cfg->liveness : 3, .backoff = 1000,
+                  .backoff_max = cfg->backoff_max_ms > 0 ? cfg->backoff_max_ms : 32000 };
+    io.credit = cfg->credit > 0 ? cfg->credit : 4 * w.threads + 8;
     /* Engines are offered by canonical name: the broker matches a job's engine
      * names exactly, so a job of another revision never comes here (engine.h,
      * "Revisions"). */
@@ -320,185 +580,19 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     if (rc < 0)
         return rc;
     w.batch = cfg->batch > 0 && cfg->batch < HS__BATCH_MAX ? cfg->batch : HS__BATCH_MAX;
-    w.threads = threads;
     pthread_mutex_init(&w.mu, NULL);
     pthread_cond_init(&w.cv, NULL);
     bool own_ctx = cfg->zmq_ctx == NULL;
     w.ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
-    snprintf(w.pull_ep, sizeof w.pull_ep, "inproc://hs-worker-results-%p", (void *)&w);
-    void *pull = w.ctx ? zmq_socket(w.ctx, ZMQ_PULL) : NULL;
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    pthread_t *tids = calloc((size_t)w.threads, sizeof *tids);
     int started = 0;
-    hs_wire_buf_t buf = { 0 };
-    void *sock = NULL;
-    if (!pull || !tids || zmq_bind(pull, w.pull_ep) != 0) {
-        rc = hs_error_set(err, HS_EIO, "worker: cannot set up sockets: %s", zmq_strerror(errno));
-        goto done;
-    }
-    for (; started < threads; started++)
-        if (pthread_create(&tids[started], NULL, s_engine_thread, &w) != 0) {
-            rc = hs_error_set(err, HS_EIO, "worker: cannot start engine threads");
-            goto done;
-        }
-
-    int in_flight = 0;          /* tasks received and not yet answered */
-    bool peer_batch = false;    /* the broker reads multi-body RESULTs (this connection) */
-    int backoff = 1000;
-    bool stopping = false;
-    int64_t last_recv = 0, last_send = 0;
-    while (!sock) {
-        if (atomic_load(cfg->stop))
-            goto done;
-        sock = s_connect(&w, credit, &buf);
-        if (!sock) {
-            if (cfg->verbose)
-                fprintf(stderr, "hyeongse worker: cannot connect to %s; retrying in %d ms\n",
-                        cfg->endpoint, backoff);
-            s_backoff(&w, backoff);
-            backoff = backoff * 2 > backoff_max ? backoff_max : backoff * 2;
-        }
-    }
-    last_recv = last_send = hs_clock_ms();
-    if (cfg->verbose)
-        fprintf(stderr, "hyeongse worker: connected to %s (%d threads, credit %d)\n",
-                cfg->endpoint, threads, credit);
-
-    for (;;) {
-        if (!stopping && atomic_load(cfg->stop))
-            stopping = true;
-        if (stopping && in_flight == 0) {
-            hs_wire_msg_t m;
-            hs_wire_msg_init(&m, HS_WIRE_DISCONNECT);
-            s_send_msg(sock, &m, &buf);   /* s_leave: CONNECTED → gone */
-            break;
-        }
-        zmq_pollitem_t items[2] = { { sock, 0, ZMQ_POLLIN, 0 }, { pull, 0, ZMQ_POLLIN, 0 } };
-        int64_t now = hs_clock_ms();
-        long wait = (long)(last_send + hb - now);
-        if (wait < 0)
-            wait = 0;
-        if (stopping && wait > 50)
-            wait = 50;
-        if (zmq_poll(items, 2, wait) < 0 && errno != EINTR) {
-            rc = hs_error_set(err, HS_EIO, "worker: poll failed: %s", zmq_strerror(errno));
-            break;
-        }
-        /* Results from engine threads go straight out. The clock is read once per
-         * wake-up, not per message (clock_gettime is a system call on some VMs). */
-        bool sent = false, got = false;
-        while (items[1].revents & ZMQ_POLLIN) {
-            /* As many waiting RESULTs as one message may carry (one per message
-             * until the broker has shown it reads more). */
-            zmq_msg_t bodies[HS_WIRE_MAX_BATCH];
-            int n = 0, max = peer_batch ? HS_WIRE_MAX_BATCH : 1;
-            while (n < max) {
-                zmq_msg_init(&bodies[n]);
-                if (zmq_msg_recv(&bodies[n], pull, ZMQ_DONTWAIT) < 0) {
-                    zmq_msg_close(&bodies[n]);
-                    break;
-                }
-                n++;
-            }
-            if (n == 0)
-                break;
-            s_send_bodies(sock, HS_WIRE_RESULT, bodies, n);
-            for (int k = 0; k < n; k++)
-                zmq_msg_close(&bodies[k]);
-            sent = true;
-            in_flight = in_flight > n ? in_flight - n : 0;
-        }
-        bool reconnect = false;
-        if (items[0].revents & ZMQ_POLLIN) {
-            for (;;) {
-                /* [""][magic][body1..bodyK]: K <= HS_WIRE_MAX_BATCH, else dropped whole. */
-                zmq_msg_t fr[2 + HS_WIRE_MAX_BATCH];
-                int nf = 0, more = 1;
-                bool extra = false;
-                while (more) {
-                    zmq_msg_t part;
-                    zmq_msg_init(&part);
-                    if (zmq_msg_recv(&part, sock, ZMQ_DONTWAIT) < 0) {
-                        zmq_msg_close(&part);
-                        break;
-                    }
-                    more = zmq_msg_more(&part);
-                    if (nf < 2 + HS_WIRE_MAX_BATCH) {
-                        fr[nf++] = part;
-                    } else {
-                        zmq_msg_close(&part);
-                        extra = true;
-                    }
-                }
-                if (nf == 0)
-                    break;
-                got = true;
-                backoff = 1000;
-                bool is_worker = false;
-                if (!extra && nf >= 3 && zmq_msg_size(&fr[0]) == 0 &&
-                    hs_wire_check_magic(zmq_msg_data(&fr[1]), zmq_msg_size(&fr[1]), &is_worker,
-                                        NULL) == 0 && is_worker) {
-                    int queued = s_take_bodies(&w, fr + 2, nf - 2, &reconnect);
-                    in_flight += queued;
-                    if (nf > 3 && queued > 0)
-                        peer_batch = true;   /* this broker packs TASKs: it reads packed RESULTs */
-                }
-                for (int i = 0; i < nf; i++)
-                    zmq_msg_close(&fr[i]);
-            }
-        }
-        now = hs_clock_ms();
-        if (sent)
-            last_send = now;
-        if (got)
-            last_recv = now;
-        if (!reconnect && now - last_recv > (int64_t)hb * liveness)
-            reconnect = true;
-        if (reconnect) {
-            /* s_disconnect: CONNECTED → OFFLINE; unstarted tasks are the broker's again. */
-            int dropped = s_drop_queued(&w);
-            in_flight -= dropped;
-            zmq_close(sock);
-            sock = NULL;
-            pthread_mutex_lock(&w.mu);
-            w.st.reconnects++;
-            pthread_mutex_unlock(&w.mu);
-            if (cfg->verbose)
-                fprintf(stderr, "hyeongse worker: broker silent; reconnecting in %d ms\n", backoff);
-            while (!sock) {
-                s_backoff(&w, backoff);
-                backoff = backoff * 2 > backoff_max ? backoff_max : backoff * 2;
-                if (atomic_load(cfg->stop) && in_flight == 0)
-                    goto done;
-                sock = s_connect(&w, credit, &buf);
-            }
-            peer_batch = false;   /* maybe another broker now */
-            last_recv = last_send = hs_clock_ms();
-            continue;
-        }
-        if (now - last_send >= hb) {
-            hs_wire_msg_t m;
-            hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
-            s_send_msg(sock, &m, &buf);
-            last_send = now;
-        }
-    }
-
-done:
-    pthread_mutex_lock(&w.mu);
-    w.quit = true;
-    pthread_cond_broadcast(&w.cv);
-    pthread_mutex_unlock(&w.mu);
-    s_drop_queued(&w);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+    rc = s_start(&w, &io, tids, &started, err);
+    if (rc == 0)
+        rc = s_run_io(&w, &io, err);
+    s_finish(&w, &io, tids, started);
     free(tids);
-    if (sock)
-        zmq_close(sock);
-    if (pull)
-        zmq_close(pull);
     if (own_ctx && w.ctx)
         zmq_ctx_term(w.ctx);
-    hs_wire_buf_free(&buf);
     if (stats)
         *stats = w.st;
     pthread_mutex_destroy(&w.mu);

@@ -24,7 +24,10 @@
  *
  * Stopping: when *cfg->stop becomes non-zero (the CLI sets it from SIGTERM /
  * SIGINT) the worker stops taking tasks, finishes those it holds, sends their
- * results, sends DISCONNECT and returns 0. Signal handling is the caller's
+ * results, sends DISCONNECT and returns 0. Stopped while offline (waiting to
+ * reconnect), it returns at once: nobody could take those results. A ZeroMQ
+ * context shut down under it (zmq_ctx_shutdown, as `analyze` does when its
+ * broker fails) makes it return HS_EIO instead of retrying for ever. Signal handling is the caller's
  * business; this module never installs handlers.
  */
 #ifndef HS_WORKER_WORKER_H
@@ -48,6 +51,12 @@ typedef struct hs_worker_config {
     const char *engines;       /* comma list of engines offered (NULL: all registered) */
     atomic_int *stop;          /* set non-zero to make hs_worker_run finish and return */
     int verbose;               /* log connection events to stderr */
+    /* If not NULL: called on the worker's I/O thread when the broker first
+     * answers on a connection (its first message after READY), with the name
+     * READY gave and the count of such connections so far (1 = the first; more
+     * after reconnects). So a caller can say "connected" only once it is true. */
+    void (*on_connected)(void *arg, const char *name, int connections);
+    void *on_connected_arg;
 } hs_worker_config_t;
 
 /* Counters filled by hs_worker_run (may be read after it returns). */
@@ -62,7 +71,7 @@ typedef struct hs_worker_stats {
 /*
  * Runs the worker until *cfg->stop is set. Blocks. Returns 0 after a clean
  * shutdown, or HS_EINVAL (bad config, unknown engine), HS_ENOMEM, HS_EIO (socket
- * setup failed) with *err. stats may be NULL.
+ * setup failed, or the ZeroMQ context was shut down) with *err. stats may be NULL.
  */
 int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_error_t *err);
 

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# tests/test_analyze.sh — `hyeongse analyze` when things go wrong:
+#   A. a store that is garbage, or whose meta pages are damaged → exit 1 within
+#      60 s with the store's message (never a hang);
+#   B. a store error in the middle of a run (the root page of the "moves" table
+#      zeroed: the first RESULT stored hits it) → exit 1 within 60 s with the
+#      store's message, instead of waiting for ever on a broker that is gone;
+#   C. `kill -9` during a run, then the same command again → it says it resumes
+#      job 1, evaluates fewer positions than the archive holds, and the store
+#      ends equal to a run that was never interrupted (counts, and every row of
+#      `query --format csv`), with one job in the journal;
+#   D. numeric options out of range or not numbers → exit 2 with a message.
+# A timeout is a failure: `timeout 60` ends a hang with status 124.
+set -u
+BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ARCHIVE="$ROOT/examples/random9.tar.gz"
+command -v python3 >/dev/null || { echo "SKIP: python3 is needed to damage a store"; exit 77; }
+[ -f "$ARCHIVE" ] || { echo "SKIP: $ARCHIVE is missing"; exit 77; }
+
+tmp=$(mktemp -d /tmp/hs-test-analyze-XXXXXX)
+apid=
+cleanup() {
+    [ -n "$apid" ] && kill -9 "$apid" 2>/dev/null
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+
+stat_of() {   # stat_of DB NAME: one figure of `query stats`
+    "$BIN" query --db "$1" stats 2>/dev/null | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+# Zeroes page(s) of an LMDB file: "meta" (pages 0 and 1), or the root page of
+# the named table (read from the newest meta page and the main table's leaf).
+cat > "$tmp/damage.py" <<'EOF'
+import struct, sys
+path, what = sys.argv[1], sys.argv[2]
+with open(path, 'r+b') as f:
+    head = f.read(4096)
+    psize = struct.unpack_from('<I', head, 40)[0]     # mm_dbs[FREE].md_pad
+    if what == 'meta':
+        f.seek(0); f.write(b'\0' * 2 * psize); sys.exit(0)
+    metas = []
+    for pg in (0, 1):
+        f.seek(pg * psize); b = f.read(psize)
+        metas.append((struct.unpack_from('<Q', b, 144)[0], struct.unpack_from('<Q', b, 128)[0]))
+    f.seek(max(metas)[1] * psize); p = f.read(psize)
+    flags, lower = struct.unpack_from('<HH', p, 10)
+    if not flags & 2: sys.exit('the main table is not one leaf page')
+    for i in range((lower - 16) // 2):
+        off = struct.unpack_from('<H', p, 16 + 2 * i)[0]
+        ksize = struct.unpack_from('<H', p, off + 6)[0]
+        if p[off + 8:off + 8 + ksize] == what.encode():
+            root = struct.unpack_from('<Q', p, off + 8 + ksize + 40)[0]
+            f.seek(root * psize); f.write(b'\0' * psize); sys.exit(0)
+    sys.exit('no table ' + what)
+EOF
+
+# ---- A. garbage and damaged meta pages: refused at once, with the store's words.
+mkdir -p "$tmp/garbage"
+head -c 1048576 /dev/urandom > "$tmp/garbage/data.mdb"
+timeout 60 "$BIN" analyze "$ARCHIVE" --db "$tmp/garbage" --engines area --threads 2 --quiet \
+    > "$tmp/a1.out" 2>&1
+check "A: garbage data.mdb: exit status" "$?" 1
+grep -q "MDB_INVALID" "$tmp/a1.out"; check "A: garbage data.mdb: the store's message" "$?" 0
+
+"$BIN" analyze "$ARCHIVE" --db "$tmp/good" --engines area --threads 2 --quiet > "$tmp/good.out" 2>&1
+check "A: a good store to damage" "$?" 0
+cp -r "$tmp/good" "$tmp/meta"
+python3 "$tmp/damage.py" "$tmp/meta/data.mdb" meta
+timeout 60 "$BIN" analyze "$ARCHIVE" --db "$tmp/meta" --engines area --threads 2 --quiet \
+    > "$tmp/a2.out" 2>&1
+check "A: damaged meta pages: exit status" "$?" 1
+grep -q "MDB_" "$tmp/a2.out"; check "A: damaged meta pages: the store's message" "$?" 0
+
+# ---- B. a store error mid-run: the "moves" table's root zeroed. Another engine
+# than the good store's, so results are stored and reach the damaged table.
+cp -r "$tmp/good" "$tmp/moves"
+python3 "$tmp/damage.py" "$tmp/moves/data.mdb" moves
+timeout 60 "$BIN" analyze "$ARCHIVE" --db "$tmp/moves" --engines noop --threads 2 --quiet \
+    > "$tmp/b.out" 2>&1
+st=$?
+check "B: store error mid-run: exit status (124 = hung)" "$st" 1
+grep -q "broker stopped: moves: MDB_CORRUPTED" "$tmp/b.out"
+check "B: store error mid-run: the store's message" "$?" 0
+
+# ---- C. kill -9, rerun: resumed, not redone. The no-op engine's delay makes the
+# run last seconds (the kill lands mid-run); area gives evals to compare.
+run=("$BIN" analyze "$ARCHIVE" --engines "area,noop:delay_us=300" --threads 2 --quiet --db)
+timeout 300 "${run[@]}" "$tmp/ref" > "$tmp/ref.out" 2>&1 || { echo "FAIL: reference run"; fail=1; }
+total=$(stat_of "$tmp/ref" positions)
+"${run[@]}" "$tmp/killed" > "$tmp/c1.out" 2>&1 &
+apid=$!
+stored=0
+for _ in $(seq 1200); do   # until some results are committed (at most 60 s)
+    stored=$(stat_of "$tmp/killed" positions)
+    [ "${stored:-0}" -gt 0 ] && break
+    kill -0 "$apid" 2>/dev/null || break
+    sleep 0.05
+done
+kill -9 "$apid" 2>/dev/null
+wait "$apid" 2>/dev/null
+apid=
+stored=$(stat_of "$tmp/killed" positions)
+echo "killed with $stored of $total positions stored"
+if [ "${stored:-0}" -le 0 ] || [ "$stored" -ge "${total:-0}" ]; then
+    echo "FAIL: C: the kill did not land mid-run ($stored of $total stored)"; fail=1
+fi
+timeout 300 "${run[@]}" "$tmp/killed" > "$tmp/c2.out" 2>&1
+check "C: rerun: exit status" "$?" 0
+grep -q "resuming job 1 " "$tmp/c2.out"; check "C: rerun says it resumes job 1" "$?" 0
+grep -q "^analyze: job 1 done" "$tmp/c2.out"; check "C: rerun ends job 1 done" "$?" 0
+evaluated=$(sed -n 's/^  this run *\([0-9]*\) positions evaluated.*/\1/p' "$tmp/c2.out")
+echo "the rerun evaluated $evaluated positions of $total"
+[ -n "$evaluated" ] && [ "$evaluated" -lt "${total:-0}" ]
+check "C: rerun evaluated fewer positions than the archive holds" "$?" 0
+check "C: one job in the journal" "$(stat_of "$tmp/killed" jobs)" 1
+for k in games failed_games positions evals; do
+    check "C: $k equal to the uninterrupted run's" "$(stat_of "$tmp/killed" "$k")" \
+          "$(stat_of "$tmp/ref" "$k")"
+done
+# Every row: game, move, engine, evals (the source path is the same file).
+"$BIN" query --db "$tmp/ref" --format csv | sort > "$tmp/ref.csv"
+"$BIN" query --db "$tmp/killed" --format csv | sort > "$tmp/killed.csv"
+cmp -s "$tmp/ref.csv" "$tmp/killed.csv"; check "C: query --format csv equal (sorted)" "$?" 0
+check "C: csv rows" "$(wc -l < "$tmp/killed.csv")" "$(wc -l < "$tmp/ref.csv")"
+
+# A run after the job is done starts a new job (a done job is not joined).
+timeout 300 "${run[@]}" "$tmp/killed" > "$tmp/c3.out" 2>&1
+check "C: a run after the job is done: exit status" "$?" 0
+grep -q "^analyze: job 2 done" "$tmp/c3.out"; check "C: ... is a new job" "$?" 0
+
+# ---- D. numeric options.
+for bad in "--threads 0" "--threads -3" "--threads abc" "--threads 2x" "--threads 99999999999" \
+           "--chunk 0" "--chunk abc" "--moves every:0" "--moves every:x"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$BIN" analyze "$ARCHIVE" --db "$tmp/never" $bad > "$tmp/d.out" 2>&1
+    check "D: analyze $bad: exit status" "$?" 2
+    grep -q "hyeongse analyze: " "$tmp/d.out"; check "D: analyze $bad: says why" "$?" 0
+done
+[ ! -e "$tmp/never" ]; check "D: no store made for a refused command" "$?" 0
+
+if [ "$fail" -ne 0 ]; then
+    for f in a1 a2 b c1 c2 c3; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
+fi
+exit "$fail"
