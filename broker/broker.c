@@ -52,7 +52,6 @@
 #define S_MAX_READ 2000
 /* Frames of a message: identity, "", magic, then 1..HS_WIRE_MAX_BATCH bodies. */
 #define S_MAX_FRAMES (3 + HS_WIRE_MAX_BATCH)
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 /* A reply held until the round's commit. */
 typedef struct s_reply {
@@ -165,7 +164,7 @@ static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t l
 void hs__worker_remove(hs__broker_t *b, int i, const char *why)
 {
     hs__bworker_t *w = b->workers[i];
-    S_LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
+    HS__LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
     while (w->num_leases > 0)
         hs__task_requeue(b, w->leases[w->num_leases - 1], why);
     free(w->leases);
@@ -203,7 +202,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_
     w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
-    S_LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d)\n", w->name,
+    HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d)\n", w->name,
           w->num_engines, r->threads, w->credit, w->batch);
 }
 
@@ -220,7 +219,7 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
      * engines) is a failure report: the task must not count done with holes. */
     char why[160];
     if (!r->error && hs__result_check(t, r, why, sizeof why) < 0) {
-        S_LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
+        HS__LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
         if (t->rec.state == HS_TASK_LEASED && t->worker == w)
             hs__task_requeue(b, t, why);
         return;
@@ -302,7 +301,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     if (s->job_id == 0 && (j = hs__job_by_token(b, s->token)) != NULL) {
         /* A retry of the SUBMIT that created this job (its reply was lost): the
          * same job, and its games are skipped as duplicates. */
-        S_LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
+        HS__LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
     } else if (s->job_id == 0) {
         if (hs__job_new(b, s, &j, &err) < 0) {
             s_send_error(b, o, id, len, err.code, err.msg);
@@ -363,7 +362,7 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
     /* Evals are stored as the bytes the worker sent (eval.raw): no copy of their maps. */
     if (hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err) < 0) {
         if (b->dropped++ < 10)
-            S_LOG(b, "dropped a malformed message: %s\n", err.msg);
+            HS__LOG(b, "dropped a malformed message: %s\n", err.msg);
         return;
     }
     if ((memcmp(hs_wire_magic_for(m.type), magic, HS_WIRE_MAGIC_LEN) != 0 &&
@@ -580,7 +579,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     char bound[1024];
     if ((rc = s_bind(&b, cfg->bind, bound, sizeof bound, err)) < 0)
         goto done;
-    S_LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
+    HS__LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
     if (cfg->on_serving)
         cfg->on_serving(cfg->on_serving_arg, bound);
     if (cfg->ready)
@@ -653,7 +652,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         if (err)
             *err = b.err;
     }
-    S_LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
+    HS__LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
               "%llu TASKs in %llu messages, %llu malformed dropped\n",
           (unsigned long long)b.rounds, (unsigned long long)b.messages,
           (unsigned long long)b.bodies, (unsigned long long)b.commits,

@@ -14,7 +14,6 @@
 #include "core/clock.h"
 #include "store/query.h"
 
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 /*
  * QUERY runs `hyeongse query` on the broker's store with the same code as
@@ -309,7 +308,7 @@ void hs__watch_push(hs__broker_t *b)
     for (int i = 0; i < b->num_watchers; i++) {
         hs__bwatch_t *w = &b->watchers[i];
         if (b->now > w->expiry) {
-            S_LOG(b, "watcher of job %llu dropped: silent\n", (unsigned long long)w->job_id);
+            HS__LOG(b, "watcher of job %llu dropped: silent\n", (unsigned long long)w->job_id);
             hs__watch_remove(b, i--);
             continue;
         }

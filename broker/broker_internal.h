@@ -13,10 +13,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "broker/broker.h"
 #include "core/wire.h"
 #include "store/store.h"
+
+/* A --verbose log line of broker b (one definition for every broker file, so the
+ * prefix and the verbosity test cannot drift apart). */
+#define HS__LOG(b, ...) \
+    do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 struct hs__bworker;
 struct hs__bjob;

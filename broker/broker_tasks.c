@@ -59,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 int hs__fatal(hs__broker_t *b, int rc)
 {
@@ -332,7 +331,7 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
     }
     if (rc == 0)
         rc = s_cancel_siblings(b, t);
-    S_LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
+    HS__LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
     j->rec.games_failed++;
     j->dirty = true;
     hs__task_remove(b, t);
