@@ -12,8 +12,8 @@
  *        │          └─────────┘ ◄───────────────────── └────────┘
  *        │            │   ▲  hs__task_unlease (send failed, no attempt used)
  *        │            │   └── hs__task_requeue (worker expired, lease timed out,
- *        │            │       worker reported an error, or its RESULT missed
- *        │            │       positions: hs__result_check) while attempts < max
+ *        │            │       worker reported a transient error, or its RESULT
+ *        │            │       missed positions: hs__result_check) while attempts < max
  *        │            │                                  │       │
  *        │            │ hs__job_cancel                   │       │ hs__task_done
  *        │            ▼                                  │       ▼ (RESULT stored)
@@ -23,6 +23,10 @@
  *        │                             ┌────────┐
  *        └─ restart: LEASED → QUEUED   │ FAILED │ (game recorded failed with reason)
  *           (hs__broker_load)          └────────┘
+ *
+ * A RESULT whose error the worker marks permanent (the game cannot be replayed:
+ * an illegal move, a bad coordinate, a size the engine refuses) goes from LEASED
+ * to FAILED at once, whatever the attempts: retrying it would fail the same way.
  *
  * A RESULT for a task that is QUEUED (it was requeued, or the broker restarted)
  * is accepted too: hs__task_done takes it out of the queue. A RESULT for a task
@@ -399,6 +403,13 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
 {
     hs__bjob_t *j = t->job;
+    if (r->error && r->permanent) {
+        /* The worker says no attempt can succeed (an illegal move in the game,
+         * a size the engine refuses): failed now, not after max_attempts sends. */
+        char why[256];
+        snprintf(why, sizeof why, "%s (permanent: not retried)", r->error);
+        return s_task_fail(b, t, why);
+    }
     if (r->error)
         return hs__task_requeue(b, t, r->error);
     int rc = hs__batch(b);
