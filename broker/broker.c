@@ -91,11 +91,32 @@ static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to
     return hs__send_frames(b, id, id_len, to_worker, &body, &len, 1);
 }
 
+/* Encodes m into *buf; when the encoder refuses it (a text from an old journal
+ * or store that is not UTF-8, a limit), an ERROR saying why goes in its place,
+ * so the peer is told something rather than left waiting for a reply. */
+static int s_encode_reply(const hs_wire_msg_t *m, hs_wire_buf_t *buf)
+{
+    hs_error_t err = { 0 };
+    int rc = hs_wire_encode(m, buf, &err);
+    if (rc != HS_EINVAL || m->type == HS_WIRE_ERROR)
+        return rc;
+    char why[HS_ERROR_MSG_MAX + 64];
+    snprintf(why, sizeof why, "the broker cannot encode its %s reply: %s",
+             hs_wire_type_name(m->type), err.msg);
+    hs_wire_msg_t e;
+    hs_wire_msg_init(&e, HS_WIRE_ERROR);
+    e.error.code = HS_EINVAL;
+    e.error.reason = hs_wire_utf8_escape(why, strnlen(why, HS_WIRE_MAX_STR), NULL);
+    rc = e.error.reason ? hs_wire_encode(&e, buf, NULL) : HS_ENOMEM;
+    free(e.error.reason);
+    return rc;
+}
+
 int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
                  const hs_wire_msg_t *m)
 {
     hs_wire_buf_t buf = { 0 };
-    int rc = hs_wire_encode(m, &buf, NULL);
+    int rc = s_encode_reply(m, &buf);
     if (rc == 0)
         rc = s_send_raw(b, id, id_len, to_worker, buf.data, buf.len);
     hs_wire_buf_free(&buf);
@@ -125,7 +146,7 @@ static void s_outbox_add(s_outbox_t *o, const uint8_t *id, size_t id_len, bool t
     memcpy(r->id, id, id_len);
     r->id_len = id_len;
     r->to_worker = to_worker;
-    if (hs_wire_encode(m, &r->body, NULL) == 0)
+    if (s_encode_reply(m, &r->body) == 0)
         o->n++;
     else
         hs_wire_buf_free(&r->body);
@@ -147,8 +168,12 @@ static void s_send_error(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_ERROR);
     m.error.code = code;
-    m.error.reason = (char *)reason;
-    s_outbox_add(o, id, id_len, false, &m);
+    /* A message cut to its buffer may end inside a UTF-8 character: escaped,
+     * the ERROR still encodes. */
+    m.error.reason = hs_wire_utf8_escape(reason, strnlen(reason, HS_WIRE_MAX_STR), NULL);
+    if (m.error.reason)
+        s_outbox_add(o, id, id_len, false, &m);
+    free(m.error.reason);
 }
 
 /* --------------------------------------------------------------- workers */
@@ -360,9 +385,16 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
     hs_wire_msg_t m;
     b->bodies++;
     /* Evals are stored as the bytes the worker sent (eval.raw): no copy of their maps. */
-    if (hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err) < 0) {
+    int drc = hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err);
+    if (drc < 0) {
         if (b->dropped++ < 10)
             HS__LOG(b, "dropped a malformed message: %s\n", err.msg);
+        /* A client waits for an answer: tell it why (a job name that is not
+         * UTF-8, a field out of range) instead of letting it time out. The
+         * reason names the field, never echoes the bad bytes. Workers' bodies
+         * are only logged (nothing waits on a reply to them). */
+        if (!is_worker && !multi)
+            s_send_error(b, o, id, id_len, drc, err.msg);
         return;
     }
     if ((memcmp(hs_wire_magic_for(m.type), magic, HS_WIRE_MAGIC_LEN) != 0 &&

@@ -187,6 +187,14 @@ static void s_query_run(hs__broker_t *b, const hs__bquery_t *q, int64_t deadline
                 memcpy(text + notes_len, out.data, out.len);
             text[notes_len + out.len] = '\0';
         }
+        size_t len = notes_len + out.len;
+        if (text && !hs_wire_utf8_valid(text, len)) {
+            /* A store written before sources were checked may hold a file name
+             * of raw bytes: escaped (\xNN), the reply stays decodable text. */
+            char *esc = hs_wire_utf8_escape(text, len, NULL);
+            free(text);
+            text = esc;
+        }
         hs_wire_msg_init(&m, text ? HS_WIRE_QUERY_REPLY : HS_WIRE_ERROR);
         if (text) {
             m.text = text;

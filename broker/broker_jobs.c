@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/charset.h"
+
 
 /* ------------------------------------------------------------------- jobs */
 
@@ -382,6 +384,24 @@ int hs__jobs_flush(hs__broker_t *b)
 
 /* ------------------------------------------------------------ restart */
 
+/* A journal written before the wire checked UTF-8 may hold a job name of raw
+ * bytes, which no STATUS_REPLY could carry: such a text (size bytes, NUL-
+ * terminated) is escaped (\xNN) in memory, cut at a character boundary. */
+static void s_text_repair(char *text, size_t size)
+{
+    size_t len = strnlen(text, size - 1);
+    if (hs_wire_utf8_valid(text, len))
+        return;
+    char *esc = hs_wire_utf8_escape(text, len, NULL);
+    if (!esc) {
+        text[hs_utf8_valid_prefix(text, len)] = '\0';
+        return;
+    }
+    snprintf(text, size, "%s", esc);
+    free(esc);
+    text[hs_utf8_valid_prefix(text, strlen(text))] = '\0';
+}
+
 typedef struct {
     hs_store_task_t *v;
     size_t n, cap;
@@ -421,6 +441,8 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
             break;
         }
         j->rec = jobs[i];
+        s_text_repair(j->rec.name, sizeof j->rec.name);
+        s_text_repair(j->rec.reason, sizeof j->rec.reason);
         j->rate_ms = b->now;
         j->last_input = b->now;   /* the upload lease starts again */
         s_job_token_load(j);

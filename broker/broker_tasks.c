@@ -451,6 +451,13 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
                                NULL, err);
     if (rc < 0)
         return rc;
+    char *src = task->game.source;
+    if (src && !hs_wire_utf8_valid(src, strlen(src))) {
+        /* Stored before sources were checked: escaped, or the TASK would not
+         * encode (the worker only shows it in messages). */
+        task->game.source = hs_wire_utf8_escape(src, strlen(src), NULL);
+        free(src);
+    }
     int n = hs_store_task_positions(&t->rec);
     if (t->rec.move_last > task->game.game.num_moves || n <= 0 || n > HS_WIRE_MAX_EVALS)
         return hs_error_set(err, HS_EINVAL, "task moves %d..%d do not fit the game (%d moves)",

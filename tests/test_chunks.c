@@ -18,7 +18,10 @@
  *   - a game with an illegal move: the real evaluator's RESULT says the error is
  *     permanent, so the task is sent exactly once (not max_attempts times) and
  *     the game is failed with the reason;
- *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games.
+ *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games;
+ *   - a SUBMIT whose job name is not UTF-8 is answered ERROR HS_EPROTO and makes
+ *     no job; a game whose source (a file name) is not UTF-8 is sent escaped
+ *     (\xNN) by the client and evaluated, found again by that name.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -558,6 +561,78 @@ static void s_test_illegal(hs_client_t *cl, s_fake_t *f, const char *db)
     HS_CHECK(strstr(fl.reason, "permanent") != NULL);
 }
 
+/* A raw client sends a SUBMIT whose job name holds a byte that is not UTF-8:
+ * the broker answers ERROR HS_EPROTO naming the field (it used to create the job
+ * and echo the name in every STATUS_REPLY). Then a game whose source is a
+ * Latin-1 file name goes through the submitter: it is evaluated, and the store
+ * knows it by the escaped name. */
+static void s_test_utf8(hs_client_t *cl, s_fake_t *f, void *ctx, const char *endpoint,
+                        const char *db)
+{
+    static char *eng[] = { "noop" };
+    hs_wire_msg_t m, r;
+    hs_wire_buf_t buf = { 0 };
+    hs_wire_msg_init(&m, HS_WIRE_SUBMIT);
+    m.submit.job_name = "utf8-JOB";
+    m.submit.engines = eng;
+    m.submit.num_engines = 1;
+    m.submit.last = true;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
+    for (size_t i = 0; i + 3 <= buf.len; i++)
+        if (!memcmp(buf.data + i, "JOB", 3))
+            buf.data[i + 1] = 0xff;
+    void *sock = zmq_socket(ctx, ZMQ_DEALER);
+    int zero = 0, ms = 5000;
+    zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(sock, ZMQ_RCVTIMEO, &ms, sizeof ms);
+    HS_CHECK_INT(zmq_connect(sock, endpoint), 0);
+    zmq_send(sock, "", 0, ZMQ_SNDMORE);
+    zmq_send(sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+    zmq_send(sock, buf.data, buf.len, 0);
+    HS_CHECK_INT(hs_test_recv_msg(sock, &r), 1);
+    HS_CHECK_INT(r.type, HS_WIRE_ERROR);
+    if (r.type == HS_WIRE_ERROR) {
+        HS_CHECK_INT(r.error.code, HS_EPROTO);
+        HS_CHECK(strstr(r.error.reason, "submit.job_name") && strstr(r.error.reason, "UTF-8"));
+    }
+    hs_wire_msg_fini(&r);
+    zmq_close(sock);
+    hs_wire_buf_free(&buf);
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_status(cl, 0, &r, &err), 0);
+    for (int i = 0; i < r.status_reply.num_jobs; i++)
+        HS_CHECK(strncmp(r.status_reply.jobs[i].name, "utf8-", 5) != 0);
+    hs_wire_msg_fini(&r);
+
+    s_status_t st;
+    s_fake_reset(f);
+    hs_submitter_t *sub = NULL;
+    HS_CHECK_INT(hs_submitter_new(&sub, cl, "latin1-\xe9", "noop", "last", &err), 0);
+    hs_game_t g;
+    s_make_game(&g, 10, 20);
+    uint64_t id[2] = { g.id[0], g.id[1] };
+    HS_CHECK_INT(hs_submitter_add_game(sub, &g, "gen/caf\xe9.sgf", &err), 0);
+    hs_game_fini(&g);
+    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+    uint64_t job = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.games_failed, 0);
+    HS_CHECK_INT(hs_client_status(cl, job, &r, &err), 0);
+    if (r.status_reply.num_jobs == 1)
+        HS_CHECK_STR(r.status_reply.jobs[0].name, "latin1-\\xE9");
+    hs_wire_msg_fini(&r);
+    hs_store_t *s = NULL;
+    uint64_t found[2] = { 0, 0 };
+    HS_CHECK_INT(hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (s)
+        HS_CHECK_INT(hs_store_game_by_source(s, "gen/caf\\xE9.sgf", found, &err), 0);
+    hs_store_close(&s);
+    HS_CHECK(found[0] == id[0] && found[1] == id[1]);
+}
+
 static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, void *ctx,
                            const char *db)
 {
@@ -700,6 +775,7 @@ int main(void)
     s_test_fail(cl, &f, db);
     s_test_short(cl, &f, db);
     s_test_illegal(cl, &f, db);
+    s_test_utf8(cl, &f, ctx, endpoint, db);
     s_test_restart(cl, &f, &b, ctx, db);
     char db2[160];
     snprintf(db2, sizeof db2, "%s/db-credit", dir);
