@@ -271,32 +271,69 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
 
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m)
 {
+    hs_wire_status_t q = { .job_id = job_id };
+    return hs__status_page(b, &q, m);
+}
+
+/* The job state named s ("done"), or -1. */
+static int s_job_state(const char *s)
+{
+    for (int st = HS_JOB_RUNNING; st <= HS_JOB_FAILED; st++)
+        if (!strcmp(s, hs_job_state_name((hs_job_state_t)st)))
+            return st;
+    return -1;
+}
+
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m)
+{
     hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
-    hs_wire_job_status_t *v = calloc((size_t)b->num_jobs + 1, sizeof *v);
+    int state = q->state ? s_job_state(q->state) : -1;
+    if (q->state && state < 0)
+        return HS_EINVAL;
+    int limit = q->limit > 0 && q->limit < HS_WIRE_MAX_JOBS ? q->limit : HS_WIRE_MAX_JOBS;
+    int cap = b->num_jobs < limit ? b->num_jobs : limit;
+    hs_wire_job_status_t *v = calloc((size_t)cap + 1, sizeof *v);
     if (!v)
         return HS_ENOMEM;
     int n = 0;
-    /* Newest jobs first when there are more than fit. */
-    for (int i = b->num_jobs - 1; i >= 0 && n < HS_WIRE_MAX_JOBS; i--)
-        if (job_id == 0 || b->jobs[i]->rec.id == job_id)
-            s_status_fill(b, &v[n++], b->jobs[i]);
-    if (job_id != 0 && n == 0) {
+    int64_t total = 0;
+    bool more = false;
+    /* Newest first: jobs are kept in id order. One pass counts every match (the
+     * total), fills the page below `before`, and sees whether any follow it. */
+    for (int i = b->num_jobs - 1; i >= 0; i--) {
+        hs__bjob_t *j = b->jobs[i];
+        if ((q->job_id && j->rec.id != q->job_id) || (state >= 0 && (int)j->rec.state != state))
+            continue;
+        total++;
+        if (q->before && j->rec.id >= q->before)
+            continue;
+        if (n < limit)
+            s_status_fill(b, &v[n++], j);
+        else
+            more = true;
+    }
+    if (q->job_id != 0 && total == 0) {
         free(v);
         return HS_ENOTFOUND;
     }
     m->status_reply.jobs = v;
     m->status_reply.num_jobs = n;
     m->status_reply.workers = b->num_workers;
+    m->status_reply.total = total;
+    m->status_reply.more = more;
     return 0;
 }
 
 static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
-                        uint64_t job_id)
+                        const hs_wire_status_t *q)
 {
     hs_wire_msg_t m;
-    int rc = hs__status_msg(b, job_id, &m);
+    int rc = hs__status_page(b, q, &m);
     if (rc == HS_ENOTFOUND)
         s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+    if (rc == HS_EINVAL)
+        s_send_error(b, o, id, len, HS_EINVAL,
+                     "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
     s_outbox_add(o, id, len, false, &m);
@@ -442,7 +479,7 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
             s_on_submit(b, o, id, id_len, &m.submit);
             break;
         case HS_WIRE_STATUS:
-            s_on_status(b, o, id, id_len, m.job_id);
+            s_on_status(b, o, id, id_len, &m.status);
             break;
         case HS_WIRE_WATCH: {
             char why[160];

@@ -280,9 +280,16 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
 
 int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_error_t *err)
 {
+    hs_wire_status_t q = { .job_id = job_id };
+    return hs_client_status_page(c, &q, reply, err);
+}
+
+int hs_client_status_page(hs_client_t *c, const hs_wire_status_t *q, hs_wire_msg_t *reply,
+                          hs_error_t *err)
+{
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_STATUS);
-    m.job_id = job_id;
+    m.status = *q;
     int rc = hs_client_request(c, &m, reply, err);
     if (rc == 0 && reply->type != HS_WIRE_STATUS_REPLY) {
         hs_wire_msg_fini(reply);
