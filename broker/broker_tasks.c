@@ -321,10 +321,9 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
     int rc = hs__task_put(b, t);
     if (rc == 0) {
         char *source = NULL, fallback[64];
-        hs_game_t g;
         hs_error_t e2 = { 0 };
-        if (hs_store_game_get(b->store, t->rec.game_id, &g, &source, NULL, &e2) == 0)
-            hs_game_fini(&g);
+        /* Only the source, not the whole game (g NULL: the moves are skipped). */
+        hs_store_game_get(b->store, t->rec.game_id, NULL, &source, NULL, &e2);
         if (!source) {
             snprintf(fallback, sizeof fallback, "game %016llx%016llx",
                      (unsigned long long)t->rec.game_id[0], (unsigned long long)t->rec.game_id[1]);

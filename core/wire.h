@@ -381,6 +381,10 @@ int hs_wire_read_strdup(hs_wire_reader_t *r, char **out, uint32_t max);
 int hs_wire_skip(hs_wire_reader_t *r);
 /* One game / one eval (see hs_wire_encode_game); allow_error: accept failed games. */
 int hs_wire_read_game(hs_wire_reader_t *r, hs_wire_game_t *g, bool allow_error);
+/* Only the source of one game (field 8, *source malloc'd or NULL): the fields
+ * before it are skipped, not decoded or checked (no moves copied), for a reader
+ * that needs a stored game's name and nothing else. r is left after the source. */
+int hs_wire_read_game_source(hs_wire_reader_t *r, char **source);
 int hs_wire_read_eval(hs_wire_reader_t *r, hs_eval_t *e);
 
 #endif

@@ -538,6 +538,16 @@ int hs_wire_read_game(hs_wire_reader_t *r, hs_wire_game_t *g, bool allow_error)
     return s_dec_game(r, g, allow_error);
 }
 
+int hs_wire_read_game_source(hs_wire_reader_t *r, char **source)
+{
+    uint32_t nf;
+    *source = NULL;
+    TRY(s_fields(r, "game", 10, &nf));
+    for (int i = 0; i < 8; i++)   /* id, size, komi, rules, handicap, setup, moves, meta */
+        TRY(hs_wire_skip(r));
+    return s_str(r, "game.source", source, HS_WIRE_MAX_STR);
+}
+
 int hs_wire_read_eval(hs_wire_reader_t *r, hs_eval_t *e)
 {
     return s_dec_eval(r, e);

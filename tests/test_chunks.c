@@ -629,10 +629,18 @@ static void s_test_utf8(hs_client_t *cl, s_fake_t *f, void *ctx, const char *end
     hs_store_t *s = NULL;
     uint64_t found[2] = { 0, 0 };
     HS_CHECK_INT(hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err), 0);
-    if (s)
+    char *src = NULL;
+    uint64_t src_job = 0;
+    if (s) {
         HS_CHECK_INT(hs_store_game_by_source(s, "gen/caf\\xE9.sgf", found, &err), 0);
+        /* What the broker reads of a stored game: the header and source only. */
+        HS_CHECK_INT(hs_store_game_get(s, id, NULL, &src, &src_job, &err), 0);
+    }
     hs_store_close(&s);
     HS_CHECK(found[0] == id[0] && found[1] == id[1]);
+    HS_CHECK(src && !strcmp(src, "gen/caf\\xE9.sgf"));
+    HS_CHECK(src_job == job);
+    free(src);
 }
 
 /* One STATUS page: q, into the job ids (newest first), *n, *total, *more. */
