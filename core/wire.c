@@ -438,6 +438,8 @@ static void s_enc_status(s_enc_t *e, const hs_wire_status_t *st)
     int n = st->state ? 6 : st->limit ? 5 : st->before ? 4 : 3;
     if (st->limit < 0 || st->limit > HS_WIRE_MAX_JOBS)
         s_bad(e, "STATUS limit out of range");
+    if (st->state && !*st->state)
+        s_bad(e, "empty STATUS state");
     msgpack_pack_array(&e->pk, (size_t)n);
     msgpack_pack_int(&e->pk, HS_WIRE_VERSION);
     msgpack_pack_int(&e->pk, HS_WIRE_STATUS);

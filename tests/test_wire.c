@@ -577,6 +577,9 @@ static void test_permanent_and_paging(void)
     hs_wire_msg_fini(&d);
     m.status.limit = HS_WIRE_MAX_JOBS + 1;
     HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+    m.status.limit = 1;
+    m.status.state = "";   /* the decoder refuses an empty state: so does the encoder */
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
 
     hs_wire_job_status_t job = { .id = 3, .name = "j", .state = "done" };
     hs_wire_msg_init(&m, HS_WIRE_STATUS_REPLY);
