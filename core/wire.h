@@ -26,9 +26,9 @@
  * version is rejected.
  *
  * Decoding validates everything — types, string and array sizes against the
- * HS_WIRE_MAX_* limits, every string as UTF-8, board size, vertices against the board size, colours, move
- * numbers against the game length, ownership ranges — and returns HS_EPROTO with
- * the reason in *err for anything malformed. It never trusts a declared count
+ * HS_WIRE_MAX_* limits, every string as UTF-8, board size, vertices against the
+ * board size, colours, move numbers against the game length, ownership ranges —
+ * and returns HS_EPROTO with the reason in *err for anything malformed. It never trusts a declared count
  * before the bytes are there (a 5-byte header claiming 4 billion elements is
  * rejected without allocating). The decoder is a hand-written bounds-checked
  * reader, exported below (hs_wire_reader_*) so the store can reuse it for its
