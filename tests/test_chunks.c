@@ -18,12 +18,7 @@
  *   - a game with an illegal move: the real evaluator's RESULT says the error is
  *     permanent, so the task is sent exactly once (not max_attempts times) and
  *     the game is failed with the reason;
- *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games;
- *   - a SUBMIT whose job name is not UTF-8 is answered ERROR HS_EPROTO and makes
- *     no job; a game whose source (a file name) is not UTF-8 is sent escaped
- *     (\xNN) by the client and evaluated, found again by that name;
- *   - STATUS pages (limit, before) visit every job once, newest first, with the
- *     total and "more"; the state filter agrees with the states listed.
+ *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -563,167 +558,6 @@ static void s_test_illegal(hs_client_t *cl, s_fake_t *f, const char *db)
     HS_CHECK(strstr(fl.reason, "permanent") != NULL);
 }
 
-/* A raw client sends a SUBMIT whose job name holds a byte that is not UTF-8:
- * the broker answers ERROR HS_EPROTO naming the field (it used to create the job
- * and echo the name in every STATUS_REPLY). Then a game whose source is a
- * Latin-1 file name goes through the submitter: it is evaluated, and the store
- * knows it by the escaped name. */
-static void s_test_utf8(hs_client_t *cl, s_fake_t *f, void *ctx, const char *endpoint,
-                        const char *db)
-{
-    static char *eng[] = { "noop" };
-    hs_wire_msg_t m, r;
-    hs_wire_buf_t buf = { 0 };
-    hs_wire_msg_init(&m, HS_WIRE_SUBMIT);
-    m.submit.job_name = "utf8-JOB";
-    m.submit.engines = eng;
-    m.submit.num_engines = 1;
-    m.submit.last = true;
-    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
-    for (size_t i = 0; i + 3 <= buf.len; i++)
-        if (!memcmp(buf.data + i, "JOB", 3))
-            buf.data[i + 1] = 0xff;
-    void *sock = zmq_socket(ctx, ZMQ_DEALER);
-    int zero = 0, ms = 5000;
-    zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero);
-    zmq_setsockopt(sock, ZMQ_RCVTIMEO, &ms, sizeof ms);
-    HS_CHECK_INT(zmq_connect(sock, endpoint), 0);
-    zmq_send(sock, "", 0, ZMQ_SNDMORE);
-    zmq_send(sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
-    zmq_send(sock, buf.data, buf.len, 0);
-    HS_CHECK_INT(hs_test_recv_msg(sock, &r), 1);
-    HS_CHECK_INT(r.type, HS_WIRE_ERROR);
-    if (r.type == HS_WIRE_ERROR) {
-        HS_CHECK_INT(r.error.code, HS_EPROTO);
-        HS_CHECK(strstr(r.error.reason, "submit.job_name") && strstr(r.error.reason, "UTF-8"));
-    }
-    hs_wire_msg_fini(&r);
-    zmq_close(sock);
-    hs_wire_buf_free(&buf);
-    hs_error_t err = { 0 };
-    HS_CHECK_INT(hs_client_status(cl, 0, &r, &err), 0);
-    for (int i = 0; i < r.status_reply.num_jobs; i++)
-        HS_CHECK(strncmp(r.status_reply.jobs[i].name, "utf8-", 5) != 0);
-    hs_wire_msg_fini(&r);
-
-    s_status_t st;
-    s_fake_reset(f);
-    hs_submitter_t *sub = NULL;
-    HS_CHECK_INT(hs_submitter_new(&sub, cl, "latin1-\xe9", "noop", "last", &err), 0);
-    hs_game_t g;
-    s_make_game(&g, 10, 20);
-    uint64_t id[2] = { g.id[0], g.id[1] };
-    HS_CHECK_INT(hs_submitter_add_game(sub, &g, "gen/caf\xe9.sgf", &err), 0);
-    hs_game_fini(&g);
-    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
-    uint64_t job = hs_submitter_job(sub);
-    hs_submitter_destroy(&sub);
-    s_wait_job(cl, f, job, &st);
-    HS_CHECK_STR(st.state, "done");
-    HS_CHECK_INT(st.games_done, 1);
-    HS_CHECK_INT(st.games_failed, 0);
-    HS_CHECK_INT(hs_client_status(cl, job, &r, &err), 0);
-    if (r.status_reply.num_jobs == 1)
-        HS_CHECK_STR(r.status_reply.jobs[0].name, "latin1-\\xE9");
-    hs_wire_msg_fini(&r);
-    hs_store_t *s = NULL;
-    uint64_t found[2] = { 0, 0 };
-    HS_CHECK_INT(hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err), 0);
-    char *src = NULL;
-    uint64_t src_job = 0;
-    if (s) {
-        HS_CHECK_INT(hs_store_game_by_source(s, "gen/caf\\xE9.sgf", found, &err), 0);
-        /* What the broker reads of a stored game: the header and source only. */
-        HS_CHECK_INT(hs_store_game_get(s, id, NULL, &src, &src_job, &err), 0);
-    }
-    hs_store_close(&s);
-    HS_CHECK(found[0] == id[0] && found[1] == id[1]);
-    HS_CHECK(src && !strcmp(src, "gen/caf\\xE9.sgf"));
-    HS_CHECK(src_job == job);
-    free(src);
-}
-
-/* One STATUS page: q, into the job ids (newest first), *n, *total, *more. */
-static void s_page(hs_client_t *cl, const hs_wire_status_t *q, uint64_t *ids, int *n,
-                   int64_t *total, bool *more, char states[][16])
-{
-    hs_wire_msg_t r;
-    hs_error_t err = { 0 };
-    *n = 0;
-    HS_CHECK_INT(hs_client_status_page(cl, q, &r, &err), 0);
-    for (int i = 0; i < r.status_reply.num_jobs && i < 64; i++) {
-        ids[i] = r.status_reply.jobs[i].id;
-        if (states)
-            snprintf(states[i], 16, "%s", r.status_reply.jobs[i].state);
-        (*n)++;
-    }
-    *total = r.status_reply.total;
-    *more = r.status_reply.more;
-    hs_wire_msg_fini(&r);
-}
-
-/* Twelve more (empty) jobs, then pages of 5: every job once, newest first, the
- * same total on every page and "more" on all but the last; the state filter
- * counts what the listing shows. */
-static void s_test_status_pages(hs_client_t *cl)
-{
-    static char *eng[] = { "noop" };
-    hs_error_t err = { 0 };
-    for (int i = 0; i < 12; i++) {
-        hs_wire_msg_t m, r;
-        char name[32];
-        snprintf(name, sizeof name, "page-%d", i);
-        hs_wire_msg_init(&m, HS_WIRE_SUBMIT);
-        m.submit.job_name = name;
-        m.submit.engines = eng;
-        m.submit.num_engines = 1;
-        m.submit.last = true;   /* no games: done at once */
-        HS_CHECK_INT(hs_client_request(cl, &m, &r, &err), 0);
-        hs_wire_msg_fini(&r);
-    }
-    hs_wire_msg_t all;
-    HS_CHECK_INT(hs_client_status(cl, 0, &all, &err), 0);   /* an older client's STATUS */
-    int njobs = all.status_reply.num_jobs;
-    HS_CHECK(njobs >= 13 && njobs < 64);
-    HS_CHECK_INT(all.status_reply.total, njobs);
-    HS_CHECK(!all.status_reply.more);
-    int64_t by_state[4] = { 0 };
-    for (int i = 0; i < njobs; i++)
-        for (int k = 0; k < 4; k++)
-            by_state[k] += !strcmp(all.status_reply.jobs[i].state,
-                                   hs_job_state_name((hs_job_state_t)k));
-    hs_wire_status_t q = { .limit = 5 };
-    uint64_t ids[64];
-    int seen = 0, n = 0, pages = 0;
-    int64_t total = 0;
-    bool more = true;
-    while (more && pages++ < 20) {
-        s_page(cl, &q, ids, &n, &total, &more, NULL);
-        HS_CHECK_INT(total, njobs);
-        HS_CHECK(n <= 5 && n > 0);
-        for (int i = 0; i < n && seen < njobs; i++, seen++)
-            HS_CHECK(ids[i] == all.status_reply.jobs[seen].id);
-        HS_CHECK_INT(more, seen < njobs);
-        if (n)
-            q.before = ids[n - 1];
-    }
-    HS_CHECK_INT(seen, njobs);
-    hs_wire_msg_fini(&all);
-    char states[64][16];
-    for (int k = 0; k < 4; k++) {
-        hs_wire_status_t fq = { .state = (char *)hs_job_state_name((hs_job_state_t)k) };
-        s_page(cl, &fq, ids, &n, &total, &more, states);
-        HS_CHECK_INT(total, by_state[k]);
-        HS_CHECK_INT(n, by_state[k]);
-        for (int i = 0; i < n; i++)
-            HS_CHECK_STR(states[i], fq.state);
-    }
-    HS_CHECK(by_state[HS_JOB_DONE] >= 12);
-    hs_wire_status_t bad = { .state = "sleeping" };
-    hs_wire_msg_t r;
-    HS_CHECK_INT(hs_client_status_page(cl, &bad, &r, &err), HS_EINVAL);
-}
-
 static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, void *ctx,
                            const char *db)
 {
@@ -866,8 +700,6 @@ int main(void)
     s_test_fail(cl, &f, db);
     s_test_short(cl, &f, db);
     s_test_illegal(cl, &f, db);
-    s_test_utf8(cl, &f, ctx, endpoint, db);
-    s_test_status_pages(cl);
     s_test_restart(cl, &f, &b, ctx, db);
     char db2[160];
     snprintf(db2, sizeof db2, "%s/db-credit", dir);
