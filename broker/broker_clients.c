@@ -14,7 +14,6 @@
 #include "core/clock.h"
 #include "store/query.h"
 
-
 /*
  * QUERY runs `hyeongse query` on the broker's store with the same code as
  * `query --db` (store/query.h), after the round's commit and before dispatch:

@@ -15,7 +15,6 @@
 
 #include "core/charset.h"
 
-
 /* ------------------------------------------------------------------- jobs */
 
 int hs__moves_parse(const char *spec_in, int *step, bool *last_only)

@@ -63,7 +63,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 int hs__fatal(hs__broker_t *b, int rc)
 {
     if (rc < 0 && !b->fatal) {
