@@ -52,7 +52,6 @@
 #define S_MAX_READ 2000
 /* Frames of a message: identity, "", magic, then 1..HS_WIRE_MAX_BATCH bodies. */
 #define S_MAX_FRAMES (3 + HS_WIRE_MAX_BATCH)
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 /* A reply held until the round's commit. */
 typedef struct s_reply {
@@ -92,11 +91,32 @@ static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to
     return hs__send_frames(b, id, id_len, to_worker, &body, &len, 1);
 }
 
+/* Encodes m into *buf; when the encoder refuses it (a text from an old journal
+ * or store that is not UTF-8, a limit), an ERROR saying why goes in its place,
+ * so the peer is told something rather than left waiting for a reply. */
+static int s_encode_reply(const hs_wire_msg_t *m, hs_wire_buf_t *buf)
+{
+    hs_error_t err = { 0 };
+    int rc = hs_wire_encode(m, buf, &err);
+    if (rc != HS_EINVAL || m->type == HS_WIRE_ERROR)
+        return rc;
+    char why[HS_ERROR_MSG_MAX + 64];
+    snprintf(why, sizeof why, "the broker cannot encode its %s reply: %s",
+             hs_wire_type_name(m->type), err.msg);
+    hs_wire_msg_t e;
+    hs_wire_msg_init(&e, HS_WIRE_ERROR);
+    e.error.code = HS_EINVAL;
+    e.error.reason = hs_wire_utf8_escape(why, strnlen(why, HS_WIRE_MAX_STR), NULL);
+    rc = e.error.reason ? hs_wire_encode(&e, buf, NULL) : HS_ENOMEM;
+    free(e.error.reason);
+    return rc;
+}
+
 int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
                  const hs_wire_msg_t *m)
 {
     hs_wire_buf_t buf = { 0 };
-    int rc = hs_wire_encode(m, &buf, NULL);
+    int rc = s_encode_reply(m, &buf);
     if (rc == 0)
         rc = s_send_raw(b, id, id_len, to_worker, buf.data, buf.len);
     hs_wire_buf_free(&buf);
@@ -126,7 +146,7 @@ static void s_outbox_add(s_outbox_t *o, const uint8_t *id, size_t id_len, bool t
     memcpy(r->id, id, id_len);
     r->id_len = id_len;
     r->to_worker = to_worker;
-    if (hs_wire_encode(m, &r->body, NULL) == 0)
+    if (s_encode_reply(m, &r->body) == 0)
         o->n++;
     else
         hs_wire_buf_free(&r->body);
@@ -148,8 +168,12 @@ static void s_send_error(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_ERROR);
     m.error.code = code;
-    m.error.reason = (char *)reason;
-    s_outbox_add(o, id, id_len, false, &m);
+    /* A message cut to its buffer may end inside a UTF-8 character: escaped,
+     * the ERROR still encodes. */
+    m.error.reason = hs_wire_utf8_escape(reason, strnlen(reason, HS_WIRE_MAX_STR), NULL);
+    if (m.error.reason)
+        s_outbox_add(o, id, id_len, false, &m);
+    free(m.error.reason);
 }
 
 /* --------------------------------------------------------------- workers */
@@ -165,7 +189,7 @@ static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t l
 void hs__worker_remove(hs__broker_t *b, int i, const char *why)
 {
     hs__bworker_t *w = b->workers[i];
-    S_LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
+    HS__LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
     while (w->num_leases > 0)
         hs__task_requeue(b, w->leases[w->num_leases - 1], why);
     free(w->leases);
@@ -203,7 +227,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_
     w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
-    S_LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d)\n", w->name,
+    HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d)\n", w->name,
           w->num_engines, r->threads, w->credit, w->batch);
 }
 
@@ -220,7 +244,7 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
      * engines) is a failure report: the task must not count done with holes. */
     char why[160];
     if (!r->error && hs__result_check(t, r, why, sizeof why) < 0) {
-        S_LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
+        HS__LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
         if (t->rec.state == HS_TASK_LEASED && t->worker == w)
             hs__task_requeue(b, t, why);
         return;
@@ -247,32 +271,69 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
 
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m)
 {
+    hs_wire_status_t q = { .job_id = job_id };
+    return hs__status_page(b, &q, m);
+}
+
+/* The job state named s ("done"), or -1. */
+static int s_job_state(const char *s)
+{
+    for (int st = HS_JOB_RUNNING; st <= HS_JOB_FAILED; st++)
+        if (!strcmp(s, hs_job_state_name((hs_job_state_t)st)))
+            return st;
+    return -1;
+}
+
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m)
+{
     hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
-    hs_wire_job_status_t *v = calloc((size_t)b->num_jobs + 1, sizeof *v);
+    int state = q->state ? s_job_state(q->state) : -1;
+    if (q->state && state < 0)
+        return HS_EINVAL;
+    int limit = q->limit > 0 && q->limit < HS_WIRE_MAX_JOBS ? q->limit : HS_WIRE_MAX_JOBS;
+    int cap = b->num_jobs < limit ? b->num_jobs : limit;
+    hs_wire_job_status_t *v = calloc((size_t)cap + 1, sizeof *v);
     if (!v)
         return HS_ENOMEM;
     int n = 0;
-    /* Newest jobs first when there are more than fit. */
-    for (int i = b->num_jobs - 1; i >= 0 && n < HS_WIRE_MAX_JOBS; i--)
-        if (job_id == 0 || b->jobs[i]->rec.id == job_id)
-            s_status_fill(b, &v[n++], b->jobs[i]);
-    if (job_id != 0 && n == 0) {
+    int64_t total = 0;
+    bool more = false;
+    /* Newest first: jobs are kept in id order. One pass counts every match (the
+     * total), fills the page below `before`, and sees whether any follow it. */
+    for (int i = b->num_jobs - 1; i >= 0; i--) {
+        hs__bjob_t *j = b->jobs[i];
+        if ((q->job_id && j->rec.id != q->job_id) || (state >= 0 && (int)j->rec.state != state))
+            continue;
+        total++;
+        if (q->before && j->rec.id >= q->before)
+            continue;
+        if (n < limit)
+            s_status_fill(b, &v[n++], j);
+        else
+            more = true;
+    }
+    if (q->job_id != 0 && total == 0) {
         free(v);
         return HS_ENOTFOUND;
     }
     m->status_reply.jobs = v;
     m->status_reply.num_jobs = n;
     m->status_reply.workers = b->num_workers;
+    m->status_reply.total = total;
+    m->status_reply.more = more;
     return 0;
 }
 
 static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
-                        uint64_t job_id)
+                        const hs_wire_status_t *q)
 {
     hs_wire_msg_t m;
-    int rc = hs__status_msg(b, job_id, &m);
+    int rc = hs__status_page(b, q, &m);
     if (rc == HS_ENOTFOUND)
         s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+    if (rc == HS_EINVAL)
+        s_send_error(b, o, id, len, HS_EINVAL,
+                     "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
     s_outbox_add(o, id, len, false, &m);
@@ -302,7 +363,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     if (s->job_id == 0 && (j = hs__job_by_token(b, s->token)) != NULL) {
         /* A retry of the SUBMIT that created this job (its reply was lost): the
          * same job, and its games are skipped as duplicates. */
-        S_LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
+        HS__LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
     } else if (s->job_id == 0) {
         if (hs__job_new(b, s, &j, &err) < 0) {
             s_send_error(b, o, id, len, err.code, err.msg);
@@ -361,9 +422,16 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
     hs_wire_msg_t m;
     b->bodies++;
     /* Evals are stored as the bytes the worker sent (eval.raw): no copy of their maps. */
-    if (hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err) < 0) {
+    int drc = hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err);
+    if (drc < 0) {
         if (b->dropped++ < 10)
-            S_LOG(b, "dropped a malformed message: %s\n", err.msg);
+            HS__LOG(b, "dropped a malformed message: %s\n", err.msg);
+        /* A client waits for an answer: tell it why (a job name that is not
+         * UTF-8, a field out of range) instead of letting it time out. The
+         * reason names the field, never echoes the bad bytes. Workers' bodies
+         * are only logged (nothing waits on a reply to them). */
+        if (!is_worker && !multi)
+            s_send_error(b, o, id, id_len, drc, err.msg);
         return;
     }
     if ((memcmp(hs_wire_magic_for(m.type), magic, HS_WIRE_MAGIC_LEN) != 0 &&
@@ -411,7 +479,7 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
             s_on_submit(b, o, id, id_len, &m.submit);
             break;
         case HS_WIRE_STATUS:
-            s_on_status(b, o, id, id_len, m.job_id);
+            s_on_status(b, o, id, id_len, &m.status);
             break;
         case HS_WIRE_WATCH: {
             char why[160];
@@ -580,7 +648,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     char bound[1024];
     if ((rc = s_bind(&b, cfg->bind, bound, sizeof bound, err)) < 0)
         goto done;
-    S_LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
+    HS__LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
     if (cfg->on_serving)
         cfg->on_serving(cfg->on_serving_arg, bound);
     if (cfg->ready)
@@ -653,7 +721,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         if (err)
             *err = b.err;
     }
-    S_LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
+    HS__LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
               "%llu TASKs in %llu messages, %llu malformed dropped\n",
           (unsigned long long)b.rounds, (unsigned long long)b.messages,
           (unsigned long long)b.bodies, (unsigned long long)b.commits,

@@ -14,8 +14,6 @@
 #include "core/clock.h"
 #include "store/query.h"
 
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
-
 /*
  * QUERY runs `hyeongse query` on the broker's store with the same code as
  * `query --db` (store/query.h), after the round's commit and before dispatch:
@@ -188,6 +186,14 @@ static void s_query_run(hs__broker_t *b, const hs__bquery_t *q, int64_t deadline
                 memcpy(text + notes_len, out.data, out.len);
             text[notes_len + out.len] = '\0';
         }
+        size_t len = notes_len + out.len;
+        if (text && !hs_wire_utf8_valid(text, len)) {
+            /* A store written before sources were checked may hold a file name
+             * of raw bytes: escaped (\xNN), the reply stays decodable text. */
+            char *esc = hs_wire_utf8_escape(text, len, NULL);
+            free(text);
+            text = esc;
+        }
         hs_wire_msg_init(&m, text ? HS_WIRE_QUERY_REPLY : HS_WIRE_ERROR);
         if (text) {
             m.text = text;
@@ -309,7 +315,7 @@ void hs__watch_push(hs__broker_t *b)
     for (int i = 0; i < b->num_watchers; i++) {
         hs__bwatch_t *w = &b->watchers[i];
         if (b->now > w->expiry) {
-            S_LOG(b, "watcher of job %llu dropped: silent\n", (unsigned long long)w->job_id);
+            HS__LOG(b, "watcher of job %llu dropped: silent\n", (unsigned long long)w->job_id);
             hs__watch_remove(b, i--);
             continue;
         }

@@ -13,10 +13,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "broker/broker.h"
 #include "core/wire.h"
 #include "store/store.h"
+
+/* A --verbose log line of broker b (one definition for every broker file, so the
+ * prefix and the verbosity test cannot drift apart). */
+#define HS__LOG(b, ...) \
+    do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 struct hs__bworker;
 struct hs__bjob;
@@ -114,6 +120,11 @@ int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_work
 /* STATUS_REPLY of job_id (0 = every job) into *m; m->status_reply.jobs is
  * malloc'd (free it). HS_ENOTFOUND for an unknown job, HS_ENOMEM. */
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m);
+/* One page of STATUS q (core/wire.h: job, jobs below q->before, at most
+ * q->limit, in q->state), newest first, with the total that match and whether
+ * more follow. HS_ENOTFOUND (an unknown job), HS_EINVAL (an unknown state),
+ * HS_ENOMEM. */
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m);
 
 /* ---- QUERY and WATCH: broker_clients.c ---- */
 /* Queues a QUERY for after the round's commit. 0, or an error code with *why

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
+#include "core/charset.h"
 
 /* ------------------------------------------------------------------- jobs */
 
@@ -77,7 +77,7 @@ void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j)
              S_ABANDONED ": no SUBMIT for %d s after %lld games; the client may have died",
              b->upload_ms / 1000, (long long)j->rec.games_total);
     j->dirty = true;
-    S_LOG(b, "job %llu: %s\n", (unsigned long long)j->rec.id, j->rec.reason);
+    HS__LOG(b, "job %llu: %s\n", (unsigned long long)j->rec.id, j->rec.reason);
     hs__job_check_done(b, j);
 }
 
@@ -203,7 +203,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs
     }
     j->rate_ms = b->now;
     j->last_input = b->now;
-    S_LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
+    HS__LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
           j->rec.engines, j->rec.moves_spec);
     *out = j;
     return 0;
@@ -315,11 +315,10 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
     if (existed) {
         /* Resent batch (client retry after a broker restart) or a game seen in an
          * earlier job: only a game first stored by another job gets a new task. */
-        hs_game_t old;
         uint64_t old_job = 0;
         hs_error_t e2 = { 0 };
-        if (hs_store_game_get(b->store, copy.id, &old, NULL, &old_job, &e2) == 0)
-            hs_game_fini(&old);
+        /* The job id is in the record's header: the game is not decoded. */
+        hs_store_game_get(b->store, copy.id, NULL, NULL, &old_job, &e2);
         if (old_job == j->rec.id) {
             *accepted = true;
             return 0;
@@ -350,7 +349,7 @@ int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j)
     j->rec.state = HS_JOB_CANCELED;
     snprintf(j->rec.reason, sizeof j->rec.reason, "canceled by a client");
     j->dirty = true;
-    S_LOG(b, "job %llu canceled\n", (unsigned long long)j->rec.id);
+    HS__LOG(b, "job %llu canceled\n", (unsigned long long)j->rec.id);
     return 0;
 }
 
@@ -360,7 +359,7 @@ void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
         j->leased == 0) {
         j->rec.state = hs__job_abandoned(j) ? HS_JOB_FAILED : HS_JOB_DONE;
         j->dirty = true;
-        S_LOG(b, "job %llu done: %lld games, %lld failed, %lld positions\n",
+        HS__LOG(b, "job %llu done: %lld games, %lld failed, %lld positions\n",
               (unsigned long long)j->rec.id, (long long)j->rec.games_total,
               (long long)j->rec.games_failed, (long long)j->rec.positions_done);
     }
@@ -382,6 +381,24 @@ int hs__jobs_flush(hs__broker_t *b)
 }
 
 /* ------------------------------------------------------------ restart */
+
+/* A journal written before the wire checked UTF-8 may hold a job name of raw
+ * bytes, which no STATUS_REPLY could carry: such a text (size bytes, NUL-
+ * terminated) is escaped (\xNN) in memory, cut at a character boundary. */
+static void s_text_repair(char *text, size_t size)
+{
+    size_t len = strnlen(text, size - 1);
+    if (hs_wire_utf8_valid(text, len))
+        return;
+    char *esc = hs_wire_utf8_escape(text, len, NULL);
+    if (!esc) {
+        text[hs_utf8_valid_prefix(text, len)] = '\0';
+        return;
+    }
+    snprintf(text, size, "%s", esc);
+    free(esc);
+    text[hs_utf8_valid_prefix(text, strlen(text))] = '\0';
+}
 
 typedef struct {
     hs_store_task_t *v;
@@ -422,6 +439,8 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
             break;
         }
         j->rec = jobs[i];
+        s_text_repair(j->rec.name, sizeof j->rec.name);
+        s_text_repair(j->rec.reason, sizeof j->rec.reason);
         j->rate_ms = b->now;
         j->last_input = b->now;   /* the upload lease starts again */
         s_job_token_load(j);
@@ -491,7 +510,7 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
     for (int i = 0; i < b->num_jobs; i++)
         hs__job_check_done(b, b->jobs[i]);
     if (b->num_jobs)
-        S_LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)\n", b->num_jobs,
+        HS__LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)\n", b->num_jobs,
               (long long)b->pending, requeued);
     return rc;
 }

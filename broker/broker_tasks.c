@@ -12,8 +12,8 @@
  *        │          └─────────┘ ◄───────────────────── └────────┘
  *        │            │   ▲  hs__task_unlease (send failed, no attempt used)
  *        │            │   └── hs__task_requeue (worker expired, lease timed out,
- *        │            │       worker reported an error, or its RESULT missed
- *        │            │       positions: hs__result_check) while attempts < max
+ *        │            │       worker reported a transient error, or its RESULT
+ *        │            │       missed positions: hs__result_check) while attempts < max
  *        │            │                                  │       │
  *        │            │ hs__job_cancel                   │       │ hs__task_done
  *        │            ▼                                  │       ▼ (RESULT stored)
@@ -23,6 +23,10 @@
  *        │                             ┌────────┐
  *        └─ restart: LEASED → QUEUED   │ FAILED │ (game recorded failed with reason)
  *           (hs__broker_load)          └────────┘
+ *
+ * A RESULT whose error the worker marks permanent (the game cannot be replayed:
+ * an illegal move, a bad coordinate, a size the engine refuses) goes from LEASED
+ * to FAILED at once, whatever the attempts: retrying it would fail the same way.
  *
  * A RESULT for a task that is QUEUED (it was requeued, or the broker restarted)
  * is accepted too: hs__task_done takes it out of the queue. A RESULT for a task
@@ -58,8 +62,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define S_LOG(b, ...) do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
 
 int hs__fatal(hs__broker_t *b, int rc)
 {
@@ -318,10 +320,9 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
     int rc = hs__task_put(b, t);
     if (rc == 0) {
         char *source = NULL, fallback[64];
-        hs_game_t g;
         hs_error_t e2 = { 0 };
-        if (hs_store_game_get(b->store, t->rec.game_id, &g, &source, NULL, &e2) == 0)
-            hs_game_fini(&g);
+        /* Only the source, not the whole game (g NULL: the moves are skipped). */
+        hs_store_game_get(b->store, t->rec.game_id, NULL, &source, NULL, &e2);
         if (!source) {
             snprintf(fallback, sizeof fallback, "game %016llx%016llx",
                      (unsigned long long)t->rec.game_id[0], (unsigned long long)t->rec.game_id[1]);
@@ -332,7 +333,7 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
     }
     if (rc == 0)
         rc = s_cancel_siblings(b, t);
-    S_LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
+    HS__LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
     j->rec.games_failed++;
     j->dirty = true;
     hs__task_remove(b, t);
@@ -400,6 +401,13 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
 {
     hs__bjob_t *j = t->job;
+    if (r->error && r->permanent) {
+        /* The worker says no attempt can succeed (an illegal move in the game,
+         * a size the engine refuses): failed now, not after max_attempts sends. */
+        char why[256];
+        snprintf(why, sizeof why, "%s (permanent: not retried)", r->error);
+        return s_task_fail(b, t, why);
+    }
     if (r->error)
         return hs__task_requeue(b, t, r->error);
     int rc = hs__batch(b);
@@ -441,6 +449,13 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
                                NULL, err);
     if (rc < 0)
         return rc;
+    char *src = task->game.source;
+    if (src && !hs_wire_utf8_valid(src, strlen(src))) {
+        /* Stored before sources were checked: escaped, or the TASK would not
+         * encode (the worker only shows it in messages). */
+        task->game.source = hs_wire_utf8_escape(src, strlen(src), NULL);
+        free(src);
+    }
     int n = hs_store_task_positions(&t->rec);
     if (t->rec.move_last > task->game.game.num_moves || n <= 0 || n > HS_WIRE_MAX_EVALS)
         return hs_error_set(err, HS_EINVAL, "task moves %d..%d do not fit the game (%d moves)",

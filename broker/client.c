@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "core/charset.h"
 #include "core/clock.h"
 
 #define S_BATCH_MAX 256
@@ -279,9 +280,16 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
 
 int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_error_t *err)
 {
+    hs_wire_status_t q = { .job_id = job_id };
+    return hs_client_status_page(c, &q, reply, err);
+}
+
+int hs_client_status_page(hs_client_t *c, const hs_wire_status_t *q, hs_wire_msg_t *reply,
+                          hs_error_t *err)
+{
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_STATUS);
-    m.job_id = job_id;
+    m.status = *q;
     int rc = hs_client_request(c, &m, reply, err);
     if (rc == 0 && reply->type != HS_WIRE_STATUS_REPLY) {
         hs_wire_msg_fini(reply);
@@ -342,7 +350,13 @@ int hs_submitter_new(hs_submitter_t **out, hs_client_t *c, const char *job_name,
     }
     s->c = c;
     s->credit = -1;
-    snprintf(s->name, sizeof s->name, "%s", job_name ? job_name : "");
+    /* The default name is an archive's file name: any bytes. Escaped, then cut
+     * at a character boundary to the wire's limit. */
+    char *name = hs_wire_utf8_escape(job_name ? job_name : "", job_name ? strlen(job_name) : 0,
+                                     NULL);
+    snprintf(s->name, sizeof s->name, "%s", name ? name : "");
+    free(name);
+    s->name[hs_utf8_valid_prefix(s->name, strlen(s->name))] = '\0';
     snprintf(s->engines_buf, sizeof s->engines_buf, "%s", engines);
     snprintf(s->moves, sizeof s->moves, "%s", moves_spec ? moves_spec : "all");
     s_make_token(s->token, s);
@@ -429,6 +443,23 @@ static void s_clip(char *s)
     s[n] = '\0';
 }
 
+/* Makes *p text the wire carries: a file name from a non-UTF-8 locale (an
+ * archive member "caf\xe9.sgf") has its invalid bytes escaped as \xNN, which
+ * keeps names apart (U+FFFD would merge them) and is what the store then knows
+ * the game by. Names and other SGF texts are UTF-8 already (core/charset.c);
+ * this is the guard for what is not. 0 or HS_ENOMEM. */
+static int s_text(char **p)
+{
+    if (!*p || hs_wire_utf8_valid(*p, strlen(*p)))
+        return 0;
+    char *esc = hs_wire_utf8_escape(*p, strlen(*p), NULL);
+    if (!esc)
+        return HS_ENOMEM;
+    free(*p);
+    *p = esc;
+    return 0;
+}
+
 int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, hs_error_t *err)
 {
     hs_wire_game_t *w = &s->batch[s->n];
@@ -439,10 +470,16 @@ int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, h
         hs_game_compute_id(&w->game);
     w->source = source ? strdup(source) : NULL;
     hs_game_t *m = &w->game;
-    char *texts[] = { m->black, m->white, m->black_rank, m->white_rank, m->date, m->event,
-                      m->round, m->result_raw, m->komi_raw, m->rules_raw, w->source };
-    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-        s_clip(texts[i]);
+    char **texts[] = { &m->black, &m->white, &m->black_rank, &m->white_rank, &m->date,
+                       &m->event, &m->round, &m->result_raw, &m->komi_raw, &m->rules_raw,
+                       &w->source };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        if (s_text(texts[i]) < 0) {
+            hs_wire_game_fini(w);
+            return hs_error_set(err, HS_ENOMEM, "out of memory");
+        }
+        s_clip(*texts[i]);
+    }
     /* A game the wire cannot carry (more moves than HS_WIRE_MAX_MOVES, a name too
      * long, ...) would make the whole SUBMIT fail to encode: record it as failed
      * with the encoder's reason instead, and the upload goes on. */
@@ -470,6 +507,10 @@ int hs_submitter_add_failure(hs_submitter_t *s, const char *source, const char *
     hs_game_init(&w->game, 19);
     w->source = strdup(source ? source : "(unknown)");
     w->error = strdup(reason && *reason ? reason : "unreadable");
+    if (!w->source || !w->error || s_text(&w->source) < 0 || s_text(&w->error) < 0) {
+        hs_wire_game_fini(w);
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    }
     s_clip(w->source);
     s_clip(w->error);
     s->n++;

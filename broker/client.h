@@ -58,6 +58,13 @@ int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *r
 /* STATUS for job_id (0 = all): *reply is a STATUS_REPLY (caller finis it). */
 int hs_client_status(hs_client_t *c, uint64_t job_id, hs_wire_msg_t *reply, hs_error_t *err);
 
+/* STATUS with paging and a state filter (hs_wire_status_t, core/wire.h): one
+ * page of jobs, newest first; reply->status_reply.total and .more say how many
+ * match and whether older ones follow (total -1: an older broker, which ignores
+ * the page fields and sends its newest 4,096 jobs). q is only read. */
+int hs_client_status_page(hs_client_t *c, const hs_wire_status_t *q, hs_wire_msg_t *reply,
+                          hs_error_t *err);
+
 /* CANCEL job_id: *canceled says whether a running job was canceled. */
 int hs_client_cancel(hs_client_t *c, uint64_t job_id, bool *canceled, hs_error_t *err);
 

@@ -56,7 +56,8 @@ typedef struct hs_cli_job_summary {
 int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *sum,
                  hs_error_t *err);
 
-/* Prints a STATUS_REPLY as a table or as JSON (one object: {"workers":N,"jobs":[...]}). */
+/* Prints a STATUS_REPLY as a table or as JSON (one object: {"workers":N,"jobs":[...]},
+ * with "total":N,"more":BOOL when the broker said how many jobs match). */
 void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json);
 
 /* The broker address: opt if set, else $HS_BROKER, else the default. */

@@ -1,5 +1,11 @@
 /*
- * cli/cmd_status.c — `hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]`.
+ * cli/cmd_status.c — `hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]
+ * [--all] [--state STATE] [--limit N]`.
+ *
+ * Without JOB it shows one page of jobs, newest first (STATUS's before/limit/
+ * state fields, docs/PROTOCOL.md), and says how many more match; --all asks
+ * page after page (each page's last id is the next one's `before`, so jobs
+ * created meanwhile do not shift the pages) and prints them as one list.
  *
  * --watch sends WATCH: the broker pushes a STATUS_REPLY when the counts change
  * (at most every 250 ms) and when the job ends (docs/PROTOCOL.md, WATCH); this
@@ -19,19 +25,29 @@
 
 const char hs_cmd_status_summary[] = "show the jobs of a broker and their progress";
 
+/* Jobs on the default page: a screenful, not the 4,096 a reply can hold. */
+#define S_PAGE 100
+
 static void s_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]\n\n"
-            "Shows every job of the broker (or only JOB): state, games, failures,\n"
-            "positions and rate, the reason of a failed job, and the number of live workers.\n\n"
+            "usage: hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]\n"
+            "                       [--all] [--state STATE] [--limit N]\n\n"
+            "Shows the jobs of the broker, newest first (or only JOB): state, games,\n"
+            "failures, positions and rate, the reason of a failed job, and the number of\n"
+            "live workers. Without --all, one page: the newest %d jobs (--limit), and how\n"
+            "many more there are.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
-            "  --json          one JSON object {\"workers\":N,\"jobs\":[{...}]}\n"
+            "  --all           every job, page after page\n"
+            "  --state STATE   only jobs in STATE: running, done, failed or canceled\n"
+            "  --limit N       jobs per page, 1..%d (default %d)\n"
+            "  --json          one JSON object {\"workers\":N,\"jobs\":[{...}],\"total\":N,\n"
+            "                  \"more\":BOOL} (total: jobs that match; more: not all shown)\n"
             "  --watch[=MS]    keep watching: the broker pushes progress as it changes;\n"
             "                  print it at most every MS ms (default 1000; one JSON object\n"
             "                  per line with --json) and once more when it ends, until no\n"
             "                  job (or JOB) is running any more\n",
-            HS_CLI_DEFAULT_BROKER);
+            S_PAGE, HS_CLI_DEFAULT_BROKER, HS_WIRE_MAX_JOBS, S_PAGE);
 }
 
 typedef struct s_watch {
@@ -58,15 +74,66 @@ static int s_watch_print(void *ctx, const hs_wire_status_reply_t *r)
     return 0;
 }
 
+/* Appends the jobs of page p to *all (taking their strings; p keeps none). */
+static int s_take_page(hs_wire_status_reply_t *all, hs_wire_status_reply_t *p)
+{
+    hs_wire_job_status_t *v = realloc(all->jobs, sizeof *v * (size_t)(all->num_jobs +
+                                                                       p->num_jobs + 1));
+    if (!v)
+        return HS_ENOMEM;
+    all->jobs = v;
+    memcpy(v + all->num_jobs, p->jobs, sizeof *v * (size_t)p->num_jobs);
+    all->num_jobs += p->num_jobs;
+    p->num_jobs = 0;
+    all->workers = p->workers;
+    return 0;
+}
+
+/*
+ * One page (all = false) or every page of STATUS q into *out (a STATUS_REPLY;
+ * the caller finis it). An older broker ignores the paging fields and has no
+ * total (-1): its one reply is all there is.
+ */
+static int s_status_pages(hs_client_t *cl, hs_wire_status_t q, bool all, hs_wire_msg_t *out,
+                          hs_error_t *err)
+{
+    int rc = hs_client_status_page(cl, &q, out, err);
+    hs_wire_status_reply_t *acc = &out->status_reply;
+    while (rc == 0 && all && acc->more && acc->total >= 0 && acc->num_jobs > 0) {
+        hs_wire_msg_t page;
+        q.before = acc->jobs[acc->num_jobs - 1].id;
+        if ((rc = hs_client_status_page(cl, &q, &page, err)) < 0)
+            break;
+        acc->more = page.status_reply.more && page.status_reply.num_jobs > 0;
+        if ((rc = s_take_page(acc, &page.status_reply)) < 0)
+            rc = hs_error_set(err, rc, "out of memory");
+        hs_wire_msg_fini(&page);
+    }
+    if (rc < 0)
+        hs_wire_msg_fini(out);
+    return rc;
+}
+
+/* The "N more" line under a table page. */
+static void s_print_more(const hs_wire_status_reply_t *r, bool all)
+{
+    int64_t rest = r->total - r->num_jobs;
+    if (r->total >= 0 && r->more && rest > 0 && !all)
+        printf("(%" PRId64 " older job%s not shown: --all lists every job, --limit N more "
+               "per page)\n", rest, rest == 1 ? "" : "s");
+}
+
 int hs_cmd_status(int argc, char **argv)
 {
     static const struct option opts[] = {
         { "broker", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
         { "watch", optional_argument, 0, 'w' },  { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
+        { "all", no_argument, 0, 'a' },          { "state", required_argument, 0, 's' },
+        { "limit", required_argument, 0, 'l' },  { 0, 0, 0, 0 },
     };
     const char *broker = NULL;
-    int json = 0, c, watch = 0;
+    int json = 0, c, watch = 0, all = 0, paging = 0;
+    hs_wire_status_t q = { .limit = S_PAGE };
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:jh", opts, NULL)) != -1) {
         switch (c) {
@@ -79,6 +146,28 @@ int hs_cmd_status(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'a': all = 1; paging = 1; break;
+        case 's':
+            if (strcmp(optarg, "running") && strcmp(optarg, "done") && strcmp(optarg, "failed")
+                && strcmp(optarg, "canceled")) {
+                fprintf(stderr, "hyeongse status: --state must be running, done, failed or "
+                                "canceled\n");
+                return 2;
+            }
+            q.state = optarg;
+            paging = 1;
+            break;
+        case 'l': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || end == optarg || n < 1 || n > HS_WIRE_MAX_JOBS) {
+                fprintf(stderr, "hyeongse status: --limit must be 1..%d\n", HS_WIRE_MAX_JOBS);
+                return 2;
+            }
+            q.limit = (int)n;
+            paging = 1;
+            break;
+        }
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -92,6 +181,14 @@ int hs_cmd_status(int argc, char **argv)
             return 2;
         }
     }
+    if (paging && (job || watch)) {
+        fprintf(stderr, "hyeongse status: --all, --state and --limit list jobs: not with JOB "
+                        "or --watch\n");
+        return 2;
+    }
+    if (all && q.limit == S_PAGE)
+        q.limit = HS_WIRE_MAX_JOBS;   /* fewer round trips */
+    q.job_id = job;
     hs_error_t err = { 0 };
     hs_client_t *cl = NULL;
     if (hs_client_new(&cl, NULL, hs__cli_broker_addr(broker), 2000, 2, &err) < 0) {
@@ -104,8 +201,10 @@ int hs_cmd_status(int argc, char **argv)
         rc = hs_client_watch(cl, job, 1000, s_watch_print, &w, &err);
     } else {
         hs_wire_msg_t r;
-        if ((rc = hs_client_status(cl, job, &r, &err)) == 0) {
+        if ((rc = s_status_pages(cl, q, all, &r, &err)) == 0) {
             hs__cli_print_status(stdout, &r.status_reply, json);
+            if (!json)
+                s_print_more(&r.status_reply, all);
             hs_wire_msg_fini(&r);
         }
     }

@@ -244,7 +244,11 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
             }
             fputc('}', out);
         }
-        fprintf(out, "]}\n");
+        fputc(']', out);
+        if (r->total >= 0)   /* an older broker does not say */
+            fprintf(out, ",\"total\":%" PRId64 ",\"more\":%s", r->total,
+                    r->more ? "true" : "false");
+        fprintf(out, "}\n");
         return;
     }
     fprintf(out, "workers: %d\n", r->workers);

@@ -14,6 +14,8 @@
 
 #include <msgpack.h>
 
+#include "core/charset.h"
+
 static const char *const s_type_names[HS_WIRE_TYPE_COUNT] = {
     "NONE", "READY", "HEARTBEAT", "RESULT", "DISCONNECT", "TASK", "SUBMIT",
     "SUBMIT_REPLY", "STATUS", "STATUS_REPLY", "CANCEL", "CANCEL_REPLY", "WATCH",
@@ -185,6 +187,9 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
             }
         free(m->status_reply.jobs);
         break;
+    case HS_WIRE_STATUS:
+        free(m->status.state);
+        break;
     case HS_WIRE_QUERY:
     case HS_WIRE_QUERY_REPLY:
         free(m->text);
@@ -252,6 +257,10 @@ static void s_str(s_enc_t *e, const char *s, size_t max)
     size_t n = strlen(s);
     if (n > max) {
         s_bad(e, "string too long");
+        return;
+    }
+    if (!hs_wire_utf8_valid(s, n)) {   /* the decoder would refuse the message */
+        s_bad(e, "string is not valid UTF-8");
         return;
     }
     msgpack_pack_str(&e->pk, n);
@@ -422,6 +431,27 @@ static void s_enc_job(s_enc_t *e, const hs_wire_job_status_t *j)
         s_str(e, j->reason, HS_WIRE_MAX_STR);
 }
 
+/* STATUS: [version, type, job_id] and, only when set, before, limit and state
+ * (fields 3..5): a plain STATUS is the 3-field message older brokers read. */
+static void s_enc_status(s_enc_t *e, const hs_wire_status_t *st)
+{
+    int n = st->state ? 6 : st->limit ? 5 : st->before ? 4 : 3;
+    if (st->limit < 0 || st->limit > HS_WIRE_MAX_JOBS)
+        s_bad(e, "STATUS limit out of range");
+    if (st->state && !*st->state)
+        s_bad(e, "empty STATUS state");
+    msgpack_pack_array(&e->pk, (size_t)n);
+    msgpack_pack_int(&e->pk, HS_WIRE_VERSION);
+    msgpack_pack_int(&e->pk, HS_WIRE_STATUS);
+    msgpack_pack_uint64(&e->pk, st->job_id);
+    if (n > 3)
+        msgpack_pack_uint64(&e->pk, st->before);
+    if (n > 4)
+        msgpack_pack_int(&e->pk, st->limit);
+    if (n > 5)
+        s_str(e, st->state, HS_WIRE_MAX_NAME);
+}
+
 int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
 {
     s_enc_t e = { .out = out, .err = err, .rc = 0 };
@@ -483,7 +513,10 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
     }
     case HS_WIRE_RESULT: {
         const hs_wire_result_t *r = &m->result;
-        msgpack_pack_array(pk, 7);
+        /* permanent is field 7, sent only with an error that is permanent: a
+         * RESULT without it reads as before (transient) to any broker. */
+        bool permanent = r->error && r->permanent;
+        msgpack_pack_array(pk, permanent ? 8 : 7);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         msgpack_pack_uint64(pk, r->task_id);
@@ -497,6 +530,8 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
                 s_enc_eval(&e, &r->evals[i]);
         }
         s_str(&e, r->error, HS_WIRE_MAX_STR);
+        if (permanent)
+            msgpack_pack_true(pk);
         break;
     }
     case HS_WIRE_SUBMIT: {
@@ -534,6 +569,8 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, m->submit_reply.accepted);
         break;
     case HS_WIRE_STATUS:
+        s_enc_status(&e, &m->status);
+        break;
     case HS_WIRE_CANCEL:
     case HS_WIRE_WATCH:
         msgpack_pack_array(pk, 3);
@@ -543,7 +580,9 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         break;
     case HS_WIRE_STATUS_REPLY: {
         const hs_wire_status_reply_t *s = &m->status_reply;
-        msgpack_pack_array(pk, 4);
+        /* total and more are fields 4 and 5 (a minor addition): an older client
+         * ignores them. A total below the page's count is raised to it. */
+        msgpack_pack_array(pk, 6);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
@@ -554,6 +593,8 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
                 s_enc_job(&e, &s->jobs[i]);
         }
         msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
+        msgpack_pack_int64(pk, s->total < s->num_jobs ? s->num_jobs : s->total);
+        if (s->more) msgpack_pack_true(pk); else msgpack_pack_false(pk);
         break;
     }
     case HS_WIRE_CANCEL_REPLY:
@@ -597,6 +638,46 @@ int hs_wire_encode_eval(const hs_eval_t *v, hs_wire_buf_t *out, hs_error_t *err)
     msgpack_packer_init(&e.pk, &e, s_buf_write);
     s_enc_eval(&e, v);
     return e.rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* UTF-8                                                                     */
+
+bool hs_wire_utf8_valid(const char *s, size_t len)
+{
+    return hs_utf8_valid_prefix(s, len) == len;
+}
+
+char *hs_wire_utf8_escape(const char *s, size_t len, bool *changed)
+{
+    if (changed)
+        *changed = false;
+    size_t bad = 0;
+    for (size_t i = 0; i < len; i++) {
+        size_t ok = hs_utf8_valid_prefix(s + i, len - i);
+        if ((i += ok) < len)
+            bad++;
+    }
+    char *out = malloc(len + 3 * bad + 1), *o = out;
+    if (!out)
+        return NULL;
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < len;) {
+        size_t ok = hs_utf8_valid_prefix(s + i, len - i);
+        memcpy(o, s + i, ok);
+        o += ok;
+        if ((i += ok) < len) {
+            unsigned char c = (unsigned char)s[i++];
+            *o++ = '\\';
+            *o++ = 'x';
+            *o++ = hex[c >> 4];
+            *o++ = hex[c & 15];
+        }
+    }
+    *o = '\0';
+    if (changed)
+        *changed = bad > 0;
+    return out;
 }
 
 /* Decoding lives in core/wire_decode.c. */

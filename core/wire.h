@@ -26,9 +26,9 @@
  * version is rejected.
  *
  * Decoding validates everything — types, string and array sizes against the
- * HS_WIRE_MAX_* limits, board size, vertices against the board size, colours, move
- * numbers against the game length, ownership ranges — and returns HS_EPROTO with
- * the reason in *err for anything malformed. It never trusts a declared count
+ * HS_WIRE_MAX_* limits, every string as UTF-8, board size, vertices against the
+ * board size, colours, move numbers against the game length, ownership ranges —
+ * and returns HS_EPROTO with the reason in *err for anything malformed. It never trusts a declared count
  * before the bytes are there (a 5-byte header claiming 4 billion elements is
  * rejected without allocating). The decoder is a hand-written bounds-checked
  * reader, exported below (hs_wire_reader_*) so the store can reuse it for its
@@ -170,6 +170,13 @@ typedef struct hs_wire_result {
     hs_eval_t *evals;        /* one per (move number, engine) */
     int num_evals;
     char *error;             /* whole task failed (then num_evals may be 0), or NULL */
+    bool permanent;          /* optional (field 7, sent only when true, with an error):
+                              * the task can never succeed (the game cannot be
+                              * replayed: an illegal move, a bad coordinate; an engine
+                              * spec or board size the engine refuses), so the broker
+                              * fails it at once instead of retrying. An older worker
+                              * sends no such field: false = transient (the worker
+                              * died, ran out of memory, timed out: worth a retry) */
 } hs_wire_result_t;
 
 typedef struct hs_wire_submit {
@@ -204,10 +211,28 @@ typedef struct hs_wire_job_status {
     char *reason;            /* optional (field 10): why it failed / was canceled, or NULL */
 } hs_wire_job_status_t;
 
+/* STATUS: which jobs to list, newest first. job_id is the message's first field
+ * and the union's first member, so code that sets or reads m.job_id of a STATUS
+ * still works; the other fields are optional (a minor addition, sent only when
+ * set: an older broker ignores them and answers with its newest 4,096 jobs). */
+typedef struct hs_wire_status {
+    uint64_t job_id;         /* 0 = every job (the fields below apply), else that job */
+    uint64_t before;         /* optional (field 3): only jobs with id < before; 0 = from
+                              * the newest. A page's last id is the next page's before,
+                              * so paging does not shift when new jobs arrive */
+    int limit;               /* optional (field 4): most jobs in the reply,
+                              * 0..HS_WIRE_MAX_JOBS; 0 = HS_WIRE_MAX_JOBS */
+    char *state;             /* optional (field 5): only jobs in this state ("running",
+                              * "done", "failed", "canceled"), or NULL = any */
+} hs_wire_status_t;
+
 typedef struct hs_wire_status_reply {
     hs_wire_job_status_t *jobs;
     int num_jobs;
     int workers;             /* live workers */
+    int64_t total;           /* optional (field 4): jobs matching the STATUS (all pages);
+                              * -1 when the broker did not say (an older broker) */
+    bool more;               /* optional (field 5): older matching jobs follow this page */
 } hs_wire_status_reply_t;
 
 typedef struct hs_wire_cancel_reply {
@@ -228,7 +253,8 @@ typedef struct hs_wire_msg {
         hs_wire_result_t result;
         hs_wire_submit_t submit;
         hs_wire_submit_reply_t submit_reply;
-        uint64_t job_id;                     /* STATUS, CANCEL, WATCH (0 = all) */
+        uint64_t job_id;                     /* CANCEL, WATCH, STATUS (0 = all) */
+        hs_wire_status_t status;             /* STATUS (job_id aliases status.job_id) */
         hs_wire_status_reply_t status_reply;
         hs_wire_cancel_reply_t cancel_reply;
         char *text;                          /* QUERY, QUERY_REPLY */
@@ -288,6 +314,19 @@ const char *hs_wire_magic_for(hs_wire_type_t type);
  */
 int hs_wire_check_magic(const void *frame, size_t len, bool *is_worker, hs_error_t *err);
 
+/*
+ * Text the wire can carry, from any bytes: a malloc'd NUL-terminated copy of
+ * s[0..len) where every byte that is not part of valid UTF-8 is written as the
+ * four characters \xNN (NN its value in upper-case hex), and the rest is kept.
+ * For text that is not ours to repair (a file name in a non-UTF-8 locale, an old
+ * journal's job name): \xNN keeps two names apart that U+FFFD would make equal.
+ * NULL when out of memory. *changed (may be NULL): whether any byte was escaped.
+ */
+char *hs_wire_utf8_escape(const char *s, size_t len, bool *changed);
+
+/* Whether s[0..len) is valid UTF-8 (what the decoder accepts in a string). */
+bool hs_wire_utf8_valid(const char *s, size_t len);
+
 /* Frees the fields of a game decoded by this codec or by the store (free() on every
  * pointer of hs_game_t, like hs_game_fini but without resetting). NULL-safe. */
 void hs_wire_game_fini(hs_wire_game_t *g);
@@ -313,8 +352,16 @@ typedef struct hs_wire_reader {
     const uint8_t *p, *end;
     hs_error_t *err;
     const char *ctx;          /* field being read, for messages */
-    unsigned flags;           /* HS_WIRE_DECODE_* (0 after hs_wire_reader_init) */
+    unsigned flags;           /* HS_WIRE_DECODE_*, HS_WIRE_READ_UTF8 (0 after
+                               * hs_wire_reader_init) */
 } hs_wire_reader_t;
+
+/* Reader flag: every string read must be valid UTF-8 (HS_EPROTO otherwise).
+ * hs_wire_decode sets it for every message: a peer never gets bytes it cannot
+ * decode as text (a strict client would fail on a whole STATUS_REPLY). The
+ * store's record readers leave it off, so records written before the check
+ * existed (a source path of raw bytes) still read. */
+#define HS_WIRE_READ_UTF8 0x100u
 
 void hs_wire_reader_init(hs_wire_reader_t *r, const void *data, size_t len, hs_error_t *err);
 /* Each returns 0 or HS_EPROTO ("<ctx>: expected X"). */
@@ -334,6 +381,10 @@ int hs_wire_read_strdup(hs_wire_reader_t *r, char **out, uint32_t max);
 int hs_wire_skip(hs_wire_reader_t *r);
 /* One game / one eval (see hs_wire_encode_game); allow_error: accept failed games. */
 int hs_wire_read_game(hs_wire_reader_t *r, hs_wire_game_t *g, bool allow_error);
+/* Only the source of one game (field 8, *source malloc'd or NULL): the fields
+ * before it are skipped, not decoded or checked (no moves copied), for a reader
+ * that needs a stored game's name and nothing else. r is left after the source. */
+int hs_wire_read_game_source(hs_wire_reader_t *r, char **source);
 int hs_wire_read_eval(hs_wire_reader_t *r, hs_eval_t *e);
 
 #endif

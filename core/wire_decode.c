@@ -317,6 +317,23 @@ static int s_dec_job(hs_wire_reader_t *r, hs_wire_job_status_t *j)
     return s_skip_rest(r, nf, 10);
 }
 
+/* STATUS after [version, type]: job_id, then the optional before, limit and
+ * state (nf: the body's field count). */
+static int s_dec_status(hs_wire_reader_t *r, uint32_t nf, hs_wire_status_t *st)
+{
+    TRY(s_uint_in(r, "status.job_id", 0, UINT64_MAX, &st->job_id));
+    if (nf > 3)
+        TRY(s_uint_in(r, "status.before", 0, UINT64_MAX, &st->before));
+    if (nf > 4)
+        TRY(s_int_in(r, "status.limit", 0, HS_WIRE_MAX_JOBS, &st->limit));
+    if (nf > 5) {
+        TRY(s_str(r, "status.state", &st->state, HS_WIRE_MAX_NAME));
+        if (st->state && !*st->state)
+            return s_fail(r, "empty state");
+    }
+    return 0;
+}
+
 static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
 {
     uint32_t nf;
@@ -398,6 +415,11 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         }
         TRY(s_str(r, "result.error", &x->error, HS_WIRE_MAX_STR));
         used = 7;
+        if (nf > 7) {   /* optional: the error is permanent */
+            r->ctx = "result.permanent";
+            TRY(hs_wire_read_bool(r, &x->permanent));
+            used = 8;
+        }
         break;
     }
     case HS_WIRE_SUBMIT: {
@@ -439,6 +461,10 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         used = 5;
         break;
     case HS_WIRE_STATUS:
+        if (nf < 3) return s_fail(r, "too few fields");
+        TRY(s_dec_status(r, nf, &m->status));
+        used = nf < 6 ? nf : 6;
+        break;
     case HS_WIRE_CANCEL:
     case HS_WIRE_WATCH:
         if (nf < 3) return s_fail(r, "too few fields");
@@ -463,6 +489,16 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         }
         TRY(s_int_in(r, "status_reply.workers", 0, INT32_MAX, &s->workers));
         used = 4;
+        s->total = -1;   /* an older broker does not say */
+        if (nf > 5) {    /* optional: jobs matching, and whether more follow */
+            r->ctx = "status_reply.total";
+            TRY(hs_wire_read_int(r, &s->total));
+            if (s->total < s->num_jobs)
+                return s_fail(r, "fewer than the jobs in the reply");
+            r->ctx = "status_reply.more";
+            TRY(hs_wire_read_bool(r, &s->more));
+            used = 6;
+        }
         break;
     }
     case HS_WIRE_CANCEL_REPLY:
@@ -502,6 +538,16 @@ int hs_wire_read_game(hs_wire_reader_t *r, hs_wire_game_t *g, bool allow_error)
     return s_dec_game(r, g, allow_error);
 }
 
+int hs_wire_read_game_source(hs_wire_reader_t *r, char **source)
+{
+    uint32_t nf;
+    *source = NULL;
+    TRY(s_fields(r, "game", 10, &nf));
+    for (int i = 0; i < 8; i++)   /* id, size, komi, rules, handicap, setup, moves, meta */
+        TRY(hs_wire_skip(r));
+    return s_str(r, "game.source", source, HS_WIRE_MAX_STR);
+}
+
 int hs_wire_read_eval(hs_wire_reader_t *r, hs_eval_t *e)
 {
     return s_dec_eval(r, e);
@@ -517,7 +563,7 @@ int hs_wire_decode_ex(const void *data, size_t len, unsigned flags, hs_wire_msg_
         return hs_error_set(err, HS_EPROTO, "body of %zu bytes exceeds the limit", len);
     hs_wire_reader_t r;
     hs_wire_reader_init(&r, data, len, err);
-    r.flags = flags;
+    r.flags = flags | HS_WIRE_READ_UTF8;   /* every message's text is UTF-8 */
     int rc = s_dec_body(&r, m);
     if (rc) {
         if (rc != HS_EPROTO && rc != HS_ENOMEM)

@@ -8,6 +8,8 @@
  */
 #include "core/wire.h"
 
+#include "core/charset.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,7 +234,14 @@ static int s_bytes(hs_wire_reader_t *r, const uint8_t **ptr, uint32_t *len, uint
 
 int hs_wire_read_str(hs_wire_reader_t *r, const char **ptr, uint32_t *len, uint32_t max)
 {
-    return s_bytes(r, (const uint8_t **)ptr, len, max, true);
+    int rc = s_bytes(r, (const uint8_t **)ptr, len, max, true);
+    if (rc == 0 && (r->flags & HS_WIRE_READ_UTF8)) {
+        size_t ok = hs_utf8_valid_prefix(*ptr, *len);
+        if (ok < *len)
+            return hs_error_set(r->err, HS_EPROTO, "%s: not valid UTF-8 (byte %zu of %u)",
+                                r->ctx ? r->ctx : "body", ok + 1, *len);
+    }
+    return rc;
 }
 
 int hs_wire_read_bin(hs_wire_reader_t *r, const uint8_t **ptr, uint32_t *len, uint32_t max)

@@ -159,7 +159,10 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
  * Reads game `id` into *g (initialised here; the caller releases it with
  * hs_game_fini() or hs_wire_game_fini() on a wrapper). *source (may be NULL)
  * receives a malloc'd copy of its first source path or NULL; *job_id (may be NULL)
- * its job. 0 or HS_ENOTFOUND.
+ * its job. g may be NULL: then only the job id (the record's header) and the
+ * source are read, and the game itself (moves, setup, metadata) is skipped, not
+ * decoded (the broker needs one of those fields of an existing or failed game).
+ * 0 or HS_ENOTFOUND.
  */
 int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,
                       uint64_t *job_id, hs_error_t *err);

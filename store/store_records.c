@@ -162,7 +162,8 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
 int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,
                       uint64_t *job_id, hs_error_t *err)
 {
-    memset(g, 0, sizeof *g);
+    if (g)
+        memset(g, 0, sizeof *g);
     if (source)
         *source = NULL;
     MDB_txn *txn;
@@ -188,6 +189,13 @@ int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **
         *job_id = hs_rd64(p + 1);
     hs_wire_reader_t r;
     hs_wire_reader_init(&r, p + 9, d.mv_size - 9, err);
+    if (!g) {   /* metadata only: the header's job, maybe the source */
+        rc = source ? hs_wire_read_game_source(&r, source) : 0;
+        hs_store_rdone(txn, own);
+        if (rc)
+            hs_error_prefix(err, "game record: ");
+        return rc ? HS_ESTORE : 0;
+    }
     hs_wire_game_t w = { 0 };
     rc = hs_wire_read_game(&r, &w, true);
     hs_store_rdone(txn, own);

@@ -15,6 +15,9 @@
  *     out exact (a duplicate RESULT from before the restart counts nothing);
  *   - cancel: every chunk of the job leaves the queue;
  *   - a RESULT one eval short is a failure report, not a done task;
+ *   - a game with an illegal move: the real evaluator's RESULT says the error is
+ *     permanent, so the task is sent exactly once (not max_attempts times) and
+ *     the game is failed with the reason;
  *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games.
  */
 #include <pthread.h>
@@ -69,6 +72,7 @@ typedef struct s_fake {
     int short_move;                   /* ... gets a RESULT one eval short (not an error) */
     int hold_from;                    /* tasks starting at or after this move are held */
     int budget;                       /* tasks still answered (< 0: no limit); the rest held */
+    bool may_fail;                    /* the real evaluator may fail a task (bad games) */
     hs_wire_msg_t held[S_MAX_HELD];
     int num_held;
     hs_wire_buf_t last_result;        /* the last good RESULT body sent */
@@ -143,7 +147,8 @@ static void s_fake_answer(s_fake_t *f, const hs_wire_task_t *t)
     uint64_t positions = 0;
     int failed = -1;
     HS_CHECK_INT(hs__worker_eval_task(f->x, t, &f->last_result, &positions, &failed), 0);
-    HS_CHECK_INT(failed, 0);
+    if (!f->may_fail)
+        HS_CHECK_INT(failed, 0);
     bool cut = false;
     for (int i = 0; i < t->num_move_numbers; i++)
         cut |= t->move_numbers[i] == f->short_move;
@@ -232,6 +237,7 @@ static void s_fake_reset(s_fake_t *f)
     f->short_move = -1;
     f->hold_from = 1 << 20;
     f->budget = -1;
+    f->may_fail = false;
 }
 
 /* ---- the client side ---- */
@@ -508,6 +514,50 @@ static void s_test_short(hs_client_t *cl, s_fake_t *f, const char *db)
     HS_CHECK(strstr(fl.reason, "incomplete result") != NULL);
 }
 
+/* Game 8 has an illegal move (move 5 on the stone of move 1), game 9 is fine:
+ * the worker's evaluator fails game 8 for good, so its one task is sent once,
+ * not max_attempts (2) times, and the game is recorded failed with the reason. */
+static void s_test_illegal(hs_client_t *cl, s_fake_t *f, const char *db)
+{
+    s_status_t st;
+    s_fake_reset(f);
+    f->may_fail = true;
+    hs_submitter_t *sub = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_submitter_new(&sub, cl, "illegal", "noop", "all", &err), 0);
+    for (int i = 8; i <= 9; i++) {
+        hs_game_t g;
+        char src[64];
+        s_make_game(&g, i, 30);
+        if (i == 8) {
+            g.moves[5].vertex = g.moves[1].vertex;   /* Black on White's stone */
+            hs_game_compute_id(&g);
+        }
+        snprintf(src, sizeof src, "gen/illegal-%d.sgf", i);
+        HS_CHECK_INT(hs_submitter_add_game(sub, &g, src, &err), 0);
+        hs_game_fini(&g);
+    }
+    HS_CHECK_INT(hs_submitter_finish(sub, &err), 0);
+    uint64_t job = hs_submitter_job(sub);
+    hs_submitter_destroy(&sub);
+    s_wait_job(cl, f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_total, 2);
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.games_failed, 1);
+    HS_CHECK_INT(f->tasks, 2);       /* one per game: the bad one was not resent */
+    HS_CHECK_INT(f->seen[5], 2);     /* position 5 once in each game */
+    hs_store_t *s = NULL;
+    s_failed_t fl = { .prefix = "gen/illegal-8" };
+    HS_CHECK_INT(hs_store_open(&s, db, HS_STORE_RDONLY, 0, &err), 0);
+    if (s)
+        HS_CHECK_INT(hs_store_failed_each(s, s_failed_cb, &fl, &err), 0);
+    hs_store_close(&s);
+    HS_CHECK_INT(fl.count, 1);
+    HS_CHECK(strstr(fl.reason, "illegal") != NULL);
+    HS_CHECK(strstr(fl.reason, "permanent") != NULL);
+}
+
 static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, void *ctx,
                            const char *db)
 {
@@ -649,6 +699,7 @@ int main(void)
     s_test_split(cl, &f, db);
     s_test_fail(cl, &f, db);
     s_test_short(cl, &f, db);
+    s_test_illegal(cl, &f, db);
     s_test_restart(cl, &f, &b, ctx, db);
     char db2[160];
     snprintf(db2, sizeof db2, "%s/db-credit", dir);

@@ -460,6 +460,146 @@ static void test_optional_fields(void)
     hs_wire_buf_free(&buf);
 }
 
+/* Replaces the first occurrence of the ASCII text `was` in buf by bytes `now`
+ * of the same length: a valid message made invalid in one string only. */
+static void s_patch(hs_wire_buf_t *buf, const char *was, const char *now)
+{
+    size_t n = strlen(was);
+    for (size_t i = 0; i + n <= buf->len; i++)
+        if (!memcmp(buf->data + i, was, n)) {
+            memcpy(buf->data + i, now, n);
+            return;
+        }
+    HS_CHECK(!"pattern not found in the message");
+}
+
+/* Every string from the wire is UTF-8: the encoder refuses to send anything else
+ * and the decoder refuses to take it (a job name, a game's source, a RESULT's
+ * error, a QUERY), with "UTF-8" in the reason; hs_wire_utf8_escape makes any
+ * bytes sendable. */
+static void test_utf8(void)
+{
+    hs_wire_msg_t m, d;
+    hs_wire_buf_t buf = { 0 };
+    hs_error_t err = { 0 };
+    hs_wire_game_t g;
+    s_game(&g, true);
+    g.source = "dir/QQQ.sgf";
+    hs_wire_msg_init(&m, HS_WIRE_SUBMIT);
+    m.submit.engines = s_eng;
+    m.submit.num_engines = 1;
+    m.submit.job_name = "name\xff";
+    m.submit.games = &g;
+    m.submit.num_games = 1;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "UTF-8") != NULL);
+    m.submit.job_name = "JJJJ";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    hs_wire_msg_fini(&d);
+    s_patch(&buf, "JJJJ", "J\xc3\x28J");   /* a lead byte without its continuation */
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), HS_EPROTO);
+    HS_CHECK(strstr(err.msg, "submit.job_name") && strstr(err.msg, "UTF-8"));
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    s_patch(&buf, "QQQ", "Q\xedQ");   /* a non-UTF-8 file name */
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), HS_EPROTO);
+    HS_CHECK(strstr(err.msg, "game.source") && strstr(err.msg, "UTF-8"));
+    s_patch(&buf, "Q\xedQ", "Q\xc3\xa9");   /* the same bytes made valid decode again */
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    hs_wire_msg_fini(&d);
+
+    /* A RESULT's error and a QUERY's text are checked the same way. */
+    hs_wire_msg_init(&m, HS_WIRE_RESULT);
+    m.result.error = "EEEE";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    s_patch(&buf, "EEEE", "E\xf8" "EE");
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), HS_EPROTO);
+    hs_wire_msg_init(&m, HS_WIRE_QUERY);
+    m.text = "TTTT";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    s_patch(&buf, "TTTT", "\xe2\x82T\x1f");   /* a cut 3-byte character */
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), HS_EPROTO);
+
+    bool changed = true;
+    char *e = hs_wire_utf8_escape("caf\xc3\xa9", 5, &changed);
+    HS_CHECK_STR(e, "caf\xc3\xa9");
+    HS_CHECK(!changed);
+    free(e);
+    e = hs_wire_utf8_escape("a\xff" "b\xc3", 4, &changed);
+    HS_CHECK_STR(e, "a\\xFFb\\xC3");
+    HS_CHECK(changed);
+    HS_CHECK(hs_wire_utf8_valid(e, strlen(e)));
+    free(e);
+    HS_CHECK(!hs_wire_utf8_valid("\xed\xa0\x80", 3));   /* a surrogate */
+    hs_wire_buf_free(&buf);
+}
+
+/* RESULT.permanent (field 7) and STATUS / STATUS_REPLY paging (fields 3..5 and
+ * 4..5) are minor additions: absent, a message is byte for byte what older peers
+ * send, and an older peer's message decodes with the defaults. */
+static void test_permanent_and_paging(void)
+{
+    hs_wire_msg_t m, d;
+    hs_wire_buf_t buf = { 0 };
+    hs_error_t err = { 0 };
+    hs_wire_msg_init(&m, HS_WIRE_RESULT);
+    m.result.error = "move 5 (B cc): illegal";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x97);   /* 7 fields: transient, as older workers */
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(!d.result.permanent);
+    hs_wire_msg_fini(&d);
+    m.result.permanent = true;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x98);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(d.result.permanent);
+    HS_CHECK_STR(d.result.error, "move 5 (B cc): illegal");
+    hs_wire_msg_fini(&d);
+    m.result.error = NULL;   /* permanent means nothing without an error */
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x97);
+
+    hs_wire_msg_init(&m, HS_WIRE_STATUS);
+    m.job_id = 7;   /* the old way of filling a STATUS */
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x93);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(d.status.job_id == 7 && d.status.before == 0 && d.status.limit == 0 &&
+             d.status.state == NULL);
+    hs_wire_msg_fini(&d);
+    m.status = (hs_wire_status_t){ .job_id = 0, .before = 12345, .limit = 50, .state = "done" };
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x96);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(d.status.before == 12345 && d.status.limit == 50);
+    HS_CHECK_STR(d.status.state, "done");
+    hs_wire_msg_fini(&d);
+    m.status.limit = HS_WIRE_MAX_JOBS + 1;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+    m.status.limit = 1;
+    m.status.state = "";   /* the decoder refuses an empty state: so does the encoder */
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+
+    hs_wire_job_status_t job = { .id = 3, .name = "j", .state = "done" };
+    hs_wire_msg_init(&m, HS_WIRE_STATUS_REPLY);
+    m.status_reply.jobs = &job;
+    m.status_reply.num_jobs = 1;
+    m.status_reply.total = 9000;
+    m.status_reply.more = true;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(d.status_reply.total == 9000 && d.status_reply.more);
+    hs_wire_msg_fini(&d);
+    /* An older broker's 4-field reply: total unknown (-1), no more. */
+    HS_CHECK_INT(buf.data[0], 0x96);
+    buf.data[0] = 0x94;
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len - 4, &d, &err), 0);  /* int16 + true */
+    HS_CHECK(d.status_reply.total == -1 && !d.status_reply.more && d.status_reply.num_jobs == 1);
+    hs_wire_msg_fini(&d);
+    hs_wire_buf_free(&buf);
+}
+
 static void test_mutations(void)
 {
     hs_wire_msg_t msgs[20];
@@ -626,6 +766,8 @@ int main(void)
     test_roundtrips();
     test_eval_view();
     test_optional_fields();
+    test_utf8();
+    test_permanent_and_paging();
     test_rejections();
     test_mutations();
     test_poskey();

@@ -59,14 +59,33 @@ static int s_engine_get(hs__engine_cache_t *c, const char *spec, hs_engine_t **o
     return 0;
 }
 
-/* Fails one RESULT: drops its evals, keeps the first reason. */
-static void s_fail(hs_wire_result_t *res, const char *why)
+/*
+ * Whether an error code means the task can never succeed, on any worker: the
+ * game cannot be replayed (HS_EILLEGAL: an illegal move; HS_EINVAL: a move or
+ * setup stone off the board, a bad size, an engine option the engine refuses;
+ * HS_EPARSE, HS_EUNSUPPORTED: a size or spec the engine does not take). The
+ * broker then fails the task at once instead of sending it again and again.
+ * Anything else (out of memory, a limit of this worker, an unknown engine that
+ * another build may know) is worth a retry elsewhere.
+ */
+static bool s_permanent(int rc)
+{
+    return rc == HS_EILLEGAL || rc == HS_EINVAL || rc == HS_EPARSE || rc == HS_EUNSUPPORTED;
+}
+
+/* Fails one RESULT: drops its evals, keeps the first reason (and whether it is
+ * permanent, s_permanent(rc)). The reason travels as wire text: a message cut
+ * inside a UTF-8 character is escaped rather than refused by the encoder. */
+static void s_fail(hs_wire_result_t *res, const char *why, int rc)
 {
     for (int i = 0; i < res->num_evals; i++)
         hs_eval_fini(&res->evals[i]);
     res->num_evals = 0;
-    if (!res->error)
-        res->error = strdup(why && *why ? why : "evaluation failed");
+    if (!res->error) {
+        why = why && *why ? why : "evaluation failed";
+        res->error = hs_wire_utf8_escape(why, strlen(why), NULL);
+        res->permanent = s_permanent(rc);
+    }
 }
 
 /*
@@ -96,7 +115,7 @@ static void s_flush(hs__eval_ctx_t *x)
         x->engine_seconds += dt;
         if (rc < 0) {
             for (int i = 0; i < n; i++)
-                s_fail(x->owner[i], err.msg[0] ? err.msg : hs_strerror(rc));
+                s_fail(x->owner[i], err.msg[0] ? err.msg : hs_strerror(rc), rc);
             return;
         }
         for (int i = 0; i < n; i++) {
@@ -131,7 +150,7 @@ static void s_flush(hs__eval_ctx_t *x)
                 oom |= !ev->influence;
             }
             if (oom)
-                s_fail(res, "out of memory");
+                s_fail(res, "out of memory", HS_ENOMEM);
         }
     }
 }
@@ -232,7 +251,7 @@ int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int
         hs_error_t err = { 0 };
         int rc = s_evaluate(x, t[i], res, &err);
         if (rc < 0)
-            s_fail(res, err.msg[0] ? err.msg : hs_strerror(rc));
+            s_fail(res, err.msg[0] ? err.msg : hs_strerror(rc), rc);
     }
     s_flush(x);
     x->batch_task = NULL;
