@@ -111,7 +111,7 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
     return s->rec.cap == 0 ? HS_ENOMEM : 0;
 }
 
-static int s_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
+int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
 {
     memset(j, 0, sizeof *j);
     const uint8_t *p = v->mv_data;
@@ -171,8 +171,8 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     return s->rec.cap == 0 ? HS_ENOMEM : 0;
 }
 
-static int s_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
-                         hs_error_t *err)
+int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
+                          hs_error_t *err)
 {
     memset(t, 0, sizeof *t);
     const uint8_t *p = v->mv_data;
@@ -275,12 +275,12 @@ typedef int (*s_decode_fn)(const MDB_val *k, const MDB_val *v, void *out, hs_err
 
 static int s_decode_job_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
 {
-    return s_decode_job(k, v, out, err);
+    return hs__store_decode_job(k, v, out, err);
 }
 
 static int s_decode_task_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
 {
-    return s_decode_task(k, v, out, err);
+    return hs__store_decode_task(k, v, out, err);
 }
 
 /* Reads record `id` of db (big-endian 64-bit key) and decodes it into out;
@@ -339,7 +339,7 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
             }
             *jobs = n;
         }
-        if ((rc = s_decode_job(&k, &v, &(*jobs)[*count], err)) != 0)
+        if ((rc = hs__store_decode_job(&k, &v, &(*jobs)[*count], err)) != 0)
             break;
         (*count)++;
     }
@@ -406,7 +406,7 @@ int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err)
         rc = hs_error_set(err, HS_ENOTFOUND, "no task %llu", (unsigned long long)t->id);
     else if (rc)
         rc = hs_store_mdb_error(err, rc, "tasks");
-    else if ((rc = s_decode_task(&k, &d, &old, err)) == 0) {
+    else if ((rc = hs__store_decode_task(&k, &d, &old, err)) == 0) {
         if (old.state != t->state) {
             uint8_t sk[9];
             s_state_key(sk, old.state, t->id);
@@ -478,7 +478,7 @@ int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb
         hs_store_task_t t;
         if (mdb_get(txn, s->dbi[HS_DB_TASKS], &tkv, &tv) != 0)
             continue;   /* index without record: cannot happen within one txn */
-        if ((ret = s_decode_task(&tkv, &tv, &t, err)) != 0)
+        if ((ret = hs__store_decode_task(&tkv, &tv, &t, err)) != 0)
             break;
         ret = cb(ctx, &t);
     }
