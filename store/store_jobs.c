@@ -9,6 +9,7 @@
  */
 #include "store/store_internal.h"
 
+#include <limits.h>
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +138,8 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
         && hs_wire_read_int(&r, &j->created_unix) == 0
         && hs_wire_read_int(&r, &j->updated_unix) == 0
         && s_read_fixed(&r, j->reason, sizeof j->reason) == 0;
-    if (!ok)
+    /* An unknown state would reach the broker's switches unhandled. */
+    if (!ok || st < HS_JOB_RUNNING || st > HS_JOB_FAILED)
         return hs_error_set(err, HS_ESTORE, "job %llu: unreadable record",
                             (unsigned long long)j->id);
     j->state = (hs_job_state_t)st;
@@ -193,9 +195,16 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
         && hs_wire_read_int(&r, &sp) == 0
         && s_read_fixed(&r, t->reason, sizeof t->reason) == 0;
     int64_t ck = 0, cks = 0;
+    /* chunk < chunks, and 0 when chunks is 0 (a game alone): an unbounded chunk
+     * would wrap to a negative int below. */
     if (ok && n >= 10)
         ok = hs_wire_read_int(&r, &ck) == 0 && hs_wire_read_int(&r, &cks) == 0 && ck >= 0 &&
-             cks >= 0 && cks <= HS_WIRE_MAX_MOVES + 1 && (cks == 0 || ck < cks);
+             cks >= 0 && cks <= HS_WIRE_MAX_MOVES + 1 && ck < (cks ? cks : 1);
+    /* Move numbers are those of a stored game (at most HS_WIRE_MAX_MOVES) and
+     * the broker divides by the step: out of range, the arithmetic on them in
+     * hs_store_task_positions and the broker overflows or divides by zero. */
+    ok = ok && at >= 0 && at <= INT_MAX && f >= 0 && f <= HS_WIRE_MAX_MOVES && l >= 0 &&
+         l <= HS_WIRE_MAX_MOVES && sp >= 1 && sp <= INT_MAX;
     if (!ok || st < 0 || st >= HS_TASK_STATE_COUNT)
         return hs_error_set(err, HS_ESTORE, "task %llu: unreadable record",
                             (unsigned long long)t->id);
