@@ -50,7 +50,8 @@ static int s_fill(hs_store_t *s, hs_error_t *err)
         hs_store_job_t j = { .state = (hs_job_state_t)(i + 1), .input_complete = i != 1,
                              .games_total = 1000 * i, .games_done = 999 * i,
                              .positions_total = 250000LL * i, .created_unix = 1764633600 };
-        snprintf(j.name, sizeof j.name, i ? "pro archive %d — 기보" : "", i);
+        if (i)   /* job 1 keeps an empty name */
+            snprintf(j.name, sizeof j.name, "pro archive %d — 기보", i);
         snprintf(j.engines, sizeof j.engines, "%s", engines[i]);
         snprintf(j.moves_spec, sizeof j.moves_spec, "%s", moves[i]);
         snprintf(j.reason, sizeof j.reason, "%s", i == 2 ? "canceled by the user" : "");
