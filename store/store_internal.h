@@ -154,6 +154,14 @@ int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v);
  */
 bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
 
+/* The journal's record decoders (store_jobs.c), shared so that
+ * tests/fuzz/fuzz_journal.c can feed them hostile records: key k (the 8-byte
+ * id) and value v as stored. 0, or HS_ESTORE for a record they cannot read. */
+int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j,
+                         hs_error_t *err);
+int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
+                          hs_error_t *err);
+
 /* Record value prefix: one schema byte, then MessagePack. */
 #define HS_STORE_REC_HDR 1
 

@@ -9,6 +9,7 @@
  */
 #include "store/store_internal.h"
 
+#include <limits.h>
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,7 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
     return s->rec.cap == 0 ? HS_ENOMEM : 0;
 }
 
-static int s_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
+int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
 {
     memset(j, 0, sizeof *j);
     const uint8_t *p = v->mv_data;
@@ -137,7 +138,8 @@ static int s_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, h
         && hs_wire_read_int(&r, &j->created_unix) == 0
         && hs_wire_read_int(&r, &j->updated_unix) == 0
         && s_read_fixed(&r, j->reason, sizeof j->reason) == 0;
-    if (!ok)
+    /* An unknown state would reach the broker's switches unhandled. */
+    if (!ok || st < HS_JOB_RUNNING || st > HS_JOB_FAILED)
         return hs_error_set(err, HS_ESTORE, "job %llu: unreadable record",
                             (unsigned long long)j->id);
     j->state = (hs_job_state_t)st;
@@ -171,8 +173,8 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     return s->rec.cap == 0 ? HS_ENOMEM : 0;
 }
 
-static int s_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
-                         hs_error_t *err)
+int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
+                          hs_error_t *err)
 {
     memset(t, 0, sizeof *t);
     const uint8_t *p = v->mv_data;
@@ -193,9 +195,16 @@ static int s_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
         && hs_wire_read_int(&r, &sp) == 0
         && s_read_fixed(&r, t->reason, sizeof t->reason) == 0;
     int64_t ck = 0, cks = 0;
+    /* chunk < chunks, and 0 when chunks is 0 (a game alone): an unbounded chunk
+     * would wrap to a negative int below. */
     if (ok && n >= 10)
         ok = hs_wire_read_int(&r, &ck) == 0 && hs_wire_read_int(&r, &cks) == 0 && ck >= 0 &&
-             cks >= 0 && cks <= HS_WIRE_MAX_MOVES + 1 && (cks == 0 || ck < cks);
+             cks >= 0 && cks <= HS_WIRE_MAX_MOVES + 1 && ck < (cks ? cks : 1);
+    /* Move numbers are those of a stored game (at most HS_WIRE_MAX_MOVES) and
+     * the broker divides by the step: out of range, the arithmetic on them in
+     * hs_store_task_positions and the broker overflows or divides by zero. */
+    ok = ok && at >= 0 && at <= INT_MAX && f >= 0 && f <= HS_WIRE_MAX_MOVES && l >= 0 &&
+         l <= HS_WIRE_MAX_MOVES && sp >= 1 && sp <= INT_MAX;
     if (!ok || st < 0 || st >= HS_TASK_STATE_COUNT)
         return hs_error_set(err, HS_ESTORE, "task %llu: unreadable record",
                             (unsigned long long)t->id);
@@ -275,12 +284,12 @@ typedef int (*s_decode_fn)(const MDB_val *k, const MDB_val *v, void *out, hs_err
 
 static int s_decode_job_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
 {
-    return s_decode_job(k, v, out, err);
+    return hs__store_decode_job(k, v, out, err);
 }
 
 static int s_decode_task_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
 {
-    return s_decode_task(k, v, out, err);
+    return hs__store_decode_task(k, v, out, err);
 }
 
 /* Reads record `id` of db (big-endian 64-bit key) and decodes it into out;
@@ -339,7 +348,7 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
             }
             *jobs = n;
         }
-        if ((rc = s_decode_job(&k, &v, &(*jobs)[*count], err)) != 0)
+        if ((rc = hs__store_decode_job(&k, &v, &(*jobs)[*count], err)) != 0)
             break;
         (*count)++;
     }
@@ -406,7 +415,7 @@ int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err)
         rc = hs_error_set(err, HS_ENOTFOUND, "no task %llu", (unsigned long long)t->id);
     else if (rc)
         rc = hs_store_mdb_error(err, rc, "tasks");
-    else if ((rc = s_decode_task(&k, &d, &old, err)) == 0) {
+    else if ((rc = hs__store_decode_task(&k, &d, &old, err)) == 0) {
         if (old.state != t->state) {
             uint8_t sk[9];
             s_state_key(sk, old.state, t->id);
@@ -478,7 +487,7 @@ int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb
         hs_store_task_t t;
         if (mdb_get(txn, s->dbi[HS_DB_TASKS], &tkv, &tv) != 0)
             continue;   /* index without record: cannot happen within one txn */
-        if ((ret = s_decode_task(&tkv, &tv, &t, err)) != 0)
+        if ((ret = hs__store_decode_task(&tkv, &tv, &t, err)) != 0)
             break;
         ret = cb(ctx, &t);
     }
