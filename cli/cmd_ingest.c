@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/json.h"
 #include "ingest/archive.h"
 #include "ingest/ingest.h"
 
@@ -36,57 +37,13 @@ static void s_usage(FILE *out)
             "file), duplicates, and the distributions of board sizes, results, rules and komi.\n");
 }
 
-/* Writes s as a JSON string; invalid UTF-8 bytes become U+FFFD so the output parses. */
-static void s_json_str(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    fputc('"', out);
-    while (*p) {
-        unsigned c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc((int)c, out);
-            p++;
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(out, "\\u%04x", c);
-            p++;
-        } else if (c < 0x80) {
-            fputc((int)c, out);
-            p++;
-        } else {
-            int n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
-            if (c >= 0xf5)
-                n = 0;
-            int ok = n > 0;
-            for (int i = 1; ok && i < n; i++)
-                ok = (p[i] & 0xc0) == 0x80;
-            if (ok && n == 3) {
-                unsigned cp = ((c & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
-                ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
-            } else if (ok && n == 4) {
-                unsigned cp = ((c & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) |
-                              ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu);
-                ok = cp >= 0x10000 && cp <= 0x10ffff;
-            }
-            if (ok) {
-                fwrite(p, 1, (size_t)n, out);
-                p += n;
-            } else {
-                fputs("\\ufffd", out);
-                p++;
-            }
-        }
-    }
-    fputc('"', out);
-}
-
 static void s_json_dist(FILE *out, const hs_ingest_dist_t *d)
 {
     fputc('{', out);
     for (size_t i = 0; i < d->n; i++) {
         if (i)
             fputs(", ", out);
-        s_json_str(out, d->items[i].key);
+        hs_json_string(out, d->items[i].key);
         fprintf(out, ": %llu", (unsigned long long)d->items[i].count);
     }
     fputc('}', out);
@@ -138,17 +95,17 @@ static void s_print_json(FILE *out, const hs_ingest_report_t *r)
     for (size_t i = 0; i < r->num_failures; i++) {
         const hs_ingest_failure_t *f = &r->failures[i];
         fputs(i ? ",\n  {\"file\": " : "\n  {\"file\": ", out);
-        s_json_str(out, f->source);
+        hs_json_string(out, f->source);
         fprintf(out, ", \"game\": %d, \"reason\": \"%s\", \"message\": ", f->game,
                 hs_ingest_reason_name(f->reason));
-        s_json_str(out, f->message);
+        hs_json_string(out, f->message);
         fputc('}', out);
     }
     fputs(r->num_failures ? "\n ],\n" : "],\n", out);
     fputs(" \"duplicate_games\": [", out);
     for (size_t i = 0; i < r->num_dups; i++) {
         fputs(i ? ",\n  {\"file\": " : "\n  {\"file\": ", out);
-        s_json_str(out, r->dups[i].source);
+        hs_json_string(out, r->dups[i].source);
         fprintf(out, ", \"game\": %d}", r->dups[i].game);
     }
     fputs(r->num_dups ? "\n ]}\n" : "]}\n", out);
