@@ -212,22 +212,42 @@ static int s_query_remote(const hs_query_args_t *a, int argc, char **argv)
     return 0;
 }
 
+/*
+ * `--engine judge` means the revision this build computes, as `--engines` of
+ * analyze and submit do (worker/engine.h, "Revisions"); "judge@1" reads the
+ * evals of revision 1. The spec is the one the parser took (the last --engine,
+ * an option value like any other) and is checked as --engines is: a known
+ * engine with a bad revision or options is refused, while a name this build does
+ * not know is looked up as given (another build may have stored it). The
+ * canonical text also replaces the argument, so that `--broker` sends it.
+ */
+static int s_canonical_engine(hs_query_args_t *a, char **args, char *canon, size_t size,
+                              hs_error_t *err)
+{
+    int rc = hs_engine_canonical_list(a->engine, 1, 0, canon, size, err);
+    if (rc == HS_ENOTFOUND) {
+        hs_error_clear(err);
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    a->engine = canon;
+    a->q.engine_id = hs_engine_config_id(canon);
+    args[a->engine_arg] = canon;
+    return 0;
+}
+
 int hs_cmd_query(int argc, char **argv)
 {
     hs_query_args_t a;
     hs_error_t err;
     hs_error_clear(&err);
-    /* `--engine judge` means the revision this build computes, as `--engines` of
-     * analyze and submit do (worker/engine.h, "Revisions"); "judge@1" reads the
-     * evals of revision 1. A name this build does not know is looked up as given. */
-    char canon[HS_ENGINE_NAME_MAX + 256];
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--engine") &&
-            hs_engine_canonical_list(argv[i + 1], 1, 0, canon, sizeof canon, NULL) == 0) {
-            argv[i + 1] = canon;
-            break;
-        }
     if (hs_query_args_parse(argc - 1, argv + 1, &a, &err) < 0) {
+        fprintf(stderr, "hyeongse query: %s\n", err.msg);
+        return 2;
+    }
+    char canon[HS_ENGINE_NAME_MAX + 256];
+    if (a.engine && s_canonical_engine(&a, argv + 1, canon, sizeof canon, &err) < 0) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg);
         return 2;
     }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# tests/test_inputs.sh — bad input and bad arguments (issue 11), through the
+# `hyeongse` program as a user meets them:
+#   - `query --json` output is JSON even when a stored source path (a file name)
+#     holds bytes that are not UTF-8;
+#   - arguments that must be refused with a clear message and exit status 2;
+#   - tar symlink / hardlink members and folder symlinks are reported, not
+#     silently dropped or followed.
+# Engine "area" (fast, deterministic), one thread.
+set -u
+BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
+tmp=$(mktemp -d /tmp/hs-test-inputs-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# check
+. "$(dirname "$0")/lib.sh"
+
+game() { # game FILE PB MOVE: a tiny 9x9 game, 3 moves (MOVE makes it distinct)
+    printf '(;GM[1]FF[4]SZ[9]KM[7]PB[%s]PW[bob]RE[B+R];B[ee];W[cc];B[%s])\n' "$2" "$3" > "$1"
+}
+
+# ---- query --json with a non-UTF-8 file name ----
+mkdir -p "$tmp/games"
+game "$tmp/games/$(printf 'caf\xe9-\xff.sgf')" latin gc
+game "$tmp/games/plain.sgf" plain gd
+"$BIN" analyze "$tmp/games" --db "$tmp/db" --threads 1 --engines area --quiet > "$tmp/analyze.out" 2>&1
+check "analyze a folder with a Latin-1 file name" "$?" 0
+"$BIN" query --db "$tmp/db" --json > "$tmp/q.jsonl"
+check "query --json exit status" "$?" 0
+bad=0
+while IFS= read -r line; do
+    printf '%s\n' "$line" | python3 -m json.tool > /dev/null 2>&1 || bad=$((bad + 1))
+done < "$tmp/q.jsonl"
+check "query --json: every line parses as JSON" "$bad" 0
+check "query --json: the bad bytes are U+FFFD" \
+      "$(grep -c 'caf\\ufffd-\\ufffd.sgf' "$tmp/q.jsonl")" 4
+"$BIN" query --db "$tmp/db" failed --json > /dev/null
+check "query failed --json exit status" "$?" 0
+
+# ---- arguments refused with a clear message and exit status 2 ----
+# refused WHAT MESSAGE-PART COMMAND...: exit status 2 and the message on stderr.
+refused() {
+    local what=$1 want=$2; shift 2
+    "$@" > "$tmp/r.out" 2> "$tmp/r.err"
+    check "$what: exit status" "$?" 2
+    check "$what: says why" "$(grep -c -- "$want" "$tmp/r.err")" 1
+}
+for v in abc 1e20 -5 0 99999999999999999999 ''; do
+    refused "query --limit '$v'" "--limit needs a whole number" \
+            "$BIN" query --db "$tmp/db" --limit "$v"
+done
+check "query --limit 2: two rows" "$("$BIN" query --db "$tmp/db" --limit 2 --json | wc -l)" 2
+# --engine is read as every option is: the last one counts, and it is canonical.
+check "query --engine noop --engine area@1 = --engine area" \
+      "$("$BIN" query --db "$tmp/db" --engine noop --engine area@1 --json | md5sum)" \
+      "$("$BIN" query --db "$tmp/db" --engine area --json | md5sum)"
+check "query --engine area@1: rows" \
+      "$("$BIN" query --db "$tmp/db" --engine noop --engine area@1 --json | grep -c '"engine":"area"')" 8
+refused "query --engine influence:tau=abc" "option tau needs a whole number" \
+        "$BIN" query --db "$tmp/db" --engine influence:tau=abc
+refused "query --engine judge:tau=1" "judge has no option 'tau'" \
+        "$BIN" query --db "$tmp/db" --engine judge:tau=1
+refused "query --engine area,noop" "too many engines" \
+        "$BIN" query --db "$tmp/db" --engine area,noop
+# Engine options: unknown keys, bad values, out of range, bad syntax.
+for spec in judge:tau=abc judge:tau=1 influence:tau=abc influence:tau=-1 influence:tau=99999 \
+            influence:final_mc=1 judge:final_mc=2 judge:reader=yes noop:delay_us=5x \
+            noop:delay=5 judge: judge:tau judge:=1 'judge:TAU=1' area:x=1; do
+    refused "analyze --engines $spec" "$spec" \
+            "$BIN" analyze "$tmp/games" --db "$tmp/db-bad" --threads 1 --engines "$spec" --quiet
+    refused "submit --engines $spec" "$spec" \
+            "$BIN" submit "$tmp/games" --broker tcp://127.0.0.1:1 --engines "$spec"
+done
+check "no store made by a refused analyze" "$(ls "$tmp/db-bad" 2>/dev/null | wc -l)" 0
+"$BIN" analyze "$tmp/games" --db "$tmp/db-opt" --threads 1 --quiet \
+       --engines influence:tau=120,judge:final_mc=0,noop:delay_us=1 > "$tmp/opt.out" 2>&1
+check "analyze with good options in range" "$?" 0
+
+exit $fail
