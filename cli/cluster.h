@@ -32,11 +32,12 @@ int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths);
  * Reads paths with the ingest pipeline and streams every good game, then every
  * failure (with its reason), into a new job through c. *job gets the job id,
  * *rep the ingest report (caller finis it). progress: print ingest progress.
+ * follow_symlinks: --follow-symlinks (hs_ingest_options_t.follow_symlinks).
  */
 int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          const char *engines, const char *moves, const char *name,
-                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
-                         bool progress, hs_error_t *err);
+                         int ingest_threads, bool follow_symlinks, uint64_t *job,
+                         hs_ingest_report_t *rep, bool progress, hs_error_t *err);
 
 /* Final figures of a job, as hs__cli_wait saw them last. */
 typedef struct hs_cli_job_summary {

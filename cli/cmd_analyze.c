@@ -85,7 +85,9 @@ static void s_usage(FILE *out)
             "                  that end in two passes, 8-15 ms a game)\n"
             "  --moves SPEC    all (default), every:N, last\n"
             "  --chunk N       most positions per task: longer games are split (default %d)\n"
-            "  --quiet         no progress bar\n",
+            "  --quiet         no progress bar\n"
+            "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
+            "                  them (default: not followed, reported as \"link\" failures)\n",
             hs__cli_default_engines(), hs_engine_list(known, sizeof known),
             HS_BROKER_DEFAULT_CHUNK);
 }
@@ -97,10 +99,11 @@ int hs_cmd_analyze(int argc, char **argv)
         { "engines", required_argument, 0, 'e' }, { "moves", required_argument, 0, 'm' },
         { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
         { "chunk", required_argument, 0, 'c' },
+        { "follow-symlinks", no_argument, 0, 'L' },
         { 0, 0, 0, 0 },
     };
     const char *db = "hyeongse.db", *engines = NULL, *moves = "all";
-    int threads = 0, quiet = 0, chunk = 0, c;
+    int threads = 0, quiet = 0, chunk = 0, follow = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "d:t:e:m:c:qh", opts, NULL)) != -1) {
         switch (c) {
@@ -117,6 +120,7 @@ int hs_cmd_analyze(int argc, char **argv)
             }
             break;
         case 'q': quiet = 1; break;
+        case 'L': follow = 1; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -207,7 +211,7 @@ int hs_cmd_analyze(int argc, char **argv)
         fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
                 argv[optind], engines, threads, db);
     int rc = hs__cli_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
-                                  moves, "analyze", 0, &job, &rep, false, &err);
+                                  moves, "analyze", 0, follow, &job, &rep, false, &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
         if (bt.rc < 0)

@@ -21,7 +21,7 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse ingest PATH... --dry-run [--json] [--threads N] [--progress]\n"
-            "                       [--max-failures N] [--max-member BYTES]\n\n"
+            "                       [--max-failures N] [--max-member BYTES] [--follow-symlinks]\n\n"
             "Reads every SGF game in PATH (.sgf files, folders, .tar, .tar.gz/.tgz,\n"
             ".tar.xz, .tar.bz2, .zip), parses, replays with legality checks, removes\n"
             "duplicates and prints the archive report. Broken games are listed with\n"
@@ -31,7 +31,10 @@ static void s_usage(FILE *out)
             "  --threads N        parser threads (default: one per CPU)\n"
             "  --progress         progress on stderr (default: only when stderr is a terminal)\n"
             "  --max-failures N   failures listed in full (all are counted; default 100000)\n"
-            "  --max-member BYTES largest SGF file accepted (default 64 MiB)\n\n"
+            "  --max-member BYTES largest SGF file accepted (default 64 MiB)\n"
+            "  --follow-symlinks  follow symbolic links inside folders that lead outside them\n"
+            "                     (default: not followed; reported as \"link\" failures, as\n"
+            "                     are symlink and hardlink members of archives)\n\n"
             "Report: files and bytes read, games (distinct good games), positions\n"
             "(moves + 1 per good game), failed (one per failed game tree or unreadable\n"
             "file), duplicates, and the distributions of board sizes, results, rules and komi.\n");
@@ -197,6 +200,8 @@ int hs_cmd_ingest(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
             dry = 1;
+        } else if (!strcmp(a, "--follow-symlinks")) {
+            o.follow_symlinks = true;
         } else if (!strcmp(a, "--progress")) {
             progress = 1;
         } else if (!strcmp(a, "--no-progress")) {

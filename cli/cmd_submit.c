@@ -70,7 +70,7 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
  * used is copied to token_out (HS_WIRE_MAX_TOKEN + 1 bytes) when not NULL. */
 static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                           const char *engines, const char *moves, const char *name,
-                          int ingest_threads, const char *token, char *token_out,
+                          int ingest_threads, bool follow, const char *token, char *token_out,
                           uint64_t *job, hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
     s_feed_t f = { 0 };
@@ -87,6 +87,7 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
     hs_ingest_options_t o;
     hs_ingest_options_init(&o);
     o.threads = ingest_threads;
+    o.follow_symlinks = follow;
     o.on_game = s_on_game;
     o.ctx = &f;
     o.progress = progress ? stderr : NULL;
@@ -117,11 +118,11 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
 
 int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          const char *engines, const char *moves, const char *name,
-                         int ingest_threads, uint64_t *job, hs_ingest_report_t *rep,
-                         bool progress, hs_error_t *err)
+                         int ingest_threads, bool follow_symlinks, uint64_t *job,
+                         hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
-    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads, NULL, NULL,
-                          job, rep, progress, err);
+    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads,
+                          follow_symlinks, NULL, NULL, job, rep, progress, err);
 }
 
 /* ------------------------------------------------------------- waiting */
@@ -285,7 +286,9 @@ static void s_usage(FILE *out)
             "                  also after a broker restart: the games it holds are skipped\n"
             "                  as duplicates. Only while the job still takes input: within\n"
             "                  the broker's upload lease (10 minutes without a SUBMIT)\n"
-            "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n",
+            "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n"
+            "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
+            "                  them (default: not followed, reported as \"link\" failures)\n",
             HS_CLI_DEFAULT_BROKER, hs__cli_default_engines());
 }
 
@@ -296,10 +299,11 @@ int hs_cmd_submit(int argc, char **argv)
         { "moves", required_argument, 0, 'm' },  { "name", required_argument, 0, 'n' },
         { "threads", required_argument, 0, 't' }, { "wait", no_argument, 0, 'w' },
         { "token", required_argument, 0, 'T' },  { "help", no_argument, 0, 'h' },
+        { "follow-symlinks", no_argument, 0, 'L' },
         { 0, 0, 0, 0 },
     };
     const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL, *token = NULL;
-    int threads = 0, wait = 0, c;
+    int threads = 0, wait = 0, follow = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
         switch (c) {
@@ -310,6 +314,7 @@ int hs_cmd_submit(int argc, char **argv)
         case 't': threads = atoi(optarg); break;
         case 'w': wait = 1; break;
         case 'T': token = optarg; break;
+        case 'L': follow = 1; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -366,7 +371,8 @@ int hs_cmd_submit(int argc, char **argv)
     hs_ingest_report_t rep;
     char used[HS_WIRE_MAX_TOKEN + 1] = "";
     int rc = s_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
-                            moves, name, threads, token, used, &job, &rep, false, &err);
+                            moves, name, threads, follow, token, used, &job, &rep, false,
+                            &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         if (job)

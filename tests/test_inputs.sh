@@ -76,4 +76,53 @@ check "no store made by a refused analyze" "$(ls "$tmp/db-bad" 2>/dev/null | wc 
        --engines influence:tau=120,judge:final_mc=0,noop:delay_us=1 > "$tmp/opt.out" 2>&1
 check "analyze with good options in range" "$?" 0
 
+# ---- links: tar link members, folder symlinks leading outside ----
+mkdir -p "$tmp/t/g" "$tmp/outside/deep"
+game "$tmp/t/g/real.sgf" real ge
+ln -s real.sgf "$tmp/t/g/sym.sgf"
+ln "$tmp/t/g/real.sgf" "$tmp/t/g/hard.sgf"
+(cd "$tmp/t" && tar cf "$tmp/links.tar" g/real.sgf g/hard.sgf g/sym.sgf)
+"$BIN" ingest "$tmp/links.tar" --dry-run --json > "$tmp/links.json" 2> "$tmp/links.err"
+check "ingest a tar with link members" "$?" 0
+py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+check "tar: one game read" "$(py "$tmp/links.json" 'r["games"]')" 1
+check "tar: two link failures" "$(py "$tmp/links.json" 'r["failure_reasons"]["link"]')" 2
+check "tar: the symlink member, with its reason" \
+      "$(grep -c 'links.tar:g/sym.sgf.*symlink member not followed' "$tmp/links.json")" 1
+check "tar: the hardlink member, with its reason" \
+      "$(grep -c "links.tar:g/hard.sgf.*hardlink member: the same file as member 'g/real.sgf'" \
+         "$tmp/links.json")" 1
+
+game "$tmp/outside/o.sgf" outside gf
+game "$tmp/outside/deep/d.sgf" deep gg
+mkdir -p "$tmp/walk/in"
+game "$tmp/walk/in/w.sgf" walk gh
+ln -s "$tmp/outside" "$tmp/walk/outdir"                 # a folder outside: not followed
+ln -s "$tmp/outside/o.sgf" "$tmp/walk/out.sgf"          # a file outside: not followed
+ln -s in/w.sgf "$tmp/walk/inner.sgf"                    # a file inside: read
+ln -s in "$tmp/walk/indir"                              # a folder inside: walked once
+ln -s .. "$tmp/walk/in/up"                              # a loop
+"$BIN" ingest "$tmp/walk" --dry-run --json > "$tmp/walk.json" 2> "$tmp/walk.err"
+check "ingest a folder with symlinks" "$?" 0
+check "folder: only the game inside (w.sgf twice = 1 duplicate)" \
+      "$(py "$tmp/walk.json" '(r["games"], r["duplicates"])')" "(1, 1)"
+check "folder: the two links outside reported" \
+      "$(py "$tmp/walk.json" 'r["failure_reasons"]["link"]')" 2
+check "folder: the folder link says why" \
+      "$(grep -c 'walk/outdir.*symbolic link to a folder outside the folder, not followed' "$tmp/walk.json")" 1
+"$BIN" ingest "$tmp/walk" --dry-run --json --follow-symlinks > "$tmp/walkf.json" 2> "$tmp/walkf.err"
+check "ingest --follow-symlinks" "$?" 0
+check "--follow-symlinks: the games outside are read too" \
+      "$(py "$tmp/walkf.json" 'r["games"]')" 3
+# in/up and indir/up both lead back to walk/, which is being walked.
+check "--follow-symlinks: the loop reported, not walked again" \
+      "$(grep -c 'symbolic link loop' "$tmp/walkf.json")" 2
+"$BIN" analyze "$tmp/walk" --db "$tmp/db-walk" --threads 1 --engines area --quiet > /dev/null 2>&1
+check "analyze: links outside are failures of the job" \
+      "$("$BIN" query --db "$tmp/db-walk" failed --json | grep -c 'link: symbolic link to a')" 2
+"$BIN" analyze "$tmp/walk" --db "$tmp/db-walkf" --threads 1 --engines area --quiet \
+       --follow-symlinks > /dev/null 2>&1
+check "analyze --follow-symlinks: 3 games" \
+      "$("$BIN" query --db "$tmp/db-walkf" stats --json | grep -o '"games":[0-9]*')" '"games":3'
+
 exit $fail
