@@ -117,8 +117,37 @@ static void s_put(s_buf_t *b, const char *s, size_t n)
     b->len += n;
 }
 
-/* UTF-8 copy of data with invalid bytes replaced; data[0..valid) is already
- * known to be valid UTF-8 (0 when unknown). */
+/*
+ * Length of a character that lost a byte to '?' the way Fox's records do
+ * ("\xe9\xa3\x8e\xe6?\xbd" for two Chinese characters: a byte of the second
+ * was written as '?'), or 0. Such a character is a lead byte of a 3- or 4-byte
+ * sequence, then its continuation positions each holding a continuation byte
+ * or '?', at least one of each: the real continuation byte is what tells it
+ * from a Latin-1 letter followed by a question mark ("\xe9?" stays two
+ * characters). The lost byte cannot be recovered, so the whole character
+ * becomes one U+FFFD instead of two or three replacement characters around a
+ * stray '?'.
+ */
+static size_t s_fox_char(const unsigned char *s, size_t n)
+{
+    size_t k = s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (!k || n < k)
+        return 0;
+    int lost = 0, kept = 0;
+    for (size_t i = 1; i < k; i++) {
+        if (s[i] == '?')
+            lost++;
+        else if ((s[i] & 0xC0) == 0x80)
+            kept++;
+        else
+            return 0;
+    }
+    return lost && kept ? k : 0;
+}
+
+/* UTF-8 copy of data with invalid bytes replaced (a Fox character that lost a
+ * byte to '?' as a whole: s_fox_char); data[0..valid) is already known to be
+ * valid UTF-8 (0 when unknown). */
 static void s_repair_utf8_from(s_buf_t *b, const char *data, size_t len, size_t valid,
                                size_t *replaced)
 {
@@ -130,9 +159,10 @@ static void s_repair_utf8_from(s_buf_t *b, const char *data, size_t len, size_t 
         s_put(b, data + i, ok);
         i += ok;
         if (i < len) {
+            size_t fox = s_fox_char((const unsigned char *)data + i, len - i);
             s_put(b, s_repl, 3);
             (*replaced)++;
-            i++;
+            i += fox ? fox : 1;
         }
     }
 }

@@ -53,6 +53,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/charset.h"
 #include "core/sgf.h"
 
 #define HS_GAME_MAX_MOVES 100000
@@ -188,14 +189,25 @@ const char *hs_result_format(const hs_result_t *r, char *buf)
 
 /* ---- reading a game tree -------------------------------------------------- */
 
+/*
+ * A copy of a metadata value, valid UTF-8 whatever the tree was parsed with:
+ * the SGF reader converts and repairs the text (core/charset.h, Fox's broken
+ * names included) unless HS_SGF_NO_CHARSET, and a record's strings go on to
+ * the store, JSON and the wire, where raw bytes would break strict readers.
+ */
 static char *s_dup(const char *s)
 {
     if (!s)
         return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    size_t n = strlen(s);
+    if (hs_utf8_valid_prefix(s, n) != n) {
+        char *fixed = NULL;
+        size_t flen;
+        return hs_charset_convert("UTF-8", s, n, &fixed, &flen, NULL, NULL) == 0 ? fixed : NULL;
+    }
+    char *d = malloc(n + 1);
     if (d)
-        memcpy(d, s, n);
+        memcpy(d, s, n + 1);
     return d;
 }
 
