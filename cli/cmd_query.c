@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/game.h"
 #include "core/sgf.h"
 #include "broker/client.h"
@@ -66,40 +67,6 @@ static void s_usage(FILE *out)
         "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
 }
 
-/* Reads the whole file: malloc'd buffer in *out (caller frees), 0 or HS_EIO/HS_ENOMEM. */
-static int s_slurp(const char *path, char **out, size_t *len, hs_error_t *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hs_error_set(err, HS_EIO, "%s: cannot open", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *b = cap > ((size_t)64 << 20) ? NULL : realloc(buf, cap * 2);
-        if (!b) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = b;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf)
-        return hs_error_set(err, HS_ENOMEM, "%s: too big or out of memory", path);
-    if (bad) {
-        free(buf);
-        return hs_error_set(err, HS_EIO, "%s: read error", path);
-    }
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
 /*
  * --position: game `index` of the SGF file, replayed to q->move, looked up. The
  * game the store holds under the same id (same size, setup, moves and komi) is
@@ -110,7 +77,8 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = s_slurp(path, &data, &len, err);
+    /* Past the SGF reader's file limit the parse would refuse it anyway. */
+    int rc = hs_buf_read_file(path, (size_t)64 << 20, &data, &len, err);
     if (rc)
         return rc;
     hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, err);
