@@ -27,11 +27,15 @@ game "$tmp/games/plain.sgf" plain gd
 check "analyze a folder with a Latin-1 file name" "$?" 0
 "$BIN" query --db "$tmp/db" --json > "$tmp/q.jsonl"
 check "query --json exit status" "$?" 0
+# JSON is UTF-8: decode strictly (json.tool alone would take the raw bytes
+# through Python's surrogateescape), then parse each line.
 bad=0
 while IFS= read -r line; do
+    printf '%s\n' "$line" | python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' \
+        2> /dev/null || bad=$((bad + 1))
     printf '%s\n' "$line" | python3 -m json.tool > /dev/null 2>&1 || bad=$((bad + 1))
 done < "$tmp/q.jsonl"
-check "query --json: every line parses as JSON" "$bad" 0
+check "query --json: every line is UTF-8 and parses as JSON" "$bad" 0
 check "query --json: the bad bytes are U+FFFD" \
       "$(grep -c 'caf\\ufffd-\\ufffd.sgf' "$tmp/q.jsonl")" 4
 "$BIN" query --db "$tmp/db" failed --json > /dev/null
