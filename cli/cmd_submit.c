@@ -17,6 +17,7 @@
 #include "cluster.h"
 #include "worker/engine.h"
 #include "core/clock.h"
+#include "core/json.h"
 
 const char hs_cmd_submit_summary[] = "submit an archive to a broker as an analysis job";
 
@@ -209,20 +210,6 @@ int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *
 
 /* --------------------------------------------------------------- status */
 
-static void s_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
 {
     if (json) {
@@ -230,9 +217,9 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
         for (int i = 0; i < r->num_jobs; i++) {
             const hs_wire_job_status_t *j = &r->jobs[i];
             fprintf(out, "%s{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", j->id);
-            s_json_str(out, j->name);
+            hs_json_string(out, j->name);
             fprintf(out, ",\"state\":");
-            s_json_str(out, j->state);
+            hs_json_string(out, j->state);
             fprintf(out, ",\"games_total\":%" PRId64 ",\"games_done\":%" PRId64
                          ",\"games_failed\":%" PRId64 ",\"positions_total\":%" PRId64
                          ",\"positions_done\":%" PRId64 ",\"rate\":%.1f,\"input_complete\":%s",
@@ -241,7 +228,7 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
                     j->input_complete ? "true" : "false");
             if (j->reason) {
                 fprintf(out, ",\"reason\":");
-                s_json_str(out, j->reason);
+                hs_json_string(out, j->reason);
             }
             fputc('}', out);
         }
