@@ -154,6 +154,11 @@ static int s_check_specs(char *const *specs, int n, hs_error_t *err)
             return hs_error_set(err, HS_EINVAL, "engine spec '%s': a revision is a number "
                                 "from 2 to %d, without leading zeros (canonical specs, "
                                 "docs/PROTOCOL.md)", spec, HS_ENGINE_MAX_REVISION);
+        /* The options' syntax (core/poskey.h): "judge:" or "judge:tau" would be
+         * stored as an engine of its own. Their meaning is the workers' check. */
+        hs_error_t why = { 0 };
+        if (sp.options && hs_engine_options_syntax(sp.options, sp.options_len, &why))
+            return hs_error_set(err, HS_EINVAL, "engine spec '%s': %s", spec, why.msg);
         for (int k = 0; k < i; k++)
             if (specs[k] && !strcmp(specs[k], spec))
                 return hs_error_set(err, HS_EINVAL, "engine spec '%s' listed twice", spec);

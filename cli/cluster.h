@@ -34,10 +34,12 @@ int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths);
  * (NULL: a random one) the job the broker holds with that token, which the
  * games join (those it already holds are skipped). *job gets the job id, *rep
  * the ingest report (caller finis it). progress: print ingest progress.
+ * follow_symlinks: --follow-symlinks (hs_ingest_options_t.follow_symlinks).
  */
 int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          const char *engines, const char *moves, const char *name,
-                         int ingest_threads, const char *token, uint64_t *job,
+                         int ingest_threads, bool follow_symlinks, const char *token,
+                         uint64_t *job,
                          hs_ingest_report_t *rep, bool progress, hs_error_t *err);
 
 /* Final figures of a job, as hs__cli_wait saw them last. */

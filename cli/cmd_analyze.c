@@ -43,7 +43,7 @@ const char hs_cmd_analyze_summary[] = "analyze an archive on this machine (embed
 typedef struct s_opts {
     const char *db, *engines, *moves;
     int threads, chunk;
-    bool quiet;
+    bool quiet, follow_symlinks;
     char *const *paths;
     int npaths;
     char canon_engines[1024];
@@ -124,7 +124,9 @@ static void s_usage(FILE *out)
             "  --moves SPEC    all (default), every:N (N in 1..10000), last\n"
             "  --chunk N       most positions per task, 1..%d: longer games are split\n"
             "                  (default %d)\n"
-            "  --quiet         no progress bar\n",
+            "  --quiet         no progress bar\n"
+            "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
+            "                  them (default: not followed, reported as \"link\" failures)\n",
             HS_ANALYZE_MAX_THREADS, hs__cli_default_engines(), hs_engine_list(known, sizeof known),
             HS_WIRE_MAX_EVALS, HS_BROKER_DEFAULT_CHUNK);
 }
@@ -168,6 +170,7 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
         { "engines", required_argument, 0, 'e' }, { "moves", required_argument, 0, 'm' },
         { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
         { "chunk", required_argument, 0, 'c' },
+        { "follow-symlinks", no_argument, 0, 'L' },
         { 0, 0, 0, 0 },
     };
     int c;
@@ -186,6 +189,7 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
                 return 2;
             break;
         case 'q': o->quiet = true; break;
+        case 'L': o->follow_symlinks = true; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -328,8 +332,8 @@ static int s_submit_and_wait(s_cluster_t *c, const s_opts_t *o, s_run_t *r)
             fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
                     o->paths[0], o->engines, o->threads, o->db);
         rc = hs__cli_submit_paths(cl, (const char *const *)o->paths, o->npaths, o->engines,
-                                  o->moves, "analyze", 0, r->resume.token, &r->job, &r->rep,
-                                  false, &err);
+                                  o->moves, "analyze", 0, o->follow_symlinks, r->resume.token,
+                                  &r->job, &r->rep, false, &err);
     }
     if (rc == 0)
         rc = hs__cli_wait(cl, r->job, o->quiet ? NULL : stderr, &r->sum, &err);

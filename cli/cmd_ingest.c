@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/json.h"
 #include "ingest/archive.h"
 #include "ingest/ingest.h"
 
@@ -20,7 +21,7 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse ingest PATH... --dry-run [--json] [--threads N] [--progress]\n"
-            "                       [--max-failures N] [--max-member BYTES]\n\n"
+            "                       [--max-failures N] [--max-member BYTES] [--follow-symlinks]\n\n"
             "Reads every SGF game in PATH (.sgf files, folders, .tar, .tar.gz/.tgz,\n"
             ".tar.xz, .tar.bz2, .zip), parses, replays with legality checks, removes\n"
             "duplicates and prints the archive report. Broken games are listed with\n"
@@ -30,54 +31,13 @@ static void s_usage(FILE *out)
             "  --threads N        parser threads (default: one per CPU)\n"
             "  --progress         progress on stderr (default: only when stderr is a terminal)\n"
             "  --max-failures N   failures listed in full (all are counted; default 100000)\n"
-            "  --max-member BYTES largest SGF file accepted (default 64 MiB)\n\n"
+            "  --max-member BYTES largest SGF file accepted (default 64 MiB)\n"
+            "  --follow-symlinks  follow symbolic links inside folders that lead outside them\n"
+            "                     (default: not followed; reported as \"link\" failures, as\n"
+            "                     are symlink and hardlink members of archives)\n\n"
             "Report: files and bytes read, games (distinct good games), positions\n"
             "(moves + 1 per good game), failed (one per failed game tree or unreadable\n"
             "file), duplicates, and the distributions of board sizes, results, rules and komi.\n");
-}
-
-/* Writes s as a JSON string; invalid UTF-8 bytes become U+FFFD so the output parses. */
-static void s_json_str(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    fputc('"', out);
-    while (*p) {
-        unsigned c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc((int)c, out);
-            p++;
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(out, "\\u%04x", c);
-            p++;
-        } else if (c < 0x80) {
-            fputc((int)c, out);
-            p++;
-        } else {
-            int n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c <= 0xdf ? 2 : 0;
-            if (c >= 0xf5)
-                n = 0;
-            int ok = n > 0;
-            for (int i = 1; ok && i < n; i++)
-                ok = (p[i] & 0xc0) == 0x80;
-            if (ok && n == 3) {
-                unsigned cp = ((c & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
-                ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
-            } else if (ok && n == 4) {
-                unsigned cp = ((c & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) |
-                              ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu);
-                ok = cp >= 0x10000 && cp <= 0x10ffff;
-            }
-            if (ok) {
-                fwrite(p, 1, (size_t)n, out);
-                p += n;
-            } else {
-                fputs("\\ufffd", out);
-                p++;
-            }
-        }
-    }
-    fputc('"', out);
 }
 
 static void s_json_dist(FILE *out, const hs_ingest_dist_t *d)
@@ -86,7 +46,7 @@ static void s_json_dist(FILE *out, const hs_ingest_dist_t *d)
     for (size_t i = 0; i < d->n; i++) {
         if (i)
             fputs(", ", out);
-        s_json_str(out, d->items[i].key);
+        hs_json_string(out, d->items[i].key);
         fprintf(out, ": %llu", (unsigned long long)d->items[i].count);
     }
     fputc('}', out);
@@ -138,17 +98,17 @@ static void s_print_json(FILE *out, const hs_ingest_report_t *r)
     for (size_t i = 0; i < r->num_failures; i++) {
         const hs_ingest_failure_t *f = &r->failures[i];
         fputs(i ? ",\n  {\"file\": " : "\n  {\"file\": ", out);
-        s_json_str(out, f->source);
+        hs_json_string(out, f->source);
         fprintf(out, ", \"game\": %d, \"reason\": \"%s\", \"message\": ", f->game,
                 hs_ingest_reason_name(f->reason));
-        s_json_str(out, f->message);
+        hs_json_string(out, f->message);
         fputc('}', out);
     }
     fputs(r->num_failures ? "\n ],\n" : "],\n", out);
     fputs(" \"duplicate_games\": [", out);
     for (size_t i = 0; i < r->num_dups; i++) {
         fputs(i ? ",\n  {\"file\": " : "\n  {\"file\": ", out);
-        s_json_str(out, r->dups[i].source);
+        hs_json_string(out, r->dups[i].source);
         fprintf(out, ", \"game\": %d}", r->dups[i].game);
     }
     fputs(r->num_dups ? "\n ]}\n" : "]}\n", out);
@@ -240,6 +200,8 @@ int hs_cmd_ingest(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
             dry = 1;
+        } else if (!strcmp(a, "--follow-symlinks")) {
+            o.follow_symlinks = true;
         } else if (!strcmp(a, "--progress")) {
             progress = 1;
         } else if (!strcmp(a, "--no-progress")) {

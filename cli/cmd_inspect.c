@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/game.h"
 #include "core/sgf.h"
 
@@ -36,37 +37,6 @@ static const char *s_komi_source(hs_komi_source_t s)
     }
 }
 
-static char *s_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0, r;
-    char *buf = malloc(cap);
-    while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += r;
-        if (n == cap) {
-            if (cap >= ((size_t)256 << 20))
-                break; /* the parser's limit will say so */
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
 
 #define S_STR(x) ((x) ? (x) : "-")
 
@@ -108,12 +78,13 @@ int hs_cmd_inspect(int argc, char **argv)
         return 2;
     }
     size_t len = 0;
-    char *data = s_read_file(path, &len);
-    if (!data) {
-        fprintf(stderr, "%s: cannot read the file\n", path);
+    char *data = NULL;
+    hs_error_t err;
+    /* 256 MiB: past the SGF reader's file limit, which then says so. */
+    if (hs_buf_read_file(path, (size_t)256 << 20, &data, &len, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
         return 2;
     }
-    hs_error_t err;
     hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, &err);
     free(data);
     if (!c) {

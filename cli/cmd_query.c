@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/game.h"
 #include "core/sgf.h"
 #include "broker/client.h"
@@ -66,40 +67,6 @@ static void s_usage(FILE *out)
         "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
 }
 
-/* Reads the whole file: malloc'd buffer in *out (caller frees), 0 or HS_EIO/HS_ENOMEM. */
-static int s_slurp(const char *path, char **out, size_t *len, hs_error_t *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hs_error_set(err, HS_EIO, "%s: cannot open", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *b = cap > ((size_t)64 << 20) ? NULL : realloc(buf, cap * 2);
-        if (!b) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = b;
-        cap *= 2;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!buf)
-        return hs_error_set(err, HS_ENOMEM, "%s: too big or out of memory", path);
-    if (bad) {
-        free(buf);
-        return hs_error_set(err, HS_EIO, "%s: read error", path);
-    }
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
 /*
  * --position: game `index` of the SGF file, replayed to q->move, looked up. The
  * game the store holds under the same id (same size, setup, moves and komi) is
@@ -110,7 +77,8 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = s_slurp(path, &data, &len, err);
+    /* Past the SGF reader's file limit the parse would refuse it anyway. */
+    int rc = hs_buf_read_file(path, (size_t)64 << 20, &data, &len, err);
     if (rc)
         return rc;
     hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, err);
@@ -212,22 +180,42 @@ static int s_query_remote(const hs_query_args_t *a, int argc, char **argv)
     return 0;
 }
 
+/*
+ * `--engine judge` means the revision this build computes, as `--engines` of
+ * analyze and submit do (worker/engine.h, "Revisions"); "judge@1" reads the
+ * evals of revision 1. The spec is the one the parser took (the last --engine,
+ * an option value like any other) and is checked as --engines is: a known
+ * engine with a bad revision or options is refused, while a name this build does
+ * not know is looked up as given (another build may have stored it). The
+ * canonical text also replaces the argument, so that `--broker` sends it.
+ */
+static int s_canonical_engine(hs_query_args_t *a, char **args, char *canon, size_t size,
+                              hs_error_t *err)
+{
+    int rc = hs_engine_canonical_list(a->engine, 1, 0, canon, size, err);
+    if (rc == HS_ENOTFOUND) {
+        hs_error_clear(err);
+        return 0;
+    }
+    if (rc < 0)
+        return rc;
+    a->engine = canon;
+    a->q.engine_id = hs_engine_config_id(canon);
+    args[a->engine_arg] = canon;
+    return 0;
+}
+
 int hs_cmd_query(int argc, char **argv)
 {
     hs_query_args_t a;
     hs_error_t err;
     hs_error_clear(&err);
-    /* `--engine judge` means the revision this build computes, as `--engines` of
-     * analyze and submit do (worker/engine.h, "Revisions"); "judge@1" reads the
-     * evals of revision 1. A name this build does not know is looked up as given. */
-    char canon[HS_ENGINE_NAME_MAX + 256];
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--engine") &&
-            hs_engine_canonical_list(argv[i + 1], 1, 0, canon, sizeof canon, NULL) == 0) {
-            argv[i + 1] = canon;
-            break;
-        }
     if (hs_query_args_parse(argc - 1, argv + 1, &a, &err) < 0) {
+        fprintf(stderr, "hyeongse query: %s\n", err.msg);
+        return 2;
+    }
+    char canon[HS_ENGINE_NAME_MAX + 256];
+    if (a.engine && s_canonical_engine(&a, argv + 1, canon, sizeof canon, &err) < 0) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg);
         return 2;
     }

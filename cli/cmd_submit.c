@@ -17,6 +17,7 @@
 #include "cluster.h"
 #include "worker/engine.h"
 #include "core/clock.h"
+#include "core/json.h"
 
 const char hs_cmd_submit_summary[] = "submit an archive to a broker as an analysis job";
 
@@ -70,7 +71,7 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
  * used is copied to token_out (HS_WIRE_MAX_TOKEN + 1 bytes) when not NULL. */
 static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                           const char *engines, const char *moves, const char *name,
-                          int ingest_threads, const char *token, char *token_out,
+                          int ingest_threads, bool follow, const char *token, char *token_out,
                           uint64_t *job, hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
     s_feed_t f = { 0 };
@@ -87,6 +88,7 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
     hs_ingest_options_t o;
     hs_ingest_options_init(&o);
     o.threads = ingest_threads;
+    o.follow_symlinks = follow;
     o.on_game = s_on_game;
     o.ctx = &f;
     o.progress = progress ? stderr : NULL;
@@ -117,11 +119,11 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
 
 int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          const char *engines, const char *moves, const char *name,
-                         int ingest_threads, const char *token, uint64_t *job,
-                         hs_ingest_report_t *rep, bool progress, hs_error_t *err)
+                         int ingest_threads, bool follow_symlinks, const char *token,
+                         uint64_t *job, hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
-    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads, token, NULL,
-                          job, rep, progress, err);
+    return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads,
+                          follow_symlinks, token, NULL, job, rep, progress, err);
 }
 
 /* ------------------------------------------------------------- waiting */
@@ -208,20 +210,6 @@ int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *
 
 /* --------------------------------------------------------------- status */
 
-static void s_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
 {
     if (json) {
@@ -229,9 +217,9 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
         for (int i = 0; i < r->num_jobs; i++) {
             const hs_wire_job_status_t *j = &r->jobs[i];
             fprintf(out, "%s{\"id\":%" PRIu64 ",\"name\":", i ? "," : "", j->id);
-            s_json_str(out, j->name);
+            hs_json_string(out, j->name);
             fprintf(out, ",\"state\":");
-            s_json_str(out, j->state);
+            hs_json_string(out, j->state);
             fprintf(out, ",\"games_total\":%" PRId64 ",\"games_done\":%" PRId64
                          ",\"games_failed\":%" PRId64 ",\"positions_total\":%" PRId64
                          ",\"positions_done\":%" PRId64 ",\"rate\":%.1f,\"input_complete\":%s",
@@ -240,7 +228,7 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
                     j->input_complete ? "true" : "false");
             if (j->reason) {
                 fprintf(out, ",\"reason\":");
-                s_json_str(out, j->reason);
+                hs_json_string(out, j->reason);
             }
             fputc('}', out);
         }
@@ -289,7 +277,9 @@ static void s_usage(FILE *out)
             "                  also after a broker restart: the games it holds are skipped\n"
             "                  as duplicates. Only while the job still takes input: within\n"
             "                  the broker's upload lease (10 minutes without a SUBMIT)\n"
-            "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n",
+            "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n"
+            "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
+            "                  them (default: not followed, reported as \"link\" failures)\n",
             HS_CLI_DEFAULT_BROKER, hs__cli_default_engines());
 }
 
@@ -300,10 +290,11 @@ int hs_cmd_submit(int argc, char **argv)
         { "moves", required_argument, 0, 'm' },  { "name", required_argument, 0, 'n' },
         { "threads", required_argument, 0, 't' }, { "wait", no_argument, 0, 'w' },
         { "token", required_argument, 0, 'T' },  { "help", no_argument, 0, 'h' },
+        { "follow-symlinks", no_argument, 0, 'L' },
         { 0, 0, 0, 0 },
     };
     const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL, *token = NULL;
-    int threads = 0, wait = 0, c;
+    int threads = 0, wait = 0, follow = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
         switch (c) {
@@ -314,6 +305,7 @@ int hs_cmd_submit(int argc, char **argv)
         case 't': threads = atoi(optarg); break;
         case 'w': wait = 1; break;
         case 'T': token = optarg; break;
+        case 'L': follow = 1; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -370,7 +362,8 @@ int hs_cmd_submit(int argc, char **argv)
     hs_ingest_report_t rep;
     char used[HS_WIRE_MAX_TOKEN + 1] = "";
     int rc = s_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
-                            moves, name, threads, token, used, &job, &rep, false, &err);
+                            moves, name, threads, follow, token, used, &job, &rep, false,
+                            &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         if (job)

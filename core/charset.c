@@ -14,6 +14,8 @@
  */
 #include "core/charset.h"
 
+#include "core/buf.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
@@ -83,61 +85,57 @@ size_t hs_utf8_valid_prefix(const char *data, size_t len)
     return len;
 }
 
-/* Growable output buffer. */
-typedef struct s_buf {
-    char *p;
-    size_t len, cap, max;
-    int err;
-} s_buf_t;
-
-static int s_reserve(s_buf_t *b, size_t extra)
+/*
+ * Length of a character that lost a byte to '?' the way Fox's records do
+ * ("\xe9\xa3\x8e\xe6?\xbd" for two Chinese characters: a byte of the second
+ * was written as '?'), or 0. Such a character is a lead byte of a 3- or 4-byte
+ * sequence, then its continuation positions each holding a continuation byte
+ * or '?', at least one of each: the real continuation byte is what tells it
+ * from a Latin-1 letter followed by a question mark ("\xe9?" stays two
+ * characters). The lost byte cannot be recovered, so the whole character
+ * becomes one U+FFFD instead of two or three replacement characters around a
+ * stray '?'.
+ */
+static size_t s_fox_char(const unsigned char *s, size_t n)
 {
-    if (b->err)
-        return b->err;
-    if (b->max && b->len + extra > b->max)
-        return b->err = HS_ELIMIT;
-    if (b->len + extra + 1 <= b->cap)
+    size_t k = s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (!k || n < k)
         return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    char *np = realloc(b->p, cap);
-    if (!np)
-        return b->err = HS_ENOMEM;
-    b->p = np;
-    b->cap = cap;
-    return 0;
+    int lost = 0, kept = 0;
+    for (size_t i = 1; i < k; i++) {
+        if (s[i] == '?')
+            lost++;
+        else if ((s[i] & 0xC0) == 0x80)
+            kept++;
+        else
+            return 0;
+    }
+    return lost && kept ? k : 0;
 }
 
-static void s_put(s_buf_t *b, const char *s, size_t n)
-{
-    if (s_reserve(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-}
-
-/* UTF-8 copy of data with invalid bytes replaced; data[0..valid) is already
- * known to be valid UTF-8 (0 when unknown). */
-static void s_repair_utf8_from(s_buf_t *b, const char *data, size_t len, size_t valid,
+/* UTF-8 copy of data with invalid bytes replaced (a Fox character that lost a
+ * byte to '?' as a whole: s_fox_char); data[0..valid) is already known to be
+ * valid UTF-8 (0 when unknown). */
+static void s_repair_utf8_from(hs_buf_t *b, const char *data, size_t len, size_t valid,
                                size_t *replaced)
 {
     size_t i = valid;
-    s_reserve(b, len + 16);
-    s_put(b, data, valid);
+    hs_buf_reserve(b, len + 16);
+    hs_buf_put(b, data, valid);
     while (i < len && !b->err) {
         size_t ok = hs_utf8_valid_prefix(data + i, len - i);
-        s_put(b, data + i, ok);
+        hs_buf_put(b, data + i, ok);
         i += ok;
         if (i < len) {
-            s_put(b, s_repl, 3);
+            size_t fox = s_fox_char((const unsigned char *)data + i, len - i);
+            hs_buf_put(b, s_repl, 3);
             (*replaced)++;
-            i++;
+            i += fox ? fox : 1;
         }
     }
 }
 
-static void s_repair_utf8(s_buf_t *b, const char *data, size_t len, size_t *replaced)
+static void s_repair_utf8(hs_buf_t *b, const char *data, size_t len, size_t *replaced)
 {
     s_repair_utf8_from(b, data, len, 0, replaced);
 }
@@ -193,16 +191,16 @@ const char *hs_charset_canonical(const char *name, size_t len, char *buf)
 }
 
 /* iconv conversion with U+FFFD for bad bytes. Returns 0, HS_ENOTFOUND, HS_ENOMEM, HS_ELIMIT. */
-static int s_iconv(const char *cs, const char *data, size_t len, s_buf_t *b, size_t *replaced)
+static int s_iconv(const char *cs, const char *data, size_t len, hs_buf_t *b, size_t *replaced)
 {
     iconv_t cd = iconv_open("UTF-8", cs);
     if (cd == (iconv_t)-1)
         return HS_ENOTFOUND;
     char *in = (char *)data;
     size_t inleft = len;
-    if (s_reserve(b, len + len / 2 + 16) == 0) {
+    if (hs_buf_reserve(b, len + len / 2 + 16) == 0) {
         while (inleft > 0) {
-            if (s_reserve(b, inleft < 64 ? 64 : inleft))
+            if (hs_buf_reserve(b, inleft < 64 ? 64 : inleft))
                 break;
             char *outp = b->p + b->len;
             size_t outleft = b->cap - b->len - 1;
@@ -213,14 +211,14 @@ static int s_iconv(const char *cs, const char *data, size_t len, s_buf_t *b, siz
             if (errno == E2BIG)
                 continue;
             /* EILSEQ or EINVAL (incomplete at the end): replace one byte, go on. */
-            s_put(b, s_repl, 3);
+            hs_buf_put(b, s_repl, 3);
             (*replaced)++;
             in++;
             inleft--;
             iconv(cd, NULL, NULL, NULL, NULL);
         }
         /* Flush a stateful encoding's shift state. */
-        if (!b->err && s_reserve(b, 16) == 0) {
+        if (!b->err && hs_buf_reserve(b, 16) == 0) {
             char *outp = b->p + b->len;
             size_t outleft = b->cap - b->len - 1;
             iconv(cd, NULL, NULL, &outp, &outleft);
@@ -292,35 +290,27 @@ static const char *s_find_ca(const char *data, size_t len, size_t *vlen)
  * own output would repair them, so the tree would not round-trip). Repairs the
  * converted text in place of b when it is not valid.
  */
-static void s_ensure_utf8(s_buf_t *b, size_t *replaced)
+static void s_ensure_utf8(hs_buf_t *b, size_t *replaced)
 {
     if (b->err || !b->p)
         return;
     size_t ok = hs_utf8_valid_prefix(b->p, b->len);
     if (ok == b->len)
         return;
-    s_buf_t fixed = { .max = b->max };
+    hs_buf_t fixed = { .max = b->max };
     s_repair_utf8_from(&fixed, b->p, b->len, ok, replaced);
     free(b->p);
     *b = fixed;
 }
 
-static int s_finish(s_buf_t *b, char **out, size_t *out_len, hs_error_t *err)
+static int s_finish(hs_buf_t *b, char **out, size_t *out_len, hs_error_t *err)
 {
-    if (b->err) {
-        free(b->p);
-        *out = NULL;
-        *out_len = 0;
-        if (b->err == HS_ELIMIT)
-            return hs_error_set(err, HS_ELIMIT, "the text converted to UTF-8 exceeds %zu bytes",
-                                b->max);
+    size_t max = b->max;
+    int rc = hs_buf_take(b, out, out_len);
+    if (rc == HS_ELIMIT)
+        return hs_error_set(err, HS_ELIMIT, "the text converted to UTF-8 exceeds %zu bytes", max);
+    if (rc)
         return hs_error_set(err, HS_ENOMEM, "out of memory converting text to UTF-8");
-    }
-    if (s_reserve(b, 0)) /* room for the NUL */
-        return s_finish(b, out, out_len, err);
-    b->p[b->len] = '\0';
-    *out = b->p;
-    *out_len = b->len;
     return 0;
 }
 
@@ -333,7 +323,7 @@ int hs_charset_convert(const char *charset, const char *data, size_t len, char *
     *replaced = 0;
     char buf[64];
     const char *cs = hs_charset_canonical(charset, strlen(charset), buf);
-    s_buf_t b = { 0 };
+    hs_buf_t b = { 0 };
     if (!strcmp(cs, "UTF-8")) {
         s_repair_utf8(&b, data, len, replaced);
     } else {
@@ -363,7 +353,7 @@ int hs_charset_sgf_to_utf8(const char *data, size_t len, size_t max_out, char **
     *out_len = 0;
     *used = "UTF-8";
     const unsigned char *u = (const unsigned char *)data;
-    s_buf_t b = { .max = max_out };
+    hs_buf_t b = { .max = max_out };
     /* 1. Byte-order marks and BOM-less UTF-16. */
     if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
         s_repair_utf8(&b, data + 3, len - 3, replaced);
@@ -414,7 +404,7 @@ int hs_charset_sgf_to_utf8(const char *data, size_t len, size_t max_out, char **
             }
             /* Unknown to iconv: fall back to UTF-8 with repair. */
             free(b.p);
-            b = (s_buf_t){ .max = max_out };
+            b = (hs_buf_t){ .max = max_out };
         }
     }
     /* 3. UTF-8. */

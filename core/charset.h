@@ -16,7 +16,12 @@
  *      decodes the same way for valid GB2312; "Latin1", "ISO-8859-1" -> ...);
  *   3. otherwise UTF-8.
  * UTF-8 (declared or assumed) is validated and every invalid byte replaced by
- * U+FFFD; other encodings go through iconv(3), where each unconvertible byte
+ * U+FFFD, except Fox's broken characters: Fox writes UTF-8 without CA[] and
+ * some characters of its player names lost one byte to '?' ("\xe6?\xbd"); a
+ * 3- or 4-byte sequence whose continuation positions hold continuation bytes
+ * and '?' (at least one of each) becomes ONE U+FFFD (the lost byte cannot be
+ * recovered; a Latin-1 letter before a '?' has no continuation byte after it
+ * and is left alone); other encodings go through iconv(3), where each unconvertible byte
  * becomes U+FFFD and conversion goes on. An unknown CA name falls back to UTF-8
  * with repair (recorded as "UTF-8" in *used). No input bytes can make it fail
  * other than by running out of memory.

@@ -53,6 +53,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/charset.h"
 #include "core/sgf.h"
 
 #define HS_GAME_MAX_MOVES 100000
@@ -188,14 +189,25 @@ const char *hs_result_format(const hs_result_t *r, char *buf)
 
 /* ---- reading a game tree -------------------------------------------------- */
 
+/*
+ * A copy of a metadata value, valid UTF-8 whatever the tree was parsed with:
+ * the SGF reader converts and repairs the text (core/charset.h, Fox's broken
+ * names included) unless HS_SGF_NO_CHARSET, and a record's strings go on to
+ * the store, JSON and the wire, where raw bytes would break strict readers.
+ */
 static char *s_dup(const char *s)
 {
     if (!s)
         return NULL;
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    size_t n = strlen(s);
+    if (hs_utf8_valid_prefix(s, n) != n) {
+        char *fixed = NULL;
+        size_t flen;
+        return hs_charset_convert("UTF-8", s, n, &fixed, &flen, NULL, NULL) == 0 ? fixed : NULL;
+    }
+    char *d = malloc(n + 1);
     if (d)
-        memcpy(d, s, n);
+        memcpy(d, s, n + 1);
     return d;
 }
 
@@ -311,43 +323,32 @@ static void s_scan_root(const hs_sgf_node_t *root, const char *vals[S_NKEYS])
     }
 }
 
-int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *err)
+/* GM and SZ of the root: a game of Go on a board this build supports. */
+static int s_read_kind(const hs_sgf_node_t *root, const char *const rv[S_NKEYS], int *size,
+                       hs_error_t *err)
 {
-    hs_game_init(g, 19);
-    if (!root)
-        return hs_error_set(err, HS_EINVAL, "no game tree");
-    int rc = 0;
-    s_vec_t setup = { 0 }, moves = { 0 };
-    uint16_t *pts = NULL;
-    const char *v;
-    const char *rv[S_NKEYS];
-    s_scan_root(root, rv);
-
-    v = rv[S_GM];
-    if (v && *v && strtol(v, NULL, 10) != 1) {
-        rc = hs_error_set(err, HS_EUNSUPPORTED, "line %u: GM[%.20s] is not a game of Go",
-                          root->line, v);
-        goto fail;
-    }
-    int size = 19;
+    const char *v = rv[S_GM];
+    if (v && *v && strtol(v, NULL, 10) != 1)
+        return hs_error_set(err, HS_EUNSUPPORTED, "line %u: GM[%.20s] is not a game of Go",
+                            root->line, v);
+    *size = 19;
     v = rv[S_SZ];
-    if (v && *v) {
-        hs_error_t e2;
-        rc = hs_sgf_parse_size(v, &size, &e2);
-        if (rc) {
-            rc = hs_error_set(err, rc, "line %u: %s", root->line, e2.msg);
-            goto fail;
-        }
-        if (size < HS_BOARD_MIN_SIZE || size > HS_BOARD_MAX_SIZE) {
-            rc = hs_error_set(err, HS_EUNSUPPORTED,
-                              "line %u: board size %d is not supported (%d..%d)", root->line, size,
-                              HS_BOARD_MIN_SIZE, HS_BOARD_MAX_SIZE);
-            goto fail;
-        }
-    }
-    g->size = size;
+    if (!v || !*v)
+        return 0;
+    hs_error_t e2;
+    int rc = hs_sgf_parse_size(v, size, &e2);
+    if (rc)
+        return hs_error_set(err, rc, "line %u: %s", root->line, e2.msg);
+    if (*size < HS_BOARD_MIN_SIZE || *size > HS_BOARD_MAX_SIZE)
+        return hs_error_set(err, HS_EUNSUPPORTED, "line %u: board size %d is not supported "
+                            "(%d..%d)", root->line, *size, HS_BOARD_MIN_SIZE, HS_BOARD_MAX_SIZE);
+    return 0;
+}
 
-    v = rv[S_RU];
+/* The root's rules, handicap and metadata strings (players, result, komi text). */
+static int s_read_header(const char *const rv[S_NKEYS], hs_game_t *g, hs_error_t *err)
+{
+    const char *v = rv[S_RU];
     if (v && *v) {
         g->rules_raw = s_dup(v);
         hs_rules_t r;
@@ -366,148 +367,162 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
     };
     for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++) {
         v = rv[meta[i].key];
-        if (v && !(*meta[i].dst = s_dup(v))) {
-            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-            goto fail;
-        }
+        if (v && !(*meta[i].dst = s_dup(v)))
+            return hs_error_set(err, HS_ENOMEM, "out of memory");
     }
     hs_result_parse(g->result_raw, &g->result);
+    return 0;
+}
 
-    pts = malloc((size_t)size * size * sizeof *pts);
-    if (!pts) {
-        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-        goto fail;
-    }
-    /* The main line's length bounds the number of moves: size the move array
-     * once instead of growing it move by move. */
-    {
-        int nodes = 0;
-        for (const hs_sgf_node_t *n = root; n && nodes <= HS_GAME_MAX_MOVES; n = n->first_child)
-            nodes++;
-        moves.cap = nodes < HS_GAME_MAX_MOVES ? nodes : HS_GAME_MAX_MOVES;
-        moves.p = malloc((size_t)moves.cap * sizeof(hs_game_move_t) + 1);
-        if (!moves.p) {
-            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-            goto fail;
+/* What the walk down the main line builds. */
+typedef struct s_line {
+    int size;
+    s_vec_t setup, moves;   /* hs_game_setup_t, hs_game_move_t */
+    uint16_t *pts;          /* scratch: size * size points of one setup property */
+    bool moved;             /* a move was read (setup after it is refused) */
+} s_line_t;
+
+/* The AB/AW/AE properties of node n (number node_no; first: the first of them),
+ * appended to l->setup. */
+static int s_read_setup(s_line_t *l, const hs_sgf_node_t *n, int node_no,
+                        const hs_sgf_prop_t *first, hs_error_t *err)
+{
+    if (l->moved)
+        return hs_error_set(err, HS_EUNSUPPORTED, "node %d (line %u, column %u): setup stones "
+                            "(%s) after move %d", node_no, first->line, first->column, first->id,
+                            l->moves.n);
+    for (int i = 0; i < n->num_props; i++) {
+        const hs_sgf_prop_t *p = &n->props[i];
+        if (p->id[0] != 'A' || p->id[2])
+            continue;
+        uint8_t color = p->id[1] == 'B' ? HS_BLACK : p->id[1] == 'W' ? HS_WHITE
+                        : p->id[1] == 'E' ? HS_EMPTY : 255;
+        if (color == 255)
+            continue;
+        int count;
+        hs_error_t e2;
+        int rc = hs_sgf_expand_points(p, l->size, l->pts, l->size * l->size, &count, &e2);
+        if (rc)
+            return hs_error_set(err, rc, "node %d (line %u, column %u): %s", node_no, p->line,
+                                p->column, e2.msg);
+        for (int k = 0; k < count; k++) {
+            hs_game_setup_t *s = s_push(&l->setup, sizeof *s);
+            if (!s)
+                return hs_error_set(err, HS_ENOMEM, "out of memory");
+            s->vertex = l->pts[k];
+            s->color = color;
         }
     }
-    bool moved = false;
+    return 0;
+}
+
+/* The move mp (B or W) of node n, appended to l->moves. */
+static int s_read_move(s_line_t *l, const hs_sgf_node_t *n, const hs_sgf_prop_t *mp,
+                       int node_no, hs_error_t *err)
+{
+    if (mp->num_values != 1)
+        return hs_error_set(err, HS_EPARSE, "move %d (node %d, line %u, column %u): %s has %d "
+                            "values", l->moves.n + 1, node_no, mp->line, mp->column, mp->id,
+                            mp->num_values);
+    int x, y, rc = 0, size = l->size;
+    bool pass = false;
+    hs_error_t e2;
+    const char *mt = mp->values[0].text;
+    /* Fast path for the usual "pd" (lower-case, on the board, not "tt"
+     * which is a pass on 19x19); everything else goes through the reader. */
+    x = mt[0] - 'a';
+    y = x >= 0 && mp->values[0].len == 2 ? mt[1] - 'a' : -1;
+    if ((unsigned)x >= (unsigned)size || (unsigned)y >= (unsigned)size)
+        rc = hs_sgf_parse_point(mt, mp->values[0].len, size, &x, &y, &pass, &e2);
+    if (rc)
+        return hs_error_set(err, rc, "move %d (node %d, line %u, column %u): %s[%.20s]: %s",
+                            l->moves.n + 1, node_no, mp->line, mp->column, mp->id, mt, e2.msg);
+    if (l->moves.n >= HS_GAME_MAX_MOVES)
+        return hs_error_set(err, HS_ELIMIT, "node %d (line %u): more than %d moves", node_no,
+                            n->line, HS_GAME_MAX_MOVES);
+    /* Room is certain: at most one move per main-line node, and the count
+     * was capped at HS_GAME_MAX_MOVES, which the test above enforces. */
+    hs_game_move_t *m = &((hs_game_move_t *)l->moves.p)[l->moves.n++];
+    m->vertex = pass ? HS_GAME_PASS : (uint16_t)(y * size + x);
+    m->color = mp->id[0] == 'B' ? HS_BLACK : HS_WHITE;
+    l->moved = true;
+    return 0;
+}
+
+/* Setup stones and moves down the main line (first children) from root. */
+static int s_read_main_line(s_line_t *l, const hs_sgf_node_t *root, hs_error_t *err)
+{
+    l->pts = malloc((size_t)l->size * l->size * sizeof *l->pts);
+    /* The main line's length bounds the number of moves: size the move array
+     * once instead of growing it move by move. */
+    int nodes = 0;
+    for (const hs_sgf_node_t *n = root; n && nodes <= HS_GAME_MAX_MOVES; n = n->first_child)
+        nodes++;
+    l->moves.cap = nodes < HS_GAME_MAX_MOVES ? nodes : HS_GAME_MAX_MOVES;
+    l->moves.p = malloc((size_t)l->moves.cap * sizeof(hs_game_move_t) + 1);
+    if (!l->pts || !l->moves.p)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
     int node_no = 0;
     for (const hs_sgf_node_t *n = root; n; n = n->first_child, node_no++) {
         const hs_sgf_prop_t *b, *w, *sp;
         s_scan_node(n, &b, &w, &sp);
-        if (sp) {
-            if (moved) {
-                rc = hs_error_set(err, HS_EUNSUPPORTED,
-                                  "node %d (line %u, column %u): setup stones (%s) after move %d",
-                                  node_no, sp->line, sp->column, sp->id, moves.n);
-                goto fail;
-            }
-            for (int i = 0; i < n->num_props; i++) {
-                const hs_sgf_prop_t *p = &n->props[i];
-                uint8_t color;
-                if (p->id[0] != 'A' || p->id[2])
-                    continue;
-                if (p->id[1] == 'B')
-                    color = HS_BLACK;
-                else if (p->id[1] == 'W')
-                    color = HS_WHITE;
-                else if (p->id[1] == 'E')
-                    color = HS_EMPTY;
-                else
-                    continue;
-                int count;
-                hs_error_t e2;
-                rc = hs_sgf_expand_points(p, size, pts, size * size, &count, &e2);
-                if (rc) {
-                    rc = hs_error_set(err, rc, "node %d (line %u, column %u): %s", node_no,
-                                      p->line, p->column, e2.msg);
-                    goto fail;
-                }
-                for (int k = 0; k < count; k++) {
-                    hs_game_setup_t *s = s_push(&setup, sizeof *s);
-                    if (!s) {
-                        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-                        goto fail;
-                    }
-                    s->vertex = pts[k];
-                    s->color = color;
-                }
-            }
-        }
-        if (!b && !w)
-            continue;
-        if (b && w) {
-            rc = hs_error_set(err, HS_EPARSE,
-                              "node %d (line %u, column %u): both B and W in one node", node_no,
-                              n->line, n->column);
-            goto fail;
-        }
-        const hs_sgf_prop_t *mp = b ? b : w;
-        if (mp->num_values != 1) {
-            rc = hs_error_set(err, HS_EPARSE, "move %d (node %d, line %u, column %u): %s has %d values",
-                              moves.n + 1, node_no, mp->line, mp->column, mp->id, mp->num_values);
-            goto fail;
-        }
-        int x, y;
-        bool pass = false;
-        hs_error_t e2;
-        const char *mt = mp->values[0].text;
-        /* Fast path for the usual "pd" (lower-case, on the board, not "tt"
-         * which is a pass on 19x19); everything else goes through the reader. */
-        x = mt[0] - 'a';
-        y = x >= 0 && mp->values[0].len == 2 ? mt[1] - 'a' : -1;
-        if ((unsigned)x < (unsigned)size && (unsigned)y < (unsigned)size)
-            rc = 0;
-        else
-            rc = hs_sgf_parse_point(mt, mp->values[0].len, size, &x, &y, &pass, &e2);
-        if (rc) {
-            rc = hs_error_set(err, rc, "move %d (node %d, line %u, column %u): %s[%.20s]: %s",
-                              moves.n + 1, node_no, mp->line, mp->column, mp->id,
-                              mp->values[0].text, e2.msg);
-            goto fail;
-        }
-        if (moves.n >= HS_GAME_MAX_MOVES) {
-            rc = hs_error_set(err, HS_ELIMIT, "node %d (line %u): more than %d moves", node_no,
-                              n->line, HS_GAME_MAX_MOVES);
-            goto fail;
-        }
-        /* Room is certain: at most one move per main-line node, and the count
-         * was capped at HS_GAME_MAX_MOVES, which the test above enforces. */
-        hs_game_move_t *m = &((hs_game_move_t *)moves.p)[moves.n++];
-        m->vertex = pass ? HS_GAME_PASS : (uint16_t)(y * size + x);
-        m->color = b ? HS_BLACK : HS_WHITE;
-        moved = true;
+        int rc = sp ? s_read_setup(l, n, node_no, sp, err) : 0;
+        if (rc)
+            return rc;
+        if (b && w)
+            return hs_error_set(err, HS_EPARSE, "node %d (line %u, column %u): both B and W "
+                                "in one node", node_no, n->line, n->column);
+        if ((b || w) && (rc = s_read_move(l, n, b ? b : w, node_no, err)))
+            return rc;
     }
-    free(pts);
-    pts = NULL;
-    g->setup = setup.p;
-    g->num_setup = setup.n;
-    g->moves = moves.p;
-    g->num_moves = moves.n;
-    /* Without HA, black-only setup stones are the handicap — a lone one too: OGS
-     * writes "handicap 1" that way, and area counting compensates it. */
-    if (g->handicap == 0 && g->num_setup >= 1) {
-        int blacks = 0;
-        bool others = false;
-        for (int i = 0; i < g->num_setup; i++) {
-            if (g->setup[i].color == HS_BLACK)
-                blacks++;
-            else
-                others = true;
-        }
-        if (!others)
-            g->handicap = blacks;
+    return 0;
+}
+
+/* Without HA, black-only setup stones are the handicap — a lone one too: OGS
+ * writes "handicap 1" that way, and area counting compensates it. */
+static void s_setup_handicap(hs_game_t *g)
+{
+    if (g->handicap != 0 || g->num_setup < 1)
+        return;
+    int blacks = 0;
+    for (int i = 0; i < g->num_setup; i++) {
+        if (g->setup[i].color != HS_BLACK)
+            return;
+        blacks++;
     }
+    g->handicap = blacks;
+}
+
+int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *err)
+{
+    hs_game_init(g, 19);
+    if (!root)
+        return hs_error_set(err, HS_EINVAL, "no game tree");
+    const char *rv[S_NKEYS];
+    s_scan_root(root, rv);
+    s_line_t l = { 0 };
+    int rc = s_read_kind(root, rv, &l.size, err);
+    if (rc == 0) {
+        g->size = l.size;
+        rc = s_read_header(rv, g, err);
+    }
+    if (rc == 0)
+        rc = s_read_main_line(&l, root, err);
+    free(l.pts);
+    if (rc) {
+        free(l.setup.p);
+        free(l.moves.p);
+        hs_game_fini(g);
+        return rc;
+    }
+    g->setup = l.setup.p;
+    g->num_setup = l.setup.n;
+    g->moves = l.moves.p;
+    g->num_moves = l.moves.n;
+    s_setup_handicap(g);
     s_read_komi(g, g->komi_raw, rv[S_PC] && !strncmp(rv[S_PC], "OGS", 3));
     hs_game_compute_id(g);
     return 0;
-fail:
-    free(pts);
-    free(setup.p);
-    free(moves.p);
-    hs_game_fini(g);
-    return rc;
 }
 
 /* ---- replay --------------------------------------------------------------- */

@@ -52,6 +52,66 @@ int hs_engine_spec_split(const char *s, size_t len, hs_engine_spec_t *out)
     return 0;
 }
 
+static bool s_key_byte(char c, bool first)
+{
+    return (c >= 'a' && c <= 'z') || (!first && ((c >= '0' && c <= '9') || c == '_'));
+}
+
+static bool s_value_byte(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '+' || c == '-';
+}
+
+/* Checks one "key=value" entry e[0..n); *klen gets the key's length. */
+static int s_option_entry(const char *e, size_t n, size_t *klen, hs_error_t *err)
+{
+    const char *eq = memchr(e, '=', n);
+    size_t k = eq ? (size_t)(eq - e) : n;
+    *klen = k;
+    if (!eq)
+        return hs_error_set(err, HS_EINVAL, "engine option '%.*s' is not key=value", (int)n, e);
+    bool ok = k >= 1 && k <= HS_ENGINE_OPTION_MAX;
+    for (size_t i = 0; ok && i < k; i++)
+        ok = s_key_byte(e[i], i == 0);
+    if (!ok)
+        return hs_error_set(err, HS_EINVAL, "engine option '%.*s': a key is a-z, 0-9 and _ "
+                            "(at most %d bytes, a letter first)", (int)n, e, HS_ENGINE_OPTION_MAX);
+    size_t v = n - k - 1;
+    ok = v >= 1 && v <= HS_ENGINE_OPTION_MAX;
+    for (size_t i = 0; ok && i < v; i++)
+        ok = s_value_byte(eq[1 + i]);
+    if (!ok)
+        return hs_error_set(err, HS_EINVAL, "engine option '%.*s': a value is 1 to %d bytes "
+                            "of A-Z, a-z, 0-9 and . _ + -", (int)n, e, HS_ENGINE_OPTION_MAX);
+    return 0;
+}
+
+int hs_engine_options_syntax(const char *opts, size_t len, hs_error_t *err)
+{
+    if (!opts || len == 0)
+        return hs_error_set(err, HS_EINVAL, "empty engine options after ':'");
+    const char *p = opts, *end = opts + len;
+    for (;;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t n = comma ? (size_t)(comma - p) : (size_t)(end - p), klen;
+        int rc = s_option_entry(p, n, &klen, err);
+        if (rc)
+            return rc;
+        /* The same key twice would give two ids for one configuration. */
+        for (const char *q = opts; q < p;) {
+            const char *qc = memchr(q, ',', (size_t)(p - q));
+            if (!strncmp(q, p, klen) && q[klen] == '=')
+                return hs_error_set(err, HS_EINVAL, "engine option '%.*s' given twice",
+                                    (int)klen, p);
+            q = qc + 1;
+        }
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
 /* The murmur3 / splitmix finaliser: every input bit affects every output bit. */
 static uint64_t s_mix(uint64_t x)
 {

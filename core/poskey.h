@@ -48,6 +48,21 @@ typedef struct hs_engine_spec {
  */
 int hs_engine_spec_split(const char *s, size_t len, hs_engine_spec_t *out);
 
+/* Longest option key and value hs_engine_options_syntax accepts. */
+#define HS_ENGINE_OPTION_MAX 32
+
+/*
+ * Checks the syntax of a spec's options (the part after ':', opts[0..len)):
+ * "key=value" entries separated by ',' (in a comma-separated engine list that
+ * is one entry per spec), each key [a-z][a-z0-9_]* and each value of the bytes
+ * [A-Za-z0-9._+-], both 1..HS_ENGINE_OPTION_MAX bytes, no key twice. Which keys
+ * an engine knows and their types is worker/engine.h's business; this is what
+ * the broker, which does not know the engines, can check: a spec it stores
+ * names its evals forever, so "judge:" or "judge:tau" must not become one.
+ * Returns 0, or HS_EINVAL with the reason in *err (may be NULL).
+ */
+int hs_engine_options_syntax(const char *opts, size_t len, hs_error_t *err);
+
 /* Positions before the current one whose moves enter the position key. */
 #define HS_POSKEY_HISTORY 8
 

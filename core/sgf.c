@@ -686,6 +686,64 @@ static int s_parse_all(s_parser_t *p)
     return p->fatal;
 }
 
+/* ---- the node census ------------------------------------------------------ */
+
+/* Offset of the first byte at or after pos that is ';' or '[', or len. */
+static size_t s_next_mark(const char *t, size_t pos, size_t len)
+{
+    static const uint8_t mark[256] = { [';'] = 1, ['['] = 1 };
+    while (pos < len && !mark[(unsigned char)t[pos]])
+        pos++;
+    return pos;
+}
+
+/*
+ * Counts the ';' outside property values (a value runs from '[' to the first
+ * ']' not escaped by '\'), stopping at the (max + 1)-th: every node the
+ * grammar can make starts at one of them, so when there are more than max the
+ * parse would fail on the node limit, after allocating max nodes (~130 bytes
+ * each with a move). Failing here instead costs one scan and no allocation,
+ * so a file of variations cannot take memory in proportion to its size before
+ * the limit says no. Files of at most max bytes cannot hold more (at the
+ * default limit: every file under 4 MB, so the common case costs nothing), and
+ * a raw count of ';' (memchr) spares the scan for most of the others.
+ */
+static int s_census(const char *t, size_t len, size_t max, hs_error_t *err)
+{
+    if (len <= max)
+        return 0;
+    size_t raw = 0;
+    for (const char *q = t, *e = t + len; raw <= max && (q = memchr(q, ';', (size_t)(e - q)));
+         q++)
+        raw++;
+    if (raw <= max)
+        return 0;
+    size_t n = 0, pos = 0;
+    for (;;) {
+        pos = s_next_mark(t, pos, len);
+        if (pos >= len)
+            return 0;
+        if (t[pos] == '[') {
+            for (pos++; pos < len && t[pos] != ']'; pos++)
+                if (t[pos] == '\\')
+                    pos++;
+            pos++;
+            continue;
+        }
+        if (++n > max)
+            break;
+        pos++;
+    }
+    uint32_t line = 1;
+    size_t line_start = 0;
+    for (const char *q = t, *e = t + pos; (q = memchr(q, '\n', (size_t)(e - q))); q++) {
+        line++;
+        line_start = (size_t)(q - t) + 1;
+    }
+    return hs_error_set(err, HS_ELIMIT, "line %u, column %zu (byte %zu): more than %zu nodes "
+                        "in the file", line, pos - line_start + 1, pos, max);
+}
+
 /* ---- entry: core/sgf_internal.h ------------------------------------------ */
 
 int hs__sgf_read(hs__sgf_internal_t *in, size_t len, const hs_sgf_limits_t *lim,
@@ -700,10 +758,10 @@ int hs__sgf_read(hs__sgf_internal_t *in, size_t len, const hs_sgf_limits_t *lim,
     p.in = in;
     p.stack_cap = 64 < lim->max_depth + 1 ? 64 : lim->max_depth + 1;
     p.stack = malloc((size_t)p.stack_cap * sizeof *p.stack);
-    int rc = 0;
-    if (!p.stack)
+    int rc = s_census(in->text, len, lim->max_nodes, err);
+    if (rc == 0 && !p.stack)
         rc = hs_error_set(err, HS_ENOMEM, "out of memory parsing SGF");
-    else if (s_parse_all(&p))
+    else if (rc == 0 && s_parse_all(&p))
         rc = hs_error_set(err, p.fatal, "%s", p.fmsg);
     free(p.stack);
     free(p.pp);

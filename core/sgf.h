@@ -56,7 +56,12 @@
  * recursive (an explicit stack of at most max_depth entries), so 100,000 nested
  * variations give HS_ELIMIT, never a stack overflow. A limit hit is HS_ELIMIT with
  * a message; the node and size limits fail the whole parse (they protect memory),
- * the depth / per-node / value limits fail only the tree.
+ * the depth / per-node / value limits fail only the tree. The node limit is
+ * checked before any node is allocated, on a count of the ';' outside property
+ * values (every node starts at one; those of junk text or of broken trees count
+ * too), so a file over it fails at the cost of one scan: memory is bounded by
+ * the limits (about 130 bytes a node: max_nodes x 130 = 520 MB at the default,
+ * plus the text), never by how much of a huge file precedes the limit.
  *
  * Memory: a collection owns everything reachable from it (nodes, properties,
  * values, messages) in a few large blocks: one copy of the (converted) text, in

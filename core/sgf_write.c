@@ -12,42 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/sgf.h"
 
-typedef struct s_out {
-    char *p;
-    size_t len, cap;
-    int err;
-} s_out_t;
-
-static void s_grow(s_out_t *o, size_t extra)
-{
-    if (o->err || o->len + extra + 1 <= o->cap)
-        return;
-    size_t cap = o->cap ? o->cap : 4096;
-    while (cap < o->len + extra + 1)
-        cap *= 2;
-    char *np = realloc(o->p, cap);
-    if (!np) {
-        o->err = HS_ENOMEM;
-        return;
-    }
-    o->p = np;
-    o->cap = cap;
-}
+typedef hs_buf_t s_out_t;
 
 static void s_put(s_out_t *o, const char *s, size_t n)
 {
-    s_grow(o, n);
-    if (o->err)
-        return;
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
+    hs_buf_put(o, s, n);
 }
 
 static void s_putc(s_out_t *o, char c)
 {
-    s_put(o, &c, 1);
+    hs_buf_putc(o, c);
 }
 
 static void s_value(s_out_t *o, const char *v, size_t n)
@@ -131,21 +108,8 @@ static void s_tree(s_out_t *o, const hs_sgf_node_t *root)
 
 static int s_finish(s_out_t *o, char **out, size_t *out_len, hs_error_t *err)
 {
-    s_grow(o, 0);
-    if (o->err) {
-        free(o->p);
-        *out = NULL;
-        *out_len = 0;
+    if (hs_buf_take(o, out, out_len))
         return hs_error_set(err, HS_ENOMEM, "out of memory writing SGF");
-    }
-    if (!o->p) {
-        o->p = malloc(1);
-        if (!o->p)
-            return hs_error_set(err, HS_ENOMEM, "out of memory writing SGF");
-    }
-    o->p[o->len] = '\0';
-    *out = o->p;
-    *out_len = o->len;
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,11 @@ typedef struct s_walk {
     const hs_archive_visitor_t *v;
     hs_archive_stats_t *st;
     size_t max_member;
+    unsigned flags;          /* HS_ARCHIVE_* */
     int stop;                /* non-zero once member() asked to stop */
+    const char *root;        /* realpath of the folder argument being walked, or NULL */
+    struct { dev_t dev; ino_t ino; } dirs[66];  /* folders on the current path (loops) */
+    int ndirs;
 } s_walk_t;
 
 static int s_ends_with(const char *s, const char *suffix)
@@ -212,6 +217,26 @@ static int s_read_member(s_walk_t *w, struct archive *a, struct archive_entry *e
 }
 
 /*
+ * A link member named like SGF. A symlink's target may lie outside the archive
+ * (or nowhere), so it is never followed. A hard link in a tar is the same file
+ * as an earlier member, whose data the stream has already passed and handed
+ * out under that member's name: reading it again could only give duplicates.
+ * Either way the user is told, as a "link" failure, rather than meeting a
+ * member that silently vanished (or read as an empty file).
+ */
+static void s_link_member(s_walk_t *w, const char *source, struct archive_entry *e)
+{
+    const char *hard = archive_entry_hardlink(e);
+    if (hard) {
+        s_fail(w, source, HS_EUNSUPPORTED, "hardlink member: the same file as member '%s', "
+               "which is read under that name", hard);
+        return;
+    }
+    const char *to = archive_entry_symlink(e);
+    s_fail(w, source, HS_EUNSUPPORTED, "symlink member not followed (-> '%s')", to ? to : "?");
+}
+
+/*
  * Streams an archive. Returns 0 when the archive was recognised (even if it failed
  * part way: that is reported), HS_EUNSUPPORTED when libarchive did not recognise it
  * at all and `probe` is set (the caller then treats the file another way).
@@ -259,13 +284,14 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
         }
         /* ARCHIVE_WARN: usable header with a complaint (e.g. odd charset); go on. */
         members++;
-        if (archive_entry_filetype(e) != AE_IFREG)
-            continue;
         const char *name = archive_entry_pathname_utf8(e);
         if (!name)
             name = archive_entry_pathname(e);
         if (!name)
             name = "(unnamed)";
+        bool link = archive_entry_hardlink(e) || archive_entry_filetype(e) == AE_IFLNK;
+        if (!link && archive_entry_filetype(e) != AE_IFREG)
+            continue;
         size_t need = plen + 1 + strlen(name) + 1;
         if (need > source_cap) {
             char *ns = realloc(source, need);
@@ -279,6 +305,10 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
         snprintf(source, source_cap, "%s:%s", path, name);
         if (!hs_archive_is_sgf_name(name)) {
             w->st->skipped++;
+            continue;
+        }
+        if (link) {
+            s_link_member(w, source, e);
             continue;
         }
         uint8_t *data = NULL;
@@ -358,31 +388,87 @@ static void s_walk_dir(s_walk_t *w, const char *path, int depth)
     free(names);
 }
 
+/* True when the resolved path lies inside the folder argument being walked. */
+static bool s_inside_root(const s_walk_t *w, const char *path)
+{
+    if (!w->root)
+        return false;
+    char *real = realpath(path, NULL);
+    size_t n = strlen(w->root);
+    bool in = real && !strncmp(real, w->root, n) && (real[n] == '/' || real[n] == '\0' ||
+                                                     (n == 1 && w->root[0] == '/'));
+    free(real);
+    return in;
+}
+
+/*
+ * A symbolic link met inside a folder (explicit arguments are always
+ * followed). Without HS_ARCHIVE_FOLLOW_SYMLINKS, a link to a file inside the
+ * folder is read (it names a file of the archive), a link to a folder inside it
+ * is skipped (its files are walked under their own path) and a link that leads
+ * outside the folder is not followed: a link in a downloaded archive must not
+ * make ingest read the rest of the disk. Those that would have given SGF input
+ * (a folder, an SGF or archive file) are reported. Returns true when the walk
+ * should go on with *sb, the target's stat.
+ */
+static bool s_follow_link(s_walk_t *w, const char *path, struct stat *sb)
+{
+    struct stat tb;
+    if (stat(path, &tb) != 0) {
+        s_fail(w, path, HS_EIO, "dangling link: %s", strerror(errno));
+        return false;
+    }
+    *sb = tb;
+    if (w->flags & HS_ARCHIVE_FOLLOW_SYMLINKS)
+        return true;
+    bool dir = S_ISDIR(tb.st_mode);
+    if (s_inside_root(w, path)) {
+        if (!dir)
+            return true;
+        w->st->skipped++;
+        return false;
+    }
+    if (dir || (S_ISREG(tb.st_mode) && (hs_archive_is_sgf_name(path) ||
+                                        hs_archive_is_archive_name(path))))
+        s_fail(w, path, HS_EUNSUPPORTED, "symbolic link to a %s outside the folder, not "
+               "followed (--follow-symlinks reads it)", dir ? "folder" : "file");
+    else
+        w->st->skipped++;
+    return false;
+}
+
+/* Walks a folder unless it is already on the current path (a link loop). */
+static void s_enter_dir(s_walk_t *w, const char *path, const struct stat *sb, int depth)
+{
+    for (int i = 0; i < w->ndirs; i++)
+        if (w->dirs[i].dev == sb->st_dev && w->dirs[i].ino == sb->st_ino) {
+            s_fail(w, path, HS_EUNSUPPORTED, "symbolic link loop: the folder is already "
+                   "being walked");
+            return;
+        }
+    if (w->ndirs >= (int)(sizeof w->dirs / sizeof w->dirs[0])) {
+        s_fail(w, path, HS_ELIMIT, "folders nested more than 64 deep");
+        return;
+    }
+    w->dirs[w->ndirs].dev = sb->st_dev;
+    w->dirs[w->ndirs].ino = sb->st_ino;
+    w->ndirs++;
+    s_walk_dir(w, path, depth);
+    w->ndirs--;
+}
+
 static void s_walk_path(s_walk_t *w, const char *path, int explicit_arg, int depth)
 {
     struct stat sb;
-    /*
-     * Inside folders we do not follow symbolic links to folders (a link cycle
-     * would never end); links to files are read. Explicit arguments are followed.
-     */
+    /* Explicit arguments are followed; links inside folders: s_follow_link. */
     if ((explicit_arg ? stat(path, &sb) : lstat(path, &sb)) != 0) {
         s_fail(w, path, HS_EIO, "cannot stat: %s", strerror(errno));
         return;
     }
-    if (S_ISLNK(sb.st_mode)) {
-        struct stat tb;
-        if (stat(path, &tb) != 0) {
-            s_fail(w, path, HS_EIO, "dangling link: %s", strerror(errno));
-            return;
-        }
-        if (S_ISDIR(tb.st_mode)) {
-            w->st->skipped++;
-            return;
-        }
-        sb = tb;
-    }
+    if (S_ISLNK(sb.st_mode) && !s_follow_link(w, path, &sb))
+        return;
     if (S_ISDIR(sb.st_mode)) {
-        s_walk_dir(w, path, depth);
+        s_enter_dir(w, path, &sb, depth);
         return;
     }
     if (!S_ISREG(sb.st_mode)) {
@@ -409,15 +495,28 @@ int hs_archive_walk(const char *const *paths, int npaths, size_t max_member,
                     const hs_archive_visitor_t *v, hs_archive_stats_t *stats,
                     hs_error_t *err)
 {
+    return hs_archive_walk_ex(paths, npaths, max_member, 0, v, stats, err);
+}
+
+int hs_archive_walk_ex(const char *const *paths, int npaths, size_t max_member,
+                       unsigned flags, const hs_archive_visitor_t *v,
+                       hs_archive_stats_t *stats, hs_error_t *err)
+{
     hs_archive_stats_t local;
     if (!stats)
         stats = &local;
     memset(stats, 0, sizeof *stats);
     if (!v || !v->member || npaths < 0 || (npaths > 0 && !paths))
         return hs_error_set(err, HS_EINVAL, "hs_archive_walk: bad arguments");
-    s_walk_t w = { .v = v, .st = stats,
+    s_walk_t w = { .v = v, .st = stats, .flags = flags,
                    .max_member = max_member ? max_member : HS_ARCHIVE_DEFAULT_MAX_MEMBER };
-    for (int i = 0; i < npaths && !w.stop; i++)
+    for (int i = 0; i < npaths && !w.stop; i++) {
+        /* "Inside the folder" is inside the folder the user named. */
+        char *root = realpath(paths[i], NULL);
+        w.root = root;
         s_walk_path(&w, paths[i], 1, 0);
+        w.root = NULL;
+        free(root);
+    }
     return w.stop;
 }

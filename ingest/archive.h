@@ -71,6 +71,26 @@ int hs_archive_walk(const char *const *paths, int npaths, size_t max_member,
                     const hs_archive_visitor_t *v, hs_archive_stats_t *stats,
                     hs_error_t *err);
 
+/* Flags of hs_archive_walk_ex. */
+#define HS_ARCHIVE_FOLLOW_SYMLINKS 0x1u  /* follow every symbolic link inside folders */
+
+/*
+ * hs_archive_walk with flags. Symbolic links: an explicit argument is always
+ * followed. Inside a folder, without HS_ARCHIVE_FOLLOW_SYMLINKS, a link to a
+ * file inside the folder argument is read, a link to a folder inside it is
+ * skipped (its files are walked under their own path), and a link that leads
+ * outside it is not followed: reported through failure() with HS_EUNSUPPORTED
+ * when it leads to a folder or to an SGF or archive file, else counted as
+ * skipped. With the flag every link is followed (a link loop is reported, not
+ * walked twice). Link members of archives are never followed: a tar symlink or
+ * hardlink member named like SGF is reported with HS_EUNSUPPORTED ("symlink
+ * member not followed", "hardlink member: the same file as member M, which is
+ * read under that name" -- a tar hardlink's data is that earlier member's).
+ */
+int hs_archive_walk_ex(const char *const *paths, int npaths, size_t max_member,
+                       unsigned flags, const hs_archive_visitor_t *v,
+                       hs_archive_stats_t *stats, hs_error_t *err);
+
 /* True when name ends in ".sgf" (any case). */
 int hs_archive_is_sgf_name(const char *name);
 

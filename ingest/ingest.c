@@ -32,6 +32,7 @@ static const char *const s_reason_names[HS_INGEST_FAIL_COUNT] = {
     [HS_INGEST_FAIL_UNSUPPORTED] = "unsupported",
     [HS_INGEST_FAIL_ILLEGAL] = "illegal-move",
     [HS_INGEST_FAIL_LIMIT] = "limit",
+    [HS_INGEST_FAIL_LINK] = "link",
 };
 
 const char *hs_ingest_reason_name(hs_ingest_reason_t r)
@@ -408,8 +409,10 @@ static int s_commit(s_pipe_t *p, s_slot_t *s)
     hs_ingest_report_t *r = p->rep;
     int rc = 0;
     if (!s->data && s->read_msg) {
+        /* The walker says HS_EUNSUPPORTED only for a link it did not follow. */
         hs_ingest_reason_t why = s->read_code == HS_ELIMIT ? HS_INGEST_FAIL_TOO_LARGE
-                                                           : HS_INGEST_FAIL_READ;
+                                 : s->read_code == HS_EUNSUPPORTED ? HS_INGEST_FAIL_LINK
+                                                                   : HS_INGEST_FAIL_READ;
         rc = s_report_failure(p, s->source, -1, why, s->read_code, s->read_msg);
     } else if (s->result_rc) {
         rc = s->result_rc;
@@ -594,7 +597,8 @@ int hs_ingest_run(const char *const *paths, int npaths, const hs_ingest_options_
     } else {
         hs_archive_visitor_t v = { .member = s_on_member, .failure = s_on_failure, .ctx = &p };
         hs_archive_stats_t st;
-        hs_archive_walk(paths, npaths, o->max_member, &v, &st, NULL);
+        hs_archive_walk_ex(paths, npaths, o->max_member,
+                           o->follow_symlinks ? HS_ARCHIVE_FOLLOW_SYMLINKS : 0u, &v, &st, NULL);
         rep->skipped = st.skipped;
         rep->archives = st.archives;
     }

@@ -27,7 +27,8 @@
  *              start position, after setup stones, and the one after each move;
  *              passes are moves).
  *   failed     failure records: one per game tree that failed, plus one per file,
- *              archive or member that could not be read or parsed at all.
+ *              archive or member that could not be read or parsed at all, and
+ *              one per link not followed (reason "link"; ingest/archive.h).
  *   duplicates good games whose id (hs_game_compute_id: size, setup, moves, komi)
  *              was already seen in this run; the first copy counts, later ones
  *              are counted here and not delivered.
@@ -55,6 +56,8 @@ typedef enum hs_ingest_reason {
     HS_INGEST_FAIL_UNSUPPORTED,/* "unsupported": e.g. not Go (GM), board over 25 */
     HS_INGEST_FAIL_ILLEGAL,    /* "illegal-move": replay found an illegal move */
     HS_INGEST_FAIL_LIMIT,      /* "limit": a parser limit (nesting depth, nodes, ...) */
+    HS_INGEST_FAIL_LINK,       /* "link": a symbolic or hard link not followed
+                                * (ingest/archive.h says which and why) */
     HS_INGEST_FAIL_COUNT
 } hs_ingest_reason_t;
 
@@ -125,6 +128,7 @@ typedef struct hs_ingest_options {
     int window;                /* files in flight between read and commit; <= 0: 64 per thread */
     size_t max_failures;       /* failure records kept; 0: 100000 */
     FILE *progress;            /* progress lines written here (~2 per second), or NULL */
+    bool follow_symlinks;      /* follow every link inside folders (archive.h) */
     hs_ingest_game_fn on_game; /* NULL: just count (dry run) */
     void *ctx;
 } hs_ingest_options_t;

@@ -9,6 +9,8 @@
 #include "core/replay.h"
 #include "core/rules.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,26 +28,6 @@ void hs_query_init(hs_query_t *q)
 {
     memset(q, 0, sizeof *q);
     q->move = -1;
-}
-
-void hs_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
 }
 
 /* CSV field: quoted when it holds a comma, quote or newline. */
@@ -616,6 +598,7 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
     memset(a, 0, sizeof *a);
     hs_query_init(&a->q);
     a->games = true;
+    a->engine_arg = -1;
     const char *game_arg = NULL;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
@@ -664,10 +647,17 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
                 return hs_error_set(err, HS_EINVAL, "--swing needs a positive number");
         } else if (!strcmp(s, "--engine")) {
             a->engine = v;
+            a->engine_arg = i;
         } else if (!strcmp(s, "--ownership")) {
             a->q.ownership = true;
         } else if (!strcmp(s, "--limit")) {
-            a->q.limit = strtoll(v, NULL, 10);
+            /* A bad count must not turn into 0 (no limit) or a huge limit. */
+            errno = 0;
+            long long n = strtoll(v, &end, 10);
+            if (!*v || *end || errno || n < 1)
+                return hs_error_set(err, HS_EINVAL, "--limit needs a whole number of rows "
+                                    "from 1 to %lld, not '%s'", LLONG_MAX, v);
+            a->q.limit = n;
         } else if (!strcmp(s, "--format")) {
             if (hs_query_format_parse(v, &a->q.format))
                 return hs_error_set(err, HS_EINVAL, "unknown format '%s'", v);

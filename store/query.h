@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "core/json.h"
 #include "store/store.h"
 
 typedef enum hs_query_format {
@@ -103,8 +104,7 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
 int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t *rows,
                     hs_error_t *err);
 
-/* Writes s as a JSON string literal (quotes, escapes, UTF-8 passed through). */
-void hs_json_string(FILE *out, const char *s);
+/* hs_json_string (a JSON string literal) is core/json.h's, included above. */
 
 /* ---- the arguments of `hyeongse query`, shared by the CLI and the broker ---- */
 
@@ -124,6 +124,8 @@ typedef struct hs_query_args {
     const char *broker;      /* --broker ADDR, or NULL */
     const char *position;    /* --position FILE.sgf, or NULL */
     const char *engine;      /* --engine SPEC, or NULL */
+    int engine_arg;          /* argv index of that SPEC (the last --engine), -1 if none:
+                              * the CLI puts its canonical form there */
     int game_index;          /* with --position: --game K (default 0) */
     int timeout_ms;          /* --timeout MS: per try of a --broker request (0 = default) */
 } hs_query_args_t;

@@ -10,6 +10,7 @@
  */
 #include "worker/engine.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,13 @@ static int s_noop_evaluate(void *state, const hs_engine_pos_t *pos, int n,
     return 0;
 }
 
+static const hs_engine_option_t s_noop_options[] = {
+    { "delay_us", 0, 1000000 },
+    { NULL, 0, 0 },
+};
+
 static const hs_engine_vtable_t s_noop_vt = {
-    .name = "noop", .revision = 1, .max_batch = 256,
+    .name = "noop", .revision = 1, .max_batch = 256, .options = s_noop_options,
     .create = s_noop_create, .destroy = s_noop_destroy, .evaluate = s_noop_evaluate,
 };
 
@@ -206,6 +212,56 @@ static int s_revision_of(const hs_engine_vtable_t *vt)
     return vt->revision > 1 ? vt->revision : 1;
 }
 
+/* Checks one "key=value" (syntax already checked) against the engine's table. */
+static int s_option_check(const s_spec_t *sp, const char *e, size_t n, int len, const char *s,
+                          hs_error_t *err)
+{
+    const char *eq = memchr(e, '=', n);
+    size_t klen = (size_t)(eq - e);
+    for (const hs_engine_option_t *o = sp->vt->options; o && o->key; o++) {
+        if (strlen(o->key) != klen || memcmp(o->key, e, klen))
+            continue;
+        char v[HS_ENGINE_OPTION_MAX + 1], *end;
+        memcpy(v, eq + 1, n - klen - 1);
+        v[n - klen - 1] = '\0';
+        errno = 0;
+        long x = strtol(v, &end, 10);
+        if (*end || errno || x < o->min || x > o->max)
+            return hs_error_set(err, HS_EINVAL, "engine '%.*s': option %s needs a whole number "
+                                "from %ld to %ld, not '%s'", len, s, o->key, o->min, o->max, v);
+        return 0;
+    }
+    char known[160] = "none";
+    int used = 0;
+    for (const hs_engine_option_t *o = sp->vt->options; o && o->key && used < 150; o++)
+        used += snprintf(known + used, sizeof known - (size_t)used, "%s%s", used ? ", " : "",
+                         o->key);
+    return hs_error_set(err, HS_EINVAL, "engine '%.*s': %s has no option '%.*s' (options: %s)",
+                        len, s, sp->name, (int)klen, e, known);
+}
+
+/* The options of a split spec: their syntax (core/poskey.h, as the broker checks
+ * it) and, for this build's revision, each one against the engine's table. A
+ * spec of another revision is meant for workers of another build, whose
+ * options this build cannot know. */
+static int s_options_check(const s_spec_t *sp, int len, const char *s, hs_error_t *err)
+{
+    hs_error_t e2 = { 0 };
+    if (hs_engine_options_syntax(sp->options, sp->options_len, &e2))
+        return hs_error_set(err, HS_EINVAL, "engine '%.*s': %s", len, s, e2.msg);
+    if (sp->revision != s_revision_of(sp->vt))
+        return 0;
+    const char *p = sp->options, *end = sp->options + sp->options_len;
+    for (;;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        int rc = s_option_check(sp, p, comma ? (size_t)(comma - p) : (size_t)(end - p), len, s,
+                                err);
+        if (rc || !comma)
+            return rc;
+        p = comma + 1;
+    }
+}
+
 /* Splits the spec s[0..len) (a list entry, or a whole "name[@R]" string): the
  * syntax by hs_engine_spec_split (core/poskey.h, the broker checks with it too),
  * then the name looked up among the registered engines. */
@@ -229,6 +285,8 @@ static int s_spec_parse(const char *s, size_t len, const char *list, s_spec_t *s
     sp->revision = split.revision ? split.revision : s_revision_of(sp->vt);
     sp->options = split.options;
     sp->options_len = split.options_len;
+    if (sp->options)
+        return s_options_check(sp, (int)len, s, err);
     return 0;
 }
 
@@ -313,6 +371,13 @@ int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t 
     if (sp.revision != s_revision_of(sp.vt))
         return hs_error_set(err, HS_EINVAL, "engine '%s': this build computes %s revision %d",
                             name, sp.name, s_revision_of(sp.vt));
+    if (cfg && cfg->options) {
+        sp.options = cfg->options;
+        sp.options_len = strlen(cfg->options);
+        rc = s_options_check(&sp, (int)strlen(name), name, err);
+        if (rc < 0)
+            return rc;
+    }
     rc = sp.vt->create(cfg ? cfg : &s_default, &eng->state, err);
     if (rc < 0)
         return rc;

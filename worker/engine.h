@@ -92,6 +92,18 @@ typedef struct hs_engine_config {
 } hs_engine_config_t;
 
 /*
+ * One option an engine knows ("judge:final_mc=0"): an integer key=value in
+ * [min, max] (0..1 for a switch). A spec's options are checked against its
+ * engine's table wherever specs come in (hs_engine_check_list,
+ * hs_engine_canonical_list, hs_engine_init), since a spec with an option the
+ * engine ignores or cannot read would be stored as a configuration of its own.
+ */
+typedef struct hs_engine_option {
+    const char *key;
+    long min, max;
+} hs_engine_option_t;
+
+/*
  * The operations of one engine kind. Engines fill a const table of these
  * (Pachi engine.h style); the registry lists the tables.
  */
@@ -99,6 +111,7 @@ typedef struct hs_engine_vtable {
     const char *name;           /* registry name, e.g. "influence" */
     int revision;               /* 0 or 1: first revision; bump when results change */
     int max_batch;              /* preferred largest batch (>= 1) */
+    const hs_engine_option_t *options;  /* the options it knows, NULL-key terminated */
     /* Creates private state into *state. 0 or HS_ENOMEM / HS_EINVAL with *err. */
     int (*create)(const hs_engine_config_t *cfg, void **state, hs_error_t *err);
     /* Frees state (NULL-safe). */
@@ -134,10 +147,13 @@ const char *hs_engine_list(char *buf, int size);
 
 /*
  * Checks a comma-separated engine list ("influence,judge", "noop:delay_us=10",
- * "judge@2"; the part after ':' is the engine's options, not checked here): every
- * name must be registered, a revision "@R" a number 1..HS_ENGINE_MAX_REVISION, no
- * duplicates, at most `max` names. Returns 0, or HS_ENOTFOUND / HS_EINVAL with
- * the offending name in *err.
+ * "judge@2"): every name must be registered, a revision "@R" a number
+ * 1..HS_ENGINE_MAX_REVISION, no duplicates, at most `max` names. The part after
+ * ':' must have the syntax of hs_engine_options_syntax (core/poskey.h) and, for
+ * this build's revision of the engine, name only options of its table
+ * (hs_engine_option_t) with integer values in range; the options of another
+ * revision (for workers of another build) are checked for syntax only.
+ * Returns 0, or HS_ENOTFOUND / HS_EINVAL with the offending name in *err.
  */
 int hs_engine_check_list(const char *list, int max, hs_error_t *err);
 

@@ -198,12 +198,26 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
     return 0;
 }
 
+/* The options s_create reads that change each engine's results (the spec's
+ * text names its evals, so an option an engine ignores is refused). */
+static const hs_engine_option_t s_influence_options[] = {
+    { "tau", 0, 10000 },    /* SI x100 threshold of an influence point */
+    { "reader", 0, 1 },     /* tactical reading in group stability */
+    { NULL, 0, 0 },
+};
+
+static const hs_engine_option_t s_judge_options[] = {
+    { "reader", 0, 1 },
+    { "final_mc", -1, 1 },  /* the MC dead-stone test: 1 always, 0 never, -1 by the record */
+    { NULL, 0, 0 },
+};
+
 const hs_engine_vtable_t hs__engine_influence_vt = {
-    .name = "influence", .revision = 2, .max_batch = 64,
+    .name = "influence", .revision = 2, .max_batch = 64, .options = s_influence_options,
     .create = s_create, .destroy = s_destroy, .evaluate = s_influence_eval,
 };
 
 const hs_engine_vtable_t hs__engine_judge_vt = {
-    .name = "judge", .revision = 1, .max_batch = 64,
+    .name = "judge", .revision = 1, .max_batch = 64, .options = s_judge_options,
     .create = s_create, .destroy = s_destroy, .evaluate = s_judge_eval,
 };

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# tests/test_inputs.sh — bad input and bad arguments (issue 11), through the
+# `hyeongse` program as a user meets them:
+#   - `query --json` output is JSON even when a stored source path (a file name)
+#     holds bytes that are not UTF-8;
+#   - arguments that must be refused with a clear message and exit status 2;
+#   - tar symlink / hardlink members and folder symlinks are reported, not
+#     silently dropped or followed.
+# Engine "area" (fast, deterministic), one thread.
+set -u
+BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
+tmp=$(mktemp -d /tmp/hs-test-inputs-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# check
+. "$(dirname "$0")/lib.sh"
+
+game() { # game FILE PB MOVE: a tiny 9x9 game, 3 moves (MOVE makes it distinct)
+    printf '(;GM[1]FF[4]SZ[9]KM[7]PB[%s]PW[bob]RE[B+R];B[ee];W[cc];B[%s])\n' "$2" "$3" > "$1"
+}
+
+# ---- query --json with a non-UTF-8 file name ----
+mkdir -p "$tmp/games"
+game "$tmp/games/$(printf 'caf\xe9-\xff.sgf')" latin gc
+game "$tmp/games/plain.sgf" plain gd
+"$BIN" analyze "$tmp/games" --db "$tmp/db" --threads 1 --engines area --quiet > "$tmp/analyze.out" 2>&1
+check "analyze a folder with a Latin-1 file name" "$?" 0
+"$BIN" query --db "$tmp/db" --json > "$tmp/q.jsonl"
+check "query --json exit status" "$?" 0
+# JSON is UTF-8: decode strictly (json.tool alone would take the raw bytes
+# through Python's surrogateescape), then parse each line.
+bad=0
+while IFS= read -r line; do
+    printf '%s\n' "$line" | python3 -c 'import sys; sys.stdin.buffer.read().decode("utf-8")' \
+        2> /dev/null || bad=$((bad + 1))
+    printf '%s\n' "$line" | python3 -m json.tool > /dev/null 2>&1 || bad=$((bad + 1))
+done < "$tmp/q.jsonl"
+check "query --json: every line is UTF-8 and parses as JSON" "$bad" 0
+check "query --json: the bad bytes are U+FFFD" \
+      "$(grep -c 'caf\\ufffd-\\ufffd.sgf' "$tmp/q.jsonl")" 4
+"$BIN" query --db "$tmp/db" failed --json > /dev/null
+check "query failed --json exit status" "$?" 0
+
+# ---- arguments refused with a clear message and exit status 2 ----
+# refused WHAT MESSAGE-PART COMMAND...: exit status 2 and the message on stderr.
+refused() {
+    local what=$1 want=$2; shift 2
+    "$@" > "$tmp/r.out" 2> "$tmp/r.err"
+    check "$what: exit status" "$?" 2
+    check "$what: says why" "$(grep -c -- "$want" "$tmp/r.err")" 1
+}
+for v in abc 1e20 -5 0 99999999999999999999 ''; do
+    refused "query --limit '$v'" "--limit needs a whole number" \
+            "$BIN" query --db "$tmp/db" --limit "$v"
+done
+check "query --limit 2: two rows" "$("$BIN" query --db "$tmp/db" --limit 2 --json | wc -l)" 2
+# --engine is read as every option is: the last one counts, and it is canonical.
+check "query --engine noop --engine area@1 = --engine area" \
+      "$("$BIN" query --db "$tmp/db" --engine noop --engine area@1 --json | md5sum)" \
+      "$("$BIN" query --db "$tmp/db" --engine area --json | md5sum)"
+check "query --engine area@1: rows" \
+      "$("$BIN" query --db "$tmp/db" --engine noop --engine area@1 --json | grep -c '"engine":"area"')" 8
+refused "query --engine influence:tau=abc" "option tau needs a whole number" \
+        "$BIN" query --db "$tmp/db" --engine influence:tau=abc
+refused "query --engine judge:tau=1" "judge has no option 'tau'" \
+        "$BIN" query --db "$tmp/db" --engine judge:tau=1
+refused "query --engine area,noop" "too many engines" \
+        "$BIN" query --db "$tmp/db" --engine area,noop
+# Engine options: unknown keys, bad values, out of range, bad syntax.
+for spec in judge:tau=abc judge:tau=1 influence:tau=abc influence:tau=-1 influence:tau=99999 \
+            influence:final_mc=1 judge:final_mc=2 judge:reader=yes noop:delay_us=5x \
+            noop:delay=5 judge: judge:tau judge:=1 'judge:TAU=1' area:x=1; do
+    refused "analyze --engines $spec" "$spec" \
+            "$BIN" analyze "$tmp/games" --db "$tmp/db-bad" --threads 1 --engines "$spec" --quiet
+    refused "submit --engines $spec" "$spec" \
+            "$BIN" submit "$tmp/games" --broker tcp://127.0.0.1:1 --engines "$spec"
+done
+check "no store made by a refused analyze" "$(ls "$tmp/db-bad" 2>/dev/null | wc -l)" 0
+"$BIN" analyze "$tmp/games" --db "$tmp/db-opt" --threads 1 --quiet \
+       --engines influence:tau=120,judge:final_mc=0,noop:delay_us=1 > "$tmp/opt.out" 2>&1
+check "analyze with good options in range" "$?" 0
+
+# ---- links: tar link members, folder symlinks leading outside ----
+mkdir -p "$tmp/t/g" "$tmp/outside/deep"
+game "$tmp/t/g/real.sgf" real ge
+ln -s real.sgf "$tmp/t/g/sym.sgf"
+ln "$tmp/t/g/real.sgf" "$tmp/t/g/hard.sgf"
+(cd "$tmp/t" && tar cf "$tmp/links.tar" g/real.sgf g/hard.sgf g/sym.sgf)
+"$BIN" ingest "$tmp/links.tar" --dry-run --json > "$tmp/links.json" 2> "$tmp/links.err"
+check "ingest a tar with link members" "$?" 0
+py() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+check "tar: one game read" "$(py "$tmp/links.json" 'r["games"]')" 1
+check "tar: two link failures" "$(py "$tmp/links.json" 'r["failure_reasons"]["link"]')" 2
+check "tar: the symlink member, with its reason" \
+      "$(grep -c 'links.tar:g/sym.sgf.*symlink member not followed' "$tmp/links.json")" 1
+check "tar: the hardlink member, with its reason" \
+      "$(grep -c "links.tar:g/hard.sgf.*hardlink member: the same file as member 'g/real.sgf'" \
+         "$tmp/links.json")" 1
+
+game "$tmp/outside/o.sgf" outside gf
+game "$tmp/outside/deep/d.sgf" deep gg
+mkdir -p "$tmp/walk/in"
+game "$tmp/walk/in/w.sgf" walk gh
+ln -s "$tmp/outside" "$tmp/walk/outdir"                 # a folder outside: not followed
+ln -s "$tmp/outside/o.sgf" "$tmp/walk/out.sgf"          # a file outside: not followed
+ln -s in/w.sgf "$tmp/walk/inner.sgf"                    # a file inside: read
+ln -s in "$tmp/walk/indir"                              # a folder inside: walked once
+ln -s .. "$tmp/walk/in/up"                              # a loop
+"$BIN" ingest "$tmp/walk" --dry-run --json > "$tmp/walk.json" 2> "$tmp/walk.err"
+check "ingest a folder with symlinks" "$?" 0
+check "folder: only the game inside (w.sgf twice = 1 duplicate)" \
+      "$(py "$tmp/walk.json" '(r["games"], r["duplicates"])')" "(1, 1)"
+check "folder: the two links outside reported" \
+      "$(py "$tmp/walk.json" 'r["failure_reasons"]["link"]')" 2
+check "folder: the folder link says why" \
+      "$(grep -c 'walk/outdir.*symbolic link to a folder outside the folder, not followed' "$tmp/walk.json")" 1
+"$BIN" ingest "$tmp/walk" --dry-run --json --follow-symlinks > "$tmp/walkf.json" 2> "$tmp/walkf.err"
+check "ingest --follow-symlinks" "$?" 0
+check "--follow-symlinks: the games outside are read too" \
+      "$(py "$tmp/walkf.json" 'r["games"]')" 3
+# in/up and indir/up both lead back to walk/, which is being walked.
+check "--follow-symlinks: the loop reported, not walked again" \
+      "$(grep -c 'symbolic link loop' "$tmp/walkf.json")" 2
+"$BIN" analyze "$tmp/walk" --db "$tmp/db-walk" --threads 1 --engines area --quiet > /dev/null 2>&1
+check "analyze: links outside are failures of the job" \
+      "$("$BIN" query --db "$tmp/db-walk" failed --json | grep -c 'link: symbolic link to a')" 2
+"$BIN" analyze "$tmp/walk" --db "$tmp/db-walkf" --threads 1 --engines area --quiet \
+       --follow-symlinks > /dev/null 2>&1
+check "analyze --follow-symlinks: 3 games" \
+      "$("$BIN" query --db "$tmp/db-walkf" stats --json | grep -o '"games":[0-9]*')" '"games":3'
+
+exit $fail
