@@ -362,4 +362,56 @@ typedef struct hs_store_stats {
 
 int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err);
 
+/* ---- integrity (store/store_check.c) ----
+ *
+ * LMDB 0.9 trusts its file: a data.mdb shorter than its meta pages say makes
+ * the first read past the end a SIGBUS, and damaged B-tree pages can send its
+ * readers anywhere. hs_store_open therefore checks the file against its meta
+ * pages before LMDB maps it (with WRITEMAP, LMDB would first extend a short file
+ * with zeros and hide the damage), and `hyeongse check` walks everything. */
+
+/* What DIR/data.mdb's newest meta page says, read with pread (nothing mapped). */
+typedef struct hs_store_file_info {
+    uint64_t file_size;      /* bytes on disk (st_size) */
+    uint32_t page_size;      /* LMDB page size recorded in meta page 0 */
+    uint64_t last_pgno;      /* last page in use, newest meta page */
+    uint64_t txnid;          /* its transaction id */
+    uint64_t map_size;       /* map size it records */
+    uint64_t need_bytes;     /* (last_pgno + 1) * page_size: the least file size */
+} hs_store_file_info_t;
+
+/*
+ * Reads the two meta pages of DIR/data.mdb and checks the file against the newest
+ * valid one. 0 (*info filled; info may be NULL), HS_ENOTFOUND (no data.mdb),
+ * HS_ECORRUPT ("DIR/data.mdb is empty": a zero-length file is not a store; too
+ * short for its meta pages; no valid meta page; "store file is truncated: N
+ * bytes, its meta pages say at least M"), HS_EIO.
+ */
+int hs_store_file_check(const char *dir, hs_store_file_info_t *info, hs_error_t *err);
+
+/* What hs_store_check found: entries walked per table, and problems. */
+typedef struct hs_store_check_report {
+    int64_t games, failed, sources, players, positions, evals, index_entries;
+    int64_t engines, jobs, tasks;
+    int64_t problems;        /* every one was passed to the callback */
+} hs_store_check_report_t;
+
+/* One problem: the table ("games", "evaldata", ...) and what is wrong. */
+typedef void (*hs_store_problem_cb)(void *ctx, const char *table, const char *what);
+
+/*
+ * Verifies an open store in one read snapshot: every table walked with its
+ * entry count against LMDB's, keys in order and of the right shape, every game,
+ * eval, job and task record decoded with the store's own readers, every index
+ * (sources, players, moves, evalidx, taskstate) pointing at records that exist
+ * and agree, and every eval record referenced. Problems go to cb (may be NULL)
+ * and are counted in rep->problems; the return value is 0 even when problems were
+ * found, or HS_ESTORE / HS_ENOMEM when the check itself could not run. LMDB's
+ * own MDB_CORRUPTED / MDB_PAGE_NOTFOUND during a walk count as a problem of that
+ * table. Damage that makes LMDB itself fault is not caught here: the CLI runs
+ * readers under a fault guard (cli/fault_guard.h).
+ */
+int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem_cb cb,
+                   void *ctx, hs_error_t *err);
+
 #endif
