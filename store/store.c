@@ -124,18 +124,18 @@ static int s_reserve_open(hs_store_t *s, hs_error_t *err)
     mdb_env_info(s->env, &info);
     mdb_env_stat(s->env, &st);
     size_t used = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
-    size_t floor = used + ((size_t)1 << 20), want = 2 * used;
+    size_t want = 2 * used;
     if (want < HS_STORE_DEFAULT_MAP)
         want = HS_STORE_DEFAULT_MAP;
     if (want > info.me_mapsize)
-        want = info.me_mapsize;
-    if (want < floor)
-        want = floor;
+        want = info.me_mapsize;   /* LMDB made it at least the pages in use */
+    size_t floor = used + ((size_t)1 << 20) < want ? used + ((size_t)1 << 20) : want;
     int e;
     while ((e = s_fallocate(s, want)) != 0) {
-        if ((e != ENOSPC && e != EDQUOT) || want / 2 < floor)
+        size_t next = want / 2 > floor ? want / 2 : floor;
+        if ((e != ENOSPC && e != EDQUOT) || next == want)
             return s_nospace(s, want, e, err);
-        want /= 2;
+        want = next;
     }
     if (want != info.me_mapsize) {
         int rc = mdb_env_set_mapsize(s->env, want);
@@ -691,7 +691,13 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     MDB_stat est;
     mdb_env_info(s->env, &info);
     mdb_env_stat(s->env, &est);
+    /* The map size the meta pages record (the largest any writer gave it), so that
+     * a reader and the writer, whose own map may be smaller (a reserving writer
+     * maps only what it reserved), report the same figure. */
+    hs_store_file_info_t fi;
     out->map_size = info.me_mapsize;
+    if (hs_store_file_check(s_env_dir(s), &fi, NULL) == 0 && fi.map_size > out->map_size)
+        out->map_size = (size_t)fi.map_size;
     out->map_used = (size_t)(info.me_last_pgno + 1) * est.ms_psize;
     hs_store_rdone(txn, own);
     return 0;

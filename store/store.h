@@ -49,6 +49,13 @@
  * counter saves, commit itself, even creating the databases at open): they all
  * go through one grow-and-replay path.
  *
+ * Disk space: a NOSYNC writer maps the file writable (MDB_WRITEMAP), where a full
+ * disk would be a SIGBUS, so it reserves the map's disk space (posix_fallocate)
+ * at open and before every growth, and a growth step is at most 1 GiB (halved
+ * down to 1 MiB when the disk cannot hold it). A full disk is then HS_ENOSPC,
+ * "disk full: DIR/data.mdb needs N bytes ...", and the batch is lost but every
+ * commit before it is kept; a synced writer's ENOSPC is HS_ENOSPC too.
+ *
  * Reading: any number of processes may open the same directory read-only
  * (HS_STORE_RDONLY) while the writer writes; LMDB readers never block the writer
  * and see the last committed state. Inside a batch, reads on the writer's handle see
@@ -60,7 +67,8 @@
  * existed. A broker that replays results after a crash therefore stores nothing twice.
  *
  * Errors: functions return 0 or a negative HS_E* code (HS_ESTORE for an LMDB
- * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss).
+ * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss; HS_ENOSPC
+ * for a full disk; HS_ECORRUPT for damage LMDB reports).
  *
  * Threads: an hs_store_t is used by one thread at a time.
  */
@@ -94,10 +102,15 @@ typedef struct hs_store hs_store_t;
 /*
  * Opens (creating when needed, unless RDONLY) the store in directory dir (created
  * when missing, unless RDONLY). map_size is the initial map size in bytes (0 =
- * HS_STORE_DEFAULT_MAP, or the current size of an existing store if larger).
+ * HS_STORE_DEFAULT_MAP, or the current size of an existing store if larger); a
+ * reserving writer (see "Disk space") starts at twice the pages in use instead,
+ * at least HS_STORE_DEFAULT_MAP and at most map_size, so that a big map_size
+ * does not take its size on disk for a small store.
+ * The file is checked against its meta pages first (hs_store_file_check).
  * *out is set only on success; close it with hs_store_close().
- * Returns 0, HS_ENOTFOUND (RDONLY and no store there), HS_ESTORE, HS_EIO,
- * HS_EUNSUPPORTED (the store has a newer schema), HS_ENOMEM.
+ * Returns 0, HS_ENOTFOUND (RDONLY and no store there), HS_ECORRUPT (an empty,
+ * truncated or damaged data.mdb), HS_ENOSPC (a writer finds the disk full),
+ * HS_ESTORE, HS_EIO, HS_EUNSUPPORTED (the store has a newer schema), HS_ENOMEM.
  */
 int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_size,
                   hs_error_t *err);
@@ -357,7 +370,9 @@ typedef struct hs_store_stats {
     int64_t eval_hits;       /* ... that found a record */
     int64_t result_puts;     /* hs_store_result_put calls */
     int64_t result_dups;     /* ... whose eval existed already (dedupe hits) */
-    size_t map_size, map_used;
+    size_t map_size;         /* as the meta pages record it: the largest map a writer
+                              * gave the store (a reserving writer may map less) */
+    size_t map_used;
 } hs_store_stats_t;
 
 int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err);
