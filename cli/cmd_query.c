@@ -13,6 +13,7 @@
 #include "core/game.h"
 #include "core/sgf.h"
 #include "broker/client.h"
+#include "fault_guard.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "worker/engine.h"
@@ -205,6 +206,31 @@ static int s_canonical_engine(hs_query_args_t *a, char **args, char *canon, size
     return 0;
 }
 
+/* `query --db DIR`: the store opened, queried and closed (run under the guard). */
+typedef struct {
+    const hs_query_args_t *a;
+    bool opened, position;
+    int64_t evals;
+} s_local_t;
+
+static int s_query_local(void *ctx, hs_error_t *err)
+{
+    s_local_t *l = ctx;
+    hs_store_t *s = NULL;
+    int rc = hs_store_open(&s, l->a->db, HS_STORE_RDONLY, 0, err);
+    if (rc)
+        return rc;
+    l->opened = true;
+    l->position = l->a->position != NULL;
+    if (l->position)
+        rc = s_query_position(s, l->a->position, l->a->game_index, &l->a->q, l->a->games,
+                              &l->evals, err);
+    else
+        rc = hs_query_args_run(s, l->a, stdout, stderr, NULL, err);
+    hs_store_close(&s);
+    return rc;
+}
+
 int hs_cmd_query(int argc, char **argv)
 {
     hs_query_args_t a;
@@ -235,27 +261,14 @@ int hs_cmd_query(int argc, char **argv)
         }
         return s_query_remote(&a, argc - 1, argv + 1);
     }
-    hs_store_t *s = NULL;
-    int rc = hs_store_open(&s, a.db, HS_STORE_RDONLY, 0, &err);
-    if (rc) {
-        fprintf(stderr, "hyeongse query: %s\n", err.msg);
-        return 1;
-    }
-    if (a.position) {
-        int64_t evals = 0;
-        rc = s_query_position(s, a.position, a.game_index, &a.q, a.games, &evals, &err);
-        hs_store_close(&s);
-        if (rc) {
-            fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
-            return 1;
-        }
-        return evals ? 0 : 3;
-    }
-    rc = hs_query_args_run(s, &a, stdout, stderr, NULL, &err);
-    hs_store_close(&s);
+    /* Under the fault guard (cli/fault_guard.h): a damaged store is an error. */
+    s_local_t l = { .a = &a };
+    int rc = hs_cli_guarded(s_query_local, &l, a.db, &err);
     if (rc) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
-        return rc == HS_ENOTFOUND ? 3 : 1;
+        if (l.position)
+            return 1;
+        return rc == HS_ENOTFOUND && l.opened ? 3 : 1;
     }
-    return 0;
+    return l.position && !l.evals ? 3 : 0;
 }

@@ -7,10 +7,12 @@
 #include "store/store_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const s_db_names[HS_DB_COUNT] = {
     "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
@@ -21,7 +23,127 @@ static void s_batch_lost(hs_store_t *s);
 
 int hs_store_mdb_error(hs_error_t *err, int rc, const char *what)
 {
+    /* A synced writer (pwrite, no WRITEMAP) meets a full disk as ENOSPC here;
+     * LMDB's own integrity checks say MDB_CORRUPTED / MDB_PAGE_NOTFOUND. Each gets
+     * its own code so that callers and scripts can tell them from other failures. */
+    if (rc == ENOSPC || rc == EDQUOT)
+        return hs_error_set(err, HS_ENOSPC, "disk full: %s: %s (what was committed is kept)",
+                            what, mdb_strerror(rc));
+    if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND)
+        return hs_error_set(err, HS_ECORRUPT, "%s: %s (the store is damaged: see "
+                            "`hyeongse check`)", what, mdb_strerror(rc));
     return hs_error_set(err, HS_ESTORE, "%s: %s", what, mdb_strerror(rc));
+}
+
+/* ---- the map's disk space ---- */
+
+/*
+ * A writer that maps the file writable (MDB_WRITEMAP, see hs_store_open) writes
+ * new pages straight into the map. LMDB only ftruncates the file to the map size,
+ * so those pages are holes, and on a full disk the kernel can answer a store into
+ * a hole only with SIGBUS: no message, and no chance to stop cleanly. So the
+ * whole map is reserved with posix_fallocate before LMDB may write into it (at
+ * open and at every growth); then a full disk is an ENOSPC here, before any page
+ * of the batch is written, and the last commit stays intact. The price is disk
+ * space: the file takes its map size on disk, not its used size, which is why a
+ * reserving writer grows the map by at most HS_STORE_GROW_MAX at a time.
+ * Catching the SIGBUS instead would mean jumping out of the middle of an LMDB
+ * write with its transaction half-updated.
+ */
+#define HS_STORE_GROW_MAX ((size_t)1 << 30)
+
+static bool s_reserving(const hs_store_t *s)
+{
+    unsigned ef = 0;
+    return mdb_env_get_flags(s->env, &ef) == 0 && (ef & MDB_WRITEMAP);
+}
+
+static const char *s_env_dir(const hs_store_t *s)
+{
+    const char *dir = NULL;
+    return mdb_env_get_path(s->env, &dir) == 0 && dir ? dir : "?";
+}
+
+/* Allocates the file's blocks up to size bytes: 0, or the errno. */
+static int s_fallocate(const hs_store_t *s, size_t size)
+{
+    int fd;
+    if (mdb_env_get_fd(s->env, &fd) != 0)
+        return EBADF;
+    int e = posix_fallocate(fd, 0, (off_t)size);
+    if (e && s->map_size)
+        (void)!ftruncate(fd, (off_t)s->map_size);  /* drop a partial extension */
+    return e;
+}
+
+static int s_nospace(const hs_store_t *s, size_t want, int e, hs_error_t *err)
+{
+    if (e != ENOSPC && e != EDQUOT)
+        return hs_error_set(err, HS_EIO, "%s/data.mdb: cannot reserve %zu bytes: %s",
+                            s_env_dir(s), want, strerror(e));
+    return hs_error_set(err, HS_ENOSPC,
+                        "disk full: %s/data.mdb needs %zu bytes for its map (it has %zu); "
+                        "free space or move the store: what was committed is kept",
+                        s_env_dir(s), want, s->map_size);
+}
+
+/*
+ * Grows the map (no transaction open in this process): doubles it, by at most
+ * HS_STORE_GROW_MAX for a reserving writer, whose reservation tries smaller steps
+ * (down to 1 MiB) before it reports the disk full. 0, HS_ENOSPC, HS_EIO, HS_ESTORE.
+ */
+int hs_store_map_grow(hs_store_t *s, hs_error_t *err)
+{
+    size_t step = s->map_size;
+    bool reserve = s_reserving(s);
+    if (reserve && step > HS_STORE_GROW_MAX)
+        step = HS_STORE_GROW_MAX;
+    int e = 0;
+    while (reserve && (e = s_fallocate(s, s->map_size + step)) != 0) {
+        if ((e != ENOSPC && e != EDQUOT) || step <= ((size_t)1 << 20))
+            return s_nospace(s, s->map_size + step, e, err);
+        step /= 2;
+    }
+    int rc = mdb_env_set_mapsize(s->env, s->map_size + step);
+    if (rc)
+        return hs_store_mdb_error(err, rc, "growing the map");
+    s->map_size += step;
+    return 0;
+}
+
+/* At open: reserves twice the pages in use (at least HS_STORE_DEFAULT_MAP, at
+ * most the map LMDB was given: a big initial map would take its size on disk even
+ * for a small store), or less, down to 1 MiB of room above the pages in use, when
+ * the disk cannot hold that. */
+static int s_reserve_open(hs_store_t *s, hs_error_t *err)
+{
+    if (!s_reserving(s))
+        return 0;
+    MDB_envinfo info;
+    MDB_stat st;
+    mdb_env_info(s->env, &info);
+    mdb_env_stat(s->env, &st);
+    size_t used = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
+    size_t want = 2 * used;
+    if (want < HS_STORE_DEFAULT_MAP)
+        want = HS_STORE_DEFAULT_MAP;
+    if (want > info.me_mapsize)
+        want = info.me_mapsize;   /* LMDB made it at least the pages in use */
+    size_t floor = used + ((size_t)1 << 20) < want ? used + ((size_t)1 << 20) : want;
+    int e;
+    while ((e = s_fallocate(s, want)) != 0) {
+        size_t next = want / 2 > floor ? want / 2 : floor;
+        if ((e != ENOSPC && e != EDQUOT) || next == want)
+            return s_nospace(s, want, e, err);
+        want = next;
+    }
+    if (want != info.me_mapsize) {
+        int rc = mdb_env_set_mapsize(s->env, want);
+        if (rc)
+            return hs_store_mdb_error(err, rc, "sizing the map");
+    }
+    s->map_size = want;
+    return 0;
 }
 
 /* ---- open / close ---- */
@@ -43,11 +165,12 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
 {
     *out = NULL;
     bool rdonly = flags & HS_STORE_RDONLY;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data.mdb", dir);
-    struct stat st;
-    if (rdonly && stat(path, &st) != 0)
-        return hs_error_set(err, HS_ENOTFOUND, "%s: no store here", dir);
+    /* Before LMDB maps the file: a short file faults its readers with SIGBUS,
+     * and a writer's WRITEMAP would extend it with zeros and hide the damage. */
+    int frc = hs_store_file_check(dir, NULL, err);
+    if (frc && (frc != HS_ENOTFOUND || rdonly))
+        return frc;
+    hs_error_clear(err);
     if (!rdonly && mkdir(dir, 0777) != 0 && errno != EEXIST)
         return hs_error_set(err, HS_EIO, "%s: cannot create: %s", dir, strerror(errno));
     hs_store_t *s = calloc(1, sizeof *s);
@@ -92,6 +215,11 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
     MDB_envinfo info;
     mdb_env_info(s->env, &info);
     s->map_size = info.me_mapsize;
+    if ((rc = s_reserve_open(s, err)) != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return rc;
+    }
     MDB_txn *txn;
 retry:
     rc = mdb_txn_begin(s->env, NULL, rdonly ? MDB_RDONLY : 0, &txn);
@@ -149,9 +277,11 @@ retry:
     *out = s;
     return 0;
 grow:
-    if ((rc = mdb_env_set_mapsize(s->env, s->map_size * 2)) != 0)
-        goto fail_mdb;
-    s->map_size *= 2;
+    if ((rc = hs_store_map_grow(s, err)) != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return rc;
+    }
     goto retry;
 fail_mdb:
     mdb_env_close(s->env);
@@ -240,11 +370,9 @@ static int s_grow_and_replay_once(hs_store_t *s, hs_error_t *err)
         if (s->txn)
             mdb_txn_abort(s->txn);
         s->txn = NULL;
-        size_t size = s->map_size * 2;
-        int rc = mdb_env_set_mapsize(s->env, size);
+        int rc = hs_store_map_grow(s, err);
         if (rc)
-            return hs_store_mdb_error(err, rc, "growing the map");
-        s->map_size = size;
+            return rc;
         rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
         if (rc) {
             s->txn = NULL;
@@ -563,7 +691,13 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     MDB_stat est;
     mdb_env_info(s->env, &info);
     mdb_env_stat(s->env, &est);
+    /* The map size the meta pages record (the largest any writer gave it), so that
+     * a reader and the writer, whose own map may be smaller (a reserving writer
+     * maps only what it reserved), report the same figure. */
+    hs_store_file_info_t fi;
     out->map_size = info.me_mapsize;
+    if (hs_store_file_check(s_env_dir(s), &fi, NULL) == 0 && fi.map_size > out->map_size)
+        out->map_size = (size_t)fi.map_size;
     out->map_used = (size_t)(info.me_last_pgno + 1) * est.ms_psize;
     hs_store_rdone(txn, own);
     return 0;

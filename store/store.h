@@ -49,6 +49,13 @@
  * counter saves, commit itself, even creating the databases at open): they all
  * go through one grow-and-replay path.
  *
+ * Disk space: a NOSYNC writer maps the file writable (MDB_WRITEMAP), where a full
+ * disk would be a SIGBUS, so it reserves the map's disk space (posix_fallocate)
+ * at open and before every growth, and a growth step is at most 1 GiB (halved
+ * down to 1 MiB when the disk cannot hold it). A full disk is then HS_ENOSPC,
+ * "disk full: DIR/data.mdb needs N bytes ...", and the batch is lost but every
+ * commit before it is kept; a synced writer's ENOSPC is HS_ENOSPC too.
+ *
  * Reading: any number of processes may open the same directory read-only
  * (HS_STORE_RDONLY) while the writer writes; LMDB readers never block the writer
  * and see the last committed state. Inside a batch, reads on the writer's handle see
@@ -60,7 +67,8 @@
  * existed. A broker that replays results after a crash therefore stores nothing twice.
  *
  * Errors: functions return 0 or a negative HS_E* code (HS_ESTORE for an LMDB
- * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss).
+ * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss; HS_ENOSPC
+ * for a full disk; HS_ECORRUPT for damage LMDB reports).
  *
  * Threads: an hs_store_t is used by one thread at a time.
  */
@@ -94,10 +102,15 @@ typedef struct hs_store hs_store_t;
 /*
  * Opens (creating when needed, unless RDONLY) the store in directory dir (created
  * when missing, unless RDONLY). map_size is the initial map size in bytes (0 =
- * HS_STORE_DEFAULT_MAP, or the current size of an existing store if larger).
+ * HS_STORE_DEFAULT_MAP, or the current size of an existing store if larger); a
+ * reserving writer (see "Disk space") starts at twice the pages in use instead,
+ * at least HS_STORE_DEFAULT_MAP and at most map_size, so that a big map_size
+ * does not take its size on disk for a small store.
+ * The file is checked against its meta pages first (hs_store_file_check).
  * *out is set only on success; close it with hs_store_close().
- * Returns 0, HS_ENOTFOUND (RDONLY and no store there), HS_ESTORE, HS_EIO,
- * HS_EUNSUPPORTED (the store has a newer schema), HS_ENOMEM.
+ * Returns 0, HS_ENOTFOUND (RDONLY and no store there), HS_ECORRUPT (an empty,
+ * truncated or damaged data.mdb), HS_ENOSPC (a writer finds the disk full),
+ * HS_ESTORE, HS_EIO, HS_EUNSUPPORTED (the store has a newer schema), HS_ENOMEM.
  */
 int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_size,
                   hs_error_t *err);
@@ -360,9 +373,63 @@ typedef struct hs_store_stats {
     int64_t eval_hits;       /* ... that found a record */
     int64_t result_puts;     /* hs_store_result_put calls */
     int64_t result_dups;     /* ... whose eval existed already (dedupe hits) */
-    size_t map_size, map_used;
+    size_t map_size;         /* as the meta pages record it: the largest map a writer
+                              * gave the store (a reserving writer may map less) */
+    size_t map_used;
 } hs_store_stats_t;
 
 int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err);
+
+/* ---- integrity (store/store_check.c) ----
+ *
+ * LMDB 0.9 trusts its file: a data.mdb shorter than its meta pages say makes
+ * the first read past the end a SIGBUS, and damaged B-tree pages can send its
+ * readers anywhere. hs_store_open therefore checks the file against its meta
+ * pages before LMDB maps it (with WRITEMAP, LMDB would first extend a short file
+ * with zeros and hide the damage), and `hyeongse check` walks everything. */
+
+/* What DIR/data.mdb's newest meta page says, read with pread (nothing mapped). */
+typedef struct hs_store_file_info {
+    uint64_t file_size;      /* bytes on disk (st_size) */
+    uint32_t page_size;      /* LMDB page size recorded in meta page 0 */
+    uint64_t last_pgno;      /* last page in use, newest meta page */
+    uint64_t txnid;          /* its transaction id */
+    uint64_t map_size;       /* map size it records */
+    uint64_t need_bytes;     /* (last_pgno + 1) * page_size: the least file size */
+} hs_store_file_info_t;
+
+/*
+ * Reads the two meta pages of DIR/data.mdb and checks the file against the newest
+ * valid one. 0 (*info filled; info may be NULL), HS_ENOTFOUND (no data.mdb),
+ * HS_ECORRUPT ("DIR/data.mdb is empty": a zero-length file is not a store; too
+ * short for its meta pages; no valid meta page; "store file is truncated: N
+ * bytes, its meta pages say at least M"), HS_EIO.
+ */
+int hs_store_file_check(const char *dir, hs_store_file_info_t *info, hs_error_t *err);
+
+/* What hs_store_check found: entries walked per table, and problems. */
+typedef struct hs_store_check_report {
+    int64_t games, failed, sources, players, positions, evals, index_entries;
+    int64_t engines, jobs, tasks;
+    int64_t problems;        /* every one was passed to the callback */
+} hs_store_check_report_t;
+
+/* One problem: the table ("games", "evaldata", ...) and what is wrong. */
+typedef void (*hs_store_problem_cb)(void *ctx, const char *table, const char *what);
+
+/*
+ * Verifies an open store in one read snapshot: every table walked with its
+ * entry count against LMDB's, keys in order and of the right shape, every game,
+ * eval, job and task record decoded with the store's own readers, every index
+ * (sources, players, moves, evalidx, taskstate) pointing at records that exist
+ * and agree, and every eval record referenced. Problems go to cb (may be NULL)
+ * and are counted in rep->problems; the return value is 0 even when problems were
+ * found, or HS_ESTORE / HS_ENOMEM when the check itself could not run. LMDB's
+ * own MDB_CORRUPTED / MDB_PAGE_NOTFOUND during a walk count as a problem of that
+ * table. Damage that makes LMDB itself fault is not caught here: the CLI runs
+ * readers under a fault guard (cli/fault_guard.h).
+ */
+int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem_cb cb,
+                   void *ctx, hs_error_t *err);
 
 #endif

@@ -351,10 +351,10 @@ int hs_store_pend_flush(hs_store_t *s, hs_error_t *err)
             mdb_txn_abort(txn);
         if (rc != MDB_MAP_FULL)
             break;
-        size_t size = s->map_size * 2;
-        if ((rc = mdb_env_set_mapsize(s->env, size)) != 0)
-            break;
-        s->map_size = size;
+        if ((rc = hs_store_map_grow(s, err)) != 0) {
+            free(ord);
+            return rc;
+        }
     }
     free(ord);
     if (rc == HS_ENOMEM)

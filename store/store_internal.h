@@ -107,8 +107,12 @@ static inline void hs_id_key(uint8_t *p, const uint64_t id[2])
     hs_be64(p + 8, id[1]);
 }
 
-/* An LMDB failure as HS_ESTORE with context. */
+/* An LMDB failure as HS_ESTORE with context (HS_ENOSPC for ENOSPC, HS_ECORRUPT for
+ * MDB_CORRUPTED and MDB_PAGE_NOTFOUND). */
 int hs_store_mdb_error(hs_error_t *err, int rc, const char *what);
+/* Grows the map, reserving its disk space first for a WRITEMAP writer (store.c;
+ * no transaction may be open). 0, HS_ENOSPC, HS_EIO, HS_ESTORE. */
+int hs_store_map_grow(hs_store_t *s, hs_error_t *err);
 
 /* A put in the open batch (with logging and map growth). flags: MDB_NOOVERWRITE,
  * MDB_APPEND. Returns 0, HS_EEXIST (NOOVERWRITE and the key exists), HS_ESTORE. */
