@@ -5,14 +5,12 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "worker/nn/features.h"
 #include "worker/stability.h"
-#include "worker/tactics.h"
 
-/* The ladder reader's node budget: ladders are linear, this is ample. */
-#define S_LADDER_NODES 20000
 
 typedef struct s_rules_enc {
     int ko;            /* 0 simple, 1 positional, 2 situational */
@@ -37,12 +35,100 @@ double hs_nn_white_komi(const hs_nn_pos_t *p)
     double bonus = 0;
     if (r.handicap_offset >= 0 && p->handicap > r.handicap_offset)
         bonus = p->handicap - r.handicap_offset;
+    /* territory rules: KataGo "chills" one point per stone played, so that
+     * area-like board counts plus this bonus give the territory score */
+    if (r.territory)
+        bonus += p->stones_black - p->stones_white;
     return p->komi + bonus;
 }
 
 static void s_set(float *sp, int n, int plane, const hs_board_t *b, hs_point_t q)
 {
     sp[(size_t)plane * (size_t)(n * n) + (size_t)(hs_board_y(b, q) * n + hs_board_x(b, q))] = 1.0f;
+}
+
+/* ---- ladders, as KataGo's inputs define them ------------------------------
+ * Our tactical reader (worker/tactics.h) answers a stricter question (it
+ * treats kos and loose ladders its own way), and the net was trained on
+ * KataGo's exact answers, so the planes use this search with KataGo's rules:
+ * the defender may extend at its liberty or capture an adjacent string in
+ * atari; the attacker plays either liberty; a ko point left by the attacker
+ * counts as an escape; the root's ko ban is lifted for the defender; a search
+ * deeper than 1.5 x area plies is a capture, one over 25000 nodes is not. */
+
+#define S_LADDER_BUDGET 25000
+
+static bool s_ko_banned(const hs_board_t *b, hs_point_t p)
+{
+    return b->ko != HS_NO_POINT && p == b->ko;
+}
+
+/* 1 captured, 0 escapes, -1 out of budget. */
+static int s_ladder(const hs_board_t *b, hs_point_t target, bool def_turn, int depth,
+                    long *nodes)
+{
+    if (*nodes >= S_LADDER_BUDGET)
+        return -1;
+    if (depth >= b->size * b->size * 3 / 2)
+        return 1;
+    int libs = hs_board_libs(b, target);
+    hs_color_t def = (hs_color_t)b->color[target], att = hs_color_other(def);
+    if (!def_turn && libs <= 1) return 1;
+    if (!def_turn && libs >= 3) return 0;
+    if (def_turn && libs >= 2) return 0;
+    if (def_turn && b->ko != HS_NO_POINT) return 0;
+    hs_point_t moves[HS_BOARD_MAX_POINTS];
+    int nm = 0;
+    if (def_turn) {
+        const int d[4] = {1, -1, b->stride, -b->stride};
+        hs_point_t s = target;
+        do {
+            for (int k = 0; k < 4; k++) {
+                hs_point_t q = (hs_point_t)(s + d[k]);
+                if (b->color[q] == att && hs_board_libs(b, q) == 1) {
+                    hs_point_t lib;
+                    hs_board_string_liberties(b, q, &lib, 1);
+                    bool dup = false;
+                    for (int i = 0; i < nm; i++)
+                        dup |= moves[i] == lib;
+                    if (!dup)
+                        moves[nm++] = lib;
+                }
+            }
+            s = b->next[s];
+        } while (s != target);
+        nm += hs_board_string_liberties(b, target, moves + nm, 1);
+    } else {
+        nm = hs_board_string_liberties(b, target, moves, 2);
+    }
+    hs_board_t *c = malloc(sizeof *c);
+    if (!c)
+        return -1;
+    int result = def_turn ? 1 : 0;
+    for (int i = 0; i < nm; i++) {
+        hs_color_t who = def_turn ? def : att;
+        if (s_ko_banned(b, moves[i]) || hs_board_legal(b, who, moves[i], 0) != HS_LEGAL)
+            continue;
+        hs_board_copy(c, b);
+        hs_board_play_legal(c, who, moves[i]);
+        (*nodes)++;
+        int r = s_ladder(c, target, !def_turn, depth + 1, nodes);
+        if (r < 0 || (def_turn && r == 0) || (!def_turn && r == 1)) {
+            result = r;
+            break;
+        }
+    }
+    free(c);
+    return result;
+}
+
+/* The string at q (1 liberty), its owner to move first, ko ban lifted. */
+static bool s_ladder_captured(const hs_board_t *b, hs_point_t q, hs_board_t *scratch)
+{
+    long nodes = 0;
+    hs_board_copy(scratch, b);
+    scratch->ko = HS_NO_POINT;
+    return s_ladder(scratch, q, true, 0, &nodes) == 1;
 }
 
 /* Ladder planes of one board (KataGo's definition): every stone of a string
@@ -57,7 +143,9 @@ static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int work
     int solved[HS_BOARD_MAX_POINTS];   /* per string head: -1, 0 or 1 */
     for (int i = 0; i < HS_BOARD_MAX_POINTS; i++)
         solved[i] = unsolved;
-    hs_board_t copy;
+    hs_board_t *copy = malloc(2 * sizeof *copy);
+    if (!copy)
+        return;   /* no ladder planes rather than a wrong answer */
     for (int y = 0; y < n; y++) {
         for (int x = 0; x < n; x++) {
             hs_point_t q = hs_board_point(b, x, y);
@@ -71,18 +159,17 @@ static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int work
             if (solved[h] == unsolved) {
                 bool captured = false;
                 if (libs == 1) {
-                    captured = hs_ladder_captures(b, q, false, NULL, S_LADDER_NODES);
+                    captured = s_ladder_captured(b, q, copy);
                 } else {
                     hs_point_t lib[2];
                     hs_board_string_liberties(b, q, lib, 2);
                     for (int k = 0; k < 2; k++) {
-                        hs_board_copy(&copy, b);
-                        /* suicide never helps in a ladder: checked without it */
-                        if (hs_board_play(&copy, hs_color_other(c), lib[k], 0, NULL) != 0)
+                        hs_color_t att = hs_color_other(c);
+                        if (s_ko_banned(b, lib[k]) || hs_board_legal(b, att, lib[k], 0) != HS_LEGAL)
                             continue;
-                        if (copy.color[q] != c || hs_board_libs(&copy, q) != 1)
-                            continue;
-                        if (!hs_ladder_captures(&copy, q, false, NULL, S_LADDER_NODES))
+                        hs_board_copy(&copy[1], b);
+                        hs_board_play_legal(&copy[1], att, lib[k]);
+                        if (!s_ladder_captured(&copy[1], q, copy))
                             continue;
                         captured = true;
                         if (working_plane >= 0 && c == opp)
@@ -95,6 +182,7 @@ static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int work
                 s_set(sp, n, plane, b, q);
         }
     }
+    free(copy);
 }
 
 /* Empty regions bordered by stones of one colour only (or 0 for none/both). */

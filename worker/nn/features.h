@@ -34,6 +34,10 @@ typedef struct hs_nn_pos {
     hs_rules_id_t rules;
     double komi;                 /* White's komi */
     int handicap;                /* Black's handicap stones (area rules' bonus) */
+    /* stones each side has put on the board so far: setup stones plus
+     * non-pass moves (territory rules count their difference into the komi
+     * the net sees, as KataGo does) */
+    int stones_black, stones_white;
     /* the last n_hist moves of the game (at most HS_NN_HISTORY), oldest first;
      * HS_PASS for a pass */
     int n_hist;
@@ -49,7 +53,8 @@ typedef struct hs_nn_pos {
 int hs_nn_features(const hs_nn_pos_t *p, float *spatial, float *global, hs_error_t *err);
 
 /* The komi White receives in the net's eyes: komi plus the handicap bonus of
- * the rules (chinese: N stones, aga: N-1, others none). */
+ * the rules (chinese: N stones, aga: N-1, others none), plus, under territory
+ * rules, stones_black - stones_white. */
 double hs_nn_white_komi(const hs_nn_pos_t *p);
 
 #endif

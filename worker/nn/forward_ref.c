@@ -33,8 +33,8 @@ static void s_act_all(float *x, size_t count, hs_nn_act_t k)
 static void s_conv(const hs_nn_conv_t *c, int n, const float *in, float *out, int with_act)
 {
     size_t a = (size_t)n * (size_t)n;
+    double dst[HS_NN_MAX_AREA];
     for (int o = 0; o < c->out_c; o++) {
-        float *dst = out + (size_t)o * a;
         float b0 = c->b ? c->b[o] : 0.0f;
         for (size_t k = 0; k < a; k++)
             dst[k] = b0;
@@ -52,13 +52,15 @@ static void s_conv(const hs_nn_conv_t *c, int n, const float *in, float *out, in
                         if (sy < 0 || sy >= n)
                             continue;
                         const float *s = src + sy * n + dx;
-                        float *d = dst + y * n;
+                        double *d = dst + y * n;
                         for (int x = x0; x < x1; x++)
-                            d[x] += wv * s[x];
+                            d[x] += (double)wv * s[x];
                     }
                 }
             }
         }
+        for (size_t k = 0; k < a; k++)
+            out[(size_t)o * a + k] = (float)dst[k];
     }
     if (with_act)
         s_act_all(out, (size_t)c->out_c * a, c->act);
@@ -75,11 +77,12 @@ static void s_norm(const hs_nn_norm_t *nm, size_t a, const float *in, float *out
 
 static void s_dense(const hs_nn_dense_t *d, const float *in, float *out)
 {
-    for (int o = 0; o < d->out_c; o++)
-        out[o] = d->b ? d->b[o] : 0.0f;
-    for (int i = 0; i < d->in_c; i++)
-        for (int o = 0; o < d->out_c; o++)
-            out[o] += in[i] * d->w[(size_t)i * (size_t)d->out_c + (size_t)o];
+    for (int o = 0; o < d->out_c; o++) {
+        double acc = d->b ? d->b[o] : 0.0;
+        for (int i = 0; i < d->in_c; i++)
+            acc += (double)in[i] * d->w[(size_t)i * (size_t)d->out_c + (size_t)o];
+        out[o] = (float)acc;
+    }
     s_act_all(out, (size_t)d->out_c, d->act);
 }
 
@@ -92,12 +95,13 @@ static void s_pool(const float *in, int ch, int n, int value_head, float *out)
     float w = (float)n - 14.0f;
     for (int c = 0; c < ch; c++) {
         const float *s = in + (size_t)c * a;
-        float sum = 0, mx = s[0];
+        double sum = 0;
+        float mx = s[0];
         for (size_t k = 0; k < a; k++) {
             sum += s[k];
             mx = s[k] > mx ? s[k] : mx;
         }
-        float mean = sum / (float)a;
+        float mean = (float)(sum / (double)a);
         out[c] = mean;
         out[ch + c] = mean * w / 10.0f;
         out[2 * ch + c] = value_head ? mean * (w * w / 100.0f - 0.1f) : mx;
