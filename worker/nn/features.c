@@ -63,7 +63,7 @@ static bool s_ko_banned(const hs_board_t *b, hs_point_t p)
     return b->ko != HS_NO_POINT && p == b->ko;
 }
 
-/* 1 captured, 0 escapes, -1 out of budget. */
+/* 1 captured, 0 escapes, -1 out of budget, -2 out of memory. */
 static int s_ladder(const hs_board_t *b, hs_point_t target, bool def_turn, int depth,
                     long *nodes)
 {
@@ -103,7 +103,7 @@ static int s_ladder(const hs_board_t *b, hs_point_t target, bool def_turn, int d
     }
     hs_board_t *c = malloc(sizeof *c);
     if (!c)
-        return -1;
+        return -2;
     int result = def_turn ? 1 : 0;
     for (int i = 0; i < nm; i++) {
         hs_color_t who = def_turn ? def : att;
@@ -122,13 +122,15 @@ static int s_ladder(const hs_board_t *b, hs_point_t target, bool def_turn, int d
     return result;
 }
 
-/* The string at q (1 liberty), its owner to move first, ko ban lifted. */
-static bool s_ladder_captured(const hs_board_t *b, hs_point_t q, hs_board_t *scratch)
+/* The string at q (1 liberty), its owner to move first, ko ban lifted:
+ * 1 captured, 0 not, HS_ENOMEM. */
+static int s_ladder_captured(const hs_board_t *b, hs_point_t q, hs_board_t *scratch)
 {
     long nodes = 0;
     hs_board_copy(scratch, b);
     scratch->ko = HS_NO_POINT;
-    return s_ladder(scratch, q, true, 0, &nodes) == 1;
+    int r = s_ladder(scratch, q, true, 0, &nodes);
+    return r == -2 ? HS_ENOMEM : r == 1;
 }
 
 /* Ladder planes of one board (KataGo's definition): every stone of a string
@@ -136,8 +138,8 @@ static bool s_ladder_captured(const hs_board_t *b, hs_point_t q, hs_board_t *scr
  * liberties that the attacker captures by ladder moving first, gets `plane`;
  * with `working_plane` >= 0, the attacker's working first moves against the
  * opponent's (of `opp`) 2-liberty strings get that plane. */
-static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int working_plane,
-                      hs_color_t opp)
+static int s_ladders(const hs_board_t *b, float *sp, int n, int plane, int working_plane,
+                     hs_color_t opp)
 {
     static const int unsolved = -1;
     int solved[HS_BOARD_MAX_POINTS];   /* per string head: -1, 0 or 1 */
@@ -145,7 +147,8 @@ static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int work
         solved[i] = unsolved;
     hs_board_t *copy = malloc(2 * sizeof *copy);
     if (!copy)
-        return;   /* no ladder planes rather than a wrong answer */
+        return HS_ENOMEM;
+    int rc = 0;
     for (int y = 0; y < n; y++) {
         for (int x = 0; x < n; x++) {
             hs_point_t q = hs_board_point(b, x, y);
@@ -157,7 +160,7 @@ static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int work
                 continue;
             hs_point_t h = b->head[q];
             if (solved[h] == unsolved) {
-                bool captured = false;
+                int captured = 0;
                 if (libs == 1) {
                     captured = s_ladder_captured(b, q, copy);
                 } else {
@@ -169,20 +172,26 @@ static void s_ladders(const hs_board_t *b, float *sp, int n, int plane, int work
                             continue;
                         hs_board_copy(&copy[1], b);
                         hs_board_play_legal(&copy[1], att, lib[k]);
-                        if (!s_ladder_captured(&copy[1], q, copy))
+                        int r = s_ladder_captured(&copy[1], q, copy);
+                        if (r < 0)
+                            captured = r;
+                        if (r != 1)
                             continue;
-                        captured = true;
+                        captured = captured < 0 ? captured : 1;
                         if (working_plane >= 0 && c == opp)
                             s_set(sp, n, working_plane, b, lib[k]);
                     }
                 }
-                solved[h] = captured;
+                if (captured < 0)
+                    rc = captured;
+                solved[h] = captured > 0;
             }
-            if (solved[h])
+            if (solved[h] > 0)
                 s_set(sp, n, plane, b, q);
         }
     }
     free(copy);
+    return rc;
 }
 
 /* Empty regions bordered by stones of one colour only (or 0 for none/both). */
@@ -312,11 +321,11 @@ int hs_nn_features(const hs_nn_pos_t *p, float *sp, float *g, hs_error_t *err)
     s_stones(p, sp, n, pla);
     int used = s_history(p, sp, g, n, pla);
 
-    s_ladders(b, sp, n, 14, 17, opp);
     const hs_board_t *b1 = used >= 1 && p->prev1 ? p->prev1 : b;
     const hs_board_t *b2 = used >= 2 && p->prev2 ? p->prev2 : b1;
-    s_ladders(b1, sp, n, 15, -1, opp);
-    s_ladders(b2, sp, n, 16, -1, opp);
+    if (s_ladders(b, sp, n, 14, 17, opp) || s_ladders(b1, sp, n, 15, -1, opp)
+        || s_ladders(b2, sp, n, 16, -1, opp))
+        return hs_error_set(err, HS_ENOMEM, "net inputs: out of memory reading ladders");
 
     float wk = (float)hs_nn_white_komi(p);
     float self_komi = pla == HS_WHITE ? wk : -wk;

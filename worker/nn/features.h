@@ -49,7 +49,7 @@ typedef struct hs_nn_pos {
 } hs_nn_pos_t;
 
 /* Fills spatial (HS_NN_SPATIAL * N * N floats) and global (HS_NN_GLOBAL).
- * HS_EINVAL for a board larger than 19 or a bad colour to move. */
+ * HS_EINVAL for a board larger than 19 or a bad colour to move, HS_ENOMEM. */
 int hs_nn_features(const hs_nn_pos_t *p, float *spatial, float *global, hs_error_t *err);
 
 /* The komi White receives in the net's eyes: komi plus the handicap bonus of
