@@ -11,7 +11,6 @@
 #include "worker/nn/features.h"
 #include "worker/stability.h"
 
-
 typedef struct s_rules_enc {
     int ko;            /* 0 simple, 1 positional, 2 situational */
     int suicide, territory, tax_seki, handicap_offset;   /* offset -1: no bonus */
