@@ -1,0 +1,42 @@
+/*
+ * tests/fuzz/fuzz_nnmodel.c — libFuzzer target for the KataGo model reader
+ * (worker/nn/model.h): a model file is untrusted input (users download them).
+ *
+ * Properties checked on every input (gzip'd or raw bytes):
+ *  - hs_nn_model_parse returns 0 with a model, or one of the documented codes
+ *    with no model and a non-empty message; never crashes or leaks (ASan);
+ *  - an accepted model has consistent shapes: every block's first convolution
+ *    reads the trunk and its last one writes it.
+ * Seeds in tests/fuzz/corpus/nnmodel/ (tiny models from worker/nn/make_tiny_model.py).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "worker/nn/model.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 1 << 16)
+        return 0;
+    hs_error_t err;
+    hs_nn_model_t *m = NULL;
+    hs_error_clear(&err);
+    int rc = hs_nn_model_parse(data, size, &m, &err);
+    if (rc == 0) {
+        if (!m || hs_nn_model_params(m) == 0)
+            abort();
+        for (int i = 0; i < m->n_blocks; i++)
+            if (m->blocks[i].conv1.in_c != m->trunk_c || m->blocks[i].conv2.out_c != m->trunk_c)
+                abort();
+        hs_nn_model_free(&m);
+        return 0;
+    }
+    if (m || !err.msg[0])
+        abort();
+    if (rc != HS_EPARSE && rc != HS_EUNSUPPORTED && rc != HS_ELIMIT && rc != HS_ECORRUPT
+        && rc != HS_ENOMEM)
+        abort();
+    return 0;
+}

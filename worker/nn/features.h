@@ -1,0 +1,60 @@
+/*
+ * worker/nn/features.h — KataGo's V7 network inputs (model versions 8-16):
+ * 22 spatial planes and 19 global values for one position, from the side to
+ * move's point of view. Every plane and value is documented in docs/NET.md.
+ *
+ * Layout: spatial[plane * N * N + y * N + x] for an N x N board (N <= 19); the
+ * network runs on an N x N grid, so there is no padding and plane 0 is all
+ * ones. Ladders come from the fast ladder reader (worker/tactics.h),
+ * pass-alive areas from Benson's algorithm (worker/stability.h). Rules are
+ * encoded as KataGo encodes the rule sets of the same names (so "chinese" is
+ * simple ko with area scoring, "korean" equals "japanese").
+ *
+ * Not (yet) encoded: superko-banned points (plane 6 marks only the simple-ko
+ * point), the encore of territory rules (planes 7, 8, 20, 21 and globals
+ * 12-13 stay 0), playout-doubling advantage (15-16) and the button (17).
+ *
+ * Threads: pure functions of their arguments.
+ */
+#ifndef HS_WORKER_NN_FEATURES_H
+#define HS_WORKER_NN_FEATURES_H
+
+#include "core/board.h"
+#include "core/error.h"
+#include "core/rules.h"
+
+#define HS_NN_SPATIAL 22
+#define HS_NN_GLOBAL 19
+#define HS_NN_HISTORY 5
+#define HS_NN_MAX_SIZE 19
+
+typedef struct hs_nn_pos {
+    const hs_board_t *board;     /* the position to evaluate */
+    hs_color_t to_move;          /* HS_BLACK or HS_WHITE */
+    hs_rules_id_t rules;
+    double komi;                 /* White's komi */
+    int handicap;                /* Black's handicap stones (area rules' bonus) */
+    /* stones each side has put on the board so far: setup stones plus
+     * non-pass moves (territory rules count their difference into the komi
+     * the net sees, as KataGo does) */
+    int stones_black, stones_white;
+    /* the last n_hist moves of the game (at most HS_NN_HISTORY), oldest first;
+     * HS_PASS for a pass */
+    int n_hist;
+    hs_color_t hist_color[HS_NN_HISTORY];
+    hs_point_t hist_move[HS_NN_HISTORY];
+    /* the boards before the last move and before the one before it, for the
+     * ladder history planes; NULL where the game is not that long */
+    const hs_board_t *prev1, *prev2;
+} hs_nn_pos_t;
+
+/* Fills spatial (HS_NN_SPATIAL * N * N floats) and global (HS_NN_GLOBAL).
+ * HS_EINVAL for a board larger than 19 or a bad colour to move, HS_ENOMEM. */
+int hs_nn_features(const hs_nn_pos_t *p, float *spatial, float *global, hs_error_t *err);
+
+/* The komi White receives in the net's eyes: komi plus the handicap bonus of
+ * the rules (chinese: N stones, aga: N-1, others none), plus, under territory
+ * rules, stones_black - stones_white. */
+double hs_nn_white_komi(const hs_nn_pos_t *p);
+
+#endif
