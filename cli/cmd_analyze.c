@@ -31,6 +31,7 @@
 
 #include "analyze.h"
 #include "broker/broker.h"
+#include "args.h"
 #include "cluster.h"
 #include "core/clock.h"
 #include "store/store.h"
@@ -133,22 +134,6 @@ static void s_usage(FILE *out)
 
 /* ------------------------------------------------------------- options */
 
-/* Reads a whole decimal integer in lo..hi into *out; otherwise says which
- * option wants what and returns -1. */
-static int s_parse_int(const char *opt, const char *arg, long lo, long hi, int *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || v < lo || v > hi) {
-        fprintf(stderr, "hyeongse analyze: %s takes a whole number in %ld..%ld, not '%s'\n", opt,
-                lo, hi, arg);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
 /* "all", "last" or "every:N" with N in the broker's 1..10000, else an error. */
 static int s_check_moves(const char *moves)
 {
@@ -156,7 +141,7 @@ static int s_check_moves(const char *moves)
     if (!strcmp(moves, "all") || !strcmp(moves, "last"))
         return 0;
     if (!strncmp(moves, "every:", 6) &&
-        s_parse_int("--moves every:N", moves + 6, 1, 10000, &n) == 0)
+        hs__cli_int("analyze", "--moves every:N", moves + 6, 1, 10000, &n) == 0)
         return 0;
     fprintf(stderr, "hyeongse analyze: bad --moves '%s' (all, every:N, last)\n", moves);
     return -1;
@@ -179,13 +164,14 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
         switch (c) {
         case 'd': o->db = optarg; break;
         case 't':
-            if (s_parse_int("--threads", optarg, 1, HS_ANALYZE_MAX_THREADS, &o->threads) < 0)
+            if (hs__cli_int("analyze", "--threads", optarg, 1, HS_ANALYZE_MAX_THREADS,
+                            &o->threads) < 0)
                 return 2;
             break;
         case 'e': o->engines = optarg; break;
         case 'm': o->moves = optarg; break;
         case 'c':
-            if (s_parse_int("--chunk", optarg, 1, HS_WIRE_MAX_EVALS, &o->chunk) < 0)
+            if (hs__cli_int("analyze", "--chunk", optarg, 1, HS_WIRE_MAX_EVALS, &o->chunk) < 0)
                 return 2;
             break;
         case 'q': o->quiet = true; break;

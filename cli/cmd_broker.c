@@ -4,12 +4,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "broker/broker.h"
 #include "core/wire.h"
 #include "store/store.h"
@@ -106,20 +108,34 @@ int hs_cmd_broker(int argc, char **argv)
         switch (c) {
         case 'b': cfg.bind = optarg; break;
         case 'd': cfg.db_dir = optarg; break;
-        case 'H': cfg.heartbeat_ms = atoi(optarg); break;
-        case 'l': cfg.lease_ms = atoi(optarg); break;
-        case 'a': cfg.max_attempts = atoi(optarg); break;
-        case 'q': cfg.queue_max = atoi(optarg); break;
-        case 'c':
-            cfg.chunk = atoi(optarg);
-            if (cfg.chunk < 1 || cfg.chunk > HS_WIRE_MAX_EVALS) {
-                fprintf(stderr, "hyeongse broker: --chunk takes 1..%d positions\n",
-                        HS_WIRE_MAX_EVALS);
+        case 'H':
+            if (hs__cli_int("broker", "--heartbeat-ms", optarg, 10, 3600000, &cfg.heartbeat_ms) < 0)
                 return 2;
-            }
+            break;
+        case 'l':
+            if (hs__cli_int("broker", "--lease-ms", optarg, 100, INT_MAX, &cfg.lease_ms) < 0)
+                return 2;
+            break;
+        case 'a':
+            if (hs__cli_int("broker", "--max-attempts", optarg, 1, 1000, &cfg.max_attempts) < 0)
+                return 2;
+            break;
+        case 'q':
+            if (hs__cli_int("broker", "--queue-max", optarg, 1, INT_MAX, &cfg.queue_max) < 0)
+                return 2;
+            break;
+        case 'c':
+            if (hs__cli_int("broker", "--chunk", optarg, 1, HS_WIRE_MAX_EVALS, &cfg.chunk) < 0)
+                return 2;
             break;
         case 's': cfg.store_flags &= ~HS_STORE_NOSYNC; break;
-        case 'M': cfg.map_size = (size_t)strtoull(optarg, NULL, 10); break;
+        case 'M': {
+            long bytes;
+            if (hs__cli_long("broker", "--map-size", optarg, 1L << 20, LONG_MAX, &bytes) < 0)
+                return 2;
+            cfg.map_size = (size_t)bytes;
+            break;
+        }
         case 'v': cfg.verbose = 1; break;
         case 'r': serving.ready_path = optarg; break;
         case 'h': s_usage(stdout); return 0;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "core/board.h"
 #include "core/game.h"
 #include "core/rules.h"
@@ -119,26 +120,6 @@ typedef struct s_judged {
     char res[16], rec[16];
 } s_judged_t;
 
-/* A whole decimal number in lo..hi, or -1 with a message naming the option:
- * "abc", "", "1e20", "-5" where lo is 0, and values past int are refused
- * rather than read as something else (atoi gave 0, or the final position). */
-static int s_parse_int(const char *opt, const char *text, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi) {
-        if (hi == INT_MAX)
-            fprintf(stderr, "hyeongse judge: %s needs a whole number >= %ld, not '%s'\n", opt, lo, text);
-        else
-            fprintf(stderr, "hyeongse judge: %s needs a whole number %ld..%ld, not '%s'\n", opt, lo,
-                    hi, text);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
 static int s_parse_komi(const char *text, double *out)
 {
     char *end;
@@ -170,11 +151,14 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
     else if (!strcmp(a, "--final")) o->move = -1;
     else if (!strcmp(a, "--rules")) return (o->rules_name = s_value(argc, argv, i)) ? 0 : -1;
     else if (!strcmp(a, "--game"))
-        return (v = s_value(argc, argv, i)) ? s_parse_int(a, v, 0, INT_MAX, &o->game_index) : -1;
+        return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT_MAX, &o->game_index)
+                                            : -1;
     else if (!strcmp(a, "--move"))
-        return (v = s_value(argc, argv, i)) ? s_parse_int(a, v, 0, INT_MAX, &o->move) : -1;
+        return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT_MAX, &o->move)
+                                            : -1;
     else if (!strcmp(a, "--tau"))
-        return (v = s_value(argc, argv, i)) ? s_parse_int(a, v, 0, INT16_MAX, &o->tau) : -1;
+        return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT16_MAX, &o->tau)
+                                            : -1;
     else if (!strcmp(a, "--komi")) {
         o->have_komi = true;
         return (v = s_value(argc, argv, i)) ? s_parse_komi(v, &o->komi) : -1;

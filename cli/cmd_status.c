@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cluster.h"
 #include "core/clock.h"
 
@@ -140,11 +141,9 @@ int hs_cmd_status(int argc, char **argv)
         case 'b': broker = optarg; break;
         case 'j': json = 1; break;
         case 'w':
-            watch = optarg ? atoi(optarg) : 1000;
-            if (watch < 50 || watch > 3600000) {
-                fprintf(stderr, "hyeongse status: --watch interval must be 50..3600000 ms\n");
+            watch = 1000;
+            if (optarg && hs__cli_int("status", "--watch", optarg, 50, 3600000, &watch) < 0)
                 return 2;
-            }
             break;
         case 'a': all = 1; paging = 1; break;
         case 's':
@@ -157,17 +156,11 @@ int hs_cmd_status(int argc, char **argv)
             q.state = optarg;
             paging = 1;
             break;
-        case 'l': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || end == optarg || n < 1 || n > HS_WIRE_MAX_JOBS) {
-                fprintf(stderr, "hyeongse status: --limit must be 1..%d\n", HS_WIRE_MAX_JOBS);
+        case 'l':
+            if (hs__cli_int("status", "--limit", optarg, 1, HS_WIRE_MAX_JOBS, &q.limit) < 0)
                 return 2;
-            }
-            q.limit = (int)n;
             paging = 1;
             break;
-        }
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cluster.h"
 #include "worker/engine.h"
 #include "core/clock.h"
@@ -302,7 +303,10 @@ int hs_cmd_submit(int argc, char **argv)
         case 'e': engines = optarg; break;
         case 'm': moves = optarg; break;
         case 'n': name = optarg; break;
-        case 't': threads = atoi(optarg); break;
+        case 't':
+            if (hs__cli_int("submit", "--threads", optarg, 1, 1024, &threads) < 0)
+                return 2;
+            break;
         case 'w': wait = 1; break;
         case 'T': token = optarg; break;
         case 'L': follow = 1; break;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "core/wire.h"
 #include "worker/engine.h"
 #include "worker/worker.h"
@@ -111,11 +112,23 @@ int hs_cmd_worker(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "c:t:e:C:B:H:n:vh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': cfg.endpoint = optarg; break;
-        case 't': cfg.threads = atoi(optarg); break;
+        case 't':
+            if (hs__cli_int("worker", "--threads", optarg, 1, 1024, &cfg.threads) < 0)
+                return 2;
+            break;
         case 'e': cfg.engines = optarg; break;
-        case 'C': cfg.credit = atoi(optarg); break;
-        case 'B': cfg.batch = atoi(optarg); break;
-        case 'H': cfg.heartbeat_ms = atoi(optarg); break;
+        case 'C':
+            if (hs__cli_int("worker", "--credit", optarg, 1, 65536, &cfg.credit) < 0)
+                return 2;
+            break;
+        case 'B':
+            if (hs__cli_int("worker", "--batch", optarg, 1, 4096, &cfg.batch) < 0)
+                return 2;
+            break;
+        case 'H':
+            if (hs__cli_int("worker", "--heartbeat-ms", optarg, 10, 3600000, &cfg.heartbeat_ms) < 0)
+                return 2;
+            break;
         case 'n': cfg.name = optarg; break;
         case 'v': cfg.verbose = 1; break;
         case 'h': s_usage(stdout); return 0;

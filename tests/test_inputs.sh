@@ -55,6 +55,20 @@ for v in abc 1e20 -5 0 99999999999999999999 ''; do
     refused "query --limit '$v'" "--limit needs a whole number" \
             "$BIN" query --db "$tmp/db" --limit "$v"
 done
+# Every numeric option of the cluster commands is read strictly (cli/args.h).
+refused "worker --threads 0" "--threads needs a whole number 1..1024, not '0'" \
+        "$BIN" worker --connect tcp://127.0.0.1:9 --threads 0
+refused "worker --credit abc" "--credit needs a whole number" \
+        "$BIN" worker --connect tcp://127.0.0.1:9 --credit abc
+refused "broker --lease-ms 1e3" "--lease-ms needs a whole number" \
+        "$BIN" broker --db "$tmp/never" --lease-ms 1e3
+refused "broker --map-size -1" "--map-size needs a whole number" \
+        "$BIN" broker --db "$tmp/never" --map-size -1
+refused "submit --threads -3" "--threads needs a whole number 1..1024, not '-3'" \
+        "$BIN" submit "$tmp/games" --broker tcp://127.0.0.1:9 --threads -3
+refused "status --limit 0" "--limit needs a whole number 1..4096" \
+        "$BIN" status --broker tcp://127.0.0.1:9 --limit 0
+[ ! -e "$tmp/never" ]; check "a refused broker makes no store" "$?" 0
 check "query --limit 2: two rows" "$("$BIN" query --db "$tmp/db" --limit 2 --json | wc -l)" 2
 # --engine is read as every option is: the last one counts, and it is canonical.
 check "query --engine noop --engine area@1 = --engine area" \
