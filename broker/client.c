@@ -469,6 +469,10 @@ int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, h
     if (w->game.id[0] == 0 && w->game.id[1] == 0)
         hs_game_compute_id(&w->game);
     w->source = source ? strdup(source) : NULL;
+    if (source && !w->source) {
+        hs_wire_game_fini(w);
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    }
     hs_game_t *m = &w->game;
     char **texts[] = { &m->black, &m->white, &m->black_rank, &m->white_rank, &m->date,
                        &m->event, &m->round, &m->result_raw, &m->komi_raw, &m->rules_raw,

@@ -352,6 +352,7 @@ static void s_walk_dir(s_walk_t *w, const char *path, int depth)
     }
     char **names = NULL;
     size_t n = 0, cap = 0;
+    bool short_of_memory = false;
     struct dirent *de;
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
@@ -359,16 +360,25 @@ static void s_walk_dir(s_walk_t *w, const char *path, int depth)
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 64;
             char **nn = realloc(names, ncap * sizeof *nn);
-            if (!nn)
+            if (!nn) {
+                short_of_memory = true;
                 break;
+            }
             names = nn;
             cap = ncap;
         }
-        names[n] = strdup(de->d_name);
-        if (names[n])
-            n++;
+        if (!(names[n] = strdup(de->d_name))) {
+            short_of_memory = true;
+            break;
+        }
+        n++;
     }
     closedir(d);
+    /* The entries listed so far are still walked; the user learns that the
+     * rest were not, rather than a shorter archive without a word. */
+    if (short_of_memory)
+        s_fail(w, path, HS_ENOMEM, "out of memory listing the folder: only its first %zu "
+               "entries are read", n);
     if (n)
         qsort(names, n, sizeof *names, s_cmp_names);
     size_t plen = strlen(path);
@@ -381,6 +391,8 @@ static void s_walk_dir(s_walk_t *w, const char *path, int depth)
                 snprintf(child, need, "%s%s%s", path, slash ? "" : "/", names[i]);
                 s_walk_path(w, child, 0, depth + 1);
                 free(child);
+            } else {
+                s_fail(w, names[i], HS_ENOMEM, "out of memory: not read");
             }
         }
         free(names[i]);

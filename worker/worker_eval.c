@@ -84,7 +84,11 @@ static void s_fail(hs_wire_result_t *res, const char *why, int rc)
     if (!res->error) {
         why = why && *why ? why : "evaluation failed";
         res->error = hs_wire_utf8_escape(why, strlen(why), NULL);
-        res->permanent = s_permanent(rc);
+        if (!res->error)   /* out of memory: a shorter copy, and never a success */
+            res->error = strdup("out of memory");
+        /* Should both copies fail, the RESULT still carries no evals, which the
+         * broker takes as a failed task (hs__result_check), never as done. */
+        res->permanent = res->error && s_permanent(rc);
     }
 }
 
