@@ -21,6 +21,7 @@
 
 #include "args.h"
 #include "core/board.h"
+#include "core/buf.h"
 #include "core/game.h"
 #include "core/rules.h"
 #include "core/sgf.h"
@@ -64,35 +65,6 @@ static const char *s_komi_source_name(hs_komi_source_t s)
     case HS_KOMI_OVERRIDE: return "override";
     }
     return "?";
-}
-
-static int s_read_file(const char *path, char **data, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "hyeongse judge: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;
-        char *nb = realloc(buf, cap * 2 + 1);
-        if (!nb) { free(buf); buf = NULL; break; }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (!buf) {
-        fprintf(stderr, "hyeongse judge: out of memory\n");
-        return -1;
-    }
-    buf[n] = 0;
-    *data = buf;
-    *len = n;
-    return 0;
 }
 
 /* What the command line asked for. move -1: the final position. */
@@ -203,8 +175,12 @@ static int s_load_game(const s_opts_t *o, s_judged_t *j)
 {
     size_t len = 0;
     hs_error_t err = {0};
-    if (s_read_file(o->path, &j->data, &len))
+    hs_error_t rerr;
+    /* 256 MiB: past the SGF reader's file limit, which then says so. */
+    if (hs_buf_read_file(o->path, (size_t)256 << 20, &j->data, &len, &rerr)) {
+        fprintf(stderr, "hyeongse judge: %s\n", rerr.msg);
         return 1;
+    }
     j->col = hs_sgf_parse_ex(j->data, len, NULL, HS_SGF_RECOVER, &err);
     if (!j->col) {
         fprintf(stderr, "hyeongse judge: %s: %s\n", o->path, err.msg);
