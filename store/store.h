@@ -75,8 +75,12 @@
 #include "core/game.h"
 #include "core/wire.h"
 
-/* Version of every record layout; stored in each record and in meta. */
-#define HS_STORE_SCHEMA 1
+/* Version of the store's format, in meta "schema" (docs/STORE.md): 1 = every
+ * record MessagePack without a checksum; 2 = records checksummed, evals compact.
+ * A writer opening a version-1 store marks it 2 (its old records stay readable:
+ * each record's first byte says its format); a program that knows only 1 then
+ * refuses the store by name instead of misreading the new records. */
+#define HS_STORE_SCHEMA 2
 
 /* Index entries kept in memory before a sorted flush (see above): 8 MiB. */
 #define HS_STORE_INDEX_FLUSH (1u << 18)
@@ -88,6 +92,25 @@
 #define HS_STORE_RDONLY  0x1u  /* read-only reader; may run beside the writer */
 #define HS_STORE_NOSYNC  0x2u  /* don't fsync on commit (tests, benchmarks; a crash
                                 * may lose the last commits but never corrupts) */
+
+/* Which per-point maps new eval records keep (--maps; docs/STORE.md). A map a
+ * user did not ask for is not stored at all. Default: the judge's ownership and
+ * classes (what queries print and reports draw); influence is ~2 bytes a point
+ * and only Park's diagrams need it. */
+#define HS_STORE_MAP_OWNERSHIP 0x1u
+#define HS_STORE_MAP_INFLUENCE 0x2u
+#define HS_STORE_MAP_CLASSES   0x4u
+#define HS_STORE_MAP_ALL       0x7u
+#define HS_STORE_MAP_DEFAULT   (HS_STORE_MAP_OWNERSHIP | HS_STORE_MAP_CLASSES)
+/* hs_store_open flag: keep these maps (and record them in meta "maps"). Without
+ * it a writer keeps what the store's meta says, or HS_STORE_MAP_DEFAULT. */
+#define HS_STORE_MAPS(m)  (0x100u | ((unsigned)(m) & 7u) << 9)
+
+/* "ownership,classes" style list (also "all", "none") to HS_STORE_MAP_* bits:
+ * 0 or HS_EINVAL. */
+int hs_store_maps_parse(const char *list, unsigned *maps, hs_error_t *err);
+/* The list for maps ("none" when 0) into buf. */
+void hs_store_maps_name(unsigned maps, char *buf, size_t size);
 
 typedef struct hs_store hs_store_t;
 
