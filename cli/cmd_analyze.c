@@ -65,7 +65,7 @@ static void s_usage(FILE *out)
     char known[256];
     fprintf(out,
             "usage: hyeongse analyze ARCHIVE... [--db DIR] [--threads N] [--engines LIST]\n"
-            "                        [--moves all|every:N|last] [--chunk N] [--quiet]\n\n"
+            "                        [--moves all|every:N|last] [--chunk N] [--maps LIST] [--quiet]\n\n"
             "Evaluates every position of every game in the archives (.sgf files, folders,\n"
             ".tar.gz, .zip) on this machine and stores the results in DIR, which\n"
             "`hyeongse query --db DIR` reads. Broken games are recorded as failed with\n"
@@ -85,6 +85,8 @@ static void s_usage(FILE *out)
             "                  that end in two passes, 8-15 ms a game)\n"
             "  --moves SPEC    all (default), every:N, last\n"
             "  --chunk N       most positions per task: longer games are split (default %d)\n"
+            "  --maps LIST     per-point maps kept: ownership,influence,classes, all, none\n"
+            "                  (default: what DIR keeps, else ownership,classes)\n"
             "  --quiet         no progress bar\n",
             hs__cli_default_engines(), hs_engine_list(known, sizeof known),
             HS_BROKER_DEFAULT_CHUNK);
@@ -96,13 +98,15 @@ int hs_cmd_analyze(int argc, char **argv)
         { "db", required_argument, 0, 'd' },      { "threads", required_argument, 0, 't' },
         { "engines", required_argument, 0, 'e' }, { "moves", required_argument, 0, 'm' },
         { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
-        { "chunk", required_argument, 0, 'c' },
+        { "chunk", required_argument, 0, 'c' },   { "maps", required_argument, 0, 'M' },
         { 0, 0, 0, 0 },
     };
     const char *db = "hyeongse.db", *engines = NULL, *moves = "all";
     int threads = 0, quiet = 0, chunk = 0, c;
+    unsigned store_maps = 0;   /* HS_STORE_MAPS(...) when --maps is given */
+    hs_error_t merr = { 0 };
     optind = 1;
-    while ((c = getopt_long(argc, argv, "d:t:e:m:c:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:t:e:m:c:M:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 't': threads = atoi(optarg); break;
@@ -115,6 +119,13 @@ int hs_cmd_analyze(int argc, char **argv)
                         HS_WIRE_MAX_EVALS);
                 return 2;
             }
+            break;
+        case 'M':
+            if (hs_store_maps_parse(optarg, &store_maps, &merr) < 0) {
+                fprintf(stderr, "hyeongse analyze: %s\n", merr.msg);
+                return 2;
+            }
+            store_maps = HS_STORE_MAPS(store_maps);
             break;
         case 'q': quiet = 1; break;
         case 'h': s_usage(stdout); return 0;
@@ -164,7 +175,7 @@ int hs_cmd_analyze(int argc, char **argv)
     char endpoint[96];
     snprintf(endpoint, sizeof endpoint, "inproc://hs-analyze-%ld", (long)getpid());
     s_broker_thread_t bt = { .cfg = {
-        .bind = endpoint, .zmq_ctx = ctx, .db_dir = db, .store_flags = HS_STORE_NOSYNC,
+        .bind = endpoint, .zmq_ctx = ctx, .db_dir = db, .store_flags = HS_STORE_NOSYNC | store_maps,
         .map_size = (size_t)1 << 30,   /* virtual; grows by doubling past this */
         .stop = &stop_broker, .ready = &broker_ready, .verbose = getenv("HS_VERBOSE") != NULL,
         .chunk = chunk,

@@ -136,6 +136,10 @@ void hs_store_set_index_flush(hs_store_t *s, unsigned n);
 /* Current map size in bytes (grows on demand). */
 size_t hs_store_map_size(const hs_store_t *s);
 
+/* HS_STORE_MAP_* bits new eval records keep (the open flag, meta "maps" or the
+ * default; see HS_STORE_MAPS). */
+unsigned hs_store_maps_kept(const hs_store_t *s);
+
 /* ---- batches (writer only) ---- */
 
 /* Starts a batch. HS_EBADSTATE when one is open or the store is read-only. */

@@ -173,59 +173,6 @@ static int s_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
     return -1;
 }
 
-static uint32_t s_zz(int32_t d) { return ((uint32_t)d << 1) ^ (uint32_t)(d >> 31); }
-static int32_t s_unzz(uint32_t u) { return (int32_t)(u >> 1) ^ -(int32_t)(u & 1); }
-
-/*
- * The run/delta coder (docs/STORE.md, "Maps"): a token per run of equal values,
- * varint(zigzag(value - previous value) << 1 | more), then when `more` is set
- * varint(extra repeats - 1). Territory, dame and settled ownership are long runs
- * (one or two bytes for a whole row or more); a smooth influence field costs a
- * byte a point where it changes.
- */
-static size_t s_runs_encode(const int32_t *v, uint32_t n, uint8_t *out)
-{
-    size_t o = 0;
-    int32_t prev = 0;
-    for (uint32_t i = 0; i < n;) {
-        uint32_t r = 0;
-        while (i + 1 + r < n && v[i + 1 + r] == v[i])
-            r++;
-        uint64_t t = (uint64_t)s_zz(v[i] - prev) << 1;
-        o += s_put_varint(out + o, r ? t | 1 : t);
-        if (r)
-            o += s_put_varint(out + o, r - 1);
-        prev = v[i];
-        i += 1 + r;
-    }
-    return o;
-}
-
-static int s_runs_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int32_t hi,
-                         int32_t *v, uint32_t n)
-{
-    int32_t prev = 0;
-    for (uint32_t i = 0; i < n;) {
-        uint32_t t, r = 0;
-        if (s_get_varint(&p, end, &t))
-            return -1;
-        int64_t x = (int64_t)prev + s_unzz(t >> 1);
-        if (x < lo || x > hi)
-            return -1;
-        if ((t & 1) && (s_get_varint(&p, end, &r) || r >= n))
-            return -1;
-        if (t & 1)
-            r++;
-        if (r >= n - i)
-            return -1;
-        for (uint32_t j = 0; j <= r; j++)
-            v[i + j] = (int32_t)x;
-        prev = (int32_t)x;
-        i += 1 + r;
-    }
-    return p == end ? 0 : -1;
-}
-
 /* Class letters with a code each (worker/judge.c's, PROTOCOL.md's, '?'). */
 static const char s_class_codes[] = " .bwXOxos?BWy";
 
@@ -235,25 +182,38 @@ static int s_class_code(char c)
     return q ? (int)(q - s_class_codes) : -1;
 }
 
-/* Map kinds: element bytes of the raw form and the value range. */
-enum { S_MAP_OWN, S_MAP_INF, S_MAP_CLS };
-#define S_ENC_RAW 0
-#define S_ENC_RUNS 1
-
-/* Writes one map: encoding byte, varint payload length, payload; the shorter of
- * the raw form and the runs. */
-static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8_t *raw,
-                        size_t raw_len, bool codable)
+/* The ownership a class letter implies (the judge's ownership is this but for
+ * some dead stones): the ownership map is stored as its difference from it,
+ * nearly all zeros, when the record keeps classes. */
+static int32_t s_class_owner(char c)
 {
-    /* At most 3 bytes a point (an int16 delta token), 5 for a run of two. */
-    uint8_t runs[3 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    size_t rl = codable ? s_runs_encode(v, nn, runs) : SIZE_MAX;
+    return !c ? 0 : strchr("bXoBy", c) ? HS_WIRE_OWNERSHIP_SCALE
+         : strchr("wOxW", c) ? -HS_WIRE_OWNERSHIP_SCALE : 0;
+}
+
+/* Map kinds: value range of each. */
+enum { S_MAP_OWN, S_MAP_INF, S_MAP_CLS, S_MAP_RESID };
+static const int32_t s_map_lo[4] = { -HS_WIRE_OWNERSHIP_SCALE, INT16_MIN, 0,
+                                     -2 * HS_WIRE_OWNERSHIP_SCALE };
+static const int32_t s_map_hi[4] = { HS_WIRE_OWNERSHIP_SCALE, INT16_MAX,
+                                     (int32_t)sizeof s_class_codes - 2,
+                                     2 * HS_WIRE_OWNERSHIP_SCALE };
+#define S_ENC_RAW 0
+#define S_ENC_RESID 0x80u   /* ownership: values are differences from the classes' */
+
+/* Writes one map: encoding byte, varint payload length, payload; the shortest of
+ * the raw form and the coder's (docs/STORE.md, "Maps"). */
+static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8_t *raw,
+                        size_t raw_len, uint8_t flag)
+{
+    uint8_t coded[3 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 80], enc = S_ENC_RAW;
+    size_t cl = v ? hs_store_map_encode(v, nn, coded, &enc) : SIZE_MAX;
     size_t o = 0;
-    if (rl < raw_len) {
-        out[o++] = S_ENC_RUNS;
-        o += s_put_varint(out + o, rl);
-        memcpy(out + o, runs, rl);
-        return o + rl;
+    if (cl < raw_len || !raw) {
+        out[o++] = enc | flag;
+        o += s_put_varint(out + o, cl);
+        memcpy(out + o, coded, cl);
+        return o + cl;
     }
     out[o++] = S_ENC_RAW;
     o += s_put_varint(out + o, raw_len);
@@ -294,14 +254,33 @@ static size_t s_put_str(uint8_t *p, const char *s, size_t max)
     return o + n;
 }
 
+/* Classes, then ownership (as differences from the classes' when that is
+ * shorter), then influence. */
 static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint32_t nn)
 {
     int32_t v[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     size_t o = 0;
+    if (flags & S_F_CLS) {
+        bool codable = true;
+        for (uint32_t i = 0; i < nn && codable; i++)
+            codable = (v[i] = s_class_code(e->classes[i])) >= 0;
+        o += s_map_put(out + o, codable ? v : NULL, nn, (const uint8_t *)e->classes, nn, 0);
+    }
     if (flags & S_F_OWN) {
+        uint8_t a[HS_STORE_EVAL_MAX / 2];
         for (uint32_t i = 0; i < nn; i++)
             v[i] = e->ownership[i];
-        o += s_map_put(out + o, v, nn, (const uint8_t *)e->ownership, nn, true);
+        size_t n1 = s_map_put(out + o, v, nn, (const uint8_t *)e->ownership, nn, 0);
+        if (flags & S_F_CLS) {
+            for (uint32_t i = 0; i < nn; i++)
+                v[i] = e->ownership[i] - s_class_owner(e->classes[i]);
+            size_t n2 = s_map_put(a, v, nn, NULL, 0, S_ENC_RESID);
+            if (n2 < n1) {
+                memcpy(out + o, a, n2);
+                n1 = n2;
+            }
+        }
+        o += n1;
     }
     if (flags & S_F_INF) {
         uint8_t raw[2 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
@@ -310,13 +289,7 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
             raw[2 * i] = (uint8_t)(uint16_t)e->influence[i];
             raw[2 * i + 1] = (uint8_t)((uint16_t)e->influence[i] >> 8);
         }
-        o += s_map_put(out + o, v, nn, raw, 2 * nn, true);
-    }
-    if (flags & S_F_CLS) {
-        bool codable = true;
-        for (uint32_t i = 0; i < nn && codable; i++)
-            codable = (v[i] = s_class_code(e->classes[i])) >= 0;
-        o += s_map_put(out + o, v, nn, (const uint8_t *)e->classes, nn, codable);
+        o += s_map_put(out + o, v, nn, raw, 2 * nn, 0);
     }
     return o;
 }
@@ -386,29 +359,31 @@ static int s_get_f32(const uint8_t **pp, const uint8_t *end, float *out)
     return isfinite(*out) && fabsf(*out) <= 1e6f ? 0 : -1;
 }
 
-/* One map into v (values checked against lo..hi). */
+/* One map into v (values checked against the kind's range); *enc its encoding. */
 static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t nn,
-                     int32_t *v)
+                     int32_t *v, uint8_t *enc)
 {
-    static const int32_t lo[3] = { -HS_WIRE_OWNERSHIP_SCALE, INT16_MIN, 0 };
-    static const int32_t hi[3] = { HS_WIRE_OWNERSHIP_SCALE, INT16_MAX,
-                                   (int32_t)sizeof s_class_codes - 2 };
-    uint32_t enc, n;
+    uint32_t n;
     if (end - *pp < 1)
         return -1;
-    enc = *(*pp)++;
+    *enc = *(*pp)++;
     if (s_get_varint(pp, end, &n) || n > (size_t)(end - *pp))
         return -1;
     const uint8_t *p = *pp, *q = p + n;
     *pp = q;
-    if (enc == S_ENC_RUNS)
-        return s_runs_decode(p, q, lo[kind], hi[kind], v, nn);
-    if (enc != S_ENC_RAW || n != (kind == S_MAP_INF ? 2 * nn : nn))
+    if (*enc & S_ENC_RESID) {
+        if (kind != S_MAP_OWN)
+            return -1;
+        kind = S_MAP_RESID;
+    }
+    if (*enc != S_ENC_RAW)
+        return hs_store_map_decode(*enc & 0x7F, p, q, s_map_lo[kind], s_map_hi[kind], v, nn);
+    if (kind == S_MAP_RESID || n != (kind == S_MAP_INF ? 2 * nn : nn))
         return -1;
     for (uint32_t i = 0; i < nn; i++) {
         if (kind == S_MAP_INF)
             v[i] = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
-        else if (kind == S_MAP_OWN && ((v[i] = (int8_t)p[i]) < lo[0] || v[i] > hi[0]))
+        else if (kind == S_MAP_OWN && ((v[i] = (int8_t)p[i]) < s_map_lo[0] || v[i] > s_map_hi[0]))
             return -1;
         else if (kind == S_MAP_CLS && (v[i] = p[i]) == 0)
             return -1;
@@ -416,33 +391,39 @@ static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t 
     return 0;
 }
 
-/* The maps of a record whose flags say which are there. */
+/* The maps of a record whose flags say which are there (order: s_put_maps). */
 static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32_t nn,
                       hs_eval_t *e, hs_store_eval_scratch_t *sc)
 {
     int32_t v[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    if (f & S_F_OWN) {
-        if (s_map_get(pp, end, S_MAP_OWN, nn, v))
+    uint8_t enc;
+    if (f & S_F_CLS) {
+        if (s_map_get(pp, end, S_MAP_CLS, nn, v, &enc))
             return -1;
-        for (uint32_t i = 0; i < nn; i++)
-            sc->ownership[i] = (int8_t)v[i];
+        for (uint32_t i = 0; i < nn; i++)   /* raw: the letters; coded: the codes */
+            sc->classes[i] = enc == S_ENC_RAW ? (char)v[i] : s_class_codes[v[i]];
+        sc->classes[nn] = 0;
+        e->classes = sc->classes;
+    }
+    if (f & S_F_OWN) {
+        if (s_map_get(pp, end, S_MAP_OWN, nn, v, &enc))
+            return -1;
+        if (enc & S_ENC_RESID && !(f & S_F_CLS))
+            return -1;
+        for (uint32_t i = 0; i < nn; i++) {
+            int32_t x = v[i] + (enc & S_ENC_RESID ? s_class_owner(sc->classes[i]) : 0);
+            if (x < s_map_lo[S_MAP_OWN] || x > s_map_hi[S_MAP_OWN])
+                return -1;
+            sc->ownership[i] = (int8_t)x;
+        }
         e->ownership = sc->ownership;
     }
     if (f & S_F_INF) {
-        if (s_map_get(pp, end, S_MAP_INF, nn, v))
+        if (s_map_get(pp, end, S_MAP_INF, nn, v, &enc))
             return -1;
         for (uint32_t i = 0; i < nn; i++)
             sc->influence[i] = (int16_t)v[i];
         e->influence = sc->influence;
-    }
-    if (f & S_F_CLS) {
-        const uint8_t *enc = *pp;
-        if (s_map_get(pp, end, S_MAP_CLS, nn, v))
-            return -1;
-        for (uint32_t i = 0; i < nn; i++)   /* raw: the letters; runs: the codes */
-            sc->classes[i] = *enc == S_ENC_RAW ? (char)v[i] : s_class_codes[v[i]];
-        sc->classes[nn] = 0;
-        e->classes = sc->classes;
     }
     return 0;
 }

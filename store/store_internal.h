@@ -207,6 +207,17 @@ int hs_store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
  * index rebuild): 0, or -1 when it is not a V2 record. */
 int hs_store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id);
 
+/* Map coder (store_maps.c). Forms of a map's values (the encoding byte of a map
+ * in an eval record; 0 is the raw form, which store_codec.c writes itself). */
+#define HS_STORE_MAP_DRUNS  1   /* runs of zigzag deltas, varints */
+#define HS_STORE_MAP_PRUNS  2   /* palette (<= 16 values), runs of indices */
+#define HS_STORE_MAP_PACKED 3   /* palette, indices bit-packed */
+/* The shortest form of v[0..n) into out (3 n + 80 bytes): its length; *enc the form. */
+size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc);
+/* Decodes the payload p..end of form enc into v[0..n), values in lo..hi: 0 or -1. */
+int hs_store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
+                        int32_t hi, int32_t *v, uint32_t n);
+
 /* The read-transaction lookup written once: key in db, in a read transaction
  * (hs_store_rtxn); on a hit fn(ctx, &key, &value, err) and its result; on a miss
  * HS_ENOTFOUND with no message (the caller words it); else HS_ESTORE. */
