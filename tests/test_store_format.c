@@ -287,6 +287,15 @@ static int s_flip(const char *dir, const char *marker)
     return n;
 }
 
+static int s_count_failed(void *ctx, const char *source, const char *reason, uint64_t job)
+{
+    (void)source;
+    (void)reason;
+    (void)job;
+    (*(int *)ctx)++;
+    return 0;
+}
+
 static void test_corrupt(void)
 {
     const char *dir = s_newdir("fmt-corrupt");
@@ -348,7 +357,9 @@ static void test_corrupt(void)
     s_cmp_t c = { f, 0, 0, 0 };
     HS_CHECK_INT(hs_store_game_evals(s, g[0].id, 0, -1, 0, s_cmp_cb, &c, &err), HS_ECORRUPT);
     HS_CHECK(strstr(err.msg, "evaldata") && strstr(err.msg, "checksum"));
-    HS_CHECK_INT(hs_store_failed_each(s, NULL, NULL, &err), HS_ECORRUPT);
+    int nfailed = 0;
+    HS_CHECK_INT(hs_store_failed_each(s, s_count_failed, &nfailed, &err), HS_ECORRUPT);
+    HS_CHECK_INT(nfailed, 0);
     HS_CHECK(strstr(err.msg, "failed") != NULL);
     /* The query lists what it can, says how much it could not, and fails. */
     rows = 0;
