@@ -3,8 +3,8 @@
  * source indexes, and the broker's job journal, in one LMDB environment.
  *
  * Layout (named databases; all integers in keys are big-endian so that LMDB's
- * byte order is numeric order; values are MessagePack records whose first field
- * is HS_STORE_SCHEMA):
+ * byte order is numeric order; record values start with a format byte and end
+ * with a CRC32C, every byte in docs/STORE.md):
  *
  *   games     game id (16)                       -> game record (metadata, source,
  *                                                   job, setup and moves)
@@ -14,8 +14,8 @@
  *   moves     game id (16) + move number (u16)   -> position key (16) + per engine:
  *                                                   engine id (u32), eval seq (u64)
  *   evalidx   engine id (u32) + position key(16) -> eval sequence number (u64)
- *   evaldata  eval sequence number (u64, grows)  -> eval record (big: ownership,
- *                                                   influence, classes, ...)
+ *   evaldata  eval sequence number (u64, grows)  -> eval record (compact maps: the
+ *                                                   ones --maps keeps, run-coded)
  *   engines   engine id (u32)                    -> engine spec string
  *   jobs      job id (u64, grows)                -> job record
  *   tasks     task id (u64, grows)               -> task record
@@ -60,7 +60,9 @@
  * existed. A broker that replays results after a crash therefore stores nothing twice.
  *
  * Errors: functions return 0 or a negative HS_E* code (HS_ESTORE for an LMDB
- * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss).
+ * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss;
+ * HS_ECORRUPT for a record whose checksum or contents are wrong, naming the
+ * table and key: never a misread).
  *
  * Threads: an hs_store_t is used by one thread at a time.
  */
