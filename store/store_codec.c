@@ -63,10 +63,34 @@ static const uint32_t s_crc_table[256] = {
     0xbe2da0a5, 0x4c4623a6, 0x5f16d052, 0xad7d5351,
 };
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The SSE4.2 instruction: 8 bytes a step (a byte-a-step table was 1.3% of an
+ * analyze run's CPU under perf). Same polynomial, same inverted state. */
+__attribute__((target("sse4.2")))
+static uint32_t s_crc_hw(uint32_t crc, const uint8_t *p, size_t n)
+{
+    uint64_t c = crc;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        c = __builtin_ia32_crc32di(c, w);
+    }
+    crc = (uint32_t)c;
+    for (; n; n--)
+        crc = __builtin_ia32_crc32qi(crc, *p++);
+    return crc;
+}
+#define S_CRC_HW 1
+#endif
+
 uint32_t hs_store_crc32c(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
     crc = ~crc;
+#ifdef S_CRC_HW
+    if (__builtin_cpu_supports("sse4.2"))
+        return ~s_crc_hw(crc, p, n);
+#endif
     for (size_t i = 0; i < n; i++)
         crc = s_crc_table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
     return ~crc;
@@ -176,19 +200,24 @@ static int s_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
 /* Class letters with a code each (worker/judge.c's, PROTOCOL.md's, '?'). */
 static const char s_class_codes[] = " .bwXOxos?BWy";
 
-static int s_class_code(char c)
-{
-    const char *q = c ? strchr(s_class_codes, c) : NULL;
-    return q ? (int)(q - s_class_codes) : -1;
-}
+/* Letter -> code + 1 (0: not a code), and letter -> the ownership it implies
+ * (the judge's ownership is this but for some dead stones, so the ownership
+ * map is stored as its difference from it, nearly all zeros, when the record
+ * keeps classes). Tables: these run for every point of every record. */
+static const uint8_t s_code_of[256] = {
+    [' '] = 1, ['.'] = 2, ['b'] = 3, ['w'] = 4, ['X'] = 5, ['O'] = 6, ['x'] = 7,
+    ['o'] = 8, ['s'] = 9, ['?'] = 10, ['B'] = 11, ['W'] = 12, ['y'] = 13,
+};
+static const int8_t s_owner_of[256] = {
+    ['b'] = 1, ['X'] = 1, ['o'] = 1, ['B'] = 1, ['y'] = 1,
+    ['w'] = -1, ['O'] = -1, ['x'] = -1, ['W'] = -1,
+};
 
-/* The ownership a class letter implies (the judge's ownership is this but for
- * some dead stones): the ownership map is stored as its difference from it,
- * nearly all zeros, when the record keeps classes. */
+static int s_class_code(char c) { return s_code_of[(uint8_t)c] - 1; }
+
 static int32_t s_class_owner(char c)
 {
-    return !c ? 0 : strchr("bXoBy", c) ? HS_WIRE_OWNERSHIP_SCALE
-         : strchr("wOxW", c) ? -HS_WIRE_OWNERSHIP_SCALE : 0;
+    return s_owner_of[(uint8_t)c] * HS_WIRE_OWNERSHIP_SCALE;
 }
 
 /* Map kinds: value range of each. */

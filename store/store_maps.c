@@ -47,29 +47,32 @@ static int s_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
 static uint32_t s_zz(int32_t d) { return ((uint32_t)d << 1) ^ (uint32_t)(d >> 31); }
 static int32_t s_unzz(uint32_t u) { return (int32_t)(u >> 1) ^ -(int32_t)(u & 1); }
 
-/* Length of the run of values equal to v[i] from i on. */
-static uint32_t s_run(const int32_t *v, uint32_t i, uint32_t n)
+static size_t s_varint_len(uint32_t v)
 {
-    uint32_t r = 1;
-    while (i + r < n && v[i + r] == v[i])
-        r++;
-    return r;
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
 }
 
+/* A map as runs of equal values, each with its palette index: every form is
+ * sized and written from these, one pass over the values for all three. */
+typedef struct { int32_t v; uint32_t len; uint8_t idx; } s_runv_t;
+
 /* HS_STORE_MAP_DRUNS: per run, varint(zigzag(value - previous) << 1 | more),
- * then when `more` is set varint(length - 2). */
-static size_t s_druns_encode(const int32_t *v, uint32_t n, uint8_t *out)
+ * then when `more` is set varint(length - 2). out NULL: only the length. */
+static size_t s_druns_encode(const s_runv_t *r, uint32_t nr, uint8_t *out)
 {
     size_t o = 0;
     int32_t prev = 0;
-    for (uint32_t i = 0; i < n;) {
-        uint32_t r = s_run(v, i, n);
-        uint32_t t = s_zz(v[i] - prev) << 1;
-        o += s_put_varint(out + o, r > 1 ? t | 1 : t);
-        if (r > 1)
-            o += s_put_varint(out + o, r - 2);
-        prev = v[i];
-        i += r;
+    for (uint32_t k = 0; k < nr; k++) {
+        uint32_t t = s_zz(r[k].v - prev) << 1 | (r[k].len > 1);
+        o += out ? s_put_varint(out + o, t) : s_varint_len(t);
+        if (r[k].len > 1)
+            o += out ? s_put_varint(out + o, r[k].len - 2) : s_varint_len(r[k].len - 2);
+        prev = r[k].v;
     }
     return o;
 }
@@ -96,21 +99,21 @@ static int s_druns_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int3
     return p == end ? 0 : -1;
 }
 
-/* The palette (distinct values, at most 16, in order of first use) and every
- * value's index in it; -1 when there are more than 16 values. */
-static int s_palette(const int32_t *v, uint32_t n, int32_t pal[16], uint8_t *idx)
+/* The palette (distinct values, at most 16, in order of first use) and each
+ * run's index in it; -1 when there are more than 16 values. */
+static int s_palette(s_runv_t *r, uint32_t nr, int32_t pal[16])
 {
     int np = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        int k = 0;
-        while (k < np && pal[k] != v[i])
-            k++;
-        if (k == np) {
+    for (uint32_t k = 0; k < nr; k++) {
+        int i = 0;
+        while (i < np && pal[i] != r[k].v)
+            i++;
+        if (i == np) {
             if (np == 16)
                 return -1;
-            pal[np++] = v[i];
+            pal[np++] = r[k].v;
         }
-        idx[i] = (uint8_t)k;
+        r[k].idx = (uint8_t)i;
     }
     return np;
 }
@@ -144,17 +147,24 @@ static int s_palette_get(const uint8_t **pp, const uint8_t *end, int32_t lo, int
 }
 
 /* HS_STORE_MAP_PRUNS: palette, then per run a byte index << 4 | min(length - 1,
- * 15), and for 15 a varint(length - 16). */
-static size_t s_pruns_encode(const int32_t *v, const uint8_t *idx, uint32_t n,
-                             const int32_t *pal, int np, uint8_t *out)
+ * 15), and for 15 a varint(length - 16). out NULL: only the length. */
+static size_t s_pruns_encode(const s_runv_t *r, uint32_t nr, const int32_t *pal, int np,
+                             uint8_t *out)
 {
-    size_t o = s_palette_put(out, pal, np);
-    for (uint32_t i = 0; i < n;) {
-        uint32_t r = s_run(v, i, n);
-        out[o++] = (uint8_t)(idx[i] << 4 | (r - 1 < 15 ? r - 1 : 15));
-        if (r - 1 >= 15)
-            o += s_put_varint(out + o, r - 16);
-        i += r;
+    size_t o = 0;
+    if (out)
+        o = s_palette_put(out, pal, np);
+    else
+        for (int k = 0; k < np; k++)
+            o += s_varint_len(s_zz(pal[k]));
+    o += !out;   /* the count byte */
+    for (uint32_t k = 0; k < nr; k++) {
+        uint32_t l = r[k].len - 1;
+        if (out)
+            out[o] = (uint8_t)(r[k].idx << 4 | (l < 15 ? l : 15));
+        o++;
+        if (l >= 15)
+            o += out ? s_put_varint(out + o, l - 15) : s_varint_len(l - 15);
     }
     return o;
 }
@@ -192,20 +202,21 @@ static int s_bits(int np)
 
 /* HS_STORE_MAP_PACKED: palette, then each value's index in ceil(log2(palette
  * size)) bits, least significant first (no bits at all for one value). */
-static size_t s_packed_encode(const uint8_t *idx, uint32_t n, const int32_t *pal, int np,
-                              uint8_t *out)
+static size_t s_packed_encode(const s_runv_t *r, uint32_t nr, uint32_t n, const int32_t *pal,
+                              int np, uint8_t *out)
 {
     size_t o = s_palette_put(out, pal, np);
     int b = s_bits(np);
     size_t nbytes = ((size_t)n * (size_t)b + 7) / 8;
     memset(out + o, 0, nbytes);
-    for (uint32_t i = 0; i < n; i++) {
-        size_t bit = (size_t)i * (size_t)b;
-        unsigned w = (unsigned)idx[i] << (bit & 7);
-        out[o + bit / 8] |= (uint8_t)w;
-        if ((bit & 7) + (size_t)b > 8)
-            out[o + bit / 8 + 1] |= (uint8_t)(w >> 8);
-    }
+    size_t bit = 0;
+    for (uint32_t k = 0; k < nr; k++)
+        for (uint32_t j = 0; j < r[k].len; j++, bit += (size_t)b) {
+            unsigned w = (unsigned)r[k].idx << (bit & 7);
+            out[o + bit / 8] |= (uint8_t)w;
+            if ((bit & 7) + (size_t)b > 8)
+                out[o + bit / 8 + 1] |= (uint8_t)(w >> 8);
+        }
     return o + nbytes;
 }
 
@@ -234,28 +245,36 @@ static int s_packed_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int
 
 size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc)
 {
-    /* Each form at most 3 bytes a value + a 65-byte palette: room for two. */
-    uint8_t tmp[3 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 80];
-    uint8_t idx[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    s_runv_t r[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    uint32_t nr = 0;
+    r[0] = (s_runv_t){ 0, 0, 0 };   /* n = 0: nothing read (and gcc knows it) */
+    for (uint32_t i = 0; i < n; nr++) {
+        uint32_t len = 1;
+        while (i + len < n && v[i + len] == v[i])
+            len++;
+        r[nr] = (s_runv_t){ v[i], len, 0 };
+        i += len;
+    }
+    /* Size every form, write only the shortest. */
     int32_t pal[16] = { 0 };
-    size_t best = s_druns_encode(v, n, out);
-    *enc = HS_STORE_MAP_DRUNS;
-    int np = s_palette(v, n, pal, idx);
-    if (np < 0)
-        return best;
-    size_t len = s_pruns_encode(v, idx, n, pal, np, tmp);
-    if (len < best) {
-        memcpy(out, tmp, len);
-        best = len;
+    int np = s_palette(r, nr, pal);
+    size_t dl = s_druns_encode(r, nr, NULL), pl = SIZE_MAX, kl = SIZE_MAX;
+    if (np > 0) {
+        pl = s_pruns_encode(r, nr, pal, np, NULL);
+        kl = pl - nr + ((size_t)n * (size_t)s_bits(np) + 7) / 8;   /* same palette */
+        for (uint32_t k = 0; k < nr; k++)
+            kl -= r[k].len >= 16 ? s_varint_len(r[k].len - 16) : 0;
+    }
+    if (dl <= pl && dl <= kl) {
+        *enc = HS_STORE_MAP_DRUNS;
+        return s_druns_encode(r, nr, out);
+    }
+    if (pl <= kl) {
         *enc = HS_STORE_MAP_PRUNS;
+        return s_pruns_encode(r, nr, pal, np, out);
     }
-    len = s_packed_encode(idx, n, pal, np, tmp);
-    if (len < best) {
-        memcpy(out, tmp, len);
-        best = len;
-        *enc = HS_STORE_MAP_PACKED;
-    }
-    return best;
+    *enc = HS_STORE_MAP_PACKED;
+    return s_packed_encode(r, nr, n, pal, np, out);
 }
 
 int hs_store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
