@@ -296,20 +296,25 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
         o += s_map_put(out + o, codable ? v : NULL, nn, (const uint8_t *)e->classes, nn, 0);
     }
     if (flags & S_F_OWN) {
-        uint8_t a[HS_STORE_EVAL_MAX / 2];
-        for (uint32_t i = 0; i < nn; i++)
-            v[i] = e->ownership[i];
-        size_t n1 = s_map_put(out + o, v, nn, (const uint8_t *)e->ownership, nn, 0);
+        /* With classes, the difference first: a few bytes for the judge, and
+         * then the plain map need not be tried (a quarter of the encoding). */
+        size_t n2 = SIZE_MAX;
         if (flags & S_F_CLS) {
             for (uint32_t i = 0; i < nn; i++)
                 v[i] = e->ownership[i] - s_class_owner(e->classes[i]);
-            size_t n2 = s_map_put(a, v, nn, NULL, 0, S_ENC_RESID);
-            if (n2 < n1) {
-                memcpy(out + o, a, n2);
-                n1 = n2;
+            n2 = s_map_put(out + o, v, nn, NULL, 0, S_ENC_RESID);
+        }
+        if (n2 > 16) {
+            uint8_t a[HS_STORE_EVAL_MAX / 2];
+            for (uint32_t i = 0; i < nn; i++)
+                v[i] = e->ownership[i];
+            size_t n1 = s_map_put(a, v, nn, (const uint8_t *)e->ownership, nn, 0);
+            if (n1 < n2) {
+                memcpy(out + o, a, n1);
+                n2 = n1;
             }
         }
-        o += n1;
+        o += n2;
     }
     if (flags & S_F_INF) {
         uint8_t raw[2 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];

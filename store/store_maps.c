@@ -11,6 +11,7 @@
  */
 #include "store/store_internal.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static size_t s_put_varint(uint8_t *p, uint32_t v)
@@ -100,17 +101,30 @@ static int s_druns_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int3
 }
 
 /* The palette (distinct values, at most 16, in order of first use) and each
- * run's index in it; -1 when there are more than 16 values. */
-static int s_palette(s_runv_t *r, uint32_t nr, int32_t pal[16])
+ * run's index in it; -1 when there are more than 16 values. Values in
+ * -256..255 (ownership, its differences, classes: every map kept by default)
+ * find their index in a table, others by a search of the palette. */
+static int s_palette(s_runv_t *r, uint32_t nr, bool small, int32_t pal[16])
 {
+    int8_t at[512];
+    if (small)
+        memset(at, -1, sizeof at);
     int np = 0;
     for (uint32_t k = 0; k < nr; k++) {
         int i = 0;
-        while (i < np && pal[i] != r[k].v)
-            i++;
+        if (small) {
+            i = at[r[k].v + 256];
+            if (i < 0)
+                i = np;
+        } else {
+            while (i < np && pal[i] != r[k].v)
+                i++;
+        }
         if (i == np) {
             if (np == 16)
                 return -1;
+            if (small)
+                at[r[k].v + 256] = (int8_t)np;
             pal[np++] = r[k].v;
         }
         r[k].idx = (uint8_t)i;
@@ -248,16 +262,18 @@ size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *
     s_runv_t r[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     uint32_t nr = 0;
     r[0] = (s_runv_t){ 0, 0, 0 };   /* n = 0: nothing read (and gcc knows it) */
+    bool small = true;
     for (uint32_t i = 0; i < n; nr++) {
         uint32_t len = 1;
         while (i + len < n && v[i + len] == v[i])
             len++;
         r[nr] = (s_runv_t){ v[i], len, 0 };
+        small = small && v[i] >= -256 && v[i] < 256;
         i += len;
     }
     /* Size every form, write only the shortest. */
     int32_t pal[16] = { 0 };
-    int np = s_palette(r, nr, pal);
+    int np = s_palette(r, nr, small, pal);
     size_t dl = s_druns_encode(r, nr, NULL), pl = SIZE_MAX, kl = SIZE_MAX;
     if (np > 0) {
         pl = s_pruns_encode(r, nr, pal, np, NULL);
