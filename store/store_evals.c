@@ -55,11 +55,11 @@ static int s_view_float(hs_wire_reader_t *r, float *out)
  * Decodes the MessagePack body of a format-1 eval record (the RESULT eval layout
  * of core/wire.h, the checks of hs_wire_read_eval except the ownership values,
  * see below) into *e without allocating: ownership points into the body, the rest
- * into *sc. Also reads what a wire decoder validated (hs_eval_t.raw) when the
- * store re-encodes it compactly.
+ * into *sc; influence only when `inf`. Also reads what a wire decoder validated
+ * (hs_eval_t.raw) when the store re-encodes it compactly.
  */
-static int s_eval_view_mp(const uint8_t *p, size_t len, hs_eval_t *e, s_view_scratch_t *sc,
-                          hs_error_t *err)
+static int s_eval_view_mp(const uint8_t *p, size_t len, bool inf, hs_eval_t *e,
+                          s_view_scratch_t *sc, hs_error_t *err)
 {
     hs_wire_reader_t r;
     hs_wire_reader_init(&r, p, len, err);
@@ -125,9 +125,9 @@ static int s_eval_view_mp(const uint8_t *p, size_t len, hs_eval_t *e, s_view_scr
             rc = hs_error_set(err, HS_EPROTO, "eval.influence: expected 2*size*size bytes");
             goto bad;
         }
-        for (uint32_t i = 0; i < nn; i++)
+        for (uint32_t i = 0; inf && i < nn; i++)
             sc->influence[i] = (int16_t)(uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
-        e->influence = sc->influence;
+        e->influence = inf ? sc->influence : NULL;
     }
     S_TRY("eval.classes", s_view_str(&r, sc->classes, nn, &e->classes));
     if (e->classes && strlen(e->classes) != nn) {
@@ -164,7 +164,7 @@ static int s_eval_view(const MDB_val *k, const MDB_val *v, hs_eval_t *e, s_view_
     if (v->mv_size < 2 || p[0] != HS_STORE_REC_V1)
         return hs_store_eval_decode(k, v, e, sc, err);
     hs_error_t why = { 0 };
-    if (s_eval_view_mp(p + 1, v->mv_size - 1, e, sc, &why) == 0)
+    if (s_eval_view_mp(p + 1, v->mv_size - 1, true, e, sc, &why) == 0)
         return 0;
     return hs_store_corrupt(err, "evaldata", k, why.msg);
 }
@@ -237,7 +237,9 @@ static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8
     uint8_t rec[HS_STORE_EVAL_MAX];
     hs_eval_t view;
     if (e->raw && !e->ownership && !e->influence && !e->classes) {
-        int rc = s_eval_view_mp(e->raw, e->raw_len, &view, &sc, err);
+        /* Influence is converted only when kept (not by default). */
+        int rc = s_eval_view_mp(e->raw, e->raw_len, s->maps & HS_STORE_MAP_INFLUENCE, &view,
+                                &sc, err);
         if (rc)
             return rc;
         e = &view;
