@@ -9,13 +9,17 @@
 #      contention as "outside" and is shown for comparison only.)
 #   2. the same archive with the noop engine (the cluster alone: ingest, broker,
 #      store, wire) divided by the influence+judge run.
-#   bench/analyze.sh [BUILD_DIR] [ARCHIVE] [THREADS] [MOVES]   (MOVES: all, every:N)
+#   3. the store's size: bytes of data.mdb in use (LMDB's last page, free pages
+#      included) per stored position, the figure of docs/STORE.md's goal.
+#   bench/analyze.sh [BUILD_DIR] [ARCHIVE] [THREADS] [MOVES] [MAPS]
+#   (MOVES: all, every:N; MAPS: analyze --maps, default the store's default)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-release}
 archive=${2:-$here/../shared/data/pro19/pro19-archive.tar.gz}
 threads=${3:-$(nproc)}
 moves=${4:-all}
+maps=${5:+--maps $5}
 [ -e "$archive" ] || { echo "no archive at $archive"; exit 1; }
 if [ ! -x "$build/cli/hyeongse" ]; then
     cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -25,7 +29,8 @@ db=$(mktemp -d /tmp/hs-bench-analyze-XXXXXX)
 trap 'rm -rf "$db"' EXIT
 echo "== influence,judge on $archive ($threads threads, moves $moves)"
 "$build/cli/hyeongse" analyze "$archive" --db "$db/a" --threads "$threads" --moves "$moves" \
-    --engines influence,judge --quiet | tee "$db/a.out"
+    --engines influence,judge $maps --quiet | tee "$db/a.out"
+"$build/cli/hyeongse" query --db "$db/a" stats > "$db/a.stats"
 echo "== noop on the same archive (the cluster's own cost)"
 "$build/cli/hyeongse" analyze "$archive" --db "$db/b" --threads "$threads" --moves "$moves" \
     --engines noop --quiet | tee "$db/b.out"
@@ -34,3 +39,6 @@ tb=$(grep -o 'done in [0-9.]*' "$db/b.out" | awk '{print $3}')
 awk -v a="$ta" -v b="$tb" 'BEGIN { printf "== share of time outside the engines (noop run / engine run): %.1f%% (%.2f s / %.2f s)\n", 100 * b / a, b, a }'
 grep -o 'cpu .*inside engines, [0-9.]*% outside' "$db/a.out" | \
     sed 's/^cpu */== share of CPU time outside the engines (engine thread CPU \/ process CPU): /'
+awk '$1 == "positions" { p = $2 } $1 == "map_used" { u = $2 }
+     END { if (p > 0) printf "== store: %.0f bytes a position (%.0f MB in use / %d positions)\n", u / p, u / 1e6, p }' \
+    "$db/a.stats"

@@ -45,6 +45,7 @@ typedef struct s_opts {
     const char *db, *engines, *moves;
     int threads, chunk;
     bool quiet, follow_symlinks;
+    unsigned store_maps;   /* HS_STORE_MAPS(...) when --maps is given, else 0 */
     char *const *paths;
     int npaths;
     char canon_engines[1024];
@@ -101,7 +102,7 @@ static void s_usage(FILE *out)
     char known[256];
     fprintf(out,
             "usage: hyeongse analyze ARCHIVE... [--db DIR] [--threads N] [--engines LIST]\n"
-            "                        [--moves all|every:N|last] [--chunk N] [--quiet]\n\n"
+            "                        [--moves all|every:N|last] [--chunk N] [--maps LIST] [--quiet]\n\n"
             "Evaluates every position of every game in the archives (.sgf files, folders,\n"
             ".tar.gz, .zip) on this machine and stores the results in DIR, which\n"
             "`hyeongse query --db DIR` reads. Broken games are recorded as failed with\n"
@@ -125,6 +126,8 @@ static void s_usage(FILE *out)
             "  --moves SPEC    all (default), every:N (N in 1..10000), last\n"
             "  --chunk N       most positions per task, 1..%d: longer games are split\n"
             "                  (default %d)\n"
+            "  --maps LIST     per-point maps kept: ownership,influence,classes, all, none\n"
+            "                  (default: what DIR keeps, else ownership,classes)\n"
             "  --quiet         no progress bar\n"
             "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
             "                  them (default: not followed, reported as \"link\" failures)\n",
@@ -154,13 +157,14 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
         { "db", required_argument, 0, 'd' },      { "threads", required_argument, 0, 't' },
         { "engines", required_argument, 0, 'e' }, { "moves", required_argument, 0, 'm' },
         { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
-        { "chunk", required_argument, 0, 'c' },
+        { "chunk", required_argument, 0, 'c' },   { "maps", required_argument, 0, 'M' },
         { "follow-symlinks", no_argument, 0, 'L' },
         { 0, 0, 0, 0 },
     };
     int c;
+    hs_error_t merr = { 0 };
     optind = 1;
-    while ((c = getopt_long(argc, argv, "d:t:e:m:c:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:t:e:m:c:M:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': o->db = optarg; break;
         case 't':
@@ -173,6 +177,13 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
         case 'c':
             if (hs__cli_int("analyze", "--chunk", optarg, 1, HS_WIRE_MAX_EVALS, &o->chunk) < 0)
                 return 2;
+            break;
+        case 'M':
+            if (hs_store_maps_parse(optarg, &o->store_maps, &merr) < 0) {
+                fprintf(stderr, "hyeongse analyze: %s\n", merr.msg);
+                return 2;
+            }
+            o->store_maps = HS_STORE_MAPS(o->store_maps);
             break;
         case 'q': o->quiet = true; break;
         case 'L': o->follow_symlinks = true; break;
@@ -238,7 +249,8 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
     c->ctx = zmq_ctx_new();
     snprintf(c->endpoint, sizeof c->endpoint, "inproc://hs-analyze-%ld", (long)getpid());
     c->bt.cfg = (hs_broker_config_t){
-        .bind = c->endpoint, .zmq_ctx = c->ctx, .db_dir = o->db, .store_flags = HS_STORE_NOSYNC,
+        .bind = c->endpoint, .zmq_ctx = c->ctx, .db_dir = o->db,
+        .store_flags = HS_STORE_NOSYNC | o->store_maps,
         .map_size = (size_t)1 << 30,   /* virtual; grows by doubling past this */
         .stop = &c->stop_broker, .ready = &c->broker_ready, .verbose = verbose,
         .chunk = o->chunk,

@@ -67,7 +67,8 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse broker --bind ADDR --db DIR [--heartbeat-ms N] [--lease-ms N]\n"
             "                       [--max-attempts N] [--queue-max N] [--chunk N]\n"
-            "                       [--map-size BYTES] [--sync] [--ready-file PATH] [--verbose]\n\n"
+            "                       [--map-size BYTES] [--maps LIST] [--sync] [--ready-file PATH]\n"
+            "                       [--verbose]\n\n"
             "Serves workers (`hyeongse worker --connect ADDR`) and clients (`submit`,\n"
             "`status`, `cancel` with --broker ADDR) on one address, and keeps jobs,\n"
             "tasks and results in the LMDB store DIR. Restarting it on the same DIR\n"
@@ -82,6 +83,8 @@ static void s_usage(FILE *out)
             "  --chunk N          most positions per task: longer games are split into\n"
             "                     tasks of consecutive moves (default %d)\n"
             "  --map-size BYTES   initial LMDB map size (default 1 GiB; doubles when full)\n"
+            "  --maps LIST        per-point maps kept: ownership,influence,classes, all,\n"
+            "                     none (default: what DIR keeps, else ownership,classes)\n"
             "  --sync             fsync every commit (survives power loss, not only kill -9)\n"
             "  --ready-file PATH  once serving, write the bound address(es) to PATH, one\n"
             "                     line (a * port resolved); removed again on a clean stop\n"
@@ -96,7 +99,7 @@ int hs_cmd_broker(int argc, char **argv)
         { "max-attempts", required_argument, 0, 'a' }, { "queue-max", required_argument, 0, 'q' },
         { "sync", no_argument, 0, 's' },            { "map-size", required_argument, 0, 'M' },
         { "chunk", required_argument, 0, 'c' },     { "verbose", no_argument, 0, 'v' },
-        { "ready-file", required_argument, 0, 'r' },
+        { "ready-file", required_argument, 0, 'r' }, { "maps", required_argument, 0, 'm' },
         { "help", no_argument, 0, 'h' },            { 0, 0, 0, 0 },
     };
     hs_broker_config_t cfg = { .store_flags = HS_STORE_NOSYNC, .stop = &s_stop,
@@ -104,7 +107,9 @@ int hs_cmd_broker(int argc, char **argv)
     s_serving_t serving = { 0 };
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vr:h", opts, NULL)) != -1) {
+    unsigned maps;
+    hs_error_t merr = { 0 };
+    while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vr:m:h", opts, NULL)) != -1) {
         switch (c) {
         case 'b': cfg.bind = optarg; break;
         case 'd': cfg.db_dir = optarg; break;
@@ -138,6 +143,13 @@ int hs_cmd_broker(int argc, char **argv)
         }
         case 'v': cfg.verbose = 1; break;
         case 'r': serving.ready_path = optarg; break;
+        case 'm':
+            if (hs_store_maps_parse(optarg, &maps, &merr) < 0) {
+                fprintf(stderr, "hyeongse broker: %s\n", merr.msg);
+                return 2;
+            }
+            cfg.store_flags |= HS_STORE_MAPS(maps);
+            break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }

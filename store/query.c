@@ -67,6 +67,8 @@ typedef struct {
     uint32_t spec_id;
     char spec[256];
     bool timed_out;
+    int64_t corrupt;        /* games cut short by a corrupt record (HS_ECORRUPT) */
+    hs_error_t first_corrupt;
 } s_run_t;
 
 static const char *s_engine_name(s_run_t *r, uint32_t id)
@@ -227,15 +229,25 @@ static int s_one_game(void *ctx, const uint64_t id[2])
         k[8 + i] = (uint8_t)(id[1] >> (56 - 8 * i));
     }
     hs_key_hex(k, r->idhex);
-    int rc = hs_store_game_get(r->s, id, &r->game, &r->source, NULL, r->err);
-    if (rc)
+    hs_error_t gerr = { 0 };
+    int rc = hs_store_game_get(r->s, id, &r->game, &r->source, NULL, &gerr);
+    if (rc == 0) {
+        r->num_prev = 0;
+        /* The swing needs the move before, so read from the start even for one move. */
+        int to = r->q->move >= 0 ? r->q->move : -1;
+        rc = hs_store_game_evals(r->s, id, 0, to, r->q->engine_id, s_eval_row, r, &gerr);
+        s_game_release(r);
+    }
+    if (rc != HS_ECORRUPT) {
+        if (rc < 0 && r->err)
+            *r->err = gerr;
         return rc;
-    r->num_prev = 0;
-    /* The swing needs the move before, so read from the start even for one move. */
-    int to = r->q->move >= 0 ? r->q->move : -1;
-    rc = hs_store_game_evals(r->s, id, 0, to, r->q->engine_id, s_eval_row, r, r->err);
-    s_game_release(r);
-    return rc;
+    }
+    /* A corrupt record loses this game's remaining rows, never silently: the
+     * other games are still listed, and the run ends in HS_ECORRUPT. */
+    if (r->corrupt++ == 0)
+        r->first_corrupt = gerr;
+    return 0;
 }
 
 static void s_header(const hs_query_t *q, FILE *out)
@@ -283,6 +295,9 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
         rc = r.timed_out ? HS_ETIMEOUT : 0;
     if (rows)
         *rows = r.rows;
+    if (rc == 0 && r.corrupt)
+        rc = hs_error_set(err, HS_ECORRUPT, "%lld game(s) not fully listed because of corrupt "
+                          "records; the first: %s", (long long)r.corrupt, r.first_corrupt.msg);
     return rc;
 }
 

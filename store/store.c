@@ -260,8 +260,18 @@ retry:
         mdb_txn_abort(txn);
         mdb_env_close(s->env);
         free(s);
-        return hs_error_set(err, HS_EUNSUPPORTED, "%s: store schema %llu is newer than %d",
+        return hs_error_set(err, HS_EUNSUPPORTED, "%s: store format version %llu is newer "
+                            "than this program's %d: use a newer hyeongse",
                             dir, (unsigned long long)schema, HS_STORE_SCHEMA);
+    }
+    /* Format version and kept maps (store_evals.c). */
+    if ((rc = hs_store_format_open(s, txn, schema)) == MDB_MAP_FULL) {
+        mdb_txn_abort(txn);
+        goto grow;
+    }
+    if (rc) {
+        mdb_txn_abort(txn);
+        goto fail_mdb;
     }
     /* Commit even a read-only txn: an aborted one would close the dbi handles. */
     rc = mdb_txn_commit(txn);

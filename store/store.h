@@ -3,8 +3,8 @@
  * source indexes, and the broker's job journal, in one LMDB environment.
  *
  * Layout (named databases; all integers in keys are big-endian so that LMDB's
- * byte order is numeric order; values are MessagePack records whose first field
- * is HS_STORE_SCHEMA):
+ * byte order is numeric order; record values start with a format byte and end
+ * with a CRC32C, every byte in docs/STORE.md):
  *
  *   games     game id (16)                       -> game record (metadata, source,
  *                                                   job, setup and moves)
@@ -14,8 +14,8 @@
  *   moves     game id (16) + move number (u16)   -> position key (16) + per engine:
  *                                                   engine id (u32), eval seq (u64)
  *   evalidx   engine id (u32) + position key(16) -> eval sequence number (u64)
- *   evaldata  eval sequence number (u64, grows)  -> eval record (big: ownership,
- *                                                   influence, classes, ...)
+ *   evaldata  eval sequence number (u64, grows)  -> eval record (compact maps: the
+ *                                                   ones --maps keeps, run-coded)
  *   engines   engine id (u32)                    -> engine spec string
  *   jobs      job id (u64, grows)                -> job record
  *   tasks     task id (u64, grows)               -> task record
@@ -68,7 +68,8 @@
  *
  * Errors: functions return 0 or a negative HS_E* code (HS_ESTORE for an LMDB
  * failure, with mdb_strerror in *err; HS_ENOTFOUND for a lookup miss; HS_ENOSPC
- * for a full disk; HS_ECORRUPT for damage LMDB reports).
+ * for a full disk; HS_ECORRUPT for damage LMDB reports, and for a record whose
+ * checksum or contents are wrong, naming the table and key: never a misread).
  *
  * Threads: an hs_store_t is used by one thread at a time.
  */
@@ -83,8 +84,12 @@
 #include "core/game.h"
 #include "core/wire.h"
 
-/* Version of every record layout; stored in each record and in meta. */
-#define HS_STORE_SCHEMA 1
+/* Version of the store's format, in meta "schema" (docs/STORE.md): 1 = every
+ * record MessagePack without a checksum; 2 = records checksummed, evals compact.
+ * A writer opening a version-1 store marks it 2 (its old records stay readable:
+ * each record's first byte says its format); a program that knows only 1 then
+ * refuses the store by name instead of misreading the new records. */
+#define HS_STORE_SCHEMA 2
 
 /* Index entries kept in memory before a sorted flush (see above): 8 MiB. */
 #define HS_STORE_INDEX_FLUSH (1u << 18)
@@ -96,6 +101,25 @@
 #define HS_STORE_RDONLY  0x1u  /* read-only reader; may run beside the writer */
 #define HS_STORE_NOSYNC  0x2u  /* don't fsync on commit (tests, benchmarks; a crash
                                 * may lose the last commits but never corrupts) */
+
+/* Which per-point maps new eval records keep (--maps; docs/STORE.md). A map a
+ * user did not ask for is not stored at all. Default: the judge's ownership and
+ * classes (what queries print and reports draw); influence is ~2 bytes a point
+ * and only Park's diagrams need it. */
+#define HS_STORE_MAP_OWNERSHIP 0x1u
+#define HS_STORE_MAP_INFLUENCE 0x2u
+#define HS_STORE_MAP_CLASSES   0x4u
+#define HS_STORE_MAP_ALL       0x7u
+#define HS_STORE_MAP_DEFAULT   (HS_STORE_MAP_OWNERSHIP | HS_STORE_MAP_CLASSES)
+/* hs_store_open flag: keep these maps (and record them in meta "maps"). Without
+ * it a writer keeps what the store's meta says, or HS_STORE_MAP_DEFAULT. */
+#define HS_STORE_MAPS(m)  (0x100u | ((unsigned)(m) & 7u) << 9)
+
+/* "ownership,classes" style list (also "all", "none") to HS_STORE_MAP_* bits:
+ * 0 or HS_EINVAL. */
+int hs_store_maps_parse(const char *list, unsigned *maps, hs_error_t *err);
+/* The list for maps ("none" when 0) into buf. */
+void hs_store_maps_name(unsigned maps, char *buf, size_t size);
 
 typedef struct hs_store hs_store_t;
 
@@ -125,6 +149,10 @@ void hs_store_set_index_flush(hs_store_t *s, unsigned n);
 
 /* Current map size in bytes (grows on demand). */
 size_t hs_store_map_size(const hs_store_t *s);
+
+/* HS_STORE_MAP_* bits new eval records keep (the open flag, meta "maps" or the
+ * default; see HS_STORE_MAPS). */
+unsigned hs_store_maps_kept(const hs_store_t *s);
 
 /* ---- batches (writer only) ---- */
 

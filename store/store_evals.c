@@ -14,44 +14,7 @@
 
 /* ---- evaluations ---- */
 
-/* Reads the eval record `seq` in txn into *out. */
-static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval_t *out,
-                       hs_error_t *err)
-{
-    if (seqv->mv_size != 8)
-        return hs_error_set(err, HS_ESTORE, "evalidx: bad value");
-    MDB_val k = *seqv, d;
-    int rc = mdb_get(txn, s->dbi[HS_DB_EVALDATA], &k, &d);
-    if (rc)
-        return hs_store_mdb_error(err, rc, "evaldata");
-    const uint8_t *p = d.mv_data;
-    if (d.mv_size < 2 || p[0] != HS_STORE_SCHEMA)
-        return hs_error_set(err, HS_ESTORE, "eval record: bad header");
-    hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 1, d.mv_size - 1, err);
-    memset(out, 0, sizeof *out);
-    rc = hs_wire_read_eval(&r, out);
-    if (rc) {
-        hs_eval_fini(out);
-        hs_error_prefix(err, "eval record: ");
-        return HS_ESTORE;
-    }
-    out->raw = NULL;   /* it would point into the map, gone with the transaction */
-    out->raw_len = 0;
-    return 0;
-}
-
-/*
- * Scratch for s_eval_view: the parts of a record that cannot point into LMDB's
- * memory (strings need a NUL; influence is little-endian int16 at any alignment).
- * Lives on the iterating function's stack: reading a game allocates nothing.
- */
-typedef struct {
-    int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
-    char result[HS_WIRE_MAX_NAME + 1];
-    char error[HS_WIRE_MAX_STR + 1];
-} s_view_scratch_t;
+typedef hs_store_eval_scratch_t s_view_scratch_t;
 
 /* A nil or a string (<= max bytes, no NUL inside) copied into buf; *out = buf or NULL. */
 static int s_view_str(hs_wire_reader_t *r, char *buf, uint32_t max, char **out)
@@ -89,20 +52,17 @@ static int s_view_float(hs_wire_reader_t *r, float *out)
 }
 
 /*
- * Decodes eval record value v (schema byte + the RESULT eval layout of
- * core/wire.h, the checks of hs_wire_read_eval except the ownership values, see
- * below) into *e without allocating:
- * ownership points into v, the rest into *sc. *e is valid while v and *sc are.
- * The query path reads every eval of a game this way (store/store.h promises the
- * hs_eval_t only for the callback's duration anyway).
+ * Decodes the MessagePack body of a format-1 eval record (the RESULT eval layout
+ * of core/wire.h, the checks of hs_wire_read_eval except the ownership values,
+ * see below) into *e without allocating: ownership points into the body, the rest
+ * into *sc; influence only when `inf`. Also reads what a wire decoder validated
+ * (hs_eval_t.raw) when the store re-encodes it compactly.
  */
-static int s_eval_view(const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc, hs_error_t *err)
+static int s_eval_view_mp(const uint8_t *p, size_t len, bool inf, hs_eval_t *e,
+                          s_view_scratch_t *sc, hs_error_t *err)
 {
-    const uint8_t *p = v->mv_data;
-    if (v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
-        return hs_error_set(err, HS_ESTORE, "eval record: bad header");
     hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    hs_wire_reader_init(&r, p, len, err);
     memset(e, 0, sizeof *e);
     uint32_t nf, n;
     uint64_t u;
@@ -165,9 +125,9 @@ static int s_eval_view(const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc, hs_
             rc = hs_error_set(err, HS_EPROTO, "eval.influence: expected 2*size*size bytes");
             goto bad;
         }
-        for (uint32_t i = 0; i < nn; i++)
+        for (uint32_t i = 0; inf && i < nn; i++)
             sc->influence[i] = (int16_t)(uint16_t)(b[2 * i] | b[2 * i + 1] << 8);
-        e->influence = sc->influence;
+        e->influence = inf ? sc->influence : NULL;
     }
     S_TRY("eval.classes", s_view_str(&r, sc->classes, nn, &e->classes));
     if (e->classes && strlen(e->classes) != nn) {
@@ -187,8 +147,47 @@ static int s_eval_view(const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc, hs_
     return 0;
 bad:
     memset(e, 0, sizeof *e);
-    hs_error_prefix(err, "eval record: ");
-    return HS_ESTORE;
+    return rc;
+}
+
+/*
+ * Decodes eval record value v (key k, for messages) of either format into *e
+ * without allocating (format 2: store_codec.c; format 1: above). *e is valid
+ * while v and *sc are. The query path reads every eval of a game this way
+ * (store/store.h promises the hs_eval_t only for the callback's duration anyway).
+ * 0 or HS_ECORRUPT naming the table and key.
+ */
+static int s_eval_view(const MDB_val *k, const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc,
+                       hs_error_t *err)
+{
+    const uint8_t *p = v->mv_data;
+    if (v->mv_size < 2 || p[0] != HS_STORE_REC_V1)
+        return hs_store_eval_decode(k, v, e, sc, err);
+    hs_error_t why = { 0 };
+    if (s_eval_view_mp(p + 1, v->mv_size - 1, true, e, sc, &why) == 0)
+        return 0;
+    return hs_store_corrupt(err, "evaldata", k, why.msg);
+}
+
+/* Reads the eval record under seqv into *out (allocated: hs_eval_fini). */
+static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval_t *out,
+                       hs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (seqv->mv_size != 8)
+        return hs_store_corrupt(err, "evalidx", seqv, "value is not a sequence number");
+    MDB_val k = *seqv, d;
+    int rc = mdb_get(txn, s->dbi[HS_DB_EVALDATA], &k, &d);
+    if (rc)
+        return hs_store_mdb_error(err, rc, "evaldata");
+    s_view_scratch_t *sc = malloc(sizeof *sc);
+    if (!sc)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    hs_eval_t view;
+    if ((rc = s_eval_view(&k, &d, &view, sc, err)) == 0 && hs_eval_copy(out, &view))
+        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+    free(sc);
+    return rc;
 }
 
 int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[16],
@@ -227,6 +226,52 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
     hs_store_rdone(txn, own);
     return rc;
 }
+
+/* Writes eval e as a compact record under key seqb (MDB_APPEND). An eval a wire
+ * decoder validated without keeping its maps (e->raw, the broker's RESULTs) is
+ * read from its MessagePack bytes first. */
+static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8],
+                         hs_error_t *err)
+{
+    s_view_scratch_t sc;
+    uint8_t rec[HS_STORE_EVAL_MAX];
+    hs_eval_t view;
+    if (e->raw && !e->ownership && !e->influence && !e->classes) {
+        /* Influence is converted only when kept (not by default). */
+        int rc = s_eval_view_mp(e->raw, e->raw_len, s->maps & HS_STORE_MAP_INFLUENCE, &view,
+                                &sc, err);
+        if (rc)
+            return rc;
+        e = &view;
+    }
+    size_t len;
+    int rc = hs_store_eval_encode(e, s->maps, rec, &len, err);
+    return rc ? rc : hs_store_put(s, HS_DB_EVALDATA, seqb, 8, rec, len, MDB_APPEND, err);
+}
+
+int hs_store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema)
+{
+    MDB_dbi meta = s->dbi[HS_DB_META];
+    uint64_t m = HS_STORE_MAP_DEFAULT;
+    int rc = hs_store_meta_u64(txn, meta, "maps", &m);
+    if (rc && rc != MDB_NOTFOUND)
+        return rc;
+    s->maps = s->flags & 0x100u ? (s->flags >> 9) & HS_STORE_MAP_ALL : (unsigned)m & 7u;
+    if (s->flags & HS_STORE_RDONLY)
+        return 0;
+    uint8_t v[8];
+    hs_be64(v, s->maps);
+    MDB_val k = { 4, "maps" }, d = { 8, v };
+    if ((rc = mdb_put(txn, meta, &k, &d, 0)) != 0 || schema >= HS_STORE_SCHEMA)
+        return rc;
+    /* An older store: its records keep their format byte and stay readable; the
+     * new version keeps programs that know only the old one from misreading. */
+    hs_be64(v, HS_STORE_SCHEMA);
+    k = (MDB_val){ 6, "schema" };
+    return mdb_put(txn, meta, &k, &d, 0);
+}
+
+unsigned hs_store_maps_kept(const hs_store_t *s) { return s->maps; }
 
 /* Records the spec of an engine id the first time it is seen (a tiny db: one
  * lookup per put is cheaper than a cache that an aborted batch would falsify). */
@@ -301,20 +346,9 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
                 s->next_eval_seq = hs_rd64(lk.mv_data) + 1;
             mdb_cursor_close(c);
         }
-        const uint8_t hdr[1] = { HS_STORE_SCHEMA };
-        if ((rc = hs_store_rec_start(s, hdr, 1, err)))
-            goto out;
-        if (e->raw) {
-            /* Bytes a decoder validated: the record is exactly what the worker
-             * sent, so storing it needs no second encoding. */
-            if ((rc = hs_store_rec_append(s, e->raw, e->raw_len, err)))
-                goto out;
-        } else if ((rc = hs_wire_encode_eval(e, &s->rec, err)))
-            goto out;
         seq = s->next_eval_seq;
         hs_be64(seqb, seq);
-        if ((rc = hs_store_put(s, HS_DB_EVALDATA, seqb, 8, s->rec.data, s->rec.len, MDB_APPEND,
-                               err)))
+        if ((rc = s_eval_append(s, e, seqb, err)))
             goto out;
         s->next_eval_seq++;
         if (hs_store_pend_add(s, ikey, seq)) {
@@ -362,27 +396,31 @@ out:
     return hs_store_wend(s, ab, rc, err);
 }
 
+typedef struct { char *buf; size_t size; } s_spec_out_t;
+
+static int s_spec_copy(void *ctx, const MDB_val *k, const MDB_val *v, hs_error_t *err)
+{
+    (void)k;
+    (void)err;
+    s_spec_out_t *o = ctx;
+    if (o->size) {
+        size_t n = v->mv_size < o->size - 1 ? v->mv_size : o->size - 1;
+        memcpy(o->buf, v->mv_data, n);
+        o->buf[n] = 0;
+    }
+    return 0;
+}
+
 int hs_store_engine_spec(hs_store_t *s, uint32_t engine_id, char *buf, size_t size,
                          hs_error_t *err)
 {
-    MDB_txn *txn;
-    bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
-    if (rc)
-        return rc;
     uint8_t key[4];
     hs_be32(key, engine_id);
-    MDB_val k = { 4, key }, d;
-    rc = mdb_get(txn, s->dbi[HS_DB_ENGINES], &k, &d);
-    if (rc == 0 && size) {
-        size_t n = d.mv_size < size - 1 ? d.mv_size : size - 1;
-        memcpy(buf, d.mv_data, n);
-        buf[n] = 0;
-    }
-    hs_store_rdone(txn, own);
-    if (rc == MDB_NOTFOUND)
+    s_spec_out_t o = { buf, size };
+    int rc = hs_store_lookup(s, HS_DB_ENGINES, key, 4, s_spec_copy, &o, err);
+    if (rc == HS_ENOTFOUND)
         return hs_error_set(err, HS_ENOTFOUND, "unknown engine id %08x", engine_id);
-    return rc ? hs_store_mdb_error(err, rc, "engines") : 0;
+    return rc;
 }
 
 int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
@@ -452,7 +490,7 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
             }
             dc_seq = seq;
             hs_eval_t e;
-            if ((ret = s_eval_view(&d, &e, sc, err)) != 0)
+            if ((ret = s_eval_view(&sv, &d, &e, sc, err)) != 0)
                 break;
             e.move_number = mn;  /* the record is shared by every game reaching it */
             ret = cb(ctx, &e);

@@ -365,6 +365,31 @@ int hs_store_pend_flush(hs_store_t *s, hs_error_t *err)
     return 0;
 }
 
+/* Index key (engine id BE + position key) of an eval record of either format:
+ * 0, or -1 when unreadable (skipped: the reader reports it when asked). */
+static int s_rebuild_ident(const MDB_val *v, uint8_t ik[20])
+{
+    uint32_t eng;
+    if (hs_store_eval_ident(v, ik + 4, &eng) == 0) {
+        hs_be32(ik, eng);
+        return 0;
+    }
+    /* format 1: format byte, [move_number, pos_key bin16, engine_id, ...] */
+    hs_wire_reader_t r;
+    const uint8_t *p = v->mv_data, *key;
+    uint32_t n, kl;
+    uint64_t mn, e64;
+    if (v->mv_size < 2 || p[0] != HS_STORE_REC_V1)
+        return -1;
+    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, NULL);
+    if (hs_wire_read_array(&r, &n) || hs_wire_read_uint(&r, &mn)
+        || hs_wire_read_bin(&r, &key, &kl, 16) || kl != 16 || hs_wire_read_uint(&r, &e64))
+        return -1;
+    hs_be32(ik, (uint32_t)e64);
+    memcpy(ik + 4, key, 16);
+    return 0;
+}
+
 /* Writer open: evals appended after the index watermark (a crash before the last
  * flush) go back into the pending table. */
 int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err)
@@ -386,20 +411,9 @@ int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err)
     int ret = 0;
     for (rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE); rc == 0 && ret == 0;
          rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
-        /* eval record: schema byte, [move_number, pos_key bin16, engine_id, ...] */
-        hs_wire_reader_t r;
-        const uint8_t *p = v.mv_data, *key;
-        uint32_t n, kl;
-        uint64_t mn, eng;
-        if (k.mv_size != 8 || v.mv_size < 2)
-            continue;
-        hs_wire_reader_init(&r, p + 1, v.mv_size - 1, NULL);
-        if (hs_wire_read_array(&r, &n) || hs_wire_read_uint(&r, &mn)
-            || hs_wire_read_bin(&r, &key, &kl, 16) || kl != 16 || hs_wire_read_uint(&r, &eng))
-            continue;
         uint8_t ik[20];
-        hs_be32(ik, (uint32_t)eng);
-        memcpy(ik + 4, key, 16);
+        if (k.mv_size != 8 || s_rebuild_ident(&v, ik))
+            continue;
         if (!hs_store_pend_find(s, ik))
             ret = hs_store_pend_add(s, ik, hs_rd64(k.mv_data));
     }

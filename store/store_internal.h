@@ -75,6 +75,7 @@ struct hs_store {
     uint32_t engines_seen[8];   /* engine ids known to be in `engines` (committed) */
     int num_engines_seen;
     hs_wire_buf_t rec;          /* scratch for encoding records */
+    unsigned maps;              /* HS_STORE_MAP_* kept in new eval records (meta "maps") */
     /* counters not yet saved (writer) or kept in memory (reader) */
     int64_t d_lookups, d_hits, d_puts, d_dups;
 };
@@ -144,6 +145,10 @@ void hs_store_pend_truncate(hs_store_t *s, uint32_t n);
 int hs_store_pend_flush(hs_store_t *s, hs_error_t *err);
 /* Writer open: evaldata records beyond the index watermark back into the table. */
 int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err);
+/* At open, in the open's transaction (store_evals.c): a writer marks an older
+ * store HS_STORE_SCHEMA and settles s->maps (the HS_STORE_MAPS flag, else meta
+ * "maps", else the default) and records it. 0 or an LMDB code. */
+int hs_store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema);
 /* Reads an 8-byte big-endian counter from meta: 0 or an LMDB code. */
 int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v);
 
@@ -160,19 +165,85 @@ bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
 
 /* The journal's record decoders (store_jobs.c), shared so that
  * tests/fuzz/fuzz_journal.c can feed them hostile records: key k (the 8-byte
- * id) and value v as stored. 0, or HS_ESTORE for a record they cannot read. */
+ * id) and value v as stored. 0, or HS_ECORRUPT for a record they cannot read. */
 int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j,
                          hs_error_t *err);
 int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
                           hs_error_t *err);
 
-/* Record value prefix: one schema byte, then MessagePack. */
+/* Record value prefix: one format byte (docs/STORE.md). V1: MessagePack, no
+ * checksum (stores written before the compact format; still read). V2: the body,
+ * then a CRC32C of everything before it, 4 bytes little-endian. */
 #define HS_STORE_REC_HDR 1
+#define HS_STORE_REC_V1 1
+#define HS_STORE_REC_V2 2
+#define HS_STORE_REC_CRC 4
+
+/* ---- the record format (store_codec.c) ---- */
+
+/* CRC32C (Castagnoli) of n bytes continuing crc (0 to start). */
+uint32_t hs_store_crc32c(uint32_t crc, const void *data, size_t n);
+/* Appends the CRC32C of rec[0..len) at rec + len (4 bytes must be free there);
+ * returns the sealed length. */
+int hs_store_rec_seal(uint8_t *rec, size_t len);
+/* Checks a stored value of `table` under key: a known format byte and, for V2,
+ * its checksum. *body_len: the bytes before the checksum (all of a V1 value).
+ * 0 or HS_ECORRUPT ("corrupt record in TABLE, key HEX: why"). */
+int hs_store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
+                       size_t *body_len, hs_error_t *err);
+/* HS_ECORRUPT naming table and key (hex, cut) with why. */
+int hs_store_corrupt(hs_error_t *err, const char *table, const MDB_val *key, const char *why);
+void hs_store_key_text(const MDB_val *key, char *buf, size_t size);
+
+/* Biggest compact eval record: fixed part, strings at their limits, raw maps. */
+#define HS_STORE_EVAL_MAX 8192
+
+/* Decoded maps and strings of an eval record that cannot point into LMDB's
+ * memory; on the reader's stack, so that reading a game allocates nothing. */
+typedef struct hs_store_eval_scratch {
+    int8_t ownership[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
+    char result[HS_WIRE_MAX_NAME + 1];
+    char error[HS_WIRE_MAX_STR + 1];
+} hs_store_eval_scratch_t;
+
+/* Encodes e as a V2 eval record (only the maps in `maps`) into out
+ * (HS_STORE_EVAL_MAX bytes): 0 or HS_EINVAL (values out of range). */
+int hs_store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
+                         hs_error_t *err);
+/* Decodes a V2 eval record into *e (arrays and strings in *sc); 0 or HS_ECORRUPT. */
+int hs_store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
+                         hs_store_eval_scratch_t *sc, hs_error_t *err);
+/* Position key and engine id of a V2 eval record without a full decode (the
+ * index rebuild): 0, or -1 when it is not a V2 record. */
+int hs_store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id);
+
+/* Map coder (store_maps.c). Forms of a map's values (the encoding byte of a map
+ * in an eval record; 0 is the raw form, which store_codec.c writes itself). */
+#define HS_STORE_MAP_DRUNS  1   /* runs of zigzag deltas, varints */
+#define HS_STORE_MAP_PRUNS  2   /* palette (<= 16 values), runs of indices */
+#define HS_STORE_MAP_PACKED 3   /* palette, indices bit-packed */
+/* The shortest form of v[0..n) into out (3 n + 80 bytes): its length; *enc the form. */
+size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc);
+/* Decodes the payload p..end of form enc into v[0..n), values in lo..hi: 0 or -1. */
+int hs_store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
+                        int32_t hi, int32_t *v, uint32_t n);
+
+/* The read-transaction lookup written once: key in db, in a read transaction
+ * (hs_store_rtxn); on a hit fn(ctx, &key, &value, err) and its result; on a miss
+ * HS_ENOTFOUND with no message (the caller words it); else HS_ESTORE. */
+typedef int (*hs_store_found_fn)(void *ctx, const MDB_val *k, const MDB_val *v,
+                                 hs_error_t *err);
+int hs_store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
+                    hs_store_found_fn fn, void *ctx, hs_error_t *err);
 
 /* Record scratch s->rec (store_records.c; store_evals.c encodes evals in it too).
  * start: s->rec becomes the n header bytes; append: n more bytes. 0 or HS_ENOMEM. */
 int hs_store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err);
 int hs_store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err);
+/* Appends the CRC32C of s->rec (format 2 records). 0 or HS_ENOMEM. */
+int hs_store_rec_finish(hs_store_t *s, hs_error_t *err);
 
 /* Calls fn for each key of db that starts with prefix (plen 0: every key), in key
  * order, in a read transaction (hs_store_rtxn), until fn returns non-zero, which

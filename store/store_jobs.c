@@ -90,7 +90,7 @@ static int s_read_fixed(hs_wire_reader_t *r, char *dst, size_t size)
 static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
 {
     s->rec.len = 0;
-    uint8_t schema = HS_STORE_SCHEMA;
+    uint8_t schema = HS_STORE_REC_V2;
     if (s_rec_write(&s->rec, (const char *)&schema, 1))
         return HS_ENOMEM;
     msgpack_packer pk;
@@ -109,18 +109,22 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
     msgpack_pack_int64(&pk, j->created_unix);
     msgpack_pack_int64(&pk, j->updated_unix);
     s_pack_str(&pk, j->reason);
-    return s->rec.cap == 0 ? HS_ENOMEM : 0;
+    return s->rec.cap == 0 || hs_store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
 }
 
 int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
 {
     memset(j, 0, sizeof *j);
     const uint8_t *p = v->mv_data;
-    if (k->mv_size != 8 || v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
-        return hs_error_set(err, HS_ESTORE, "job record: bad header");
+    size_t len;
+    int rc = hs_store_rec_check(v, "jobs", k, &len, err);
+    if (rc)
+        return rc;
+    if (k->mv_size != 8 || len < 2)
+        return hs_store_corrupt(err, "jobs", k, "bad key or header");
     j->id = hs_rd64(k->mv_data);
     hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    hs_wire_reader_init(&r, p + 1, len - 1, err);
     r.ctx = "job record";
     uint32_t n;
     int64_t st;
@@ -140,8 +144,7 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
         && s_read_fixed(&r, j->reason, sizeof j->reason) == 0;
     /* An unknown state would reach the broker's switches unhandled. */
     if (!ok || st < HS_JOB_RUNNING || st > HS_JOB_FAILED)
-        return hs_error_set(err, HS_ESTORE, "job %llu: unreadable record",
-                            (unsigned long long)j->id);
+        return hs_store_corrupt(err, "jobs", k, "unreadable job record");
     j->state = (hs_job_state_t)st;
     return 0;
 }
@@ -149,7 +152,7 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
 static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
 {
     s->rec.len = 0;
-    uint8_t schema = HS_STORE_SCHEMA;
+    uint8_t schema = HS_STORE_REC_V2;
     if (s_rec_write(&s->rec, (const char *)&schema, 1))
         return HS_ENOMEM;
     msgpack_packer pk;
@@ -170,7 +173,7 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     s_pack_str(&pk, t->reason);
     msgpack_pack_int(&pk, t->chunk);
     msgpack_pack_int(&pk, t->chunks);
-    return s->rec.cap == 0 ? HS_ENOMEM : 0;
+    return s->rec.cap == 0 || hs_store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
 }
 
 int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
@@ -178,11 +181,15 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
 {
     memset(t, 0, sizeof *t);
     const uint8_t *p = v->mv_data;
-    if (k->mv_size != 8 || v->mv_size < 2 || p[0] != HS_STORE_SCHEMA)
-        return hs_error_set(err, HS_ESTORE, "task record: bad header");
+    size_t len;
+    int rc = hs_store_rec_check(v, "tasks", k, &len, err);
+    if (rc)
+        return rc;
+    if (k->mv_size != 8 || len < 2)
+        return hs_store_corrupt(err, "tasks", k, "bad key or header");
     t->id = hs_rd64(k->mv_data);
     hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 1, v->mv_size - 1, err);
+    hs_wire_reader_init(&r, p + 1, len - 1, err);
     r.ctx = "task record";
     uint32_t n, bl;
     const uint8_t *bin;
@@ -206,8 +213,7 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
     ok = ok && at >= 0 && at <= INT_MAX && f >= 0 && f <= HS_WIRE_MAX_MOVES && l >= 0 &&
          l <= HS_WIRE_MAX_MOVES && sp >= 1 && sp <= INT_MAX;
     if (!ok || st < 0 || st >= HS_TASK_STATE_COUNT)
-        return hs_error_set(err, HS_ESTORE, "task %llu: unreadable record",
-                            (unsigned long long)t->id);
+        return hs_store_corrupt(err, "tasks", k, "unreadable task record");
     t->game_id[0] = hs_rd64(bin);
     t->game_id[1] = hs_rd64(bin + 8);
     t->state = (hs_task_state_t)st;
@@ -280,14 +286,12 @@ int hs_store_job_put(hs_store_t *s, const hs_store_job_t *job, hs_error_t *err)
 }
 
 /* Adapters so jobs and tasks share one lookup by 64-bit id. */
-typedef int (*s_decode_fn)(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err);
-
-static int s_decode_job_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
+static int s_decode_job_any(void *out, const MDB_val *k, const MDB_val *v, hs_error_t *err)
 {
     return hs__store_decode_job(k, v, out, err);
 }
 
-static int s_decode_task_any(const MDB_val *k, const MDB_val *v, void *out, hs_error_t *err)
+static int s_decode_task_any(void *out, const MDB_val *k, const MDB_val *v, hs_error_t *err)
 {
     return hs__store_decode_task(k, v, out, err);
 }
@@ -295,24 +299,13 @@ static int s_decode_task_any(const MDB_val *k, const MDB_val *v, void *out, hs_e
 /* Reads record `id` of db (big-endian 64-bit key) and decodes it into out;
  * HS_ENOTFOUND "no WHAT ID" when absent. */
 static int s_get_by_id(hs_store_t *s, int db, const char *what, uint64_t id,
-                       s_decode_fn decode, void *out, hs_error_t *err)
+                       hs_store_found_fn decode, void *out, hs_error_t *err)
 {
-    MDB_txn *txn;
-    bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
-    if (rc)
-        return rc;
     uint8_t key[8];
     hs_be64(key, id);
-    MDB_val k = { 8, key }, d;
-    rc = mdb_get(txn, s->dbi[db], &k, &d);
-    if (rc == 0)
-        rc = decode(&k, &d, out, err);
-    else if (rc == MDB_NOTFOUND)
-        rc = hs_error_set(err, HS_ENOTFOUND, "no %s %llu", what, (unsigned long long)id);
-    else
-        rc = hs_store_mdb_error(err, rc, db == HS_DB_JOBS ? "jobs" : "tasks");
-    hs_store_rdone(txn, own);
+    int rc = hs_store_lookup(s, db, key, 8, decode, out, err);
+    if (rc == HS_ENOTFOUND)
+        return hs_error_set(err, HS_ENOTFOUND, "no %s %llu", what, (unsigned long long)id);
     return rc;
 }
 

@@ -3,9 +3,9 @@
  * (store/store.h), and the record scratch and prefix scan that store_evals.c
  * (evaluations, per-game positions) shares (store/store_internal.h).
  *
- * Record values are one schema byte followed by the MessagePack layout of
- * core/wire.h (a game as in TASK/SUBMIT, an eval as in RESULT), so there is one
- * codec and one validator for both the wire and the disk.
+ * Game records are a format byte, the job id, the MessagePack layout of
+ * core/wire.h (a game as in TASK/SUBMIT: one codec and one validator for both
+ * the wire and the disk) and, in format 2, a CRC32C (docs/STORE.md).
  */
 #include "store/store_internal.h"
 
@@ -71,6 +71,40 @@ int hs_store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err)
     return 0;
 }
 
+/* Appends the checksum of s->rec to it (format 2). 0 or HS_ENOMEM. */
+int hs_store_rec_finish(hs_store_t *s, hs_error_t *err)
+{
+    uint8_t crc[HS_STORE_REC_CRC] = { 0 };
+    int rc = hs_store_rec_append(s, crc, sizeof crc, err);
+    if (rc == 0)
+        hs_store_rec_seal(s->rec.data, s->rec.len - HS_STORE_REC_CRC);
+    return rc;
+}
+
+int hs_store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
+                    hs_store_found_fn fn, void *ctx, hs_error_t *err)
+{
+    static const char *const names[HS_DB_COUNT] = {
+        "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
+        "jobs", "tasks", "taskstate", "meta",
+    };
+    MDB_txn *txn;
+    bool own;
+    int rc = hs_store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    MDB_val k = { klen, (void *)key }, d;
+    rc = mdb_get(txn, s->dbi[db], &k, &d);
+    if (rc == 0)
+        rc = fn(ctx, &k, &d, err);
+    else if (rc == MDB_NOTFOUND)
+        rc = HS_ENOTFOUND;
+    else
+        rc = hs_store_mdb_error(err, rc, names[db]);
+    hs_store_rdone(txn, own);
+    return rc;
+}
+
 /* ---- games ---- */
 
 int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
@@ -88,11 +122,11 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
      * (a new game is the usual case; encoding a duplicate for nothing is cheaper
      * than a lookup before every put). */
     hs_wire_game_t w = { .game = *g, .source = (char *)source, .error = NULL };
-    uint8_t hdr[1 + 8] = { HS_STORE_SCHEMA };
+    uint8_t hdr[1 + 8] = { HS_STORE_REC_V2 };
     hs_be64(hdr + 1, job_id);
     if ((rc = hs_store_rec_start(s, hdr, sizeof hdr, err)))
         goto out;
-    if ((rc = hs_wire_encode_game(&w, &s->rec, err)))
+    if ((rc = hs_wire_encode_game(&w, &s->rec, err)) || (rc = hs_store_rec_finish(s, err)))
         goto out;
     rc = hs_store_put_new(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, NULL, err);
     if (rc && rc != HS_EEXIST)
@@ -134,21 +168,23 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
         return rc;
     uint8_t key[16];
     hs_hash128(source, strlen(source), key);
-    /* Value: schema, job id, then source and reason as NUL-terminated strings. */
+    /* Value: format, job id, then source and reason as NUL-terminated strings,
+     * then the checksum. */
     size_t sl = strlen(source), rl = reason ? strlen(reason) : 0;
     if (sl > HS_WIRE_MAX_STR) sl = HS_WIRE_MAX_STR;
     if (rl > HS_WIRE_MAX_STR) rl = HS_WIRE_MAX_STR;
     size_t n = 9 + sl + 1 + rl + 1;
-    uint8_t *v = malloc(n);
+    uint8_t *v = malloc(n + HS_STORE_REC_CRC);
     if (!v)
         return hs_store_wend(s, ab, hs_error_set(err, HS_ENOMEM, "out of memory"), err);
-    v[0] = HS_STORE_SCHEMA;
+    v[0] = HS_STORE_REC_V2;
     hs_be64(v + 1, job_id);
     memcpy(v + 9, source, sl);
     v[9 + sl] = 0;
     if (rl)
         memcpy(v + 10 + sl, reason, rl);
     v[10 + sl + rl] = 0;
+    n = (size_t)hs_store_rec_seal(v, n);
     rc = hs_store_put(s, HS_DB_FAILED, key, 16, v, n, MDB_NOOVERWRITE, err);
     free(v);
     if (rc == HS_EEXIST) {
@@ -159,6 +195,39 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
     return hs_store_wend(s, ab, rc, err);
 }
 
+/* What hs_store_game_get asks of a game record: the whole game, or (meta_only)
+ * the header's job and, when want_source, the source alone. */
+typedef struct {
+    hs_wire_game_t w;
+    uint64_t job_id;
+    bool meta_only, want_source;
+} s_game_out_t;
+
+static int s_game_decode(void *ctx, const MDB_val *k, const MDB_val *d, hs_error_t *err)
+{
+    s_game_out_t *o = ctx;
+    size_t n;
+    int rc = hs_store_rec_check(d, "games", k, &n, err);
+    if (rc)
+        return rc;
+    const uint8_t *p = d->mv_data;
+    if (n < 9)
+        return hs_store_corrupt(err, "games", k, "too short");
+    o->job_id = hs_rd64(p + 1);
+    hs_wire_reader_t r;
+    hs_error_t why = { 0 };
+    hs_wire_reader_init(&r, p + 9, n - 9, &why);
+    if (o->meta_only) {   /* the broker's lookups: no moves decoded */
+        if (!o->want_source || hs_wire_read_game_source(&r, &o->w.source) == 0)
+            return 0;
+        return hs_store_corrupt(err, "games", k, why.msg);
+    }
+    if (hs_wire_read_game(&r, &o->w, true) == 0)
+        return 0;
+    hs_wire_game_fini(&o->w);
+    return hs_store_corrupt(err, "games", k, why.msg);
+}
+
 int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,
                       uint64_t *job_id, hs_error_t *err)
 {
@@ -166,72 +235,45 @@ int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **
         memset(g, 0, sizeof *g);
     if (source)
         *source = NULL;
-    MDB_txn *txn;
-    bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
-    if (rc)
-        return rc;
     uint8_t key[16];
     hs_id_key(key, id);
-    MDB_val k = { 16, key }, d;
-    rc = mdb_get(txn, s->dbi[HS_DB_GAMES], &k, &d);
-    if (rc) {
-        hs_store_rdone(txn, own);
-        return rc == MDB_NOTFOUND ? hs_error_set(err, HS_ENOTFOUND, "no such game")
-                                  : hs_store_mdb_error(err, rc, "games");
-    }
-    const uint8_t *p = d.mv_data;
-    if (d.mv_size < 9 || p[0] != HS_STORE_SCHEMA) {
-        hs_store_rdone(txn, own);
-        return hs_error_set(err, HS_ESTORE, "game record: bad header");
-    }
+    s_game_out_t o = { .meta_only = g == NULL, .want_source = source != NULL };
+    int rc = hs_store_lookup(s, HS_DB_GAMES, key, 16, s_game_decode, &o, err);
+    if (rc == HS_ENOTFOUND)
+        return hs_error_set(err, HS_ENOTFOUND, "no such game");
+    if (rc)
+        return rc;
     if (job_id)
-        *job_id = hs_rd64(p + 1);
-    hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 9, d.mv_size - 9, err);
-    if (!g) {   /* metadata only: the header's job, maybe the source */
-        rc = source ? hs_wire_read_game_source(&r, source) : 0;
-        hs_store_rdone(txn, own);
-        if (rc)
-            hs_error_prefix(err, "game record: ");
-        return rc ? HS_ESTORE : 0;
-    }
-    hs_wire_game_t w = { 0 };
-    rc = hs_wire_read_game(&r, &w, true);
-    hs_store_rdone(txn, own);
-    if (rc) {
-        hs_wire_game_fini(&w);
-        hs_error_prefix(err, "game record: ");
-        return HS_ESTORE;
-    }
-    *g = w.game;
+        *job_id = o.job_id;
+    if (g)
+        *g = o.w.game;
     if (source)
-        *source = w.source;
+        *source = o.w.source;
     else
-        free(w.source);
-    free(w.error);
+        free(o.w.source);
+    free(o.w.error);
+    return 0;
+}
+
+static int s_source_id(void *ctx, const MDB_val *k, const MDB_val *d, hs_error_t *err)
+{
+    uint64_t *id = ctx;
+    if (d->mv_size != 16)
+        return hs_store_corrupt(err, "sources", k, "value is not a game id");
+    id[0] = hs_rd64(d->mv_data);
+    id[1] = hs_rd64((const uint8_t *)d->mv_data + 8);
     return 0;
 }
 
 int hs_store_game_by_source(hs_store_t *s, const char *source, uint64_t id[2],
                             hs_error_t *err)
 {
-    MDB_txn *txn;
-    bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
-    if (rc)
-        return rc;
     uint8_t sk[S_SOURCE_KEY_MAX];
-    MDB_val k = { s_source_key(source, sk), sk }, d;
-    rc = mdb_get(txn, s->dbi[HS_DB_SOURCES], &k, &d);
-    if (rc == 0 && d.mv_size == 16) {
-        id[0] = hs_rd64(d.mv_data);
-        id[1] = hs_rd64((const uint8_t *)d.mv_data + 8);
-    }
-    hs_store_rdone(txn, own);
-    if (rc == MDB_NOTFOUND)
+    int rc = hs_store_lookup(s, HS_DB_SOURCES, sk, s_source_key(source, sk), s_source_id, id,
+                             err);
+    if (rc == HS_ENOTFOUND)
         return hs_error_set(err, HS_ENOTFOUND, "no game from %s", source);
-    return rc ? hs_store_mdb_error(err, rc, "sources") : 0;
+    return rc;
 }
 
 /* ---- prefix scans (also store_evals.c's) ---- */
@@ -306,24 +348,27 @@ int hs_store_games_each(hs_store_t *s, hs_store_game_cb cb, void *ctx, hs_error_
     return hs_store_prefix_each(s, HS_DB_GAMES, "", 0, s_games_fn, &it, err);
 }
 
-typedef struct { hs_store_failed_cb cb; void *ctx; } s_failed_iter_t;
+typedef struct { hs_store_failed_cb cb; void *ctx; hs_error_t *err; } s_failed_iter_t;
 
 static int s_failed_fn(void *ctx, const MDB_val *k, const MDB_val *v)
 {
     s_failed_iter_t *it = ctx;
     const char *p = v->mv_data;
-    size_t n = v->mv_size;
-    if (n < 11 || p[0] != HS_STORE_SCHEMA || p[n - 1] != 0)
-        return 0;
+    size_t n;
+    int rc = hs_store_rec_check(v, "failed", k, &n, it->err);
+    if (rc)
+        return rc;
+    if (n < 11 || p[n - 1] != 0)
+        return hs_store_corrupt(it->err, "failed", k, "malformed record");
     const char *src = p + 9;
     size_t sl = strnlen(src, n - 9);
     if (9 + sl + 1 >= n)
-        return 0;
+        return hs_store_corrupt(it->err, "failed", k, "malformed record");
     return it->cb(it->ctx, src, src + sl + 1, hs_rd64((const uint8_t *)p + 1));
 }
 
 int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_error_t *err)
 {
-    s_failed_iter_t it = { cb, ctx };
+    s_failed_iter_t it = { cb, ctx, err };
     return hs_store_prefix_each(s, HS_DB_FAILED, "", 0, s_failed_fn, &it, err);
 }
