@@ -5,12 +5,16 @@
  * record must come out as an error, never as a crash or as a task whose
  * numbers break the broker later.
  *
- * Input: byte 0 picks the record kind (low bit: 0 job, 1 task); bytes 1..8
- * are the key (the 8-byte id; fewer bytes make a short key, which must be
- * refused); the rest is the stored value (schema byte + MessagePack).
+ * Input: byte 0 picks the record kind (low bit: 0 job, 1 task) and whether to
+ * reseal (bit 1); bytes 1..8 are the key (the 8-byte id; fewer bytes make a
+ * short key, which must be refused); the rest is the stored value (format
+ * byte + MessagePack, docs/STORE.md). A format-2 value ends in a CRC32C that a
+ * mutation almost never keeps right, so with bit 1 the target writes the
+ * right CRC first: the decoder behind the check is fuzzed too, not only the
+ * check.
  *
  * Properties checked on every input:
- *  - the decoder returns 0 or HS_ESTORE, and never reads out of bounds;
+ *  - the decoder returns 0 or HS_ECORRUPT, and never reads out of bounds;
  *  - what it accepts has NUL-terminated strings, the id of the key, a known
  *    state, a chunk inside its chunks, and move numbers within the wire's
  *    limits, so hs_store_task_positions cannot overflow.
@@ -36,7 +40,7 @@ static void s_job(const MDB_val *k, const MDB_val *v)
     hs_store_job_t j;
     hs_error_t err;
     int rc = hs__store_decode_job(k, v, &j, &err);
-    if (rc != 0 && rc != HS_ESTORE)
+    if (rc != 0 && rc != HS_ECORRUPT)
         abort();
     if (rc != 0)
         return;
@@ -53,7 +57,7 @@ static void s_task(const MDB_val *k, const MDB_val *v)
     hs_store_task_t t;
     hs_error_t err;
     int rc = hs__store_decode_task(k, v, &t, &err);
-    if (rc != 0 && rc != HS_ESTORE)
+    if (rc != 0 && rc != HS_ECORRUPT)
         abort();
     if (rc != 0)
         return;
@@ -80,6 +84,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     memcpy(key, data + 1, klen);
     memcpy(val, data + 1 + klen, size - 1 - klen);
+    size_t vlen = size - 1 - klen;
+    if ((data[0] & 2) && vlen > HS_STORE_REC_CRC && val[0] == HS_STORE_REC_V2)
+        hs_store_rec_seal(val, vlen - HS_STORE_REC_CRC);
     MDB_val k = { .mv_size = klen, .mv_data = key };
     MDB_val v = { .mv_size = size - 1 - klen, .mv_data = val };
     if (data[0] & 1)
