@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,20 @@ int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
     return 0;
 }
 
+/*
+ * LMDB checks its pages with assertions and abort()s when one fails, which on
+ * a store means a damaged page. Said as such, and raised as the fault a
+ * damaged page gives through a wild pointer: a reader under the CLI's fault
+ * guard (cli/fault_guard.h) then reports HS_ECORRUPT like any other damage,
+ * and a process without a guard still ends, as LMDB meant it to.
+ */
+static void s_lmdb_assert(MDB_env *env, const char *msg)
+{
+    (void)env;
+    fprintf(stderr, "hyeongse: the store is damaged: LMDB: %s\n", msg);
+    raise(SIGBUS);
+}
+
 int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_size,
                   hs_error_t *err)
 {
@@ -184,6 +199,7 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
         return hs_store_mdb_error(err, rc, "mdb_env_create");
     }
     mdb_env_set_maxdbs(s->env, HS_DB_COUNT + 4);
+    mdb_env_set_assert(s->env, s_lmdb_assert);
     /* Generous reader table: queries from many processes while the broker writes. */
     mdb_env_set_maxreaders(s->env, 254);
     if (map_size == 0)
