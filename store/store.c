@@ -22,7 +22,7 @@ static const char *const s_db_names[HS_DB_COUNT] = {
 
 static void s_batch_lost(hs_store_t *s);
 
-int hs_store_mdb_error(hs_error_t *err, int rc, const char *what)
+int hs__store_mdb_error(hs_error_t *err, int rc, const char *what)
 {
     /* A synced writer (pwrite, no WRITEMAP) meets a full disk as ENOSPC here;
      * LMDB's own integrity checks say MDB_CORRUPTED / MDB_PAGE_NOTFOUND. Each gets
@@ -93,7 +93,7 @@ static int s_nospace(const hs_store_t *s, size_t want, int e, hs_error_t *err)
  * HS_STORE_GROW_MAX for a reserving writer, whose reservation tries smaller steps
  * (down to 1 MiB) before it reports the disk full. 0, HS_ENOSPC, HS_EIO, HS_ESTORE.
  */
-int hs_store_map_grow(hs_store_t *s, hs_error_t *err)
+int hs__store_map_grow(hs_store_t *s, hs_error_t *err)
 {
     size_t step = s->map_size;
     bool reserve = s_reserving(s);
@@ -107,7 +107,7 @@ int hs_store_map_grow(hs_store_t *s, hs_error_t *err)
     }
     int rc = mdb_env_set_mapsize(s->env, s->map_size + step);
     if (rc)
-        return hs_store_mdb_error(err, rc, "growing the map");
+        return hs__store_mdb_error(err, rc, "growing the map");
     s->map_size += step;
     return 0;
 }
@@ -141,7 +141,7 @@ static int s_reserve_open(hs_store_t *s, hs_error_t *err)
     if (want != info.me_mapsize) {
         int rc = mdb_env_set_mapsize(s->env, want);
         if (rc)
-            return hs_store_mdb_error(err, rc, "sizing the map");
+            return hs__store_mdb_error(err, rc, "sizing the map");
     }
     s->map_size = want;
     return 0;
@@ -149,7 +149,7 @@ static int s_reserve_open(hs_store_t *s, hs_error_t *err)
 
 /* ---- open / close ---- */
 
-int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
+int hs__store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
 {
     MDB_val k = { strlen(name), (void *)name }, d;
     int rc = mdb_get(txn, dbi, &k, &d);
@@ -157,7 +157,7 @@ int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
         return rc;
     if (d.mv_size != 8)
         return MDB_CORRUPTED;
-    *v = hs_rd64(d.mv_data);
+    *v = hs__rd64(d.mv_data);
     return 0;
 }
 
@@ -196,7 +196,7 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
     int rc = mdb_env_create(&s->env);
     if (rc) {
         free(s);
-        return hs_store_mdb_error(err, rc, "mdb_env_create");
+        return hs__store_mdb_error(err, rc, "mdb_env_create");
     }
     mdb_env_set_maxdbs(s->env, HS_DB_COUNT + 4);
     mdb_env_set_assert(s->env, s_lmdb_assert);
@@ -225,7 +225,7 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
         mdb_env_close(s->env);
         free(s);
         return rc == ENOENT ? hs_error_set(err, HS_ENOTFOUND, "%s: no store here", dir)
-                            : hs_store_mdb_error(err, rc, dir);
+                            : hs__store_mdb_error(err, rc, dir);
     }
     /* An existing store may already be bigger than asked: keep its size. */
     MDB_envinfo info;
@@ -255,10 +255,10 @@ retry:
         }
     }
     uint64_t schema = 0;
-    rc = hs_store_meta_u64(txn, s->dbi[HS_DB_META], "schema", &schema);
+    rc = hs__store_meta_u64(txn, s->dbi[HS_DB_META], "schema", &schema);
     if (rc == MDB_NOTFOUND && !rdonly) {
         uint8_t v[8];
-        hs_be64(v, HS_STORE_SCHEMA);
+        hs__be64(v, HS_STORE_SCHEMA);
         MDB_val k = { 6, "schema" }, d = { 8, v };
         rc = mdb_put(txn, s->dbi[HS_DB_META], &k, &d, 0);
         schema = HS_STORE_SCHEMA;
@@ -281,7 +281,7 @@ retry:
                             dir, (unsigned long long)schema, HS_STORE_SCHEMA);
     }
     /* Format version and kept maps (store_evals.c). */
-    if ((rc = hs_store_format_open(s, txn, schema)) == MDB_MAP_FULL) {
+    if ((rc = hs__store_format_open(s, txn, schema)) == MDB_MAP_FULL) {
         mdb_txn_abort(txn);
         goto grow;
     }
@@ -295,7 +295,7 @@ retry:
         goto grow;
     if (rc)
         goto fail_mdb;
-    if (!rdonly && (rc = hs_store_pend_rebuild(s, err)) != 0) {
+    if (!rdonly && (rc = hs__store_pend_rebuild(s, err)) != 0) {
         hs_store_t *tmp = s;
         hs_store_close(&tmp);
         return rc;
@@ -303,7 +303,7 @@ retry:
     *out = s;
     return 0;
 grow:
-    if ((rc = hs_store_map_grow(s, err)) != 0) {
+    if ((rc = hs__store_map_grow(s, err)) != 0) {
         mdb_env_close(s->env);
         free(s);
         return rc;
@@ -312,7 +312,7 @@ grow:
 fail_mdb:
     mdb_env_close(s->env);
     free(s);
-    return hs_store_mdb_error(err, rc, dir);
+    return hs__store_mdb_error(err, rc, dir);
 }
 
 void hs_store_close(hs_store_t **sp)
@@ -328,7 +328,7 @@ void hs_store_close(hs_store_t **sp)
     /* Flush the pending index so the next open has nothing to rebuild and readers
      * can look the newest evals up (best effort: the data is safe either way). */
     if (s->num_pend && !(s->flags & HS_STORE_RDONLY))
-        hs_store_pend_flush(s, NULL);
+        hs__store_pend_flush(s, NULL);
     mdb_env_close(s->env);
     free(s->pend);
     free(s->pend_hash);
@@ -369,9 +369,9 @@ static int s_log_append(hs_store_t *s, uint8_t op, int db, unsigned flags, const
     uint8_t *p = b->data + b->len;
     p[0] = op;
     p[1] = (uint8_t)db;
-    hs_be32(p + 2, flags);
-    hs_be32(p + 6, (uint32_t)klen);
-    hs_be32(p + 10, (uint32_t)vlen);
+    hs__be32(p + 2, flags);
+    hs__be32(p + 6, (uint32_t)klen);
+    hs__be32(p + 10, (uint32_t)vlen);
     memcpy(p + S_LOG_HDR, key, klen);
     if (vlen)
         memcpy(p + S_LOG_HDR + klen, val, vlen);
@@ -396,18 +396,18 @@ static int s_grow_and_replay_once(hs_store_t *s, hs_error_t *err)
         if (s->txn)
             mdb_txn_abort(s->txn);
         s->txn = NULL;
-        int rc = hs_store_map_grow(s, err);
+        int rc = hs__store_map_grow(s, err);
         if (rc)
             return rc;
         rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
         if (rc) {
             s->txn = NULL;
-            return hs_store_mdb_error(err, rc, "mdb_txn_begin");
+            return hs__store_mdb_error(err, rc, "mdb_txn_begin");
         }
         size_t off = 0;
         while (off < s->log.len && rc == 0) {
             const uint8_t *p = s->log.data + off;
-            uint32_t fl = hs_rd32(p + 2), kl = hs_rd32(p + 6), vl = hs_rd32(p + 10);
+            uint32_t fl = hs__rd32(p + 2), kl = hs__rd32(p + 6), vl = hs__rd32(p + 10);
             MDB_val k = { kl, (void *)(p + S_LOG_HDR) }, d = { vl, (void *)(p + S_LOG_HDR + kl) };
             if (p[0] == 'p')
                 rc = mdb_put(s->txn, s->dbi[p[1]], &k, &d, fl);
@@ -421,7 +421,7 @@ static int s_grow_and_replay_once(hs_store_t *s, hs_error_t *err)
         if (rc == 0)
             return 0;
         if (rc != MDB_MAP_FULL)
-            return hs_store_mdb_error(err, rc, "replaying a batch");
+            return hs__store_mdb_error(err, rc, "replaying a batch");
     }
 }
 
@@ -461,7 +461,7 @@ static int s_write(hs_store_t *s, uint8_t op, int db, const void *key, size_t kl
             return HS_EEXIST;
         }
         if (rc != MDB_MAP_FULL)
-            return hs_store_mdb_error(err, rc, s_db_names[db]);
+            return hs__store_mdb_error(err, rc, s_db_names[db]);
         if ((rc = s_grow_and_replay(s, err)))
             return rc;
     }
@@ -471,19 +471,19 @@ static int s_write(hs_store_t *s, uint8_t op, int db, const void *key, size_t kl
     return 0;
 }
 
-int hs_store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+int hs__store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
                  size_t vlen, unsigned flags, hs_error_t *err)
 {
     return s_write(s, 'p', db, key, klen, val, vlen, flags, NULL, err);
 }
 
-int hs_store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+int hs__store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
                      size_t vlen, MDB_val *old, hs_error_t *err)
 {
     return s_write(s, 'p', db, key, klen, val, vlen, MDB_NOOVERWRITE, old, err);
 }
 
-int hs_store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t *err)
+int hs__store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t *err)
 {
     return s_write(s, 'd', db, key, klen, NULL, 0, 0, NULL, err);
 }
@@ -501,7 +501,7 @@ int hs_store_begin(hs_store_t *s, hs_error_t *err)
     int rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
     if (rc) {
         s->txn = NULL;
-        return hs_store_mdb_error(err, rc, "mdb_txn_begin");
+        return hs__store_mdb_error(err, rc, "mdb_txn_begin");
     }
     s->log.len = 0;
     s->next_eval_seq = 0;
@@ -520,12 +520,12 @@ static int s_save_counters(hs_store_t *s, hs_error_t *err)
         if (!*deltas[i])
             continue;
         uint64_t v = 0;
-        int rc = hs_store_meta_u64(s->txn, s->dbi[HS_DB_META], names[i], &v);
+        int rc = hs__store_meta_u64(s->txn, s->dbi[HS_DB_META], names[i], &v);
         if (rc && rc != MDB_NOTFOUND)
-            return hs_store_mdb_error(err, rc, "meta");
+            return hs__store_mdb_error(err, rc, "meta");
         uint8_t b[8];
-        hs_be64(b, v + (uint64_t)*deltas[i]);
-        if ((rc = hs_store_put(s, HS_DB_META, names[i], strlen(names[i]), b, 8, 0, err)))
+        hs__be64(b, v + (uint64_t)*deltas[i]);
+        if ((rc = hs__store_put(s, HS_DB_META, names[i], strlen(names[i]), b, 8, 0, err)))
             return rc;
     }
     return 0;
@@ -547,7 +547,7 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
             break;
         if (mrc != MDB_MAP_FULL) {
             s_batch_lost(s);
-            return hs_store_mdb_error(err, mrc, "commit");
+            return hs__store_mdb_error(err, mrc, "commit");
         }
         /* The failed commit freed the txn: grow and replay the batch, like a
          * write that hit MAP_FULL, and commit again. */
@@ -564,7 +564,7 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
      * nothing (the entries stay pending, and are retried at the next commit and at
      * close), so it is not reported as a failed commit. */
     if (s->num_pend >= s->flush_at)
-        hs_store_pend_flush(s, NULL);
+        hs__store_pend_flush(s, NULL);
     return 0;
 }
 
@@ -577,7 +577,7 @@ static void s_batch_lost(hs_store_t *s)
     s->txn = NULL;
     s->log.len = 0;
     s->next_task_id = 0;
-    hs_store_pend_truncate(s, s->pend_at_begin);
+    hs__store_pend_truncate(s, s->pend_at_begin);
     s->num_engines_seen = 0;
     /* The puts of an aborted batch did not happen; its lookups did (they are
      * saved with the next commit). */
@@ -590,7 +590,7 @@ void hs_store_abort(hs_store_t *s)
         s_batch_lost(s);
 }
 
-int hs_store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err)
+int hs__store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err)
 {
     *auto_batch = false;
     if (s->flags & HS_STORE_RDONLY)
@@ -601,7 +601,7 @@ int hs_store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err)
     return hs_store_begin(s, err);
 }
 
-int hs_store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err)
+int hs__store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err)
 {
     if (!auto_batch)
         return rc;
@@ -627,7 +627,7 @@ int hs_store_read_hold(hs_store_t *s, hs_error_t *err)
     }
     if (!s->rtxn) {
         bool own;
-        if ((rc = hs_store_rtxn(s, &s->rtxn, &own, err)) != 0) {
+        if ((rc = hs__store_rtxn(s, &s->rtxn, &own, err)) != 0) {
             s->rtxn = NULL;
             return rc;
         }
@@ -647,7 +647,7 @@ void hs_store_read_release(hs_store_t *s)
     s->rtxn_held = false;
 }
 
-int hs_store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err)
+int hs__store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err)
 {
     if (s->txn) {
         *txn = s->txn;
@@ -670,11 +670,11 @@ int hs_store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err)
         rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, txn);
     }
     if (rc)
-        return hs_store_mdb_error(err, rc, "read transaction");
+        return hs__store_mdb_error(err, rc, "read transaction");
     return 0;
 }
 
-void hs_store_rdone(MDB_txn *txn, bool own)
+void hs__store_rdone(MDB_txn *txn, bool own)
 {
     if (own)
         mdb_txn_abort(txn);
@@ -687,7 +687,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     memset(out, 0, sizeof *out);
     MDB_txn *txn;
     bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     const struct { int db; int64_t *dst; } counts[] = {
@@ -699,8 +699,8 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         MDB_stat st;
         if ((rc = mdb_stat(txn, s->dbi[counts[i].db], &st)) != 0) {
-            hs_store_rdone(txn, own);
-            return hs_store_mdb_error(err, rc, "mdb_stat");
+            hs__store_rdone(txn, own);
+            return hs__store_mdb_error(err, rc, "mdb_stat");
         }
         *counts[i].dst = (int64_t)st.ms_entries;
     }
@@ -710,7 +710,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     int64_t mem[4] = { s->d_lookups, s->d_hits, s->d_puts, s->d_dups };
     for (int i = 0; i < 4; i++) {
         uint64_t v = 0;
-        hs_store_meta_u64(txn, s->dbi[HS_DB_META], names[i], &v);
+        hs__store_meta_u64(txn, s->dbi[HS_DB_META], names[i], &v);
         *dst[i] = (int64_t)v + mem[i];
     }
     MDB_envinfo info;
@@ -725,6 +725,6 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     if (hs_store_file_check(s_env_dir(s), &fi, NULL) == 0 && fi.map_size > out->map_size)
         out->map_size = (size_t)fi.map_size;
     out->map_used = (size_t)(info.me_last_pgno + 1) * est.ms_psize;
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     return 0;
 }

@@ -226,7 +226,7 @@ static void s_game(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         return;
     }
     s_hex(k->mv_data, 16, hex);
-    uint64_t id[2] = { hs_rd64(k->mv_data), hs_rd64((const uint8_t *)k->mv_data + 8) };
+    uint64_t id[2] = { hs__rd64(k->mv_data), hs__rd64((const uint8_t *)k->mv_data + 8) };
     hs_game_t g;
     hs_error_t e = { 0 };
     if (hs_store_game_get(ck->s, id, &g, NULL, NULL, &e) != 0) {
@@ -295,7 +295,7 @@ static void s_move(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         s_problem(ck, "moves", "game %s move %d: the game is not stored", hex, kp[16] << 8 | kp[17]);
     for (size_t off = 16; off < v->mv_size; off += 12) {
         ck->move_pairs++;
-        uint64_t seq = hs_rd64(vp + off + 4);
+        uint64_t seq = hs__rd64(vp + off + 4);
         if (!s_exists(ck, HS_DB_EVALDATA, vp + off + 4, 8)) {
             s_problem(ck, "moves", "game %s move %d: eval record %llu is missing", hex,
                       kp[16] << 8 | kp[17], (unsigned long long)seq);
@@ -308,7 +308,7 @@ static void s_move(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         MDB_val ikv = { 20, ik }, d;
         if (seq <= ck->idx_upto &&
             (mdb_get(ck->txn, ck->s->dbi[HS_DB_EVALIDX], &ikv, &d) != 0 || d.mv_size != 8 ||
-             hs_rd64(d.mv_data) != seq))
+             hs__rd64(d.mv_data) != seq))
             s_problem(ck, "evalidx", "game %s move %d: no index entry for eval %llu", hex,
                       kp[16] << 8 | kp[17], (unsigned long long)seq);
     }
@@ -323,15 +323,15 @@ static void s_index(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         return;
     }
     const uint8_t *kp = k->mv_data;
-    uint64_t seq = hs_rd64(v->mv_data);
+    uint64_t seq = hs__rd64(v->mv_data);
     hs_eval_t e;
     hs_error_t er = { 0 };
-    int rc = hs_store_eval_get(ck->s, hs_rd32(kp), kp + 4, &e, &er);
+    int rc = hs_store_eval_get(ck->s, hs__rd32(kp), kp + 4, &e, &er);
     if (rc) {
         s_problem(ck, "evalidx", "eval %llu: %s", (unsigned long long)seq, er.msg);
         return;
     }
-    if (e.engine_id != hs_rd32(kp) || memcmp(e.pos_key, kp + 4, 16) != 0)
+    if (e.engine_id != hs__rd32(kp) || memcmp(e.pos_key, kp + 4, 16) != 0)
         s_problem(ck, "evalidx", "eval %llu: the record is of another engine or position",
                   (unsigned long long)seq);
     hs_eval_fini(&e);
@@ -344,7 +344,7 @@ static void s_evaldata(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         s_problem(ck, "evaldata", "key of %zu bytes (8 expected)", k->mv_size);
         return;
     }
-    uint64_t seq = hs_rd64(k->mv_data);
+    uint64_t seq = hs__rd64(k->mv_data);
     if (v->mv_size < 2 || ((const uint8_t *)v->mv_data)[0] != HS_STORE_SCHEMA)
         s_problem(ck, "evaldata", "eval %llu: bad header", (unsigned long long)seq);
     /* Every record is reached from a moves entry, or at least from the index. */
@@ -367,8 +367,8 @@ static void s_job(s_check_t *ck, const MDB_val *k, const MDB_val *v)
     hs_error_t e = { 0 };
     if (k->mv_size != 8)
         s_problem(ck, "jobs", "key of %zu bytes (8 expected)", k->mv_size);
-    else if (hs_store_job_get(ck->s, hs_rd64(k->mv_data), &j, &e) != 0)
-        s_problem(ck, "jobs", "job %llu: %s", (unsigned long long)hs_rd64(k->mv_data), e.msg);
+    else if (hs_store_job_get(ck->s, hs__rd64(k->mv_data), &j, &e) != 0)
+        s_problem(ck, "jobs", "job %llu: %s", (unsigned long long)hs__rd64(k->mv_data), e.msg);
 }
 
 static void s_task(s_check_t *ck, const MDB_val *k, const MDB_val *v)
@@ -380,7 +380,7 @@ static void s_task(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         s_problem(ck, "tasks", "key of %zu bytes (8 expected)", k->mv_size);
         return;
     }
-    unsigned long long id = hs_rd64(k->mv_data);
+    unsigned long long id = hs__rd64(k->mv_data);
     if (hs_store_task_get(ck->s, id, &t, &e) != 0) {
         s_problem(ck, "tasks", "task %llu: %s", id, e.msg);
         return;
@@ -388,7 +388,7 @@ static void s_task(s_check_t *ck, const MDB_val *k, const MDB_val *v)
     uint8_t sk[9], jk[8];
     sk[0] = (uint8_t)t.state;
     memcpy(sk + 1, k->mv_data, 8);
-    hs_be64(jk, t.job_id);
+    hs__be64(jk, t.job_id);
     if (!s_exists(ck, HS_DB_TASKSTATE, sk, 9))
         s_problem(ck, "taskstate", "task %llu (%s) is not indexed by its state", id,
                   hs_task_state_name(t.state));
@@ -417,7 +417,7 @@ static void s_seen_alloc(s_check_t *ck)
     mdb_cursor_close(c);
     if (rc || k.mv_size != 8 || mdb_stat(ck->txn, ck->s->dbi[HS_DB_EVALDATA], &st) != 0)
         return;
-    uint64_t max = hs_rd64(k.mv_data);
+    uint64_t max = hs__rd64(k.mv_data);
     if (max > 4 * (uint64_t)st.ms_entries + (1u << 20)) {
         s_problem(ck, "evaldata", "last sequence number %llu for %llu records",
                   (unsigned long long)max, (unsigned long long)st.ms_entries);
@@ -436,12 +436,12 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
     int rc = hs_store_read_hold(s, err);
     bool own;
     if (rc == 0)
-        rc = hs_store_rtxn(s, &ck.txn, &own, err);
+        rc = hs__store_rtxn(s, &ck.txn, &own, err);
     if (rc) {
         hs_store_read_release(s);
         return rc;
     }
-    hs_store_meta_u64(ck.txn, s->dbi[HS_DB_META], "evalidx_upto", &ck.idx_upto);
+    hs__store_meta_u64(ck.txn, s->dbi[HS_DB_META], "evalidx_upto", &ck.idx_upto);
     s_seen_alloc(&ck);
     rep->games = s_walk(&ck, HS_DB_GAMES, "games", s_game);
     rep->failed = s_walk(&ck, HS_DB_FAILED, "failed", s_failed);
@@ -462,7 +462,7 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
         s_problem(&ck, "moves", "the games' evals decode to %lld records, their moves entries "
                   "name %lld", (long long)ck.game_evals, (long long)ck.move_pairs);
     free(ck.seen);
-    hs_store_rdone(ck.txn, own);
+    hs__store_rdone(ck.txn, own);
     hs_store_read_release(s);
     return 0;
 }

@@ -83,7 +83,7 @@ static uint32_t s_crc_hw(uint32_t crc, const uint8_t *p, size_t n)
 #define S_CRC_HW 1
 #endif
 
-uint32_t hs_store_crc32c(uint32_t crc, const void *data, size_t n)
+uint32_t hs__store_crc32c(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
     crc = ~crc;
@@ -109,7 +109,7 @@ static uint32_t s_rdle32(const uint8_t *p)
 
 /* ---- record envelope ---- */
 
-void hs_store_key_text(const MDB_val *key, char *buf, size_t size)
+void hs__store_key_text(const MDB_val *key, char *buf, size_t size)
 {
     /* Keys are ids and hashes (hex says them best); long text keys are cut. */
     const uint8_t *p = key ? key->mv_data : NULL;
@@ -120,27 +120,27 @@ void hs_store_key_text(const MDB_val *key, char *buf, size_t size)
         buf[o < size ? o : size - 1] = 0;
 }
 
-int hs_store_corrupt(hs_error_t *err, const char *table, const MDB_val *key,
+int hs__store_corrupt(hs_error_t *err, const char *table, const MDB_val *key,
                      const char *why)
 {
     char kt[64];
-    hs_store_key_text(key, kt, sizeof kt);
+    hs__store_key_text(key, kt, sizeof kt);
     return hs_error_set(err, HS_ECORRUPT, "corrupt record in %s, key %s: %s", table, kt, why);
 }
 
-int hs_store_rec_seal(uint8_t *rec, size_t len)
+int hs__store_rec_seal(uint8_t *rec, size_t len)
 {
     /* The caller left 4 bytes free after len. */
-    s_le32(rec + len, hs_store_crc32c(0, rec, len));
+    s_le32(rec + len, hs__store_crc32c(0, rec, len));
     return (int)(len + HS_STORE_REC_CRC);
 }
 
-int hs_store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
+int hs__store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
                        size_t *body_len, hs_error_t *err)
 {
     const uint8_t *p = v->mv_data;
     if (v->mv_size < 1)
-        return hs_store_corrupt(err, table, key, "empty value");
+        return hs__store_corrupt(err, table, key, "empty value");
     if (p[0] == HS_STORE_REC_V1) {
         *body_len = v->mv_size;   /* the old format: no checksum to verify */
         return 0;
@@ -148,16 +148,16 @@ int hs_store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
     if (p[0] != HS_STORE_REC_V2) {
         char why[96];
         snprintf(why, sizeof why, "unknown record format %u (this program reads 1 and 2)", p[0]);
-        return hs_store_corrupt(err, table, key, why);
+        return hs__store_corrupt(err, table, key, why);
     }
     if (v->mv_size < 1 + HS_STORE_REC_CRC)
-        return hs_store_corrupt(err, table, key, "too short for its checksum");
+        return hs__store_corrupt(err, table, key, "too short for its checksum");
     size_t n = v->mv_size - HS_STORE_REC_CRC;
-    uint32_t want = s_rdle32(p + n), got = hs_store_crc32c(0, p, n);
+    uint32_t want = s_rdle32(p + n), got = hs__store_crc32c(0, p, n);
     if (want != got) {
         char why[96];
         snprintf(why, sizeof why, "checksum mismatch (stored %08x, computed %08x)", want, got);
-        return hs_store_corrupt(err, table, key, why);
+        return hs__store_corrupt(err, table, key, why);
     }
     *body_len = n;
     return 0;
@@ -236,7 +236,7 @@ static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8
                         size_t raw_len, uint8_t flag)
 {
     uint8_t coded[3 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 80], enc = S_ENC_RAW;
-    size_t cl = v ? hs_store_map_encode(v, nn, coded, &enc) : SIZE_MAX;
+    size_t cl = v ? hs__store_map_encode(v, nn, coded, &enc) : SIZE_MAX;
     size_t o = 0;
     if (cl < raw_len || !raw) {
         out[o++] = enc | flag;
@@ -328,7 +328,7 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
     return o;
 }
 
-int hs_store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
+int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
                          hs_error_t *err)
 {
     if (e->size < HS_BOARD_MIN_SIZE || e->size > HS_BOARD_MAX_SIZE || e->engine_id == 0
@@ -365,7 +365,7 @@ int hs_store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t
     if (f & S_F_ERROR)
         o += s_put_str(out + o, e->error, HS_WIRE_MAX_STR);
     o += s_put_maps(out + o, e, f, nn);
-    *len = (size_t)hs_store_rec_seal(out, o);
+    *len = (size_t)hs__store_rec_seal(out, o);
     return 0;
 }
 
@@ -411,7 +411,7 @@ static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t 
         kind = S_MAP_RESID;
     }
     if (*enc != S_ENC_RAW)
-        return hs_store_map_decode(*enc & 0x7F, p, q, s_map_lo[kind], s_map_hi[kind], v, nn);
+        return hs__store_map_decode(*enc & 0x7F, p, q, s_map_lo[kind], s_map_hi[kind], v, nn);
     if (kind == S_MAP_RESID || n != (kind == S_MAP_INF ? 2 * nn : nn))
         return -1;
     for (uint32_t i = 0; i < nn; i++) {
@@ -427,7 +427,7 @@ static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t 
 
 /* The maps of a record whose flags say which are there (order: s_put_maps). */
 static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32_t nn,
-                      hs_eval_t *e, hs_store_eval_scratch_t *sc)
+                      hs_eval_t *e, hs__store_eval_scratch_t *sc)
 {
     int32_t v[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     uint8_t enc;
@@ -462,12 +462,12 @@ static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32
     return 0;
 }
 
-int hs_store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
-                         hs_store_eval_scratch_t *sc, hs_error_t *err)
+int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
+                         hs__store_eval_scratch_t *sc, hs_error_t *err)
 {
     memset(e, 0, sizeof *e);
     size_t n;
-    int rc = hs_store_rec_check(val, "evaldata", key, &n, err);
+    int rc = hs__store_rec_check(val, "evaldata", key, &n, err);
     if (rc)
         return rc;
     const uint8_t *p = val->mv_data, *end = p + n, *q = p + S_FIXED;
@@ -496,15 +496,15 @@ bad:
     memset(e, 0, sizeof *e);
     /* The checksum matched, so this is a writer's bug or a deliberate forgery,
      * not a flipped bit: still an error, never a guess. */
-    return hs_store_corrupt(err, "evaldata", key, "malformed eval record");
+    return hs__store_corrupt(err, "evaldata", key, "malformed eval record");
 }
 
-int hs_store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id)
+int hs__store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id)
 {
     const uint8_t *p = val->mv_data;
     size_t n;
     if (val->mv_size < S_FIXED + HS_STORE_REC_CRC || p[0] != HS_STORE_REC_V2
-        || hs_store_rec_check(val, "evaldata", NULL, &n, NULL))
+        || hs__store_rec_check(val, "evaldata", NULL, &n, NULL))
         return -1;
     memcpy(pos_key, p + S_OFF_KEY, 16);
     *engine_id = s_rdle32(p + S_OFF_ENGINE);

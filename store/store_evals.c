@@ -14,7 +14,7 @@
 
 /* ---- evaluations ---- */
 
-typedef hs_store_eval_scratch_t s_view_scratch_t;
+typedef hs__store_eval_scratch_t s_view_scratch_t;
 
 /* A nil or a string (<= max bytes, no NUL inside) copied into buf; *out = buf or NULL. */
 static int s_view_str(hs_wire_reader_t *r, char *buf, uint32_t max, char **out)
@@ -162,11 +162,11 @@ static int s_eval_view(const MDB_val *k, const MDB_val *v, hs_eval_t *e, s_view_
 {
     const uint8_t *p = v->mv_data;
     if (v->mv_size < 2 || p[0] != HS_STORE_REC_V1)
-        return hs_store_eval_decode(k, v, e, sc, err);
+        return hs__store_eval_decode(k, v, e, sc, err);
     hs_error_t why = { 0 };
     if (s_eval_view_mp(p + 1, v->mv_size - 1, true, e, sc, &why) == 0)
         return 0;
-    return hs_store_corrupt(err, "evaldata", k, why.msg);
+    return hs__store_corrupt(err, "evaldata", k, why.msg);
 }
 
 /* Reads the eval record under seqv into *out (allocated: hs_eval_fini). */
@@ -175,11 +175,11 @@ static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval
 {
     memset(out, 0, sizeof *out);
     if (seqv->mv_size != 8)
-        return hs_store_corrupt(err, "evalidx", seqv, "value is not a sequence number");
+        return hs__store_corrupt(err, "evalidx", seqv, "value is not a sequence number");
     MDB_val k = *seqv, d;
     int rc = mdb_get(txn, s->dbi[HS_DB_EVALDATA], &k, &d);
     if (rc)
-        return hs_store_mdb_error(err, rc, "evaldata");
+        return hs__store_mdb_error(err, rc, "evaldata");
     s_view_scratch_t *sc = malloc(sizeof *sc);
     if (!sc)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
@@ -195,20 +195,20 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
 {
     MDB_txn *txn;
     bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     uint8_t key[20];
-    hs_be32(key, engine_id);
+    hs__be32(key, engine_id);
     memcpy(key + 4, pos_key, 16);
     MDB_val k = { 20, key }, d;
     uint8_t seqb[8];
-    uint64_t pseq = hs_store_pend_find(s, key);
+    uint64_t pseq = hs__store_pend_find(s, key);
     if (pseq) {
-        hs_be64(seqb, pseq);
+        hs__be64(seqb, pseq);
         d = (MDB_val){ 8, seqb };
         rc = 0;
-    } else if (!hs_store_idx_maybe(s, txn, key)) {
+    } else if (!hs__store_idx_maybe(s, txn, key)) {
         rc = MDB_NOTFOUND;
     } else {
         rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
@@ -221,9 +221,9 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
     } else if (rc == MDB_NOTFOUND) {
         rc = HS_ENOTFOUND;
     } else {
-        rc = hs_store_mdb_error(err, rc, "evalidx");
+        rc = hs__store_mdb_error(err, rc, "evalidx");
     }
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     return rc;
 }
 
@@ -245,28 +245,28 @@ static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8
         e = &view;
     }
     size_t len;
-    int rc = hs_store_eval_encode(e, s->maps, rec, &len, err);
-    return rc ? rc : hs_store_put(s, HS_DB_EVALDATA, seqb, 8, rec, len, MDB_APPEND, err);
+    int rc = hs__store_eval_encode(e, s->maps, rec, &len, err);
+    return rc ? rc : hs__store_put(s, HS_DB_EVALDATA, seqb, 8, rec, len, MDB_APPEND, err);
 }
 
-int hs_store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema)
+int hs__store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema)
 {
     MDB_dbi meta = s->dbi[HS_DB_META];
     uint64_t m = HS_STORE_MAP_DEFAULT;
-    int rc = hs_store_meta_u64(txn, meta, "maps", &m);
+    int rc = hs__store_meta_u64(txn, meta, "maps", &m);
     if (rc && rc != MDB_NOTFOUND)
         return rc;
     s->maps = s->flags & 0x100u ? (s->flags >> 9) & HS_STORE_MAP_ALL : (unsigned)m & 7u;
     if (s->flags & HS_STORE_RDONLY)
         return 0;
     uint8_t v[8];
-    hs_be64(v, s->maps);
+    hs__be64(v, s->maps);
     MDB_val k = { 4, "maps" }, d = { 8, v };
     if ((rc = mdb_put(txn, meta, &k, &d, 0)) != 0 || schema >= HS_STORE_SCHEMA)
         return rc;
     /* An older store: its records keep their format byte and stay readable; the
      * new version keeps programs that know only the old one from misreading. */
-    hs_be64(v, HS_STORE_SCHEMA);
+    hs__be64(v, HS_STORE_SCHEMA);
     k = (MDB_val){ 6, "schema" };
     return mdb_put(txn, meta, &k, &d, 0);
 }
@@ -284,15 +284,15 @@ static int s_remember_engine(hs_store_t *s, uint32_t engine_id, const char *spec
         if (s->engines_seen[i] == engine_id)
             return 0;
     uint8_t key[4];
-    hs_be32(key, engine_id);
+    hs__be32(key, engine_id);
     MDB_val k = { 4, key }, d;
     int rc = mdb_get(s->txn, s->dbi[HS_DB_ENGINES], &k, &d);
     if (rc == MDB_NOTFOUND)
-        return hs_store_put(s, HS_DB_ENGINES, key, 4, spec ? spec : "",
+        return hs__store_put(s, HS_DB_ENGINES, key, 4, spec ? spec : "",
                             spec ? strlen(spec) : 0, 0, err);
     if (rc == 0 && s->num_engines_seen < 8)
         s->engines_seen[s->num_engines_seen++] = engine_id;
-    return rc ? hs_store_mdb_error(err, rc, "engines") : 0;
+    return rc ? hs__store_mdb_error(err, rc, "engines") : 0;
 }
 
 /* Moves value: position key (16), then (engine id u32, eval seq u64) per engine. */
@@ -307,23 +307,23 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     if (e->move_number < 0 || e->move_number > 0xFFFF || e->engine_id == 0)
         return hs_error_set(err, HS_EINVAL, "result: bad move number or engine id");
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     s->d_puts++;
     /* 1. Is this (engine, position) evaluated already? pending table, then (unless
      * the filter rules it out, the usual case for a new position) the index. */
     uint8_t ikey[20], seqb[8];
-    hs_be32(ikey, e->engine_id);
+    hs__be32(ikey, e->engine_id);
     memcpy(ikey + 4, e->pos_key, 16);
-    uint64_t seq = hs_store_pend_find(s, ikey);
-    if (!seq && hs_store_idx_maybe(s, s->txn, ikey)) {
+    uint64_t seq = hs__store_pend_find(s, ikey);
+    if (!seq && hs__store_idx_maybe(s, s->txn, ikey)) {
         MDB_val k = { 20, ikey }, d;
         rc = mdb_get(s->txn, s->dbi[HS_DB_EVALIDX], &k, &d);
         if (rc == 0 && d.mv_size == 8)
-            seq = hs_rd64(d.mv_data);
+            seq = hs__rd64(d.mv_data);
         else if (rc && rc != MDB_NOTFOUND) {
-            rc = hs_store_mdb_error(err, rc, "evalidx");
+            rc = hs__store_mdb_error(err, rc, "evalidx");
             goto out;
         }
         rc = 0;
@@ -339,19 +339,19 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
             MDB_val lk, lv;
             s->next_eval_seq = 1;
             if ((rc = mdb_cursor_open(s->txn, s->dbi[HS_DB_EVALDATA], &c)) != 0) {
-                rc = hs_store_mdb_error(err, rc, "cursor");
+                rc = hs__store_mdb_error(err, rc, "cursor");
                 goto out;
             }
             if (mdb_cursor_get(c, &lk, &lv, MDB_LAST) == 0 && lk.mv_size == 8)
-                s->next_eval_seq = hs_rd64(lk.mv_data) + 1;
+                s->next_eval_seq = hs__rd64(lk.mv_data) + 1;
             mdb_cursor_close(c);
         }
         seq = s->next_eval_seq;
-        hs_be64(seqb, seq);
+        hs__be64(seqb, seq);
         if ((rc = s_eval_append(s, e, seqb, err)))
             goto out;
         s->next_eval_seq++;
-        if (hs_store_pend_add(s, ikey, seq)) {
+        if (hs__store_pend_add(s, ikey, seq)) {
             rc = hs_error_set(err, HS_ENOMEM, "out of memory (pending index)");
             goto out;
         }
@@ -360,16 +360,16 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     }
     /* 3. The game's position entry points at the record (added once per engine). */
     uint8_t mkey[18], mval[S_MOVE_MAX];
-    hs_id_key(mkey, game_id);
+    hs__id_key(mkey, game_id);
     mkey[16] = (uint8_t)(e->move_number >> 8);
     mkey[17] = (uint8_t)e->move_number;
     MDB_val md;
     size_t mlen = 16;
     /* Usually a new position: one insert. Otherwise add this engine to the entry. */
     memcpy(mval, e->pos_key, 16);
-    hs_be32(mval + 16, e->engine_id);
-    hs_be64(mval + 20, seq);
-    rc = hs_store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + S_MOVE_PAIR, &md, err);
+    hs__be32(mval + 16, e->engine_id);
+    hs__be64(mval + 20, seq);
+    rc = hs__store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + S_MOVE_PAIR, &md, err);
     if (rc != HS_EEXIST)
         goto out;
     if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % S_MOVE_PAIR) {
@@ -379,7 +379,7 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     memcpy(mval, md.mv_data, md.mv_size);
     mlen = md.mv_size;
     for (size_t off = 16; off < mlen; off += S_MOVE_PAIR)
-        if (hs_rd32(mval + off) == e->engine_id) {
+        if (hs__rd32(mval + off) == e->engine_id) {
             rc = 0;
             goto out;   /* already recorded: idempotent */
         }
@@ -388,12 +388,12 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
                           HS_STORE_MAX_ENGINES);
         goto out;
     }
-    hs_be32(mval + mlen, e->engine_id);
-    hs_be64(mval + mlen + 4, seq);
+    hs__be32(mval + mlen, e->engine_id);
+    hs__be64(mval + mlen + 4, seq);
     mlen += S_MOVE_PAIR;
-    rc = hs_store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
+    rc = hs__store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
 out:
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 typedef struct { char *buf; size_t size; } s_spec_out_t;
@@ -415,9 +415,9 @@ int hs_store_engine_spec(hs_store_t *s, uint32_t engine_id, char *buf, size_t si
                          hs_error_t *err)
 {
     uint8_t key[4];
-    hs_be32(key, engine_id);
+    hs__be32(key, engine_id);
     s_spec_out_t o = { buf, size };
-    int rc = hs_store_lookup(s, HS_DB_ENGINES, key, 4, s_spec_copy, &o, err);
+    int rc = hs__store_lookup(s, HS_DB_ENGINES, key, 4, s_spec_copy, &o, err);
     if (rc == HS_ENOTFOUND)
         return hs_error_set(err, HS_ENOTFOUND, "unknown engine id %08x", engine_id);
     return rc;
@@ -436,22 +436,22 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     /* ~5 KB of string and influence scratch: on the heap would be one malloc per
      * query; on the stack it is free (callbacks get the eval for the call only). */
     s_view_scratch_t scratch, *sc = &scratch;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     MDB_cursor *c, *dc;
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_MOVES], &c)) != 0) {
-        hs_store_rdone(txn, own);
-        return hs_store_mdb_error(err, rc, "cursor");
+        hs__store_rdone(txn, own);
+        return hs__store_mdb_error(err, rc, "cursor");
     }
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &dc)) != 0) {
         mdb_cursor_close(c);
-        hs_store_rdone(txn, own);
-        return hs_store_mdb_error(err, rc, "cursor");
+        hs__store_rdone(txn, own);
+        return hs__store_mdb_error(err, rc, "cursor");
     }
     uint64_t dc_seq = 0;   /* key under dc, 0 = not positioned */
     uint8_t start[18];
-    hs_id_key(start, id);
+    hs__id_key(start, id);
     start[16] = (uint8_t)(from >> 8);
     start[17] = (uint8_t)from;
     MDB_val k = { 18, start }, v;
@@ -467,24 +467,24 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
         if (mn > to)
             break;
         for (size_t off = 16; off + S_MOVE_PAIR <= v.mv_size && ret == 0; off += S_MOVE_PAIR) {
-            if (engine_id && hs_rd32(vp + off) != engine_id)
+            if (engine_id && hs__rd32(vp + off) != engine_id)
                 continue;
             /* A game's records were mostly appended one after the other: step the
              * data cursor when the next one follows, else seek (LMDB tries the
              * cursor's current page before descending from the root). */
-            uint64_t seq = hs_rd64(vp + off + 4);
+            uint64_t seq = hs__rd64(vp + off + 4);
             MDB_val sv = { 8, (void *)(vp + off + 4) }, d;
             rc = MDB_NOTFOUND;
             if (dc_seq && seq == dc_seq + 1
                 && mdb_cursor_get(dc, &sv, &d, MDB_NEXT) == 0 && sv.mv_size == 8
-                && hs_rd64(sv.mv_data) == seq)
+                && hs__rd64(sv.mv_data) == seq)
                 rc = 0;
             if (rc) {
                 sv = (MDB_val){ 8, (void *)(vp + off + 4) };
                 rc = mdb_cursor_get(dc, &sv, &d, MDB_SET_KEY);
             }
             if (rc) {
-                ret = hs_store_mdb_error(err, rc, "evaldata");
+                ret = hs__store_mdb_error(err, rc, "evaldata");
                 rc = 0;
                 break;
             }
@@ -500,10 +500,10 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     }
     mdb_cursor_close(dc);
     mdb_cursor_close(c);
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     if (ret)
         return ret;
-    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "moves") : 0;
+    return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "moves") : 0;
 }
 
 /* ---- engines and positions ---- */
@@ -519,13 +519,13 @@ static int s_engine_fn(void *ctx, const MDB_val *k, const MDB_val *v)
     size_t n = v->mv_size < HS_WIRE_MAX_NAME ? v->mv_size : HS_WIRE_MAX_NAME;
     memcpy(spec, v->mv_data, n);
     spec[n] = 0;
-    return it->cb(it->ctx, hs_rd32(k->mv_data), spec);
+    return it->cb(it->ctx, hs__rd32(k->mv_data), spec);
 }
 
 int hs_store_engines_each(hs_store_t *s, hs_store_engine_cb cb, void *ctx, hs_error_t *err)
 {
     s_engine_iter_t it = { cb, ctx };
-    return hs_store_prefix_each(s, HS_DB_ENGINES, "", 0, s_engine_fn, &it, err);
+    return hs__store_prefix_each(s, HS_DB_ENGINES, "", 0, s_engine_fn, &it, err);
 }
 
 typedef struct { hs_store_position_cb cb; void *ctx; const uint8_t *key; } s_pos_iter_t;
@@ -536,7 +536,7 @@ static int s_pos_fn(void *ctx, const MDB_val *k, const MDB_val *v)
     if (k->mv_size != 18 || v->mv_size < 16 || memcmp(v->mv_data, it->key, 16) != 0)
         return 0;
     const uint8_t *p = k->mv_data;
-    uint64_t id[2] = { hs_rd64(p), hs_rd64(p + 8) };
+    uint64_t id[2] = { hs__rd64(p), hs__rd64(p + 8) };
     return it->cb(it->ctx, id, p[16] << 8 | p[17]);
 }
 
@@ -544,5 +544,5 @@ int hs_store_position_games(hs_store_t *s, const uint8_t pos_key[16],
                             hs_store_position_cb cb, void *ctx, hs_error_t *err)
 {
     s_pos_iter_t it = { cb, ctx, pos_key };
-    return hs_store_prefix_each(s, HS_DB_MOVES, "", 0, s_pos_fn, &it, err);
+    return hs__store_prefix_each(s, HS_DB_MOVES, "", 0, s_pos_fn, &it, err);
 }

@@ -19,14 +19,14 @@ static uint32_t s_pend_slot(const uint8_t key[20], uint32_t mask)
     uint64_t h = 0;
     for (int i = 0; i < 8; i++)
         h = h << 8 | key[4 + i];
-    h ^= (uint64_t)hs_rd32(key) * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t)hs__rd32(key) * 0x9e3779b97f4a7c15ull;
     return (uint32_t)(h ^ h >> 32) & mask;
 }
 
 /* Key bits not used by s_pend_slot (position key bytes 8..11). */
 static uint64_t s_pend_tag(const uint8_t key[20])
 {
-    return (uint64_t)hs_rd32(key + 12) << 32;
+    return (uint64_t)hs__rd32(key + 12) << 32;
 }
 
 static void s_pend_insert_slot(hs_store_t *s, uint32_t i)
@@ -46,7 +46,7 @@ static void s_pend_rehash(hs_store_t *s)
         s_pend_insert_slot(s, i);
 }
 
-uint64_t hs_store_pend_find(const hs_store_t *s, const uint8_t key[20])
+uint64_t hs__store_pend_find(const hs_store_t *s, const uint8_t key[20])
 {
     if (!s->num_pend)
         return 0;
@@ -56,7 +56,7 @@ uint64_t hs_store_pend_find(const hs_store_t *s, const uint8_t key[20])
         uint64_t h = s->pend_hash[j];
         if ((h & ~0xFFFFFFFFull) != tag)
             continue;
-        const hs_store_pending_t *p = &s->pend[(uint32_t)h - 1];
+        const hs__store_pending_t *p = &s->pend[(uint32_t)h - 1];
         if (!memcmp(p->key, key, 20))
             return p->seq;
     }
@@ -101,7 +101,7 @@ static int s_pend_grow(hs_store_t *s)
     uint32_t hcap = 1024;
     while (hcap < 2 * cap)
         hcap *= 2;
-    hs_store_pending_t *p = s_big_zalloc(sizeof *p * cap);
+    hs__store_pending_t *p = s_big_zalloc(sizeof *p * cap);
     uint64_t *h = s_big_zalloc(sizeof *h * hcap);
     if (!p || !h) {
         free(p);
@@ -121,7 +121,7 @@ static int s_pend_grow(hs_store_t *s)
     return 0;
 }
 
-int hs_store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq)
+int hs__store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq)
 {
     if (s->num_pend == s->cap_pend && s_pend_grow(s))
         return HS_ENOMEM;
@@ -131,7 +131,7 @@ int hs_store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq)
     return 0;
 }
 
-void hs_store_pend_truncate(hs_store_t *s, uint32_t n)
+void hs__store_pend_truncate(hs_store_t *s, uint32_t n)
 {
     if (n < s->num_pend) {
         s->num_pend = n;
@@ -139,12 +139,12 @@ void hs_store_pend_truncate(hs_store_t *s, uint32_t n)
     }
 }
 
-/* ---- the evalidx filter (see hs_store_idx_maybe) ---- */
+/* ---- the evalidx filter (see hs__store_idx_maybe) ---- */
 
 static void s_bloom_add(hs_store_t *s, const uint8_t key[20])
 {
-    uint64_t eng = (uint64_t)hs_rd32(key) * 0x9e3779b97f4a7c15ull;
-    uint64_t h1 = hs_rd64(key + 4) ^ eng, h2 = hs_rd64(key + 12) ^ (eng >> 17);
+    uint64_t eng = (uint64_t)hs__rd32(key) * 0x9e3779b97f4a7c15ull;
+    uint64_t h1 = hs__rd64(key + 4) ^ eng, h2 = hs__rd64(key + 12) ^ (eng >> 17);
     uint64_t *blk = s->bloom + 8 * (size_t)(h1 & (s->bloom_blocks - 1));
     for (int i = 0; i < 7; i++, h2 >>= 9)
         blk[(h2 >> 6) & 7] |= 1ull << (h2 & 63);
@@ -153,8 +153,8 @@ static void s_bloom_add(hs_store_t *s, const uint8_t key[20])
 
 static bool s_bloom_has(const hs_store_t *s, const uint8_t key[20])
 {
-    uint64_t eng = (uint64_t)hs_rd32(key) * 0x9e3779b97f4a7c15ull;
-    uint64_t h1 = hs_rd64(key + 4) ^ eng, h2 = hs_rd64(key + 12) ^ (eng >> 17);
+    uint64_t eng = (uint64_t)hs__rd32(key) * 0x9e3779b97f4a7c15ull;
+    uint64_t h1 = hs__rd64(key + 4) ^ eng, h2 = hs__rd64(key + 12) ^ (eng >> 17);
     const uint64_t *blk = s->bloom + 8 * (size_t)(h1 & (s->bloom_blocks - 1));
     for (int i = 0; i < 7; i++, h2 >>= 9)
         if (!(blk[(h2 >> 6) & 7] & 1ull << (h2 & 63)))
@@ -198,7 +198,7 @@ fail:
     return false;
 }
 
-bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20])
+bool hs__store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20])
 {
     if ((s->flags & HS_STORE_RDONLY) || s->bloom_off)
         return true;
@@ -219,7 +219,7 @@ bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20])
  * skipped), then equal prefixes by the whole key: exact key order. Returns a
  * malloc'd sorted copy of pend[] or NULL.
  */
-static hs_store_pending_t *s_pend_order(const hs_store_t *s)
+static hs__store_pending_t *s_pend_order(const hs_store_t *s)
 {
     uint32_t n = s->num_pend;
     uint64_t *k = malloc(sizeof *k * 2 * (n ? n : 1));
@@ -233,7 +233,7 @@ static hs_store_pending_t *s_pend_order(const hs_store_t *s)
     uint32_t *ix2 = ix + n;
     uint64_t all_or = 0, all_and = ~0ull;
     for (uint32_t i = 0; i < n; i++) {
-        k[i] = hs_rd64(s->pend[i].key);
+        k[i] = hs__rd64(s->pend[i].key);
         ix[i] = i;
         all_or |= k[i];
         all_and &= k[i];
@@ -269,7 +269,7 @@ static hs_store_pending_t *s_pend_order(const hs_store_t *s)
     free(k);
     /* Gather the entries in that order in one tight loop: independent loads that
      * the CPU overlaps, instead of one cache miss per put in the flush loop. */
-    hs_store_pending_t *out = malloc(sizeof *out * (n ? n : 1));
+    hs__store_pending_t *out = malloc(sizeof *out * (n ? n : 1));
     if (out)
         for (uint32_t i = 0; i < n; i++)
             out[i] = s->pend[ix[i]];
@@ -279,7 +279,7 @@ static hs_store_pending_t *s_pend_order(const hs_store_t *s)
 
 /* The flush's writes in txn (no log): every pending entry in key order, then the
  * watermark. 0 or an LMDB code (MDB_MAP_FULL included); HS_ENOMEM. */
-static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs_store_pending_t *ord)
+static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *ord)
 {
     MDB_cursor *c;
     int rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALIDX], &c);
@@ -293,9 +293,9 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs_store_pending_t *o
     bool appending = !have_last;
     uint64_t upto = 0;
     for (uint32_t i = 0; i < s->num_pend && rc == 0; i++) {
-        const hs_store_pending_t *v = &ord[i];
+        const hs__store_pending_t *v = &ord[i];
         uint8_t seq[8];
-        hs_be64(seq, v->seq);
+        hs__be64(seq, v->seq);
         if (v->seq > upto)
             upto = v->seq;
         /* Sorted input: once past the index's last key, every later key is too. */
@@ -310,7 +310,7 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs_store_pending_t *o
     mdb_cursor_close(c);
     if (rc == 0) {
         uint8_t b[8];
-        hs_be64(b, upto);
+        hs__be64(b, upto);
         MDB_val k = { 12, "evalidx_upto" }, d = { 8, b };
         rc = mdb_put(txn, s->dbi[HS_DB_META], &k, &d, 0);
     }
@@ -322,7 +322,7 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs_store_pending_t *o
  * in a transaction of its own right after a batch commit (no batch may be open);
  * empties the table once that commits. This is the store's biggest write
  * (HS_STORE_INDEX_FLUSH entries at once), so:
- *   - one cursor instead of hs_store_put: LMDB's cursor put looks for a key on the
+ *   - one cursor instead of hs__store_put: LMDB's cursor put looks for a key on the
  *     cursor's current leaf first, so sorted inserts skip the root-to-leaf descent;
  *   - keys above the index's last key (all of them on the first flush) go in with
  *     MDB_APPEND, which fills pages instead of splitting them in half;
@@ -332,11 +332,11 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs_store_pending_t *o
  * A crash between the batch's commit and this one loses nothing: the watermark
  * has not moved, so the next writer rebuilds the table from evaldata.
  */
-int hs_store_pend_flush(hs_store_t *s, hs_error_t *err)
+int hs__store_pend_flush(hs_store_t *s, hs_error_t *err)
 {
     if (s->txn)
         return hs_error_set(err, HS_EBADSTATE, "index flush inside a batch");
-    hs_store_pending_t *ord = s_pend_order(s);
+    hs__store_pending_t *ord = s_pend_order(s);
     if (!ord)
         return hs_error_set(err, HS_ENOMEM, "out of memory (index flush)");
     int rc;
@@ -351,7 +351,7 @@ int hs_store_pend_flush(hs_store_t *s, hs_error_t *err)
             mdb_txn_abort(txn);
         if (rc != MDB_MAP_FULL)
             break;
-        if ((rc = hs_store_map_grow(s, err)) != 0) {
+        if ((rc = hs__store_map_grow(s, err)) != 0) {
             free(ord);
             return rc;
         }
@@ -360,8 +360,8 @@ int hs_store_pend_flush(hs_store_t *s, hs_error_t *err)
     if (rc == HS_ENOMEM)
         return hs_error_set(err, HS_ENOMEM, "out of memory (index flush)");
     if (rc)
-        return hs_store_mdb_error(err, rc, "index flush");
-    hs_store_pend_truncate(s, 0);
+        return hs__store_mdb_error(err, rc, "index flush");
+    hs__store_pend_truncate(s, 0);
     return 0;
 }
 
@@ -370,8 +370,8 @@ int hs_store_pend_flush(hs_store_t *s, hs_error_t *err)
 static int s_rebuild_ident(const MDB_val *v, uint8_t ik[20])
 {
     uint32_t eng;
-    if (hs_store_eval_ident(v, ik + 4, &eng) == 0) {
-        hs_be32(ik, eng);
+    if (hs__store_eval_ident(v, ik + 4, &eng) == 0) {
+        hs__be32(ik, eng);
         return 0;
     }
     /* format 1: format byte, [move_number, pos_key bin16, engine_id, ...] */
@@ -385,28 +385,28 @@ static int s_rebuild_ident(const MDB_val *v, uint8_t ik[20])
     if (hs_wire_read_array(&r, &n) || hs_wire_read_uint(&r, &mn)
         || hs_wire_read_bin(&r, &key, &kl, 16) || kl != 16 || hs_wire_read_uint(&r, &e64))
         return -1;
-    hs_be32(ik, (uint32_t)e64);
+    hs__be32(ik, (uint32_t)e64);
     memcpy(ik + 4, key, 16);
     return 0;
 }
 
 /* Writer open: evals appended after the index watermark (a crash before the last
  * flush) go back into the pending table. */
-int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err)
+int hs__store_pend_rebuild(hs_store_t *s, hs_error_t *err)
 {
     MDB_txn *txn;
     int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
     if (rc)
-        return hs_store_mdb_error(err, rc, "read transaction");
+        return hs__store_mdb_error(err, rc, "read transaction");
     uint64_t upto = 0;
-    hs_store_meta_u64(txn, s->dbi[HS_DB_META], "evalidx_upto", &upto);
+    hs__store_meta_u64(txn, s->dbi[HS_DB_META], "evalidx_upto", &upto);
     MDB_cursor *c;
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &c)) != 0) {
         mdb_txn_abort(txn);
-        return hs_store_mdb_error(err, rc, "cursor");
+        return hs__store_mdb_error(err, rc, "cursor");
     }
     uint8_t start[8];
-    hs_be64(start, upto + 1);
+    hs__be64(start, upto + 1);
     MDB_val k = { 8, start }, v;
     int ret = 0;
     for (rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE); rc == 0 && ret == 0;
@@ -414,12 +414,12 @@ int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err)
         uint8_t ik[20];
         if (k.mv_size != 8 || s_rebuild_ident(&v, ik))
             continue;
-        if (!hs_store_pend_find(s, ik))
-            ret = hs_store_pend_add(s, ik, hs_rd64(k.mv_data));
+        if (!hs__store_pend_find(s, ik))
+            ret = hs__store_pend_add(s, ik, hs__rd64(k.mv_data));
     }
     mdb_cursor_close(c);
     mdb_txn_abort(txn);
     if (ret)
         return hs_error_set(err, HS_ENOMEM, "out of memory (index rebuild)");
-    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "evaldata") : 0;
+    return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "evaldata") : 0;
 }

@@ -1,8 +1,8 @@
 /*
  * store/store_internal.h — what the store's .c files share (not a public API).
  *
- * The write path: every write of a batch (hs_store_put, hs_store_put_new,
- * hs_store_del; the counter saves use them too) goes through s_write() in
+ * The write path: every write of a batch (hs__store_put, hs__store_put_new,
+ * hs__store_del; the counter saves use them too) goes through s_write() in
  * store.c, the only caller of mdb_put/mdb_del on a batch, which runs the operation
  * in the batch transaction and, on success, appends it to the batch log. When LMDB
  * reports MDB_MAP_FULL (at any write, or at commit), s_grow_and_replay() aborts
@@ -42,10 +42,10 @@ enum {
  * not need it (moves entries point at sequence numbers directly).
  */
 
-typedef struct hs_store_pending {
+typedef struct hs__store_pending {
     uint8_t key[20];        /* engine id (BE) + position key, as in evalidx */
     uint64_t seq;
-} hs_store_pending_t;
+} hs__store_pending_t;
 
 struct hs_store {
     MDB_env *env;
@@ -54,11 +54,11 @@ struct hs_store {
     size_t map_size;
     MDB_txn *txn;               /* the open batch, or NULL */
     MDB_txn *rtxn;              /* hs_store_read_hold's read txn (reset when not held), or NULL */
-    bool rtxn_held;             /* rtxn is live: hs_store_rtxn hands it out */
+    bool rtxn_held;             /* rtxn is live: hs__store_rtxn hands it out */
     uint64_t next_task_id;      /* next tasks key in this batch (0 = unknown) */
     hs_wire_buf_t log;          /* batch log: see s_store_put */
     uint64_t next_eval_seq;     /* next evaldata key in this batch (0 = unknown) */
-    hs_store_pending_t *pend;   /* evals not in evalidx yet (writer only) */
+    hs__store_pending_t *pend;   /* evals not in evalidx yet (writer only) */
     uint32_t num_pend, cap_pend, pend_at_begin;
     uint64_t *pend_hash;        /* open addressing: tag << 32 | (index + 1), 0 = empty;
                                  * the tag (32 other key bits) settles most misses
@@ -66,7 +66,7 @@ struct hs_store {
     uint32_t hash_cap;          /* power of two, >= 2 * cap_pend */
     uint32_t flush_at;          /* flush the pending index at this size */
     /* Blocked Bloom filter of the keys in evalidx (writer only; see
-     * hs_store_idx_maybe): one cache line per lookup instead of a B-tree descent
+     * hs__store_idx_maybe): one cache line per lookup instead of a B-tree descent
      * for the (usual) new position. */
     uint64_t *bloom;            /* bloom_blocks × 8 words, or NULL (not built) */
     uint32_t bloom_blocks;      /* power of two */
@@ -81,76 +81,76 @@ struct hs_store {
 };
 
 /* Big-endian helpers for keys. */
-static inline void hs_be64(uint8_t *p, uint64_t v)
+static inline void hs__be64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
         p[i] = (uint8_t)(v >> (56 - 8 * i));
 }
-static inline uint64_t hs_rd64(const uint8_t *p)
+static inline uint64_t hs__rd64(const uint8_t *p)
 {
     uint64_t v = 0;
     for (int i = 0; i < 8; i++)
         v = v << 8 | p[i];
     return v;
 }
-static inline void hs_be32(uint8_t *p, uint32_t v)
+static inline void hs__be32(uint8_t *p, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         p[i] = (uint8_t)(v >> (24 - 8 * i));
 }
-static inline uint32_t hs_rd32(const uint8_t *p)
+static inline uint32_t hs__rd32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
-static inline void hs_id_key(uint8_t *p, const uint64_t id[2])
+static inline void hs__id_key(uint8_t *p, const uint64_t id[2])
 {
-    hs_be64(p, id[0]);
-    hs_be64(p + 8, id[1]);
+    hs__be64(p, id[0]);
+    hs__be64(p + 8, id[1]);
 }
 
 /* An LMDB failure as HS_ESTORE with context (HS_ENOSPC for ENOSPC, HS_ECORRUPT for
  * MDB_CORRUPTED and MDB_PAGE_NOTFOUND). */
-int hs_store_mdb_error(hs_error_t *err, int rc, const char *what);
+int hs__store_mdb_error(hs_error_t *err, int rc, const char *what);
 /* Grows the map, reserving its disk space first for a WRITEMAP writer (store.c;
  * no transaction may be open). 0, HS_ENOSPC, HS_EIO, HS_ESTORE. */
-int hs_store_map_grow(hs_store_t *s, hs_error_t *err);
+int hs__store_map_grow(hs_store_t *s, hs_error_t *err);
 
 /* A put in the open batch (with logging and map growth). flags: MDB_NOOVERWRITE,
  * MDB_APPEND. Returns 0, HS_EEXIST (NOOVERWRITE and the key exists), HS_ESTORE. */
-int hs_store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+int hs__store_put(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
                  size_t vlen, unsigned flags, hs_error_t *err);
-/* Like hs_store_put with MDB_NOOVERWRITE, but on HS_EEXIST *old holds the stored
+/* Like hs__store_put with MDB_NOOVERWRITE, but on HS_EEXIST *old holds the stored
  * value (valid until the next write). */
-int hs_store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
+int hs__store_put_new(hs_store_t *s, int db, const void *key, size_t klen, const void *val,
                      size_t vlen, MDB_val *old, hs_error_t *err);
 /* A delete in the open batch (logged). Missing keys are fine. */
-int hs_store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t *err);
+int hs__store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_t *err);
 
 /* Read transaction for a read API call: the batch txn when in a batch (*own =
- * false), else a fresh read-only txn (*own = true; end it with hs_store_rdone). */
-int hs_store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err);
-void hs_store_rdone(MDB_txn *txn, bool own);
+ * false), else a fresh read-only txn (*own = true; end it with hs__store_rdone). */
+int hs__store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err);
+void hs__store_rdone(MDB_txn *txn, bool own);
 
 /* Write wrappers for API calls that may run outside a batch. */
-int hs_store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err);
-int hs_store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err);
+int hs__store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err);
+int hs__store_wend(hs_store_t *s, bool auto_batch, int rc, hs_error_t *err);
 
 /* Pending-index table (store_index.c). find: seq of key or 0. add: 0 or HS_ENOMEM. */
-uint64_t hs_store_pend_find(const hs_store_t *s, const uint8_t key[20]);
-int hs_store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq);
+uint64_t hs__store_pend_find(const hs_store_t *s, const uint8_t key[20]);
+int hs__store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq);
 /* Drops the entries from the n-th on (an aborted batch's). */
-void hs_store_pend_truncate(hs_store_t *s, uint32_t n);
+void hs__store_pend_truncate(hs_store_t *s, uint32_t n);
 /* Writes the table into evalidx in a transaction of its own (no batch open) and
  * empties it; on failure the table is kept. 0, HS_ENOMEM, HS_ESTORE, HS_EBADSTATE. */
-int hs_store_pend_flush(hs_store_t *s, hs_error_t *err);
+int hs__store_pend_flush(hs_store_t *s, hs_error_t *err);
 /* Writer open: evaldata records beyond the index watermark back into the table. */
-int hs_store_pend_rebuild(hs_store_t *s, hs_error_t *err);
+int hs__store_pend_rebuild(hs_store_t *s, hs_error_t *err);
 /* At open, in the open's transaction (store_evals.c): a writer marks an older
  * store HS_STORE_SCHEMA and settles s->maps (the HS_STORE_MAPS flag, else meta
  * "maps", else the default) and records it. 0 or an LMDB code. */
-int hs_store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema);
+int hs__store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema);
 /* Reads an 8-byte big-endian counter from meta: 0 or an LMDB code. */
-int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v);
+int hs__store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v);
 
 /*
  * Whether `evalidx` may hold key (engine id BE + position key): false means it
@@ -161,7 +161,7 @@ int hs_store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v);
  * handles only (a read-only handle would miss other processes' flushes): returns
  * true for a read-only handle, or when the filter cannot be built.
  */
-bool hs_store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
+bool hs__store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
 
 /* The journal's record decoders (store_jobs.c), shared so that
  * tests/fuzz/fuzz_journal.c can feed them hostile records: key k (the 8-byte
@@ -182,42 +182,42 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
 /* ---- the record format (store_codec.c) ---- */
 
 /* CRC32C (Castagnoli) of n bytes continuing crc (0 to start). */
-uint32_t hs_store_crc32c(uint32_t crc, const void *data, size_t n);
+uint32_t hs__store_crc32c(uint32_t crc, const void *data, size_t n);
 /* Appends the CRC32C of rec[0..len) at rec + len (4 bytes must be free there);
  * returns the sealed length. */
-int hs_store_rec_seal(uint8_t *rec, size_t len);
+int hs__store_rec_seal(uint8_t *rec, size_t len);
 /* Checks a stored value of `table` under key: a known format byte and, for V2,
  * its checksum. *body_len: the bytes before the checksum (all of a V1 value).
  * 0 or HS_ECORRUPT ("corrupt record in TABLE, key HEX: why"). */
-int hs_store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
+int hs__store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
                        size_t *body_len, hs_error_t *err);
 /* HS_ECORRUPT naming table and key (hex, cut) with why. */
-int hs_store_corrupt(hs_error_t *err, const char *table, const MDB_val *key, const char *why);
-void hs_store_key_text(const MDB_val *key, char *buf, size_t size);
+int hs__store_corrupt(hs_error_t *err, const char *table, const MDB_val *key, const char *why);
+void hs__store_key_text(const MDB_val *key, char *buf, size_t size);
 
 /* Biggest compact eval record: fixed part, strings at their limits, raw maps. */
 #define HS_STORE_EVAL_MAX 8192
 
 /* Decoded maps and strings of an eval record that cannot point into LMDB's
  * memory; on the reader's stack, so that reading a game allocates nothing. */
-typedef struct hs_store_eval_scratch {
+typedef struct hs__store_eval_scratch {
     int8_t ownership[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
     char result[HS_WIRE_MAX_NAME + 1];
     char error[HS_WIRE_MAX_STR + 1];
-} hs_store_eval_scratch_t;
+} hs__store_eval_scratch_t;
 
 /* Encodes e as a V2 eval record (only the maps in `maps`) into out
  * (HS_STORE_EVAL_MAX bytes): 0 or HS_EINVAL (values out of range). */
-int hs_store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
+int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
                          hs_error_t *err);
 /* Decodes a V2 eval record into *e (arrays and strings in *sc); 0 or HS_ECORRUPT. */
-int hs_store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
-                         hs_store_eval_scratch_t *sc, hs_error_t *err);
+int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
+                         hs__store_eval_scratch_t *sc, hs_error_t *err);
 /* Position key and engine id of a V2 eval record without a full decode (the
  * index rebuild): 0, or -1 when it is not a V2 record. */
-int hs_store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id);
+int hs__store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id);
 
 /* Map coder (store_maps.c). Forms of a map's values (the encoding byte of a map
  * in an eval record; 0 is the raw form, which store_codec.c writes itself). */
@@ -225,32 +225,32 @@ int hs_store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engin
 #define HS_STORE_MAP_PRUNS  2   /* palette (<= 16 values), runs of indices */
 #define HS_STORE_MAP_PACKED 3   /* palette, indices bit-packed */
 /* The shortest form of v[0..n) into out (3 n + 80 bytes): its length; *enc the form. */
-size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc);
+size_t hs__store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc);
 /* Decodes the payload p..end of form enc into v[0..n), values in lo..hi: 0 or -1. */
-int hs_store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
+int hs__store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
                         int32_t hi, int32_t *v, uint32_t n);
 
 /* The read-transaction lookup written once: key in db, in a read transaction
- * (hs_store_rtxn); on a hit fn(ctx, &key, &value, err) and its result; on a miss
+ * (hs__store_rtxn); on a hit fn(ctx, &key, &value, err) and its result; on a miss
  * HS_ENOTFOUND with no message (the caller words it); else HS_ESTORE. */
-typedef int (*hs_store_found_fn)(void *ctx, const MDB_val *k, const MDB_val *v,
+typedef int (*hs__store_found_fn)(void *ctx, const MDB_val *k, const MDB_val *v,
                                  hs_error_t *err);
-int hs_store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
-                    hs_store_found_fn fn, void *ctx, hs_error_t *err);
+int hs__store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
+                    hs__store_found_fn fn, void *ctx, hs_error_t *err);
 
 /* Record scratch s->rec (store_records.c; store_evals.c encodes evals in it too).
  * start: s->rec becomes the n header bytes; append: n more bytes. 0 or HS_ENOMEM. */
-int hs_store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err);
-int hs_store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err);
+int hs__store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err);
+int hs__store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err);
 /* Appends the CRC32C of s->rec (format 2 records). 0 or HS_ENOMEM. */
-int hs_store_rec_finish(hs_store_t *s, hs_error_t *err);
+int hs__store_rec_finish(hs_store_t *s, hs_error_t *err);
 
 /* Calls fn for each key of db that starts with prefix (plen 0: every key), in key
- * order, in a read transaction (hs_store_rtxn), until fn returns non-zero, which
+ * order, in a read transaction (hs__store_rtxn), until fn returns non-zero, which
  * is then returned (store_records.c; the iterators of both record files use it).
  * 0, that value, or HS_ESTORE. */
-typedef int (*hs_store_key_fn)(void *ctx, const MDB_val *k, const MDB_val *v);
-int hs_store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
-                         hs_store_key_fn fn, void *ctx, hs_error_t *err);
+typedef int (*hs__store_key_fn)(void *ctx, const MDB_val *k, const MDB_val *v);
+int hs__store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
+                         hs__store_key_fn fn, void *ctx, hs_error_t *err);
 
 #endif

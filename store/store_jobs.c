@@ -109,7 +109,7 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
     msgpack_pack_int64(&pk, j->created_unix);
     msgpack_pack_int64(&pk, j->updated_unix);
     s_pack_str(&pk, j->reason);
-    return s->rec.cap == 0 || hs_store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
+    return s->rec.cap == 0 || hs__store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
 }
 
 int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
@@ -117,12 +117,12 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
     memset(j, 0, sizeof *j);
     const uint8_t *p = v->mv_data;
     size_t len;
-    int rc = hs_store_rec_check(v, "jobs", k, &len, err);
+    int rc = hs__store_rec_check(v, "jobs", k, &len, err);
     if (rc)
         return rc;
     if (k->mv_size != 8 || len < 2)
-        return hs_store_corrupt(err, "jobs", k, "bad key or header");
-    j->id = hs_rd64(k->mv_data);
+        return hs__store_corrupt(err, "jobs", k, "bad key or header");
+    j->id = hs__rd64(k->mv_data);
     hs_wire_reader_t r;
     hs_wire_reader_init(&r, p + 1, len - 1, err);
     r.ctx = "job record";
@@ -144,7 +144,7 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
         && s_read_fixed(&r, j->reason, sizeof j->reason) == 0;
     /* An unknown state would reach the broker's switches unhandled. */
     if (!ok || st < HS_JOB_RUNNING || st > HS_JOB_FAILED)
-        return hs_store_corrupt(err, "jobs", k, "unreadable job record");
+        return hs__store_corrupt(err, "jobs", k, "unreadable job record");
     j->state = (hs_job_state_t)st;
     return 0;
 }
@@ -162,7 +162,7 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     msgpack_pack_array(&pk, 10);
     msgpack_pack_uint64(&pk, t->job_id);
     uint8_t id[16];
-    hs_id_key(id, t->game_id);
+    hs__id_key(id, t->game_id);
     msgpack_pack_bin(&pk, 16);
     msgpack_pack_bin_body(&pk, id, 16);
     msgpack_pack_int(&pk, (int)t->state);
@@ -173,7 +173,7 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     s_pack_str(&pk, t->reason);
     msgpack_pack_int(&pk, t->chunk);
     msgpack_pack_int(&pk, t->chunks);
-    return s->rec.cap == 0 || hs_store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
+    return s->rec.cap == 0 || hs__store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
 }
 
 int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t,
@@ -182,12 +182,12 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
     memset(t, 0, sizeof *t);
     const uint8_t *p = v->mv_data;
     size_t len;
-    int rc = hs_store_rec_check(v, "tasks", k, &len, err);
+    int rc = hs__store_rec_check(v, "tasks", k, &len, err);
     if (rc)
         return rc;
     if (k->mv_size != 8 || len < 2)
-        return hs_store_corrupt(err, "tasks", k, "bad key or header");
-    t->id = hs_rd64(k->mv_data);
+        return hs__store_corrupt(err, "tasks", k, "bad key or header");
+    t->id = hs__rd64(k->mv_data);
     hs_wire_reader_t r;
     hs_wire_reader_init(&r, p + 1, len - 1, err);
     r.ctx = "task record";
@@ -213,9 +213,9 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
     ok = ok && at >= 0 && at <= INT_MAX && f >= 0 && f <= HS_WIRE_MAX_MOVES && l >= 0 &&
          l <= HS_WIRE_MAX_MOVES && sp >= 1 && sp <= INT_MAX;
     if (!ok || st < 0 || st >= HS_TASK_STATE_COUNT)
-        return hs_store_corrupt(err, "tasks", k, "unreadable task record");
-    t->game_id[0] = hs_rd64(bin);
-    t->game_id[1] = hs_rd64(bin + 8);
+        return hs__store_corrupt(err, "tasks", k, "unreadable task record");
+    t->game_id[0] = hs__rd64(bin);
+    t->game_id[1] = hs__rd64(bin + 8);
     t->state = (hs_task_state_t)st;
     t->attempts = (int)at;
     t->move_first = (int)f;
@@ -232,14 +232,14 @@ static int s_next_id(hs_store_t *s, int db, uint64_t *id, hs_error_t *err)
     MDB_cursor *c;
     int rc = mdb_cursor_open(s->txn, s->dbi[db], &c);
     if (rc)
-        return hs_store_mdb_error(err, rc, "cursor");
+        return hs__store_mdb_error(err, rc, "cursor");
     MDB_val k, v;
     *id = 1;
     rc = mdb_cursor_get(c, &k, &v, MDB_LAST);
     if (rc == 0 && k.mv_size == 8)
-        *id = hs_rd64(k.mv_data) + 1;
+        *id = hs__rd64(k.mv_data) + 1;
     mdb_cursor_close(c);
-    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "cursor") : 0;
+    return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "cursor") : 0;
 }
 
 /* ---- jobs ---- */
@@ -247,7 +247,7 @@ static int s_next_id(hs_store_t *s, int db, uint64_t *id, hs_error_t *err)
 int hs_store_job_create(hs_store_t *s, hs_store_job_t *job, hs_error_t *err)
 {
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     if ((rc = s_next_id(s, HS_DB_JOBS, &job->id, err)) == 0) {
@@ -255,34 +255,34 @@ int hs_store_job_create(hs_store_t *s, hs_store_job_t *job, hs_error_t *err)
             job->created_unix = (int64_t)time(NULL);
         job->updated_unix = job->created_unix;
         uint8_t key[8];
-        hs_be64(key, job->id);
+        hs__be64(key, job->id);
         rc = s_encode_job(s, job) ? hs_error_set(err, HS_ENOMEM, "out of memory")
-             : hs_store_put(s, HS_DB_JOBS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
+             : hs__store_put(s, HS_DB_JOBS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
     }
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 int hs_store_job_put(hs_store_t *s, const hs_store_job_t *job, hs_error_t *err)
 {
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     uint8_t key[8];
-    hs_be64(key, job->id);
+    hs__be64(key, job->id);
     MDB_val k = { 8, key }, d;
     rc = mdb_get(s->txn, s->dbi[HS_DB_JOBS], &k, &d);
     if (rc == MDB_NOTFOUND)
         rc = hs_error_set(err, HS_ENOTFOUND, "no job %llu", (unsigned long long)job->id);
     else if (rc)
-        rc = hs_store_mdb_error(err, rc, "jobs");
+        rc = hs__store_mdb_error(err, rc, "jobs");
     else {
         hs_store_job_t j = *job;
         j.updated_unix = (int64_t)time(NULL);
         rc = s_encode_job(s, &j) ? hs_error_set(err, HS_ENOMEM, "out of memory")
-             : hs_store_put(s, HS_DB_JOBS, key, 8, s->rec.data, s->rec.len, 0, err);
+             : hs__store_put(s, HS_DB_JOBS, key, 8, s->rec.data, s->rec.len, 0, err);
     }
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 /* Adapters so jobs and tasks share one lookup by 64-bit id. */
@@ -299,11 +299,11 @@ static int s_decode_task_any(void *out, const MDB_val *k, const MDB_val *v, hs_e
 /* Reads record `id` of db (big-endian 64-bit key) and decodes it into out;
  * HS_ENOTFOUND "no WHAT ID" when absent. */
 static int s_get_by_id(hs_store_t *s, int db, const char *what, uint64_t id,
-                       hs_store_found_fn decode, void *out, hs_error_t *err)
+                       hs__store_found_fn decode, void *out, hs_error_t *err)
 {
     uint8_t key[8];
-    hs_be64(key, id);
-    int rc = hs_store_lookup(s, db, key, 8, decode, out, err);
+    hs__be64(key, id);
+    int rc = hs__store_lookup(s, db, key, 8, decode, out, err);
     if (rc == HS_ENOTFOUND)
         return hs_error_set(err, HS_ENOTFOUND, "no %s %llu", what, (unsigned long long)id);
     return rc;
@@ -320,13 +320,13 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
     *count = 0;
     MDB_txn *txn;
     bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     MDB_cursor *c;
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_JOBS], &c)) != 0) {
-        hs_store_rdone(txn, own);
-        return hs_store_mdb_error(err, rc, "cursor");
+        hs__store_rdone(txn, own);
+        return hs__store_mdb_error(err, rc, "cursor");
     }
     MDB_val k, v;
     int cap = 0;
@@ -346,13 +346,13 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
         (*count)++;
     }
     mdb_cursor_close(c);
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     if (rc == MDB_NOTFOUND)
         return 0;
     free(*jobs);
     *jobs = NULL;
     *count = 0;
-    return rc < 0 ? rc : hs_store_mdb_error(err, rc, "jobs");
+    return rc < 0 ? rc : hs__store_mdb_error(err, rc, "jobs");
 }
 
 /* ---- tasks ---- */
@@ -360,7 +360,7 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
 static void s_state_key(uint8_t key[9], hs_task_state_t st, uint64_t id)
 {
     key[0] = (uint8_t)st;
-    hs_be64(key + 1, id);
+    hs__be64(key + 1, id);
 }
 
 int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err)
@@ -368,7 +368,7 @@ int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err)
     if ((unsigned)t->state >= HS_TASK_STATE_COUNT)
         return hs_error_set(err, HS_EINVAL, "bad task state %d", (int)t->state);
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     /* The next id is last key + 1 (s_next_id), remembered for the rest of the
@@ -380,15 +380,15 @@ int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err)
         rc = s_next_id(s, HS_DB_TASKS, &t->id, err);
     if (rc == 0) {
         uint8_t key[8], sk[9];
-        hs_be64(key, t->id);
+        hs__be64(key, t->id);
         s_state_key(sk, t->state, t->id);
         rc = s_encode_task(s, t) ? hs_error_set(err, HS_ENOMEM, "out of memory")
-             : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
+             : hs__store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, MDB_APPEND, err);
         if (rc == 0)
-            rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+            rc = hs__store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
         s->next_task_id = rc == 0 ? t->id + 1 : 0;
     }
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err)
@@ -396,32 +396,32 @@ int hs_store_task_put(hs_store_t *s, const hs_store_task_t *t, hs_error_t *err)
     if ((unsigned)t->state >= HS_TASK_STATE_COUNT)
         return hs_error_set(err, HS_EINVAL, "bad task state %d", (int)t->state);
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     uint8_t key[8];
-    hs_be64(key, t->id);
+    hs__be64(key, t->id);
     MDB_val k = { 8, key }, d;
     hs_store_task_t old;
     rc = mdb_get(s->txn, s->dbi[HS_DB_TASKS], &k, &d);
     if (rc == MDB_NOTFOUND)
         rc = hs_error_set(err, HS_ENOTFOUND, "no task %llu", (unsigned long long)t->id);
     else if (rc)
-        rc = hs_store_mdb_error(err, rc, "tasks");
+        rc = hs__store_mdb_error(err, rc, "tasks");
     else if ((rc = hs__store_decode_task(&k, &d, &old, err)) == 0) {
         if (old.state != t->state) {
             uint8_t sk[9];
             s_state_key(sk, old.state, t->id);
-            if ((rc = hs_store_del(s, HS_DB_TASKSTATE, sk, 9, err)) == 0) {
+            if ((rc = hs__store_del(s, HS_DB_TASKSTATE, sk, 9, err)) == 0) {
                 s_state_key(sk, t->state, t->id);
-                rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+                rc = hs__store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
             }
         }
         if (rc == 0)
             rc = s_encode_task(s, t) ? hs_error_set(err, HS_ENOMEM, "out of memory")
-                 : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, 0, err);
+                 : hs__store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, 0, err);
     }
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 int hs_store_task_move(hs_store_t *s, const hs_store_task_t *t, hs_task_state_t old_state,
@@ -430,22 +430,22 @@ int hs_store_task_move(hs_store_t *s, const hs_store_task_t *t, hs_task_state_t 
     if ((unsigned)t->state >= HS_TASK_STATE_COUNT || (unsigned)old_state >= HS_TASK_STATE_COUNT)
         return hs_error_set(err, HS_EINVAL, "bad task state %d", (int)t->state);
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     uint8_t key[8], sk[9];
-    hs_be64(key, t->id);
+    hs__be64(key, t->id);
     if (old_state != t->state) {
         s_state_key(sk, old_state, t->id);
-        if ((rc = hs_store_del(s, HS_DB_TASKSTATE, sk, 9, err)) == 0) {
+        if ((rc = hs__store_del(s, HS_DB_TASKSTATE, sk, 9, err)) == 0) {
             s_state_key(sk, t->state, t->id);
-            rc = hs_store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
+            rc = hs__store_put(s, HS_DB_TASKSTATE, sk, 9, "", 0, 0, err);
         }
     }
     if (rc == 0)
         rc = s_encode_task(s, t) ? hs_error_set(err, HS_ENOMEM, "out of memory")
-             : hs_store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, 0, err);
-    return hs_store_wend(s, ab, rc, err);
+             : hs__store_put(s, HS_DB_TASKS, key, 8, s->rec.data, s->rec.len, 0, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 int hs_store_task_get(hs_store_t *s, uint64_t id, hs_store_task_t *out, hs_error_t *err)
@@ -458,13 +458,13 @@ int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb
 {
     MDB_txn *txn;
     bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     MDB_cursor *c;
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_TASKSTATE], &c)) != 0) {
-        hs_store_rdone(txn, own);
-        return hs_store_mdb_error(err, rc, "cursor");
+        hs__store_rdone(txn, own);
+        return hs__store_mdb_error(err, rc, "cursor");
     }
     uint8_t start[1] = { (uint8_t)state };
     MDB_val k = { 1, start }, v;
@@ -485,10 +485,10 @@ int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb
         ret = cb(ctx, &t);
     }
     mdb_cursor_close(c);
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     if (ret)
         return ret;
-    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "taskstate") : 0;
+    return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "taskstate") : 0;
 }
 
 static int s_count_cb(void *ctx, const hs_store_task_t *t)

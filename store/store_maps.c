@@ -257,7 +257,7 @@ static int s_packed_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int
     return 0;
 }
 
-size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc)
+size_t hs__store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc)
 {
     s_runv_t r[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     uint32_t nr = 0;
@@ -293,7 +293,7 @@ size_t hs_store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *
     return s_packed_encode(r, nr, n, pal, np, out);
 }
 
-int hs_store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
+int hs__store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
                         int32_t hi, int32_t *v, uint32_t n)
 {
     switch (enc) {

@@ -36,12 +36,12 @@ static size_t s_player_key(const char *name, const uint64_t id[2], uint8_t *key)
         n = S_NAME_KEY_MAX;
     memcpy(key, name, n);
     key[n] = 0;
-    hs_id_key(key + n + 1, id);
+    hs__id_key(key + n + 1, id);
     return n + 17;
 }
 
 /* Starts s->rec with n header bytes. 0 or HS_ENOMEM. */
-int hs_store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err)
+int hs__store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *err)
 {
     if (s->rec.cap < 4096) {
         uint8_t *p = realloc(s->rec.data, 4096);
@@ -56,7 +56,7 @@ int hs_store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t *
 }
 
 /* Appends n bytes to s->rec. 0 or HS_ENOMEM. */
-int hs_store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err)
+int hs__store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err)
 {
     if (s->rec.len + n > s->rec.cap) {
         size_t cap = s->rec.cap * 2 > s->rec.len + n ? s->rec.cap * 2 : s->rec.len + n;
@@ -72,17 +72,17 @@ int hs_store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err)
 }
 
 /* Appends the checksum of s->rec to it (format 2). 0 or HS_ENOMEM. */
-int hs_store_rec_finish(hs_store_t *s, hs_error_t *err)
+int hs__store_rec_finish(hs_store_t *s, hs_error_t *err)
 {
     uint8_t crc[HS_STORE_REC_CRC] = { 0 };
-    int rc = hs_store_rec_append(s, crc, sizeof crc, err);
+    int rc = hs__store_rec_append(s, crc, sizeof crc, err);
     if (rc == 0)
-        hs_store_rec_seal(s->rec.data, s->rec.len - HS_STORE_REC_CRC);
+        hs__store_rec_seal(s->rec.data, s->rec.len - HS_STORE_REC_CRC);
     return rc;
 }
 
-int hs_store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
-                    hs_store_found_fn fn, void *ctx, hs_error_t *err)
+int hs__store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
+                    hs__store_found_fn fn, void *ctx, hs_error_t *err)
 {
     static const char *const names[HS_DB_COUNT] = {
         "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
@@ -90,7 +90,7 @@ int hs_store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
     };
     MDB_txn *txn;
     bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     MDB_val k = { klen, (void *)key }, d;
@@ -100,8 +100,8 @@ int hs_store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
     else if (rc == MDB_NOTFOUND)
         rc = HS_ENOTFOUND;
     else
-        rc = hs_store_mdb_error(err, rc, names[db]);
-    hs_store_rdone(txn, own);
+        rc = hs__store_mdb_error(err, rc, names[db]);
+    hs__store_rdone(txn, own);
     return rc;
 }
 
@@ -113,22 +113,22 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
     if (existed)
         *existed = false;
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     uint8_t key[16];
-    hs_id_key(key, g->id);
+    hs__id_key(key, g->id);
     /* One B-tree descent: the record is put unless the game is there already
      * (a new game is the usual case; encoding a duplicate for nothing is cheaper
      * than a lookup before every put). */
     hs_wire_game_t w = { .game = *g, .source = (char *)source, .error = NULL };
     uint8_t hdr[1 + 8] = { HS_STORE_REC_V2 };
-    hs_be64(hdr + 1, job_id);
-    if ((rc = hs_store_rec_start(s, hdr, sizeof hdr, err)))
+    hs__be64(hdr + 1, job_id);
+    if ((rc = hs__store_rec_start(s, hdr, sizeof hdr, err)))
         goto out;
-    if ((rc = hs_wire_encode_game(&w, &s->rec, err)) || (rc = hs_store_rec_finish(s, err)))
+    if ((rc = hs_wire_encode_game(&w, &s->rec, err)) || (rc = hs__store_rec_finish(s, err)))
         goto out;
-    rc = hs_store_put_new(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, NULL, err);
+    rc = hs__store_put_new(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, NULL, err);
     if (rc && rc != HS_EEXIST)
         goto out;
     if (rc == 0) {
@@ -138,7 +138,7 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
                 continue;
             uint8_t pk[S_NAME_KEY_MAX + 17];
             size_t pl = s_player_key(names[i], g->id, pk);
-            if ((rc = hs_store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err)))
+            if ((rc = hs__store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err)))
                 goto out;
         }
     } else {
@@ -149,10 +149,10 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
     if (source && source[0]) {
         uint8_t sk[S_SOURCE_KEY_MAX];
         size_t sl = s_source_key(source, sk);
-        rc = hs_store_put(s, HS_DB_SOURCES, sk, sl, key, 16, 0, err);
+        rc = hs__store_put(s, HS_DB_SOURCES, sk, sl, key, 16, 0, err);
     }
 out:
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
@@ -163,7 +163,7 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
     if (!source)
         source = "";
     bool ab;
-    int rc = hs_store_wbegin(s, &ab, err);
+    int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
         return rc;
     uint8_t key[16];
@@ -176,23 +176,23 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
     size_t n = 9 + sl + 1 + rl + 1;
     uint8_t *v = malloc(n + HS_STORE_REC_CRC);
     if (!v)
-        return hs_store_wend(s, ab, hs_error_set(err, HS_ENOMEM, "out of memory"), err);
+        return hs__store_wend(s, ab, hs_error_set(err, HS_ENOMEM, "out of memory"), err);
     v[0] = HS_STORE_REC_V2;
-    hs_be64(v + 1, job_id);
+    hs__be64(v + 1, job_id);
     memcpy(v + 9, source, sl);
     v[9 + sl] = 0;
     if (rl)
         memcpy(v + 10 + sl, reason, rl);
     v[10 + sl + rl] = 0;
-    n = (size_t)hs_store_rec_seal(v, n);
-    rc = hs_store_put(s, HS_DB_FAILED, key, 16, v, n, MDB_NOOVERWRITE, err);
+    n = (size_t)hs__store_rec_seal(v, n);
+    rc = hs__store_put(s, HS_DB_FAILED, key, 16, v, n, MDB_NOOVERWRITE, err);
     free(v);
     if (rc == HS_EEXIST) {
         if (existed)
             *existed = true;
         rc = 0;
     }
-    return hs_store_wend(s, ab, rc, err);
+    return hs__store_wend(s, ab, rc, err);
 }
 
 /* What hs_store_game_get asks of a game record: the whole game, or (meta_only)
@@ -207,25 +207,25 @@ static int s_game_decode(void *ctx, const MDB_val *k, const MDB_val *d, hs_error
 {
     s_game_out_t *o = ctx;
     size_t n;
-    int rc = hs_store_rec_check(d, "games", k, &n, err);
+    int rc = hs__store_rec_check(d, "games", k, &n, err);
     if (rc)
         return rc;
     const uint8_t *p = d->mv_data;
     if (n < 9)
-        return hs_store_corrupt(err, "games", k, "too short");
-    o->job_id = hs_rd64(p + 1);
+        return hs__store_corrupt(err, "games", k, "too short");
+    o->job_id = hs__rd64(p + 1);
     hs_wire_reader_t r;
     hs_error_t why = { 0 };
     hs_wire_reader_init(&r, p + 9, n - 9, &why);
     if (o->meta_only) {   /* the broker's lookups: no moves decoded */
         if (!o->want_source || hs_wire_read_game_source(&r, &o->w.source) == 0)
             return 0;
-        return hs_store_corrupt(err, "games", k, why.msg);
+        return hs__store_corrupt(err, "games", k, why.msg);
     }
     if (hs_wire_read_game(&r, &o->w, true) == 0)
         return 0;
     hs_wire_game_fini(&o->w);
-    return hs_store_corrupt(err, "games", k, why.msg);
+    return hs__store_corrupt(err, "games", k, why.msg);
 }
 
 int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,
@@ -236,9 +236,9 @@ int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **
     if (source)
         *source = NULL;
     uint8_t key[16];
-    hs_id_key(key, id);
+    hs__id_key(key, id);
     s_game_out_t o = { .meta_only = g == NULL, .want_source = source != NULL };
-    int rc = hs_store_lookup(s, HS_DB_GAMES, key, 16, s_game_decode, &o, err);
+    int rc = hs__store_lookup(s, HS_DB_GAMES, key, 16, s_game_decode, &o, err);
     if (rc == HS_ENOTFOUND)
         return hs_error_set(err, HS_ENOTFOUND, "no such game");
     if (rc)
@@ -259,9 +259,9 @@ static int s_source_id(void *ctx, const MDB_val *k, const MDB_val *d, hs_error_t
 {
     uint64_t *id = ctx;
     if (d->mv_size != 16)
-        return hs_store_corrupt(err, "sources", k, "value is not a game id");
-    id[0] = hs_rd64(d->mv_data);
-    id[1] = hs_rd64((const uint8_t *)d->mv_data + 8);
+        return hs__store_corrupt(err, "sources", k, "value is not a game id");
+    id[0] = hs__rd64(d->mv_data);
+    id[1] = hs__rd64((const uint8_t *)d->mv_data + 8);
     return 0;
 }
 
@@ -269,7 +269,7 @@ int hs_store_game_by_source(hs_store_t *s, const char *source, uint64_t id[2],
                             hs_error_t *err)
 {
     uint8_t sk[S_SOURCE_KEY_MAX];
-    int rc = hs_store_lookup(s, HS_DB_SOURCES, sk, s_source_key(source, sk), s_source_id, id,
+    int rc = hs__store_lookup(s, HS_DB_SOURCES, sk, s_source_key(source, sk), s_source_id, id,
                              err);
     if (rc == HS_ENOTFOUND)
         return hs_error_set(err, HS_ENOTFOUND, "no game from %s", source);
@@ -278,18 +278,18 @@ int hs_store_game_by_source(hs_store_t *s, const char *source, uint64_t id[2],
 
 /* ---- prefix scans (also store_evals.c's) ---- */
 
-int hs_store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
-                         hs_store_key_fn fn, void *ctx, hs_error_t *err)
+int hs__store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
+                         hs__store_key_fn fn, void *ctx, hs_error_t *err)
 {
     MDB_txn *txn;
     bool own;
-    int rc = hs_store_rtxn(s, &txn, &own, err);
+    int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     MDB_cursor *c;
     if ((rc = mdb_cursor_open(txn, s->dbi[db], &c)) != 0) {
-        hs_store_rdone(txn, own);
-        return hs_store_mdb_error(err, rc, "cursor");
+        hs__store_rdone(txn, own);
+        return hs__store_mdb_error(err, rc, "cursor");
     }
     MDB_val k = { plen, (void *)prefix }, v;
     int ret = 0;
@@ -302,10 +302,10 @@ int hs_store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
         rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
     }
     mdb_cursor_close(c);
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     if (ret)
         return ret;
-    return rc && rc != MDB_NOTFOUND ? hs_store_mdb_error(err, rc, "cursor") : 0;
+    return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "cursor") : 0;
 }
 
 typedef struct { hs_store_game_cb cb; void *ctx; size_t plen; } s_game_iter_t;
@@ -316,7 +316,7 @@ static int s_player_fn(void *ctx, const MDB_val *k, const MDB_val *v)
     if (k->mv_size != it->plen + 16)
         return 0;   /* a longer name sharing the prefix */
     const uint8_t *p = (const uint8_t *)k->mv_data + it->plen;
-    uint64_t id[2] = { hs_rd64(p), hs_rd64(p + 8) };
+    uint64_t id[2] = { hs__rd64(p), hs__rd64(p + 8) };
     return it->cb(it->ctx, id);
 }
 
@@ -330,7 +330,7 @@ int hs_store_games_by_player(hs_store_t *s, const char *name, hs_store_game_cb c
     memcpy(pk, name, n);
     pk[n] = 0;
     s_game_iter_t it = { cb, ctx, n + 1 };
-    return hs_store_prefix_each(s, HS_DB_PLAYERS, pk, n + 1, s_player_fn, &it, err);
+    return hs__store_prefix_each(s, HS_DB_PLAYERS, pk, n + 1, s_player_fn, &it, err);
 }
 
 static int s_games_fn(void *ctx, const MDB_val *k, const MDB_val *v)
@@ -338,14 +338,14 @@ static int s_games_fn(void *ctx, const MDB_val *k, const MDB_val *v)
     s_game_iter_t *it = ctx;
     if (k->mv_size != 16)
         return 0;
-    uint64_t id[2] = { hs_rd64(k->mv_data), hs_rd64((const uint8_t *)k->mv_data + 8) };
+    uint64_t id[2] = { hs__rd64(k->mv_data), hs__rd64((const uint8_t *)k->mv_data + 8) };
     return it->cb(it->ctx, id);
 }
 
 int hs_store_games_each(hs_store_t *s, hs_store_game_cb cb, void *ctx, hs_error_t *err)
 {
     s_game_iter_t it = { cb, ctx, 0 };
-    return hs_store_prefix_each(s, HS_DB_GAMES, "", 0, s_games_fn, &it, err);
+    return hs__store_prefix_each(s, HS_DB_GAMES, "", 0, s_games_fn, &it, err);
 }
 
 typedef struct { hs_store_failed_cb cb; void *ctx; hs_error_t *err; } s_failed_iter_t;
@@ -355,20 +355,20 @@ static int s_failed_fn(void *ctx, const MDB_val *k, const MDB_val *v)
     s_failed_iter_t *it = ctx;
     const char *p = v->mv_data;
     size_t n;
-    int rc = hs_store_rec_check(v, "failed", k, &n, it->err);
+    int rc = hs__store_rec_check(v, "failed", k, &n, it->err);
     if (rc)
         return rc;
     if (n < 11 || p[n - 1] != 0)
-        return hs_store_corrupt(it->err, "failed", k, "malformed record");
+        return hs__store_corrupt(it->err, "failed", k, "malformed record");
     const char *src = p + 9;
     size_t sl = strnlen(src, n - 9);
     if (9 + sl + 1 >= n)
-        return hs_store_corrupt(it->err, "failed", k, "malformed record");
-    return it->cb(it->ctx, src, src + sl + 1, hs_rd64((const uint8_t *)p + 1));
+        return hs__store_corrupt(it->err, "failed", k, "malformed record");
+    return it->cb(it->ctx, src, src + sl + 1, hs__rd64((const uint8_t *)p + 1));
 }
 
 int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_error_t *err)
 {
     s_failed_iter_t it = { cb, ctx, err };
-    return hs_store_prefix_each(s, HS_DB_FAILED, "", 0, s_failed_fn, &it, err);
+    return hs__store_prefix_each(s, HS_DB_FAILED, "", 0, s_failed_fn, &it, err);
 }

@@ -393,8 +393,8 @@ static void test_map_growth_deletes(void)
         HS_CHECK_INT(hs_store_begin(s, &err), 0);
         for (int n = i; n < i + 500; n++) {
             k[0] = 9;
-            hs_be64(k + 1, (uint64_t)n);
-            HS_CHECK_INT(hs_store_put(s, HS_DB_TASKSTATE, k, 9, "", 0, 0, &err), 0);
+            hs__be64(k + 1, (uint64_t)n);
+            HS_CHECK_INT(hs__store_put(s, HS_DB_TASKSTATE, k, 9, "", 0, 0, &err), 0);
         }
         HS_CHECK_INT(hs_store_commit(s, &err), 0);
     }
@@ -410,8 +410,8 @@ static void test_map_growth_deletes(void)
     int failures = 0;
     for (int n = 0; n < N; n += 2) {
         k[0] = 9;
-        hs_be64(k + 1, (uint64_t)n);
-        if (hs_store_del(s, HS_DB_TASKSTATE, k, 9, &err) != 0 && failures++ == 0)
+        hs__be64(k + 1, (uint64_t)n);
+        if (hs__store_del(s, HS_DB_TASKSTATE, k, 9, &err) != 0 && failures++ == 0)
             printf("delete failed: %s\n", err.msg);
     }
     HS_CHECK_INT(failures, 0);
@@ -422,17 +422,17 @@ static void test_map_growth_deletes(void)
     /* exactly the odd keys are left */
     MDB_txn *txn;
     bool own;
-    HS_CHECK_INT(hs_store_rtxn(s, &txn, &own, &err), 0);
+    HS_CHECK_INT(hs__store_rtxn(s, &txn, &own, &err), 0);
     MDB_stat ms;
     mdb_stat(txn, s->dbi[HS_DB_TASKSTATE], &ms);
     HS_CHECK_INT((int)ms.ms_entries, N / 2);
     k[0] = 9;
-    hs_be64(k + 1, 1);
+    hs__be64(k + 1, 1);
     MDB_val kv = { 9, k }, dv;
     HS_CHECK_INT(mdb_get(txn, s->dbi[HS_DB_TASKSTATE], &kv, &dv), 0);
-    hs_be64(k + 1, 2);
+    hs__be64(k + 1, 2);
     HS_CHECK_INT(mdb_get(txn, s->dbi[HS_DB_TASKSTATE], &kv, &dv), MDB_NOTFOUND);
-    hs_store_rdone(txn, own);
+    hs__store_rdone(txn, own);
     hs_store_close(&s);
     s_rm_dir(dir);
 }

@@ -44,7 +44,7 @@ static void s_job(const MDB_val *k, const MDB_val *v)
         abort();
     if (rc != 0)
         return;
-    if (j.id != hs_rd64(k->mv_data) || j.state < HS_JOB_RUNNING || j.state > HS_JOB_FAILED)
+    if (j.id != hs__rd64(k->mv_data) || j.state < HS_JOB_RUNNING || j.state > HS_JOB_FAILED)
         abort();   /* accepted an unknown job state */
     s_check_str(j.name, sizeof j.name);
     s_check_str(j.engines, sizeof j.engines);
@@ -61,7 +61,7 @@ static void s_task(const MDB_val *k, const MDB_val *v)
         abort();
     if (rc != 0)
         return;
-    if (t.id != hs_rd64(k->mv_data) || (unsigned)t.state >= HS_TASK_STATE_COUNT)
+    if (t.id != hs__rd64(k->mv_data) || (unsigned)t.state >= HS_TASK_STATE_COUNT)
         abort();
     if (t.chunk < 0 || t.chunks < 0 || (t.chunks > 0 && t.chunk >= t.chunks))
         abort();
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(val, data + 1 + klen, size - 1 - klen);
     size_t vlen = size - 1 - klen;
     if ((data[0] & 2) && vlen > HS_STORE_REC_CRC && val[0] == HS_STORE_REC_V2)
-        hs_store_rec_seal(val, vlen - HS_STORE_REC_CRC);
+        hs__store_rec_seal(val, vlen - HS_STORE_REC_CRC);
     MDB_val k = { .mv_size = klen, .mv_data = key };
     MDB_val v = { .mv_size = size - 1 - klen, .mv_data = val };
     if (data[0] & 1)

@@ -90,9 +90,9 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = s_fill(s, &err);
     if (rc == 0)
-        rc = hs_store_prefix_each(s, HS_DB_JOBS, NULL, 0, s_write_seed, &jobs, &err);
+        rc = hs__store_prefix_each(s, HS_DB_JOBS, NULL, 0, s_write_seed, &jobs, &err);
     if (rc == 0)
-        rc = hs_store_prefix_each(s, HS_DB_TASKS, NULL, 0, s_write_seed, &tasks, &err);
+        rc = hs__store_prefix_each(s, HS_DB_TASKS, NULL, 0, s_write_seed, &tasks, &err);
     hs_store_close(&s);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
