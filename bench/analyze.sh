@@ -10,7 +10,8 @@
 #   2. the same archive with the noop engine (the cluster alone: ingest, broker,
 #      store, wire) divided by the influence+judge run.
 #   3. the store's size: bytes of data.mdb in use (LMDB's last page, free pages
-#      included) per stored position, the figure of docs/STORE.md's goal.
+#      included) per stored position, the figure of docs/STORE.md's goal; and
+#      what data.mdb takes on disk, with the room the store reserves ahead.
 #   bench/analyze.sh [BUILD_DIR] [ARCHIVE] [THREADS] [MOVES] [MAPS]
 #   (MOVES: all, every:N; MAPS: analyze --maps, default the store's default)
 set -eu
@@ -42,3 +43,9 @@ grep -o 'cpu .*inside engines, [0-9.]*% outside' "$db/a.out" | \
 awk '$1 == "positions" { p = $2 } $1 == "map_used" { u = $2 }
      END { if (p > 0) printf "== store: %.0f bytes a position (%.0f MB in use / %d positions)\n", u / p, u / 1e6, p }' \
     "$db/a.stats"
+# What the disk holds: the file's length and its allocated blocks (the store
+# reserves room ahead of its map with posix_fallocate, so that a full disk is
+# an error and not a SIGBUS: store/store.c).
+p=$(awk '$1 == "positions" { print $2 }' "$db/a.stats")
+flen=$(stat -c %s "$db/a/data.mdb"); falloc=$(du -B1 "$db/a/data.mdb" | cut -f1)
+awk -v p="$p" -v l="$flen" -v a="$falloc" 'BEGIN { if (p > 0) printf "== disk: data.mdb %.0f MB long, %.0f MB allocated: %.0f bytes a position on disk\n", l / 1e6, a / 1e6, a / p }'

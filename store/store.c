@@ -47,11 +47,25 @@ int hs__store_mdb_error(hs_error_t *err, int rc, const char *what)
  * open and at every growth); then a full disk is an ENOSPC here, before any page
  * of the batch is written, and the last commit stays intact. The price is disk
  * space: the file takes its map size on disk, not its used size, which is why a
- * reserving writer grows the map by at most HS_STORE_GROW_MAX at a time.
+ * reserving writer keeps its map close to the pages in use: doubling while it is
+ * under 64 MiB, then a quarter more, at most HS_STORE_GROW_MAX at a time (the
+ * growths this costs, each a retried batch, are about twenty for the pro
+ * archive).
  * Catching the SIGBUS instead would mean jumping out of the middle of an LMDB
  * write with its transaction half-updated.
  */
-#define HS_STORE_GROW_MAX ((size_t)1 << 30)
+#define HS_STORE_GROW_MIN ((size_t)16 << 20)
+#define HS_STORE_GROW_MAX ((size_t)256 << 20)
+
+/* The room a reserving writer keeps above size bytes: as much again while the
+ * store is small (doubling, cheap in disk), then a quarter, 16 to 256 MiB. */
+static size_t s_headroom(size_t size)
+{
+    if (size < 4 * HS_STORE_GROW_MIN)
+        return size ? size : 1;
+    size_t step = size / 4;
+    return step > HS_STORE_GROW_MAX ? HS_STORE_GROW_MAX : step;
+}
 
 static bool s_reserving(const hs_store_t *s)
 {
@@ -89,16 +103,14 @@ static int s_nospace(const hs_store_t *s, size_t want, int e, hs_error_t *err)
 }
 
 /*
- * Grows the map (no transaction open in this process): doubles it, by at most
- * HS_STORE_GROW_MAX for a reserving writer, whose reservation tries smaller steps
- * (down to 1 MiB) before it reports the disk full. 0, HS_ENOSPC, HS_EIO, HS_ESTORE.
+ * Grows the map (no transaction open in this process): doubles it, or for a
+ * reserving writer adds s_headroom, whose reservation tries smaller steps (down
+ * to 1 MiB) before it reports the disk full. 0, HS_ENOSPC, HS_EIO, HS_ESTORE.
  */
 int hs__store_map_grow(hs_store_t *s, hs_error_t *err)
 {
-    size_t step = s->map_size;
     bool reserve = s_reserving(s);
-    if (reserve && step > HS_STORE_GROW_MAX)
-        step = HS_STORE_GROW_MAX;
+    size_t step = reserve ? s_headroom(s->map_size) : s->map_size;
     int e = 0;
     while (reserve && (e = s_fallocate(s, s->map_size + step)) != 0) {
         if ((e != ENOSPC && e != EDQUOT) || step <= ((size_t)1 << 20))
@@ -112,10 +124,10 @@ int hs__store_map_grow(hs_store_t *s, hs_error_t *err)
     return 0;
 }
 
-/* At open: reserves twice the pages in use (at least HS_STORE_DEFAULT_MAP, at
- * most the map LMDB was given: a big initial map would take its size on disk even
- * for a small store), or less, down to 1 MiB of room above the pages in use, when
- * the disk cannot hold that. */
+/* At open: reserves the pages in use and s_headroom above them (at most the map
+ * LMDB was given: a big initial map would take its size on disk even for a small
+ * store), or less, down to 1 MiB of room above the pages in use, when the disk
+ * cannot hold that. */
 static int s_reserve_open(hs_store_t *s, hs_error_t *err)
 {
     if (!s_reserving(s))
@@ -125,9 +137,7 @@ static int s_reserve_open(hs_store_t *s, hs_error_t *err)
     mdb_env_info(s->env, &info);
     mdb_env_stat(s->env, &st);
     size_t used = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
-    size_t want = 2 * used;
-    if (want < HS_STORE_DEFAULT_MAP)
-        want = HS_STORE_DEFAULT_MAP;
+    size_t want = used + s_headroom(used);
     if (want > info.me_mapsize)
         want = info.me_mapsize;   /* LMDB made it at least the pages in use */
     size_t floor = used + ((size_t)1 << 20) < want ? used + ((size_t)1 << 20) : want;

@@ -51,8 +51,10 @@
  *
  * Disk space: a NOSYNC writer maps the file writable (MDB_WRITEMAP), where a full
  * disk would be a SIGBUS, so it reserves the map's disk space (posix_fallocate)
- * at open and before every growth, and a growth step is at most 1 GiB (halved
- * down to 1 MiB when the disk cannot hold it). A full disk is then HS_ENOSPC,
+ * at open and before every growth, and keeps the map near the pages in use: it
+ * doubles up to 64 MiB, then a growth adds a quarter, at most 256 MiB (halved
+ * down to 1 MiB when the disk cannot hold it), so the file is at most that much
+ * bigger than its data. A full disk is then HS_ENOSPC,
  * "disk full: DIR/data.mdb needs N bytes ...", and the batch is lost but every
  * commit before it is kept; a synced writer's ENOSPC is HS_ENOSPC too.
  *
@@ -127,9 +129,9 @@ typedef struct hs_store hs_store_t;
  * Opens (creating when needed, unless RDONLY) the store in directory dir (created
  * when missing, unless RDONLY). map_size is the initial map size in bytes (0 =
  * HS_STORE_DEFAULT_MAP, or the current size of an existing store if larger); a
- * reserving writer (see "Disk space") starts at twice the pages in use instead,
- * at least HS_STORE_DEFAULT_MAP and at most map_size, so that a big map_size
- * does not take its size on disk for a small store.
+ * reserving writer (see "Disk space") starts at the pages in use plus that
+ * growth step instead, at most map_size, so that a big map_size does not take
+ * its size on disk for a small store.
  * The file is checked against its meta pages first (hs_store_file_check).
  * *out is set only on success; close it with hs_store_close().
  * Returns 0, HS_ENOTFOUND (RDONLY and no store there), HS_ECORRUPT (an empty,
