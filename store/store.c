@@ -325,6 +325,37 @@ fail_mdb:
     return hs__store_mdb_error(err, rc, dir);
 }
 
+/*
+ * A reserving writer's file holds its whole map on disk (see "Disk space"
+ * above). At a clean close the room above the last page is given back, so a
+ * finished store takes the size of its data: the next writer reserves again
+ * at open, and readers never read past the last page. s_release_fd dups the
+ * descriptor (the env's own is gone after mdb_env_close) and notes the size;
+ * s_release_reserve truncates to it once LMDB has unmapped the file. Best
+ * effort: a failure only leaves the room reserved.
+ */
+static int s_release_fd(hs_store_t *s)
+{
+    MDB_envinfo info;
+    MDB_stat st;
+    int fd;
+    if (!s_reserving(s) || mdb_env_info(s->env, &info) || mdb_env_stat(s->env, &st) ||
+        mdb_env_get_fd(s->env, &fd))
+        return -1;
+    s->release_size = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
+    return dup(fd);
+}
+
+static void s_release_reserve(const hs_store_t *s, int fd)
+{
+    if (fd < 0)
+        return;
+    struct stat sb;
+    if (s->release_size && fstat(fd, &sb) == 0 && (size_t)sb.st_size > s->release_size)
+        (void)!ftruncate(fd, (off_t)s->release_size);
+    close(fd);
+}
+
 void hs_store_close(hs_store_t **sp)
 {
     if (!sp || !*sp)
@@ -339,7 +370,9 @@ void hs_store_close(hs_store_t **sp)
      * can look the newest evals up (best effort: the data is safe either way). */
     if (s->num_pend && !(s->flags & HS_STORE_RDONLY))
         hs__store_pend_flush(s, NULL);
+    int keep_fd = s_release_fd(s);
     mdb_env_close(s->env);
+    s_release_reserve(s, keep_fd);
     free(s->pend);
     free(s->pend_hash);
     free(s->bloom);

@@ -52,6 +52,7 @@ struct hs_store {
     MDB_dbi dbi[HS_DB_COUNT];
     unsigned flags;
     size_t map_size;
+    size_t release_size;       /* a reserving writer's used bytes at close (store.c) */
     MDB_txn *txn;               /* the open batch, or NULL */
     MDB_txn *rtxn;              /* hs_store_read_hold's read txn (reset when not held), or NULL */
     bool rtxn_held;             /* rtxn is live: hs__store_rtxn hands it out */

@@ -43,6 +43,10 @@ evals_of() { "$BIN" query --db "$1" --json | sed 's/,"timing_us":[0-9]*//' | sor
 check "analyze the small store" "$?" 0
 "$BIN" query --db "$tmp/good" --json > "$tmp/good.json"
 check "the small store's rows" "$(wc -l < "$tmp/good.json")" 21850
+# The room reserved ahead of the map (a full disk is then an error, not a
+# SIGBUS) is given back at a clean close: the file is as long as its pages.
+check "a closed store's file is as long as its pages" \
+      "$(stat -c %s "$tmp/good/data.mdb")" "$(need_bytes "$tmp/good")"
 
 # ---- check on a healthy store, and its usage ----
 "$BIN" check --db "$tmp/good" > "$tmp/check.out" 2>&1
