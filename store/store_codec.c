@@ -163,40 +163,6 @@ int hs__store_rec_check(const MDB_val *v, const char *table, const MDB_val *key,
     return 0;
 }
 
-/* ---- varints and the map coder ---- */
-
-static size_t s_put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-/* Reads a varint of at most 5 bytes (every varint here fits 32 bits). */
-static int s_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
-{
-    const uint8_t *p = *pp;
-    uint64_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        if (p >= end)
-            return -1;
-        uint8_t b = *p++;
-        v |= (uint64_t)(b & 0x7F) << shift;
-        if (!(b & 0x80)) {
-            if (v > UINT32_MAX)
-                return -1;
-            *out = (uint32_t)v;
-            *pp = p;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 /* Class letters with a code each (worker/judge.c's, PROTOCOL.md's, '?'). */
 static const char s_class_codes[] = " .bwXOxos?BWy";
 
@@ -240,12 +206,12 @@ static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8
     size_t o = 0;
     if (cl < raw_len || !raw) {
         out[o++] = enc | flag;
-        o += s_put_varint(out + o, cl);
+        o += hs__put_varint(out + o, cl);
         memcpy(out + o, coded, cl);
         return o + cl;
     }
     out[o++] = S_ENC_RAW;
-    o += s_put_varint(out + o, raw_len);
+    o += hs__put_varint(out + o, raw_len);
     memcpy(out + o, raw, raw_len);
     return o + raw_len;
 }
@@ -278,7 +244,7 @@ static size_t s_put_f32(uint8_t *p, float f)
 static size_t s_put_str(uint8_t *p, const char *s, size_t max)
 {
     size_t n = strnlen(s, max);
-    size_t o = s_put_varint(p, n);
+    size_t o = hs__put_varint(p, n);
     memcpy(p + o, s, n);
     return o + n;
 }
@@ -354,8 +320,8 @@ int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_
     memcpy(out + S_OFF_KEY, e->pos_key, 16);
     s_le32(out + S_OFF_ENGINE, e->engine_id);
     size_t o = S_FIXED;
-    o += s_put_varint(out + o, (uint64_t)e->move_number);
-    o += s_put_varint(out + o, e->timing_us);
+    o += hs__put_varint(out + o, (uint64_t)e->move_number);
+    o += hs__put_varint(out + o, e->timing_us);
     if (f & S_F_SCORE)
         o += s_put_f32(out + o, e->score_lead);
     if (f & S_F_WIN)
@@ -374,7 +340,7 @@ static int s_get_str(const uint8_t **pp, const uint8_t *end, char *buf, uint32_t
                      char **out)
 {
     uint32_t n;
-    if (s_get_varint(pp, end, &n) || n > max || n > (size_t)(end - *pp) || memchr(*pp, 0, n))
+    if (hs__get_varint(pp, end, &n) || n > max || n > (size_t)(end - *pp) || memchr(*pp, 0, n))
         return -1;
     memcpy(buf, *pp, n);
     buf[n] = 0;
@@ -401,7 +367,7 @@ static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t 
     if (end - *pp < 1)
         return -1;
     *enc = *(*pp)++;
-    if (s_get_varint(pp, end, &n) || n > (size_t)(end - *pp))
+    if (hs__get_varint(pp, end, &n) || n > (size_t)(end - *pp))
         return -1;
     const uint8_t *p = *pp, *q = p + n;
     *pp = q;
@@ -479,8 +445,8 @@ int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
     memcpy(e->pos_key, p + S_OFF_KEY, 16);
     e->engine_id = s_rdle32(p + S_OFF_ENGINE);
     e->score_lead = e->win_rate = NAN;
-    if (e->engine_id == 0 || s_get_varint(&q, end, &mn) || mn > HS_WIRE_MAX_MOVES
-        || s_get_varint(&q, end, &tu))
+    if (e->engine_id == 0 || hs__get_varint(&q, end, &mn) || mn > HS_WIRE_MAX_MOVES
+        || hs__get_varint(&q, end, &tu))
         goto bad;
     e->move_number = (int)mn;
     e->timing_us = tu;

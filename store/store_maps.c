@@ -14,37 +14,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-static size_t s_put_varint(uint8_t *p, uint32_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-static int s_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
-{
-    const uint8_t *p = *pp;
-    uint64_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        if (p >= end)
-            return -1;
-        uint8_t b = *p++;
-        v |= (uint64_t)(b & 0x7F) << shift;
-        if (!(b & 0x80)) {
-            if (v > UINT32_MAX)
-                return -1;
-            *out = (uint32_t)v;
-            *pp = p;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static uint32_t s_zz(int32_t d) { return ((uint32_t)d << 1) ^ (uint32_t)(d >> 31); }
 static int32_t s_unzz(uint32_t u) { return (int32_t)(u >> 1) ^ -(int32_t)(u & 1); }
 
@@ -70,9 +39,9 @@ static size_t s_druns_encode(const s_runv_t *r, uint32_t nr, uint8_t *out)
     int32_t prev = 0;
     for (uint32_t k = 0; k < nr; k++) {
         uint32_t t = s_zz(r[k].v - prev) << 1 | (r[k].len > 1);
-        o += out ? s_put_varint(out + o, t) : s_varint_len(t);
+        o += out ? hs__put_varint(out + o, t) : s_varint_len(t);
         if (r[k].len > 1)
-            o += out ? s_put_varint(out + o, r[k].len - 2) : s_varint_len(r[k].len - 2);
+            o += out ? hs__put_varint(out + o, r[k].len - 2) : s_varint_len(r[k].len - 2);
         prev = r[k].v;
     }
     return o;
@@ -84,10 +53,10 @@ static int s_druns_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int3
     int32_t prev = 0;
     for (uint32_t i = 0; i < n;) {
         uint32_t t, r = 0;
-        if (s_get_varint(&p, end, &t))
+        if (hs__get_varint(&p, end, &t))
             return -1;
         int64_t x = (int64_t)prev + s_unzz(t >> 1);
-        if (x < lo || x > hi || ((t & 1) && (s_get_varint(&p, end, &r) || r > n)))
+        if (x < lo || x > hi || ((t & 1) && (hs__get_varint(&p, end, &r) || r > n)))
             return -1;
         r = (t & 1) ? r + 2 : 1;
         if (r > n - i)
@@ -137,7 +106,7 @@ static size_t s_palette_put(uint8_t *out, const int32_t *pal, int np)
     size_t o = 0;
     out[o++] = (uint8_t)np;
     for (int k = 0; k < np; k++)
-        o += s_put_varint(out + o, s_zz(pal[k]));
+        o += hs__put_varint(out + o, s_zz(pal[k]));
     return o;
 }
 
@@ -151,7 +120,7 @@ static int s_palette_get(const uint8_t **pp, const uint8_t *end, int32_t lo, int
         return -1;
     for (int k = 0; k < np; k++) {
         uint32_t u;
-        if (s_get_varint(pp, end, &u))
+        if (hs__get_varint(pp, end, &u))
             return -1;
         pal[k] = s_unzz(u);
         if (pal[k] < lo || pal[k] > hi)
@@ -178,7 +147,7 @@ static size_t s_pruns_encode(const s_runv_t *r, uint32_t nr, const int32_t *pal,
             out[o] = (uint8_t)(r[k].idx << 4 | (l < 15 ? l : 15));
         o++;
         if (l >= 15)
-            o += out ? s_put_varint(out + o, l - 15) : s_varint_len(l - 15);
+            o += out ? hs__put_varint(out + o, l - 15) : s_varint_len(l - 15);
     }
     return o;
 }
@@ -195,7 +164,7 @@ static int s_pruns_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int3
             return -1;
         uint8_t b = *p++;
         uint32_t r = (b & 15u) + 1;
-        if (r == 16 && (s_get_varint(&p, end, &r) || r > n || (r += 16) < 16))
+        if (r == 16 && (hs__get_varint(&p, end, &r) || r > n || (r += 16) < 16))
             return -1;
         if ((b >> 4) >= np || r > n - i)
             return -1;
