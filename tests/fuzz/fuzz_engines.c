@@ -6,12 +6,18 @@
  * Properties checked on every input (NUL-terminated copy of the bytes):
  *  - hs_engine_check_list returns 0, HS_EINVAL or HS_ENOTFOUND, and
  *    hs_engine_canonical_list (no flags, room to spare) agrees with it;
- *  - a canonical list is a fixed point: canonicalized again it is unchanged,
- *    and it passes hs_engine_check_list;
+ *  - a canonical list of this build's revisions is a fixed point:
+ *    canonicalized again it is unchanged, and it passes hs_engine_check_list.
+ *    (Not so for an older revision: revision 1 is written bare for the ids
+ *    stored before revisions existed, so "influence@1" is "influence", which
+ *    read as input names this build's influence@2. Workers are matched to
+ *    jobs by canonical name, so the bare spec only ever reaches a worker whose
+ *    build computes revision 1: worker/engine.h, "Revisions".)
  *  - with HS_ENGINE_THIS_BUILD, every spec of an accepted list names an engine
  *    hs_engine_init creates (name and revision, without the options).
  * Seeds in tests/fuzz/corpus/engines/.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,13 +43,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int crc = hs_engine_canonical_list(list, 16, 0, out, room, NULL);
     if ((crc == 0) != (rc == 0))
         abort();   /* the two disagree on what is a valid list */
-    if (crc == 0) {
+    bool this_build = hs_engine_canonical_list(list, 16, HS_ENGINE_THIS_BUILD, again, room,
+                                               NULL) == 0;
+    if (crc == 0 && this_build) {
         if (hs_engine_canonical_list(out, 16, 0, again, room, NULL) != 0 || strcmp(out, again))
             abort();   /* canonical form is not a fixed point */
         if (hs_engine_check_list(out, 16, NULL) != 0)
             abort();
     }
-    if (hs_engine_canonical_list(list, 16, HS_ENGINE_THIS_BUILD, out, room, NULL) == 0) {
+    if (this_build && hs_engine_canonical_list(list, 16, HS_ENGINE_THIS_BUILD, out, room,
+                                               NULL) == 0) {
         char *save = NULL;
         for (char *tok = strtok_r(out, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             tok[strcspn(tok, ":")] = '\0';
