@@ -20,12 +20,7 @@ static char s_dir[256];
 
 static inline void s_rm_dir(const char *dir)
 {
-    char p[512];
-    snprintf(p, sizeof p, "%s/data.mdb", dir);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/lock.mdb", dir);
-    unlink(p);
-    rmdir(dir);
+    hs_test_rm_store(dir);
 }
 
 static inline const char *s_newdir(const char *tag)

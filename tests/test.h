@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int hs_test_passed, hs_test_failed;
 
@@ -61,6 +62,17 @@ static inline const char *hs_test_own_data_dir(void)
 {
     const char *d = getenv("HS_TEST_DATA");
     return d ? d : "tests/data";
+}
+
+/* Removes a store directory a test made (data.mdb, lock.mdb, the folder). */
+static inline void hs_test_rm_store(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/data.mdb", dir);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/lock.mdb", dir);
+    unlink(p);
+    rmdir(dir);
 }
 
 static inline int hs_test_finish(void)

@@ -344,16 +344,6 @@ static void s_store_verify(const char *dir, const hs_game_t *games, const bool *
     hs_store_close(&s);
 }
 
-static void s_rm_store(const char *dir)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/data.mdb", dir);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/lock.mdb", dir);
-    unlink(p);
-    rmdir(dir);
-}
-
 /* One armed run; false when it did not reach the failure point. */
 static bool s_store_run(long at, const hs_game_t *games)
 {
@@ -388,7 +378,7 @@ static bool s_store_run(long at, const hs_game_t *games)
         HS_CHECK(grown);   /* the runs did take the grow-and-replay path */
     }
     s_store_verify(dir, games, committed);
-    s_rm_store(dir);
+    hs_test_rm_store(dir);
     return fired;
 }
 
