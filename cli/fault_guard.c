@@ -41,8 +41,8 @@ int hs_cli_guarded(hs_cli_guarded_fn fn, void *ctx, const char *what, hs_error_t
     } else {
         rc = hs_error_set(err, HS_ECORRUPT,
                           "%s: the store is damaged (%s while reading it); run "
-                          "`hyeongse check --db DIR` for details", what,
-                          sig == SIGBUS ? "SIGBUS" : "SIGSEGV");
+                          "`hyeongse check --db %s` for details", what,
+                          sig == SIGBUS ? "SIGBUS" : "SIGSEGV", what);
     }
     s_armed = NULL;
     sigaction(SIGSEGV, &old_segv, NULL);
