@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worker/nn/forward.h"
+#include "worker/nn/eval.h"
 
 static float s_act(float x, hs_nn_act_t k)
 {
@@ -225,38 +225,6 @@ static int s_value(const hs_nn_model_t *m, int n, const float *x, hs_nn_raw_t *r
     return rc;
 }
 
-/* Where (x, y) lands under symmetry sym (KataGo's order: flips, then transpose). */
-static int s_sym_index(int x, int y, int n, int sym)
-{
-    if (sym & 2) x = n - 1 - x;
-    if (sym & 1) y = n - 1 - y;
-    if (sym & 4) { int t = x; x = y; y = t; }
-    return y * n + x;
-}
-
-static void s_sym_planes(const float *in, float *out, int planes, int n, int sym)
-{
-    size_t a = (size_t)n * (size_t)n;
-    for (int p = 0; p < planes; p++)
-        for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++)
-                out[(size_t)p * a + (size_t)s_sym_index(x, y, n, sym)] = in[(size_t)p * a + (size_t)(y * n + x)];
-}
-
-/* The outputs back from the symmetric frame. */
-static void s_unsym(hs_nn_raw_t *raw, int n, int sym)
-{
-    float pol[HS_NN_MAX_AREA], own[HS_NN_MAX_AREA];
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            int s = s_sym_index(x, y, n, sym);
-            pol[y * n + x] = raw->policy[s];
-            own[y * n + x] = raw->ownership[s];
-        }
-    memcpy(raw->policy, pol, (size_t)(n * n) * sizeof *pol);
-    memcpy(raw->ownership, own, (size_t)(n * n) * sizeof *own);
-}
-
 int hs_nn_forward_ref(const hs_nn_model_t *m, int n, const float *spatial,
                       const float *global, int sym, hs_nn_raw_t *raw, hs_error_t *err)
 {
@@ -270,14 +238,14 @@ int hs_nn_forward_ref(const hs_nn_model_t *m, int n, const float *spatial,
     float *x = malloc((size_t)m->trunk_c * a * sizeof *x);
     int rc = in && x ? 0 : HS_ENOMEM;
     if (!rc) {
-        s_sym_planes(spatial, in, HS_NN_SPATIAL, n, sym);
+        hs_nn_sym_planes(spatial, in, HS_NN_SPATIAL, n, sym);
         memset(raw, 0, sizeof *raw);
         raw->n = n;
         rc = s_trunk(m, n, in, global, x);
     }
     if (!rc) rc = s_policy(m, n, x, raw);
     if (!rc) rc = s_value(m, n, x, raw);
-    if (!rc) s_unsym(raw, n, sym);
+    if (!rc) hs_nn_unsym_raw(raw, n, sym);
     free(in);
     free(x);
     return rc ? hs_error_set(err, rc, "net: out of memory in the forward pass") : 0;

@@ -2,7 +2,7 @@
  * worker/nn/postprocess.c — from raw network outputs to what users read
  * (forward.h): the policy softmax over legal moves, win/loss/no-result, the
  * score figures with the version's multipliers, ownership; White's view.
- * Shared by every backend; hs_nn_eval_ref wires it to the reference pass.
+ * Shared by every backend; the evaluator (eval.c) calls it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -87,77 +87,4 @@ void hs_nn_postprocess(const hs_nn_model_t *m, const hs_nn_raw_t *raw,
         float t = tanhf(raw->ownership[i]);
         out->ownership[i] = white ? t : -t;
     }
-}
-
-/* KataGo's legality for the policy: empty, not the simple-ko point, and no
- * suicide unless the rules allow it. Superko bans are not applied yet. */
-static void s_legal(const hs_nn_pos_t *pos, unsigned char *legal)
-{
-    const hs_board_t *b = pos->board;
-    int n = b->size;
-    int suicide = pos->rules == HS_RULES_NEW_ZEALAND || pos->rules == HS_RULES_TROMP_TAYLOR;
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++)
-            legal[y * n + x] = hs_board_legal(b, pos->to_move, hs_board_point(b, x, y),
-                                              suicide ? HS_PLAY_SUICIDE_OK : 0) == HS_LEGAL;
-    legal[n * n] = 1;
-}
-
-static void s_accumulate(hs_nn_output_t *acc, const hs_nn_output_t *o, int first)
-{
-    if (first) {
-        *acc = *o;
-        return;
-    }
-    int a = o->n * o->n;
-    for (int i = 0; i <= a; i++)
-        acc->policy[i] += o->policy[i];
-    for (int i = 0; i < a; i++)
-        acc->ownership[i] += o->ownership[i];
-    acc->white_win += o->white_win; acc->white_loss += o->white_loss;
-    acc->no_result += o->no_result; acc->white_lead += o->white_lead;
-    acc->white_score_selfplay += o->white_score_selfplay;
-    acc->white_score_selfplay_sq += o->white_score_selfplay_sq;
-    acc->var_time_left += o->var_time_left; acc->st_winloss_error += o->st_winloss_error;
-    acc->st_score_error += o->st_score_error;
-}
-
-static void s_scale(hs_nn_output_t *acc, float k)
-{
-    int a = acc->n * acc->n;
-    for (int i = 0; i <= a; i++)
-        acc->policy[i] *= k;   /* illegal moves stay -1: eight -1s times 1/8 */
-    for (int i = 0; i < a; i++)
-        acc->ownership[i] *= k;
-    acc->white_win *= k; acc->white_loss *= k; acc->no_result *= k; acc->white_lead *= k;
-    acc->white_score_selfplay *= k; acc->white_score_selfplay_sq *= k;
-    acc->var_time_left *= k; acc->st_winloss_error *= k; acc->st_score_error *= k;
-}
-
-int hs_nn_eval_ref(const hs_nn_model_t *m, const hs_nn_pos_t *pos, int sym,
-                   hs_nn_output_t *out, hs_error_t *err)
-{
-    int n = pos->board->size;
-    if (sym < 0 || sym > HS_NN_SYM_ALL)
-        return hs_error_set(err, HS_EINVAL, "net: symmetry %d (0-7, or 8 for all)", sym);
-    float *sp = malloc((size_t)HS_NN_SPATIAL * HS_NN_MAX_AREA * sizeof *sp);
-    float gl[HS_NN_GLOBAL];
-    unsigned char legal[HS_NN_MAX_AREA + 1];
-    hs_nn_raw_t *raw = malloc(sizeof *raw);
-    hs_nn_output_t *one = malloc(sizeof *one);
-    int rc = sp && raw && one ? 0 : hs_error_set(err, HS_ENOMEM, "net: out of memory");
-    if (!rc) rc = hs_nn_features(pos, sp, gl, err);
-    if (!rc) s_legal(pos, legal);
-    int s0 = sym == HS_NN_SYM_ALL ? 0 : sym, s1 = sym == HS_NN_SYM_ALL ? 7 : sym;
-    for (int s = s0; !rc && s <= s1; s++) {
-        rc = hs_nn_forward_ref(m, n, sp, gl, s, raw, err);
-        if (!rc) {
-            hs_nn_postprocess(m, raw, pos, legal, one);
-            s_accumulate(out, one, s == s0);
-        }
-    }
-    if (!rc && sym == HS_NN_SYM_ALL)
-        s_scale(out, 1.0f / 8.0f);
-    free(sp); free(raw); free(one);
-    return rc;
 }
