@@ -8,6 +8,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/poskey.h"
 #include "worker/nn/model_internal.h"
 
 /* ---- folding ---------------------------------------------------------- */
@@ -354,6 +355,16 @@ static int s_parse_raw(const unsigned char *p, size_t len, hs_nn_model_t **out, 
     return 0;
 }
 
+/* The content hash is of the uncompressed bytes, so the same net gzipped
+ * twice (another level, another timestamp) is still the same net. */
+static void s_hash(hs_nn_model_t *m, const unsigned char *bytes, size_t len)
+{
+    uint8_t h[16];
+    hs_hash128(bytes, len, h);
+    for (int i = 0; i < 16; i++)
+        snprintf(m->hash + 2 * i, 3, "%02x", h[i]);
+}
+
 int hs_nn_model_parse(const void *data, size_t len, hs_nn_model_t **out, hs_error_t *err)
 {
     *out = NULL;
@@ -365,10 +376,15 @@ int hs_nn_model_parse(const void *data, size_t len, hs_nn_model_t **out, hs_erro
         if (rc)
             return rc;
         rc = s_parse_raw(raw, n, out, err);
+        if (!rc)
+            s_hash(*out, raw, n);
         free(raw);
         return rc;
     }
-    return s_parse_raw(p, len, out, err);
+    int rc = s_parse_raw(p, len, out, err);
+    if (!rc)
+        s_hash(*out, p, len);
+    return rc;
 }
 
 int hs_nn_model_load(const char *path, hs_nn_model_t **out, hs_error_t *err)

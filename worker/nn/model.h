@@ -105,8 +105,13 @@ struct hs_nn_block {
     hs_nn_block_t *inner;      /* NESTED: n_inner blocks */
 };
 
+#define HS_NN_HASH_LEN 32   /* hex digits of a model's content hash */
+
 typedef struct hs_nn_model {
     char name[128];
+    /* 128-bit hash (core/poskey.h hs_hash128) of the uncompressed file, in
+     * lowercase hex: what names the net in engine specs ("net:net=<hash>") */
+    char hash[HS_NN_HASH_LEN + 1];
     int version;
     int in_spatial, in_global;        /* input planes and global features */
     /* post-processing multipliers (version >= 13 reads them from the file;
