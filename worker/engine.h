@@ -89,6 +89,14 @@ typedef struct hs_engine_config {
      * through "influence" and then "judge" computes it once. Borrowed: it must
      * outlive the instance. */
     struct hs_stability_memo *stability_memo;
+    /* The nets this process holds, for the engines that run one ("net",
+     * "judge-net"): an engine picks the one whose content hash
+     * (hs_nn_model_t.hash) its spec names ("net:net=<hash>"). Borrowed,
+     * read-only, shared by every instance; they must outlive them. */
+    const struct hs_nn_model *const *nets;
+    int n_nets;
+    int net_backend;            /* hs_nn_backend_kind_t (worker/nn/backend.h) */
+    int net_batch;              /* positions per net batch; 0 = the backend's default */
 } hs_engine_config_t;
 
 /*
