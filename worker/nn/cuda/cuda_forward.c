@@ -17,29 +17,59 @@ typedef struct s_ctx {
     hs_error_t *err;
 } s_ctx_t;
 
-/* y = conv id (x), with its mode's bias and activation; z (may alias y) is
- * added before the activation where given (the residual). PLAIN convs leave
- * bias and activation to the caller. */
-static int s_conv(const s_ctx_t *c, int id, const void *x, void *y, const void *z)
+/* The unfused route: y = conv(x) (+ y itself as the residual, through
+ * cuDNN's beta), then bias and activation by our kernel. */
+static int s_conv_unfused(const s_ctx_t *c, int id, const void *x, void *y, int residual,
+                          int act)
 {
     const hs__cu_conv_t *cv = &c->cu->convs[id];
     const hs__cu_plan_t *p = c->p;
     hs__cu_lane_t *l = c->l;
-    hs_error_t *err = c->err;
     const float one = 1.0f, zero = 0.0f;
+    HS__CK(c->err, cudnnConvolutionForward(l->dnn, &one, p->xd[id], x, cv->wdesc, cv->w,
+                                           cv->cdesc, p->algo[id], l->ws, l->ws_size,
+                                           residual ? &one : &zero, p->yd[id], y));
+    if (cv->bf || act)
+        HS__CK(c->err, hs__cuk_bias_act(l->stream, y, cv->bf, NULL, act, c->batch, c->area,
+                                        cv->out_c));
+    return 0;
+}
+
+/* y = conv id (x), with its mode's bias and activation; with residual, y's
+ * old contents are added before the activation (conv2: y is the trunk).
+ * PLAIN convs leave bias and activation to the caller. */
+static int s_conv(const s_ctx_t *c, int id, const void *x, void *y, int residual)
+{
+    const hs__cu_conv_t *cv = &c->cu->convs[id];
+    const hs__cu_plan_t *p = c->p;
+    hs__cu_lane_t *l = c->l;
+    const float one = 1.0f, zero = 0.0f;
+    int act = cv->mode == HS__CU_RELU ? 1 : cv->post_act;
     if (cv->mode == HS__CU_PLAIN) {
-        HS__CK(err, cudnnConvolutionForward(l->dnn, &one, p->xd[id], x, cv->wdesc, cv->w,
-                                            cv->cdesc, p->algo[id], l->ws, l->ws_size, &zero,
-                                            p->yd[id], y));
+        HS__CK(c->err, cudnnConvolutionForward(l->dnn, &one, p->xd[id], x, cv->wdesc, cv->w,
+                                               cv->cdesc, p->algo[id], l->ws, l->ws_size, &zero,
+                                               p->yd[id], y));
         return 0;
     }
-    HS__CK(err, cudnnConvolutionBiasActivationForward(
-                    l->dnn, &one, p->xd[id], x, cv->wdesc, cv->w, cv->cdesc, p->algo[id], l->ws,
-                    l->ws_size, z ? &one : &zero, p->yd[id], z ? z : y, cv->bdesc, cv->bh,
-                    cv->mode == HS__CU_RELU ? c->cu->relu : c->cu->ident, p->yd[id], y));
+    if (p->unfused[id])
+        return s_conv_unfused(c, id, x, y, residual, act);
+    /* z aliases y: the residual in place, or (alpha2 = 0) not used */
+    cudnnStatus_t st = cudnnConvolutionBiasActivationForward(
+        l->dnn, &one, p->xd[id], x, cv->wdesc, cv->w, cv->cdesc, p->algo[id], l->ws, l->ws_size,
+        residual ? &one : &zero, p->yd[id], y, cv->bdesc, cv->bh,
+        cv->mode == HS__CU_RELU ? c->cu->relu : c->cu->ident, p->yd[id], y);
+    if (st == CUDNN_STATUS_NOT_SUPPORTED || st == CUDNN_STATUS_BAD_PARAM) {
+        /* cuDNN will not fuse this shape: remember, and run it unfused
+         * (nothing was enqueued by the refused call) */
+        p->unfused[id] = 1;
+        return s_conv_unfused(c, id, x, y, residual, act);
+    }
+    if (st != CUDNN_STATUS_SUCCESS)
+        return hs__cu_fail(c->err, "cudnnConvolutionBiasActivationForward",
+                           cudnnGetErrorString(st));
     if (cv->post_act)
-        HS__CK(err, hs__cuk_bias_act(l->stream, y, NULL, NULL, cv->post_act, c->batch, c->area,
-                                     cv->out_c));
+        HS__CK(c->err, hs__cuk_bias_act(l->stream, y, NULL, NULL, cv->post_act, c->batch, c->area,
+                                        cv->out_c));
     return 0;
 }
 
@@ -69,7 +99,7 @@ static int s_gpool_mid(const s_ctx_t *c, const hs__cu_block_t *b, const void *pr
 {
     hs__cu_lane_t *l = c->l;
     const hs__cu_conv_t *g = &c->cu->convs[b->gconv], *c1 = &c->cu->convs[b->conv1];
-    int rc = s_conv(c, b->gconv, pre, l->ha, NULL);
+    int rc = s_conv(c, b->gconv, pre, l->ha, 0);
     if (!rc) {
         HS__CK(c->err, hs__cuk_pool(l->stream, l->ha, l->pool, c->batch, c->n, g->out_c, 0));
         rc = s_dense(c, b->gmul, l->pool, l->va);
@@ -86,14 +116,14 @@ static int s_block(const s_ctx_t *c, const hs__cu_block_t *b, void *x, int d)
     hs__cu_lane_t *l = c->l;
     void *pre = l->pre[d], *t = l->mid[d];
     int rc = s_norm(c, b->pre, x, pre);
-    if (!rc) rc = s_conv(c, b->conv1, pre, t, NULL);
+    if (!rc) rc = s_conv(c, b->conv1, pre, t, 0);
     if (!rc && b->kind == HS_NN_BLOCK_GPOOL)
         rc = s_gpool_mid(c, b, pre, t);
     for (int i = 0; !rc && b->kind == HS_NN_BLOCK_NESTED && i < b->n_inner; i++)
         rc = s_block(c, &b->inner[i], t, d + 1);
     if (!rc && b->kind == HS_NN_BLOCK_NESTED)
         rc = s_norm(c, b->post, t, t);
-    return rc ? rc : s_conv(c, b->conv2, t, x, x);
+    return rc ? rc : s_conv(c, b->conv2, t, x, 1);
 }
 
 static int s_trunk(const s_ctx_t *c)
@@ -104,7 +134,7 @@ static int s_trunk(const s_ctx_t *c)
     HS__CK(c->err, hs__cuk_input(l->stream, l->in_d, l->x_in, c->batch, HS_NN_SPATIAL, cu->cpad,
                                  c->area));
     int rc = s_dense(c, cu->input_global, global, l->va);
-    if (!rc) rc = s_conv(c, cu->input_conv, l->x_in, l->x, NULL);
+    if (!rc) rc = s_conv(c, cu->input_conv, l->x_in, l->x, 0);
     if (!rc)
         HS__CK(c->err, hs__cuk_bias_act(l->stream, l->x, cu->convs[cu->input_conv].bf, l->va, 0,
                                         c->batch, c->area, cu->m->trunk_c));
@@ -128,8 +158,8 @@ static int s_policy(const s_ctx_t *c)
     hs__cu_t *cu = c->cu;
     hs__cu_lane_t *l = c->l;
     const hs__cu_conv_t *p1 = &cu->convs[cu->p1];
-    int rc = s_conv(c, cu->p1, l->t, l->ha, NULL);
-    if (!rc) rc = s_conv(c, cu->g1, l->t, l->hb, NULL);
+    int rc = s_conv(c, cu->p1, l->t, l->ha, 0);
+    if (!rc) rc = s_conv(c, cu->g1, l->t, l->hb, 0);
     if (!rc)
         HS__CK(c->err, hs__cuk_pool(l->stream, l->hb, l->pool, c->batch, c->n,
                                     cu->convs[cu->g1].out_c, 0));
@@ -137,7 +167,7 @@ static int s_policy(const s_ctx_t *c)
     if (!rc)
         HS__CK(c->err, hs__cuk_bias_act(l->stream, l->ha, p1->bf, l->va, p1->act, c->batch,
                                         c->area, p1->out_c));
-    if (!rc) rc = s_conv(c, cu->p2, l->ha, l->hb, NULL);
+    if (!rc) rc = s_conv(c, cu->p2, l->ha, l->hb, 0);
     if (!rc)
         HS__CK(c->err, hs__cuk_channel0(l->stream, l->hb, l->out_d, c->batch, c->area,
                                         cu->convs[cu->p2].out_c, hs__cu_out_stride(c->n)));
@@ -153,7 +183,7 @@ static int s_value(const s_ctx_t *c)
 {
     hs__cu_t *cu = c->cu;
     hs__cu_lane_t *l = c->l;
-    int rc = s_conv(c, cu->v1, l->t, l->ha, NULL);
+    int rc = s_conv(c, cu->v1, l->t, l->ha, 0);
     if (!rc)
         HS__CK(c->err, hs__cuk_pool(l->stream, l->ha, l->pool, c->batch, c->n,
                                     cu->convs[cu->v1].out_c, 1));
@@ -163,7 +193,7 @@ static int s_value(const s_ctx_t *c)
     if (!rc) rc = s_dense(c, cu->sv3, l->va, l->vb);
     int ns = cu->dens[cu->sv3].out_c;
     if (!rc) rc = s_pack(c, c->area + 4, l->vb, ns, ns);
-    if (!rc) rc = s_conv(c, cu->own, l->ha, l->hb, NULL);
+    if (!rc) rc = s_conv(c, cu->own, l->ha, l->hb, 0);
     if (!rc)
         HS__CK(c->err, hs__cuk_channel0(l->stream, l->hb, l->out_d + c->area + HS__CU_OUT_EXTRA,
                                         c->batch, c->area, cu->convs[cu->own].out_c,

@@ -92,6 +92,9 @@ typedef struct hs__cu_plan {
     int batch, n;                   /* 0: unused slot */
     cudnnTensorDescriptor_t *xd, *yd;        /* [n_convs] */
     cudnnConvolutionFwdAlgo_t *algo;         /* [n_convs] */
+    /* [n_convs]: 1 where cuDNN refused the fused call for this shape (at plan
+     * time or at its first run): plain conv + our bias/act kernel instead */
+    unsigned char *unfused;
 } hs__cu_plan_t;
 
 typedef struct hs__cu_lane {

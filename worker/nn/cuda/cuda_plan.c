@@ -29,7 +29,8 @@ const char *hs__cu_str_blas(cublasStatus_t st)
 int hs__cu_fail(hs_error_t *err, const char *call, const char *msg)
 {
     size_t len = strcspn(call, "(");   /* the function's name, not its arguments */
-    int oom = strstr(msg, "memory") || strstr(msg, "MEMORY") || strstr(msg, "ALLOC");
+    int oom = strstr(msg, "memory") || strstr(msg, "MEMORY") || strstr(msg, "ALLOC") ||
+              strstr(msg, "alloc");
     return hs_error_set(err, oom ? HS_ENOMEM : HS_EIO, "backend cuda: %.*s: %s", (int)len, call,
                         msg);
 }
@@ -79,7 +80,13 @@ int hs__cu_lane_init(hs__cu_t *cu, hs__cu_lane_t *l, int cap, hs_error_t *err)
     HS__CK(err, cublasSetStream(l->blas, l->stream));
     /* the heads' small GEMMs stay FP32: no TF32, they are a sliver of the time */
     HS__CK(err, cublasSetMathMode(l->blas, CUBLAS_PEDANTIC_MATH));
-    return s_buffers(cu, l, err);
+    int rc = s_buffers(cu, l, err);
+    if (rc)
+        return rc;
+    /* the zeroing ran on the legacy stream, which our non-blocking ones do
+     * not wait for */
+    HS__CK(err, cudaDeviceSynchronize());
+    return 0;
 }
 
 static void s_plan_free(hs__cu_t *cu, hs__cu_plan_t *p)
@@ -91,6 +98,7 @@ static void s_plan_free(hs__cu_t *cu, hs__cu_plan_t *p)
     free(p->xd);
     free(p->yd);
     free(p->algo);
+    free(p->unfused);
     memset(p, 0, sizeof *p);
 }
 
@@ -122,29 +130,38 @@ static int s_tensor(cudnnTensorDescriptor_t *d, int batch, int c, int n, hs_erro
     return 0;
 }
 
-/* The algorithm for conv i: the fused identity activation allows only
- * IMPLICIT_PRECOMP_GEMM; otherwise cuDNN's best guess that fits the
- * workspace limit. *ws: its workspace. */
+/* The algorithm for conv i: the fused call with the identity activation
+ * allows only IMPLICIT_PRECOMP_GEMM; where cuDNN has none for this shape the
+ * conv runs unfused. Otherwise cuDNN's best guess that fits the workspace
+ * limit. *ws: its workspace. */
 static int s_algo(hs__cu_lane_t *l, const hs__cu_conv_t *c, hs__cu_plan_t *p, int i, size_t *ws,
                   hs_error_t *err)
 {
     if (c->mode == HS__CU_IDENT) {
         p->algo[i] = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-    } else {
-        cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        int got = 0, pick = -1;
-        HS__CK(err, cudnnGetConvolutionForwardAlgorithm_v7(l->dnn, p->xd[i], c->wdesc, c->cdesc,
-                                                           p->yd[i], CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
-                                                           &got, perf));
-        for (int k = 0; k < got && pick < 0; k++)
-            if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].memory <= HS__CU_WS_MAX)
-                pick = k;
-        if (pick < 0)
-            return hs_error_set(err, HS_EUNSUPPORTED, "backend cuda: cuDNN offers no algorithm "
-                                "for a %dx%d convolution %d -> %d channels", c->ky, c->kx,
-                                c->in_c, c->out_c);
-        p->algo[i] = perf[pick].algo;
+        cudnnStatus_t st = cudnnGetConvolutionForwardWorkspaceSize(l->dnn, p->xd[i], c->wdesc,
+                                                                   c->cdesc, p->yd[i],
+                                                                   p->algo[i], ws);
+        if (st == CUDNN_STATUS_SUCCESS && *ws <= HS__CU_WS_MAX)
+            return 0;
+        if (st != CUDNN_STATUS_SUCCESS && st != CUDNN_STATUS_NOT_SUPPORTED)
+            return hs__cu_fail(err, "cudnnGetConvolutionForwardWorkspaceSize",
+                               cudnnGetErrorString(st));
+        p->unfused[i] = 1;
     }
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int got = 0, pick = -1;
+    HS__CK(err, cudnnGetConvolutionForwardAlgorithm_v7(l->dnn, p->xd[i], c->wdesc, c->cdesc,
+                                                       p->yd[i], CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
+                                                       &got, perf));
+    for (int k = 0; k < got && pick < 0; k++)
+        if (perf[k].status == CUDNN_STATUS_SUCCESS && perf[k].memory <= HS__CU_WS_MAX)
+            pick = k;
+    if (pick < 0)
+        return hs_error_set(err, HS_EUNSUPPORTED, "backend cuda: cuDNN offers no algorithm "
+                            "for a %dx%d convolution %d -> %d channels", c->ky, c->kx,
+                            c->in_c, c->out_c);
+    p->algo[i] = perf[pick].algo;
     HS__CK(err, cudnnGetConvolutionForwardWorkspaceSize(l->dnn, p->xd[i], c->wdesc, c->cdesc,
                                                         p->yd[i], p->algo[i], ws));
     return 0;
@@ -156,7 +173,8 @@ static int s_plan_build(hs__cu_t *cu, hs__cu_lane_t *l, hs__cu_plan_t *p, int ba
     p->xd = calloc((size_t)cu->n_convs, sizeof *p->xd);
     p->yd = calloc((size_t)cu->n_convs, sizeof *p->yd);
     p->algo = calloc((size_t)cu->n_convs, sizeof *p->algo);
-    if (!p->xd || !p->yd || !p->algo)
+    p->unfused = calloc((size_t)cu->n_convs, sizeof *p->unfused);
+    if (!p->xd || !p->yd || !p->algo || !p->unfused)
         return hs_error_set(err, HS_ENOMEM, "backend cuda: out of memory");
     size_t need = 0;
     for (int i = 0; i < cu->n_convs; i++) {
