@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# bench/net_gpu.sh — the one device check of the cuda backend, for a fresh GPU
+# machine with this repository at its root: builds only what the check needs
+# (HS_NN_ONLY: core + the net engine + cuDNN backend, no cluster libraries),
+# runs test_nn_cuda (cuda vs the reference and KataGo's golden outputs), then
+# bench_net --backend cuda at batch 64 ... 2048 and prints a table.
+# Budget: about 6 minutes (build ~1-2, parity test ~1, bench 6 x ~10 s).
+#
+#   bench/net_gpu.sh [MODEL] [SECONDS]
+#     MODEL    the b6c96 .bin.gz (default: ../shared/nets/..., then shared/nets/...)
+#     SECONDS  per bench_net batch size (default 5)
+# Environment: HS_GPU_ARCH (default 90, an H100/H200; "80;90" for both),
+#   HS_GPU_BUILD (build folder, default build-gpu).
+# Exit: 0 all ran and passed; 1 test or bench failed; 2 the machine lacks
+# something (says what).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+REL=nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz
+MODEL=${1:-}
+SECS=${2:-5}
+BUILD=${HS_GPU_BUILD:-build-gpu}
+ARCH=${HS_GPU_ARCH:-90}
+CUDA=/usr/local/cuda
+
+if [ -z "$MODEL" ]; then
+    for d in ../shared shared; do
+        [ -f "$d/$REL" ] && { MODEL=$d/$REL; break; }
+    done
+fi
+if [ -z "$MODEL" ] || [ ! -f "$MODEL" ]; then
+    echo "net_gpu: the model is missing (${MODEL:-not in ../shared/$REL nor shared/$REL});" \
+         "pass its path as the first argument" >&2
+    exit 2
+fi
+MODEL=$(cd "$(dirname "$MODEL")" && pwd)/$(basename "$MODEL")
+# the golden file and its SGFs sit in the same shared tree, when present
+DATA=$(cd "$(dirname "$MODEL")/../../data" 2>/dev/null && pwd)
+[ -n "$DATA" ] && [ -f "$DATA/SOURCES.md" ] || DATA=""
+
+echo "== machine"
+missing=""
+for tool in cmake gcc "$CUDA/bin/nvcc"; do
+    command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
+for lib in libcudnn.so libcublas.so libcudart.so; do
+    [ -e "$CUDA/lib64/$lib" ] || ls /usr/lib/x86_64-linux-gnu/$lib >/dev/null 2>&1 \
+        || missing="$missing $lib"
+done
+[ -e "$CUDA/include/cudnn.h" ] || [ -e /usr/include/cudnn.h ] || missing="$missing cudnn.h"
+if [ -n "$missing" ]; then
+    echo "net_gpu: this machine lacks:$missing" >&2
+    exit 2
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null \
+    || echo "(no nvidia-smi)"
+"$CUDA/bin/nvcc" --version | tail -1
+echo "model: $MODEL"
+echo "data:  ${DATA:-(none: the golden comparison is left out)}"
+
+echo "== build ($BUILD, HS_NN_ONLY, sm_$ARCH)"
+mkdir -p "$BUILD" || exit 2
+t0=$(date +%s)
+if ! cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHS_NN_ONLY=ON -DHS_CUDNN=ON \
+        -DHS_CUDA_ROOT="$CUDA" -DCMAKE_CUDA_ARCHITECTURES="$ARCH" ${DATA:+-DHS_DATA_DIR="$DATA"} \
+        > "$BUILD/net_gpu.configure.log" 2>&1; then
+    tail -30 "$BUILD/net_gpu.configure.log"
+    echo "net_gpu: configure failed (log: $BUILD/net_gpu.configure.log)" >&2
+    exit 2
+fi
+if ! cmake --build "$BUILD" -j"$(nproc)" > "$BUILD/net_gpu.build.log" 2>&1; then
+    grep -E "error|Error" "$BUILD/net_gpu.build.log" | head -30
+    echo "net_gpu: build failed (log: $BUILD/net_gpu.build.log)" >&2
+    exit 2
+fi
+echo "built in $(( $(date +%s) - t0 )) s"
+
+echo "== test_nn_cuda (cuda vs ref at batch 1, 7, 64, 9x9, 13x13; golden)"
+t0=$(date +%s)
+HS_NN_MODEL="$MODEL" HS_DATA_DIR="$DATA" timeout 240 "$BUILD/test_nn_cuda"
+test_rc=$?
+echo "test_nn_cuda: exit $test_rc in $(( $(date +%s) - t0 )) s (0 pass, 77 skipped, 124 timed out)"
+
+echo "== bench_net --backend cuda"
+bench_rc=0
+if [ ! -x "$BUILD/bench_net" ]; then
+    echo "net_gpu: no bench_net in this tree (bench/bench_net.c); bench left out" >&2
+    bench_rc=1
+else
+    table=""
+    for B in 64 128 256 512 1024 2048; do
+        line=$(timeout $((SECS * 4 + 60)) "$BUILD/bench_net" "$MODEL" --backend cuda --batch "$B" \
+                   --seconds "$SECS" 2>&1)
+        rc=$?
+        echo "$line" | tail -3
+        eps=$(echo "$line" | sed -n 's/.*evals_per_s=\([0-9.]*\).*/\1/p' | tail -1)
+        [ $rc -eq 0 ] && [ -n "$eps" ] || { bench_rc=1; eps="failed (exit $rc)"; }
+        table="$table$(printf '%6d  %s' "$B" "$eps")"$'\n'
+    done
+    echo "== table: b6c96, 19x19, cuda, $SECS s per batch"
+    printf ' batch  evals/s\n%s' "$table"
+fi
+[ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ] && exit 0
+exit 1
