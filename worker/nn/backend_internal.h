@@ -24,7 +24,7 @@ typedef struct hs__nn_backend_ops {
 extern const hs__nn_backend_ops_t hs__nn_backend_dnnl;   /* backend_dnnl.c */
 #endif
 #ifdef HS_HAVE_CUDNN
-extern const hs__nn_backend_ops_t hs__nn_backend_cuda;   /* backend_cuda.c */
+extern const hs__nn_backend_ops_t hs__nn_backend_cuda;   /* cuda/backend_cuda.c */
 /* Number of CUDA devices present (0 when none or the driver is missing);
  * why none, into err. */
 int hs__nn_cuda_devices(hs_error_t *err);
