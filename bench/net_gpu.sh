@@ -74,6 +74,10 @@ if ! cmake --build "$BUILD" -j"$(nproc)" > "$BUILD/net_gpu.build.log" 2>&1; then
 fi
 echo "built in $(( $(date +%s) - t0 )) s"
 
+echo "== test_nn_cuda_errors (the error path)"
+"$BUILD/test_nn_cuda_errors" | tail -2
+[ "${PIPESTATUS[0]}" -eq 0 ] || echo "net_gpu: test_nn_cuda_errors failed" >&2
+
 echo "== test_nn_cuda (cuda vs ref at batch 1, 7, 64, 9x9, 13x13; golden)"
 t0=$(date +%s)
 HS_NN_MODEL="$MODEL" HS_DATA_DIR="$DATA" timeout 240 "$BUILD/test_nn_cuda"

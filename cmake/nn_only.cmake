@@ -4,7 +4,7 @@
 #   hs_core    core/*.c without the wire codec (core/wire*.c: msgpack)
 #   hs_worker  worker/nn/*.c + the readers its features use (stability, tactics)
 #              (+ the cuDNN backend, by the HS_CUDNN block of the top level)
-#   tests      test_nn_cuda, test_nn_golden (CTest names nn_cuda, nn_golden)
+#   tests      test_nn_cuda, test_nn_cuda_errors, test_nn_golden (CTest: nn_cuda, ...)
 #   bench_net  where bench/bench_net.c exists
 find_package(Threads REQUIRED)
 find_package(ZLIB REQUIRED)
@@ -22,7 +22,7 @@ target_link_libraries(hs_worker PUBLIC hs_core ZLIB::ZLIB)
 
 # Called by the top level after the HS_CUDNN block (hs_worker complete).
 function(hs_nn_only_programs)
-  foreach(_t nn_cuda nn_golden)
+  foreach(_t nn_cuda nn_cuda_errors nn_golden)
     add_executable(test_${_t} "${CMAKE_SOURCE_DIR}/tests/test_${_t}.c")
     target_include_directories(test_${_t} PRIVATE "${CMAKE_SOURCE_DIR}/tests")
     target_link_libraries(test_${_t} PRIVATE hs_worker hs_core)
