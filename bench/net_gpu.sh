@@ -76,7 +76,8 @@ echo "built in $(( $(date +%s) - t0 )) s"
 
 echo "== test_nn_cuda_errors (the error path)"
 "$BUILD/test_nn_cuda_errors" | tail -2
-[ "${PIPESTATUS[0]}" -eq 0 ] || echo "net_gpu: test_nn_cuda_errors failed" >&2
+errors_rc=${PIPESTATUS[0]}
+[ "$errors_rc" -eq 0 ] || echo "net_gpu: test_nn_cuda_errors failed (exit $errors_rc)" >&2
 
 echo "== test_nn_cuda (cuda vs ref at batch 1, 7, 64, 9x9, 13x13; golden)"
 t0=$(date +%s)
@@ -103,5 +104,5 @@ else
     echo "== table: b6c96, 19x19, cuda, $SECS s per batch"
     printf ' batch  evals/s\n%s' "$table"
 fi
-[ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ] && exit 0
+[ $errors_rc -eq 0 ] && [ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ] && exit 0
 exit 1
