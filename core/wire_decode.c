@@ -317,6 +317,24 @@ static int s_dec_job(hs_wire_reader_t *r, hs_wire_job_status_t *j)
     return s_skip_rest(r, nf, 10);
 }
 
+/* READY's optional nets (field 8) and backend (field 9, when nf > 9; nil = not
+ * said): checked here as the broker matches them, so a hash it stores is one a
+ * spec's `net` option can name. */
+static int s_dec_ready_nets(hs_wire_reader_t *r, uint32_t nf, hs_wire_ready_t *x)
+{
+    TRY(s_strv(r, "ready.nets", &x->nets, &x->num_nets, HS_WIRE_MAX_NETS,
+               HS_WIRE_NET_HASH_LEN));
+    for (int i = 0; i < x->num_nets; i++)
+        if (!hs_wire_net_hash_valid(x->nets[i], strlen(x->nets[i])))
+            return s_fail(r, "not a net hash (32 lowercase hex digits)");
+    if (nf > 9) {
+        TRY(s_str(r, "ready.backend", &x->backend, HS_WIRE_MAX_BACKEND));
+        if (x->backend && !hs_wire_backend_valid(x->backend, strlen(x->backend)))
+            return s_fail(r, "not a backend name ([a-z0-9_-])");
+    }
+    return 0;
+}
+
 /* STATUS after [version, type]: job_id, then the optional before, limit and
  * state (nf: the body's field count). */
 static int s_dec_status(hs_wire_reader_t *r, uint32_t nf, hs_wire_status_t *st)
@@ -362,6 +380,10 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         if (nf > 7) {   /* optional: TASK bodies per message it accepts */
             TRY(s_int_in(r, "ready.batch", 0, HS_WIRE_MAX_BATCH, &x->batch));
             used = 8;
+        }
+        if (nf > 8) {   /* optional: the nets it holds, then its backend */
+            TRY(s_dec_ready_nets(r, nf, x));
+            used = nf > 9 ? 10 : 9;
         }
         break;
     }
