@@ -75,6 +75,9 @@ typedef struct hs__bworker {
     char engines[HS_WIRE_MAX_ENGINES][64];
     int credit;                     /* most tasks in flight */
     int batch;                      /* most TASK bodies per message (READY's batch, >= 1) */
+    int num_nets;                   /* READY's nets: a spec option net=<hash> is */
+    char nets[HS_WIRE_MAX_NETS][HS_WIRE_NET_HASH_LEN + 1];   /* leased only to a holder */
+    char backend[HS_WIRE_MAX_BACKEND + 1];   /* READY's backend, "" = not said */
     hs__btask_t **leases;           /* tasks leased to it */
     int num_leases, cap_leases;
     int64_t leased_positions;       /* positions of those tasks */
