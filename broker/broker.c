@@ -342,8 +342,10 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
                      "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
+    hs__worker_list(b, &m.status_reply);   /* without it (no memory) the reply still goes */
     s_outbox_add(o, id, len, false, &m);
     free(m.status_reply.jobs);
+    free(m.status_reply.worker_list);
 }
 
 /* Games a client may send next. The queue bound counts tasks, and a long game

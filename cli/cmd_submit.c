@@ -214,6 +214,40 @@ int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *
 
 /* --------------------------------------------------------------- status */
 
+/* The live workers (STATUS_REPLY's list): JSON, or a line each with the nets
+ * (the first 8 hex digits of each hash, enough to tell them apart) and the
+ * backend; nothing when the broker sent no list (an older one, a WATCH push). */
+static void s_print_workers(FILE *out, const hs_wire_status_reply_t *r, bool json)
+{
+    if (json && r->num_worker_list > 0)
+        fputs(",\"worker_list\":[", out);
+    for (int i = 0; i < r->num_worker_list; i++) {
+        const hs_wire_worker_info_t *w = &r->worker_list[i];
+        if (json) {
+            fprintf(out, "%s{\"name\":", i ? "," : "");
+            hs_json_string(out, w->name);
+            fprintf(out, ",\"tasks\":%d,\"nets\":[", w->tasks);
+            for (int k = 0; k < w->num_nets; k++)
+                fprintf(out, "%s\"%s\"", k ? "," : "", w->nets[k]);   /* hex: no escaping */
+            fprintf(out, "],\"backend\":");
+            if (w->backend)
+                hs_json_string(out, w->backend);
+            else
+                fputs("null", out);
+            fputc('}', out);
+            continue;
+        }
+        fprintf(out, "  %-24s %6d tasks", w->name ? w->name : "?", w->tasks);
+        for (int k = 0; k < w->num_nets; k++)
+            fprintf(out, "%s%.8s", k ? "," : "  nets ", w->nets[k]);
+        if (w->backend)
+            fprintf(out, " on %s", w->backend);
+        fputc('\n', out);
+    }
+    if (json && r->num_worker_list > 0)
+        fputc(']', out);
+}
+
 void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
 {
     if (json) {
@@ -240,10 +274,12 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
         if (r->total >= 0)   /* an older broker does not say */
             fprintf(out, ",\"total\":%" PRId64 ",\"more\":%s", r->total,
                     r->more ? "true" : "false");
+        s_print_workers(out, r, true);
         fprintf(out, "}\n");
         return;
     }
     fprintf(out, "workers: %d\n", r->workers);
+    s_print_workers(out, r, false);
     fprintf(out, "%6s  %-9s %9s %9s %7s %11s %11s %9s  %s\n", "job", "state", "games", "done",
             "failed", "positions", "pos done", "pos/s", "name");
     for (int i = 0; i < r->num_jobs; i++) {

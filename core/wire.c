@@ -188,6 +188,13 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
                 free(m->status_reply.jobs[i].reason);
             }
         free(m->status_reply.jobs);
+        for (int i = 0; m->status_reply.worker_list && i < m->status_reply.num_worker_list; i++) {
+            hs_wire_worker_info_t *w = &m->status_reply.worker_list[i];
+            free(w->name);
+            s_strv_free(w->nets, w->num_nets);
+            free(w->backend);
+        }
+        free(m->status_reply.worker_list);
         break;
     case HS_WIRE_STATUS:
         free(m->status.state);
@@ -465,6 +472,31 @@ bool hs_wire_backend_valid(const char *s, size_t n)
     return true;
 }
 
+/* STATUS_REPLY's worker list (field 6): [name, nets, backend, tasks] each, with
+ * READY's own rules for the nets and the backend. */
+static void s_enc_workers(s_enc_t *e, const hs_wire_worker_info_t *v, int n)
+{
+    if (n > HS_WIRE_MAX_WORKERS || !v) {
+        s_bad(e, "too many workers");
+        return;
+    }
+    msgpack_pack_array(&e->pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        msgpack_pack_array(&e->pk, 4);
+        s_str(e, v[i].name ? v[i].name : "", HS_WIRE_MAX_NAME);
+        for (int k = 0; k < v[i].num_nets && v[i].nets && k < HS_WIRE_MAX_NETS; k++)
+            if (!v[i].nets[k] || !hs_wire_net_hash_valid(v[i].nets[k], strlen(v[i].nets[k])))
+                s_bad(e, "worker net is not a net hash");
+        s_strv(e, v[i].nets, v[i].num_nets, HS_WIRE_MAX_NETS, HS_WIRE_NET_HASH_LEN);
+        if (v[i].backend && !hs_wire_backend_valid(v[i].backend, strlen(v[i].backend)))
+            s_bad(e, "worker backend is not a backend name");
+        s_str(e, v[i].backend, HS_WIRE_MAX_BACKEND);
+        if (v[i].tasks < 0)
+            s_bad(e, "negative task count");
+        msgpack_pack_int(&e->pk, v[i].tasks);
+    }
+}
+
 /* READY: 7 fields, then the optional ones only up to the last that is set (batch
  * field 7, nets 8, backend 9), so a worker without nets sends what older
  * brokers read, and a READY with nets but no batch carries batch 0. */
@@ -612,7 +644,7 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         const hs_wire_status_reply_t *s = &m->status_reply;
         /* total and more are fields 4 and 5 (a minor addition): an older client
          * ignores them. A total below the page's count is raised to it. */
-        msgpack_pack_array(pk, 6);
+        msgpack_pack_array(pk, s->num_worker_list > 0 ? 7 : 6);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
@@ -625,6 +657,8 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
         msgpack_pack_int64(pk, s->total < s->num_jobs ? s->num_jobs : s->total);
         if (s->more) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+        if (s->num_worker_list > 0)
+            s_enc_workers(&e, s->worker_list, s->num_worker_list);
         break;
     }
     case HS_WIRE_CANCEL_REPLY:

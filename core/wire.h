@@ -79,6 +79,7 @@
 #define HS_WIRE_NET_HASH_LEN   32           /* lowercase hex digits of a net's content hash
                                              * (worker/nn/model.h, hs_nn_model_t.hash) */
 #define HS_WIRE_MAX_BACKEND    16           /* bytes of READY's backend name */
+#define HS_WIRE_MAX_WORKERS    1024         /* workers listed in one STATUS_REPLY */
 
 typedef enum hs_wire_type {
     HS_WIRE_NONE = 0,
@@ -239,6 +240,15 @@ typedef struct hs_wire_status {
                               * "done", "failed", "canceled"), or NULL = any */
 } hs_wire_status_t;
 
+/* One live worker as STATUS_REPLY lists it: what its READY said of its nets. */
+typedef struct hs_wire_worker_info {
+    char *name;              /* READY's name */
+    char **nets;             /* READY's nets (full hashes), NULL/0 = none */
+    int num_nets;
+    char *backend;           /* READY's backend, or NULL */
+    int tasks;               /* tasks leased to it now */
+} hs_wire_worker_info_t;
+
 typedef struct hs_wire_status_reply {
     hs_wire_job_status_t *jobs;
     int num_jobs;
@@ -246,6 +256,11 @@ typedef struct hs_wire_status_reply {
     int64_t total;           /* optional (field 4): jobs matching the STATUS (all pages);
                               * -1 when the broker did not say (an older broker) */
     bool more;               /* optional (field 5): older matching jobs follow this page */
+    hs_wire_worker_info_t *worker_list;  /* optional (field 6, sent when not empty): the
+                              * live workers, at most HS_WIRE_MAX_WORKERS of them (an
+                              * answer to STATUS; a WATCH push and an older broker
+                              * send none) */
+    int num_worker_list;
 } hs_wire_status_reply_t;
 
 typedef struct hs_wire_cancel_reply {

@@ -5,6 +5,7 @@
 #     clear message and a non-zero exit before anything connects;
 #   - a worker holding two nets tells the broker their hashes and its backend
 #     in READY (the broker's --verbose line) and says so when connected;
+#     `status` shows them (text: 8 hex digits each; JSON: whole hashes);
 #   - submit: --net without a net engine, a net engine without --net, a
 #     net= value that is not a hash, a broken net: refused before reading games.
 # The nets are the hand-made ones of the nnmodel fuzz corpus.
@@ -71,7 +72,7 @@ refused 2 "submit, nine nets" "at most 8 nets" \
 if start_broker_at "tcp://127.0.0.1:*" "$tmp/db" "$tmp/broker.log" --heartbeat-ms 200 --verbose; then
     pids+=("$bpid")
     "$BIN" worker --connect "$addr" --threads 1 --engines noop --net "$v8" --net "$v11" \
-        --backend ref --name netw 2> "$tmp/worker.err" &
+        --backend ref --name netw --heartbeat-ms 200 2> "$tmp/worker.err" &
     wpid=$!
     pids+=("$wpid")
     # Waits for the broker's line about the worker (not a timed check: 20 s is
@@ -84,6 +85,14 @@ if start_broker_at "tcp://127.0.0.1:*" "$tmp/db" "$tmp/broker.log" --heartbeat-m
     check "READY carried 2 nets and the backend" "$?" 0
     grep -Eq "connected to .*engines noop, nets [0-9a-f]{8},[0-9a-f]{8} on ref" "$tmp/worker.err"
     check "the worker says which nets it holds" "$?" 0
+    "$BIN" status --broker "$addr" > "$tmp/status.txt"
+    grep -Eq "^  netw +0 tasks  nets [0-9a-f]{8},[0-9a-f]{8} on ref$" "$tmp/status.txt"
+    check "status lists the worker's nets and backend" "$?" 0
+    "$BIN" status --broker "$addr" --json > "$tmp/status.json"
+    python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["worker_list"][0]
+assert w["name"] == "netw" and w["backend"] == "ref" and len(w["nets"]) == 2, w
+assert all(len(h) == 32 for h in w["nets"]), w' "$tmp/status.json"
+    check "status --json lists the worker's nets (full hashes)" "$?" 0
     kill -TERM "$wpid"; wait "$wpid"; check "worker left cleanly" "$?" 0
     kill -TERM "$bpid"; wait "$bpid"; check "broker stopped cleanly" "$?" 0
     pids=()

@@ -9,7 +9,9 @@
  *     a job "noop:net=<A>" is never leased to a worker that offers noop but
  *     holds only net B, nor to one whose READY has no nets (an older worker);
  *     a worker holding B and A gets every task of it; a job without a net still
- *     goes to the worker without A.
+ *     goes to the worker without A;
+ *   - STATUS lists the live workers with their nets, backend and leases
+ *     (STATUS_REPLY's optional worker list: round trip, absent when empty).
  * With HS_WIRE_CORPUS set it also writes the READY_NETS seed of fuzz_wire.
  */
 #include <stdio.h>
@@ -232,6 +234,70 @@ static void s_listen(void *sock, uint64_t want, int stop_after, int tasks[8])
     }
 }
 
+/* STATUS lists the one live worker with its nets, its backend and its leases
+ * (the fake workers say backend "ref"): at least min_tasks (the plain job's
+ * task, requeued when an earlier worker left, may be leased to it too). */
+static void s_check_status(hs_client_t *cl, int num_nets, const char **nets, int min_tasks)
+{
+    hs_wire_msg_t r;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_status(cl, 0, &r, &err), 0);
+    const hs_wire_status_reply_t *s = &r.status_reply;
+    HS_CHECK_INT(s->num_worker_list, 1);
+    if (s->num_worker_list == 1) {
+        const hs_wire_worker_info_t *w = &s->worker_list[0];
+        HS_CHECK_STR(w->name, "w");
+        HS_CHECK_INT(w->num_nets, num_nets);
+        for (int i = 0; i < w->num_nets && i < num_nets; i++)
+            HS_CHECK_STR(w->nets[i], nets[i]);
+        HS_CHECK_STR(w->backend ? w->backend : "(null)", "ref");
+        HS_CHECK(w->tasks >= min_tasks && w->tasks <= min_tasks + 1);
+    }
+    hs_wire_msg_fini(&r);
+}
+
+/* STATUS_REPLY's optional worker list: absent when empty (6 fields, as older
+ * clients read), round trip, a bad hash refused both ways. */
+static void s_test_status_wire(void)
+{
+    char *nets[] = { S_NET_A };
+    hs_wire_worker_info_t w[2] = { { .name = "a", .nets = nets, .num_nets = 1, .backend = "cpu",
+                                     .tasks = 3 },
+                                   { .name = "b" } };
+    hs_wire_msg_t m, d;
+    hs_wire_buf_t buf = { 0 };
+    hs_wire_msg_init(&m, HS_WIRE_STATUS_REPLY);
+    m.status_reply.workers = 2;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
+    HS_CHECK_INT(buf.data[0], 0x96);
+    m.status_reply.worker_list = w;
+    m.status_reply.num_worker_list = 2;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
+    HS_CHECK_INT(buf.data[0], 0x97);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, NULL), 0);
+    HS_CHECK_INT(d.status_reply.num_worker_list, 2);
+    if (d.status_reply.num_worker_list == 2) {
+        const hs_wire_worker_info_t *x = d.status_reply.worker_list;
+        HS_CHECK_STR(x[0].name, "a");
+        HS_CHECK_INT(x[0].num_nets, 1);
+        HS_CHECK_STR(x[0].num_nets ? x[0].nets[0] : "", S_NET_A);
+        HS_CHECK_STR(x[0].backend ? x[0].backend : "(null)", "cpu");
+        HS_CHECK_INT(x[0].tasks, 3);
+        HS_CHECK_STR(x[1].name, "b");
+        HS_CHECK(x[1].num_nets == 0 && x[1].backend == NULL && x[1].tasks == 0);
+    }
+    hs_wire_msg_fini(&d);
+    for (size_t i = 0; i + 1 < buf.len; i++)   /* the hash's first 'a' made 'A' */
+        if (buf.data[i] == 'a' && buf.data[i + 1] == 'b') {
+            buf.data[i] = 'A';
+            break;
+        }
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, NULL), HS_EPROTO);
+    nets[0] = "not a hash";
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), HS_EINVAL);
+    hs_wire_buf_free(&buf);
+}
+
 static void s_test_routing(void)
 {
     char dir[] = "/tmp/hs-test-netroute-XXXXXX";
@@ -283,6 +349,7 @@ static void s_test_routing(void)
     s_listen(w2, job_a, S_GAMES, seen);
     HS_CHECK_INT(seen[job_a], S_GAMES);
     printf("worker holding B and A: %d tasks of the net-A job\n", seen[job_a]);
+    s_check_status(cl, 2, (const char *[]){ S_NET_B, S_NET_A }, S_GAMES);
     s_simple(w2, HS_WIRE_DISCONNECT);
     zmq_close(w2);
 
@@ -296,6 +363,7 @@ static void s_test_routing(void)
 int main(void)
 {
     s_test_wire();
+    s_test_status_wire();
     s_test_routing();
     return hs_test_finish();
 }
