@@ -12,7 +12,8 @@
  *     goes to the worker without A;
  *   - STATUS lists the live workers with their nets, backend and leases
  *     (STATUS_REPLY's optional worker list: round trip, absent when empty).
- * With HS_WIRE_CORPUS set it also writes the READY_NETS seed of fuzz_wire.
+ * With HS_WIRE_CORPUS set it also writes the READY_NETS and STATUS_REPLY_WORKERS
+ * seeds of fuzz_wire.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,11 +55,12 @@ static int s_roundtrip(const hs_wire_msg_t *m, int fields, hs_wire_buf_t *buf, h
     return hs_wire_decode(buf->data, buf->len, d, NULL);
 }
 
-static void s_write_seed(const hs_wire_buf_t *buf)
+/* Writes buf as the fuzz_wire seed $HS_WIRE_CORPUS/name, when that is set. */
+static void s_write_seed(const hs_wire_buf_t *buf, const char *name)
 {
     const char *dir = getenv("HS_WIRE_CORPUS");
     char path[512];
-    if (!dir || snprintf(path, sizeof path, "%s/READY_NETS", dir) >= (int)sizeof path)
+    if (!dir || snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
         return;
     FILE *f = fopen(path, "wb");
     if (f) {
@@ -93,7 +95,7 @@ static void s_test_wire(void)
     HS_CHECK_STR(d.ready.backend ? d.ready.backend : "(null)", "cpu");
     HS_CHECK_INT(d.ready.credit, 8);
     hs_wire_msg_fini(&d);
-    s_write_seed(&buf);
+    s_write_seed(&buf, "READY_NETS");
 
     /* A hash turned upper-case in the bytes: the decoder refuses it. */
     for (size_t i = 0; i + 1 < buf.len; i++)
@@ -287,6 +289,7 @@ static void s_test_status_wire(void)
         HS_CHECK(x[1].num_nets == 0 && x[1].backend == NULL && x[1].tasks == 0);
     }
     hs_wire_msg_fini(&d);
+    s_write_seed(&buf, "STATUS_REPLY_WORKERS");
     for (size_t i = 0; i + 1 < buf.len; i++)   /* the hash's first 'a' made 'A' */
         if (buf.data[i] == 'a' && buf.data[i + 1] == 'b') {
             buf.data[i] = 'A';
