@@ -57,6 +57,8 @@ static void s_test_specs(void)
     s_expect("net:net=0123456789ABCDEF0123456789abcdef", 1, NULL, HS_EINVAL, true);
     s_expect("net:visits=3", 1, NULL, HS_EINVAL, true);
     s_expect("net:", 1, NULL, HS_EINVAL, true);
+    s_expect("net@2x", 1, NULL, HS_EINVAL, true);   /* else "net@2x:net=<h>" grows again */
+    s_expect("judge-net@", 1, NULL, HS_EINVAL, true);
     /* Too long for out. */
     char small[20];
     static const char *const one[] = { S_H1 };

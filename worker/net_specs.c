@@ -67,14 +67,18 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
     for (const char *s = engines ? engines : "";;) {
         size_t len = strcspn(s, ",");
         hs_engine_spec_t sp;
-        hs_engine_spec_split(s, len, &sp);
+        int bad = hs_engine_spec_split(s, len, &sp);
         if (s != engines && !s_put(out, size, &at, ",", 1))
             return hs_error_set(err, HS_ELIMIT, "engine list too long");
         int rc = 0;
         if (sp.name_len && hs_net_engine_name(s, sp.name_len)) {
             if (used)
                 *used = true;
-            rc = s_net_spec(s, len, &sp, hashes, n, out, size, &at, err);
+            /* A bad revision leaves the options unsplit: "net:net=<h>" could
+             * not be told from a bare "net" (found by fuzz_netspecs). */
+            rc = bad ? hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a revision is a "
+                                    "number after '@', then ':' or the end", (int)len, s)
+                     : s_net_spec(s, len, &sp, hashes, n, out, size, &at, err);
         } else if (!s_put(out, size, &at, s, len)) {
             rc = HS_ELIMIT;
         }

@@ -39,7 +39,8 @@ bool hs_net_engine_name(const char *name, size_t len);
  * *used (may be NULL): whether the list holds a net engine.
  * Returns 0, or HS_EINVAL with the reason in *err (a net engine without a
  * hash: n == 0 and no net= option; a net= value that is not a hash; another
- * option on a net engine's spec), or HS_ELIMIT (out too small).
+ * option on a net engine's spec; a net engine's revision that is not a
+ * number), or HS_ELIMIT (out too small).
  */
 int hs_net_specs(const char *engines, const char *const *hashes, int n, char *out, size_t size,
                  bool *used, hs_error_t *err);
