@@ -224,11 +224,17 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_
     w->credit = r->credit > 0 ? (r->credit > 1024 ? 1024 : r->credit) : 1;
     /* Several TASKs per message only for a worker that said it reads them. */
     w->batch = r->batch > 1 ? r->batch : 1;
+    /* The decoder checked each hash's form (and the count): a spec's net=<hash>
+     * option is matched against these bytes exactly. */
+    for (int i = 0; i < r->num_nets && w->num_nets < HS_WIRE_MAX_NETS; i++)
+        snprintf(w->nets[w->num_nets++], sizeof w->nets[0], "%s", r->nets[i]);
+    snprintf(w->backend, sizeof w->backend, "%s", r->backend ? r->backend : "");
     w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
-    HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d)\n", w->name,
-          w->num_engines, r->threads, w->credit, w->batch);
+    HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d, %d nets%s%s)\n",
+            w->name, w->num_engines, r->threads, w->credit, w->batch, w->num_nets,
+            *w->backend ? ", backend " : "", w->backend);
 }
 
 static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_t *r)
@@ -336,8 +342,10 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
                      "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
+    hs__worker_list(b, &m.status_reply);   /* without it (no memory) the reply still goes */
     s_outbox_add(o, id, len, false, &m);
     free(m.status_reply.jobs);
+    free(m.status_reply.worker_list);
 }
 
 /* Games a client may send next. The queue bound counts tasks, and a long game

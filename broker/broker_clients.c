@@ -352,3 +352,35 @@ void hs__clients_free(hs__broker_t *b)
     b->watchers = NULL;
     b->num_queries = b->num_watchers = 0;
 }
+
+/* ------------------------------------------------------- worker list */
+
+/* One block per reply: the entries, then each worker's nets as pointers into
+ * the workers themselves (borrowed until the reply is encoded). */
+int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r)
+{
+    int n = b->num_workers < HS_WIRE_MAX_WORKERS ? b->num_workers : HS_WIRE_MAX_WORKERS;
+    r->worker_list = NULL;
+    r->num_worker_list = 0;
+    if (n == 0)
+        return 0;
+    size_t head = sizeof(hs_wire_worker_info_t) * (size_t)n;
+    char *block = calloc(1, head + sizeof(char *) * (size_t)n * HS_WIRE_MAX_NETS);
+    if (!block)
+        return HS_ENOMEM;
+    hs_wire_worker_info_t *v = (hs_wire_worker_info_t *)(void *)block;
+    char **nets = (char **)(void *)(block + head);
+    for (int i = 0; i < n; i++) {
+        hs__bworker_t *w = b->workers[i];
+        v[i].name = w->name;
+        v[i].nets = nets + (size_t)i * HS_WIRE_MAX_NETS;
+        for (int k = 0; k < w->num_nets; k++)
+            v[i].nets[k] = w->nets[k];
+        v[i].num_nets = w->num_nets;
+        v[i].backend = w->backend[0] ? w->backend : NULL;
+        v[i].tasks = w->num_leases;
+    }
+    r->worker_list = v;
+    r->num_worker_list = n;
+    return 0;
+}

@@ -75,6 +75,9 @@ typedef struct hs__bworker {
     char engines[HS_WIRE_MAX_ENGINES][64];
     int credit;                     /* most tasks in flight */
     int batch;                      /* most TASK bodies per message (READY's batch, >= 1) */
+    int num_nets;                   /* READY's nets: a spec option net=<hash> is */
+    char nets[HS_WIRE_MAX_NETS][HS_WIRE_NET_HASH_LEN + 1];   /* leased only to a holder */
+    char backend[HS_WIRE_MAX_BACKEND + 1];   /* READY's backend, "" = not said */
     hs__btask_t **leases;           /* tasks leased to it */
     int num_leases, cap_leases;
     int64_t leased_positions;       /* positions of those tasks */
@@ -144,6 +147,11 @@ void hs__watch_remove(hs__broker_t *b, int i);
 void hs__watch_push(hs__broker_t *b);
 /* Frees the query queue and the watchers (at shutdown). */
 void hs__clients_free(hs__broker_t *b);
+/* The live workers into r->worker_list (STATUS's answer: what each READY said of
+ * its nets, and its leases). Borrows the workers' strings: encode the reply
+ * before the loop changes them, then free(r->worker_list) (one block). 0 or
+ * HS_ENOMEM (then no list). */
+int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r);
 
 /* ---- the socket loop: broker.c ---- */
 /* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe

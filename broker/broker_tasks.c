@@ -211,6 +211,31 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
 
 /* ------------------------------------------------------------------ tasks */
 
+/* Whether w holds the net value[0..len) names (its READY listed that hash). */
+static bool s_worker_holds(const hs__bworker_t *w, const char *value, size_t len)
+{
+    for (int k = 0; k < w->num_nets; k++)
+        if (len == HS_WIRE_NET_HASH_LEN && !memcmp(w->nets[k], value, len))
+            return true;
+    return false;
+}
+
+/* Whether w holds every net spec's options name. Any option called `net` names
+ * a net, whatever the engine ("net:net=<hash>", "judge-net:net=<hash>"): the
+ * broker does not know the engines, and a worker without that net would fail
+ * every task of the job (docs/PROTOCOL.md, "Nets"). */
+static bool s_worker_has_nets(const hs__bworker_t *w, const char *spec)
+{
+    for (const char *o = strchr(spec, ':'); o; ) {
+        o++;
+        size_t len = strcspn(o, ",");
+        if (len > 4 && !strncmp(o, "net=", 4) && !s_worker_holds(w, o + 4, len - 4))
+            return false;
+        o = o[len] == ',' ? o + len : NULL;
+    }
+    return true;
+}
+
 static bool s_worker_can(const hs__bworker_t *w, const hs__bjob_t *j)
 {
     for (int e = 0; e < j->num_engines; e++) {
@@ -219,7 +244,7 @@ static bool s_worker_can(const hs__bworker_t *w, const hs__bjob_t *j)
         bool ok = false;
         for (int k = 0; k < w->num_engines && !ok; k++)
             ok = strlen(w->engines[k]) == len && !strncmp(w->engines[k], spec, len);
-        if (!ok)
+        if (!ok || !s_worker_has_nets(w, spec))
             return false;
     }
     return true;

@@ -2,6 +2,8 @@
  * cli/cmd_submit.c — `hyeongse submit ARCHIVE --broker ADDR`: stream an archive's
  * games into a new job, optionally wait for it with a live progress bar. Also
  * holds the helpers of cli/cluster.h that `analyze` and `status` share.
+ * `--engines net --net FILE` sends the spec net:net=<the file's hash>: the net is
+ * loaded here only to refuse a broken file before any game is sent.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -17,6 +19,7 @@
 #include "args.h"
 #include "cluster.h"
 #include "worker/engine.h"
+#include "worker/net_specs.h"
 #include "core/clock.h"
 #include "core/json.h"
 
@@ -211,6 +214,40 @@ int hs__cli_wait(hs_client_t *c, uint64_t job, FILE *bar, hs_cli_job_summary_t *
 
 /* --------------------------------------------------------------- status */
 
+/* The live workers (STATUS_REPLY's list): JSON, or a line each with the nets
+ * (the first 8 hex digits of each hash, enough to tell them apart) and the
+ * backend; nothing when the broker sent no list (an older one, a WATCH push). */
+static void s_print_workers(FILE *out, const hs_wire_status_reply_t *r, bool json)
+{
+    if (json && r->num_worker_list > 0)
+        fputs(",\"worker_list\":[", out);
+    for (int i = 0; i < r->num_worker_list; i++) {
+        const hs_wire_worker_info_t *w = &r->worker_list[i];
+        if (json) {
+            fprintf(out, "%s{\"name\":", i ? "," : "");
+            hs_json_string(out, w->name);
+            fprintf(out, ",\"tasks\":%d,\"nets\":[", w->tasks);
+            for (int k = 0; k < w->num_nets; k++)
+                fprintf(out, "%s\"%s\"", k ? "," : "", w->nets[k]);   /* hex: no escaping */
+            fprintf(out, "],\"backend\":");
+            if (w->backend)
+                hs_json_string(out, w->backend);
+            else
+                fputs("null", out);
+            fputc('}', out);
+            continue;
+        }
+        fprintf(out, "  %-24s %6d tasks", w->name ? w->name : "?", w->tasks);
+        for (int k = 0; k < w->num_nets; k++)
+            fprintf(out, "%s%.8s", k ? "," : "  nets ", w->nets[k]);
+        if (w->backend)
+            fprintf(out, " on %s", w->backend);
+        fputc('\n', out);
+    }
+    if (json && r->num_worker_list > 0)
+        fputc(']', out);
+}
+
 void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
 {
     if (json) {
@@ -237,10 +274,12 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
         if (r->total >= 0)   /* an older broker does not say */
             fprintf(out, ",\"total\":%" PRId64 ",\"more\":%s", r->total,
                     r->more ? "true" : "false");
+        s_print_workers(out, r, true);
         fprintf(out, "}\n");
         return;
     }
     fprintf(out, "workers: %d\n", r->workers);
+    s_print_workers(out, r, false);
     fprintf(out, "%6s  %-9s %9s %9s %7s %11s %11s %9s  %s\n", "job", "state", "games", "done",
             "failed", "positions", "pos done", "pos/s", "name");
     for (int i = 0; i < r->num_jobs; i++) {
@@ -262,12 +301,15 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse submit ARCHIVE... [--broker ADDR] [--engines LIST]\n"
             "                       [--moves all|every:N|last] [--name NAME] [--token TOKEN]\n"
-            "                       [--wait]\n\n"
+            "                       [--net FILE]... [--wait]\n\n"
             "Reads the archives (.sgf, folders, .tar.gz, .zip), sends every game to the\n"
             "broker as one job and prints the job id and token. Broken games are sent too and\n"
             "recorded as failed with the reason.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --engines LIST  comma-separated engines (default %s)\n"
+            "  --net FILE      the net (KataGo .bin.gz) of the net engines: --engines net\n"
+            "                  becomes net:net=<its hash> (one spec per --net, up to %d);\n"
+            "                  a spec already net:net=<hash> needs no --net\n"
             "  --moves SPEC    positions to evaluate: all (default), every:N, last\n"
             "  --name NAME     job name (default: the first archive's name, \"(+N)\" when\n"
             "                  more follow)\n"
@@ -281,7 +323,33 @@ static void s_usage(FILE *out)
             "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n"
             "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
             "                  them (default: not followed, reported as \"link\" failures)\n",
-            HS_CLI_DEFAULT_BROKER, hs__cli_default_engines());
+            HS_CLI_DEFAULT_BROKER, hs__cli_default_engines(), HS_NET_MAX);
+}
+
+/* --net: loads each net (a broken or missing file is refused here, before a game
+ * is read) and writes engines with its net engines' specs naming them into out.
+ * 0, or the exit status. */
+static int s_net_engines(const char *engines, const char *const *paths, int n, char *out,
+                         size_t size)
+{
+    hs_net_set_t nets = { 0 };
+    hs_error_t err = { 0 };
+    bool used = false;
+    int status = 0;
+    for (int i = 0; i < n && !status; i++)
+        if (hs_net_set_load(&nets, paths[i], &err) < 0)
+            status = 1;
+    if (!status && hs_net_specs(engines, nets.hashes, nets.n, out, size, &used, &err) < 0)
+        status = 2;
+    if (!status && n > 0 && !used) {
+        snprintf(err.msg, sizeof err.msg, "--net: no engine of '%s' runs a net (net, "
+                 "judge-net)", engines);
+        status = 2;
+    }
+    if (status)
+        fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+    hs_net_set_free(&nets);
+    return status;
 }
 
 int hs_cmd_submit(int argc, char **argv)
@@ -291,11 +359,12 @@ int hs_cmd_submit(int argc, char **argv)
         { "moves", required_argument, 0, 'm' },  { "name", required_argument, 0, 'n' },
         { "threads", required_argument, 0, 't' }, { "wait", no_argument, 0, 'w' },
         { "token", required_argument, 0, 'T' },  { "help", no_argument, 0, 'h' },
-        { "follow-symlinks", no_argument, 0, 'L' },
+        { "follow-symlinks", no_argument, 0, 'L' }, { "net", required_argument, 0, 'N' },
         { 0, 0, 0, 0 },
     };
     const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL, *token = NULL;
-    int threads = 0, wait = 0, follow = 0, c;
+    const char *net_paths[HS_NET_MAX];
+    int threads = 0, wait = 0, follow = 0, n_net_paths = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
         switch (c) {
@@ -310,6 +379,13 @@ int hs_cmd_submit(int argc, char **argv)
         case 'w': wait = 1; break;
         case 'T': token = optarg; break;
         case 'L': follow = 1; break;
+        case 'N':
+            if (n_net_paths == HS_NET_MAX) {
+                fprintf(stderr, "hyeongse submit: --net: at most %d nets\n", HS_NET_MAX);
+                return 2;
+            }
+            net_paths[n_net_paths++] = optarg;
+            break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -344,7 +420,11 @@ int hs_cmd_submit(int argc, char **argv)
     hs_error_t err = { 0 };
     /* Canonical specs ("judge@2" from revision 2 on): the job's engine ids then
      * name the revision that computes them (worker/engine.h, "Revisions"). */
-    char canon_engines[1024];
+    char net_engines[1024], canon_engines[1024];
+    int status = s_net_engines(engines, net_paths, n_net_paths, net_engines, sizeof net_engines);
+    if (status)
+        return status;
+    engines = net_engines;
     if (hs_engine_canonical_list(engines, HS_WIRE_MAX_ENGINES, 0, canon_engines,
                                  sizeof canon_engines, &err) < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
@@ -381,7 +461,6 @@ int hs_cmd_submit(int argc, char **argv)
            " duplicates skipped\n", job, used, rep.games, rep.failed, rep.duplicates);
     fflush(stdout);
     hs_ingest_report_fini(&rep);
-    int status = 0;
     if (wait) {
         hs_cli_job_summary_t sum;
         rc = hs__cli_wait(cl, job, stderr, &sum, &err);

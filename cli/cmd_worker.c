@@ -1,6 +1,8 @@
 /*
  * cli/cmd_worker.c — `hyeongse worker --connect ADDR --threads N`: evaluate tasks
  * from a broker until SIGTERM/SIGINT, then finish the tasks in hand and leave.
+ * `--net FILE` loads a net once for every engine thread; READY lists its hash,
+ * so the broker sends this worker the jobs that name it.
  * Says on stderr, even without --verbose, when the broker first answers and why
  * it stopped: a worker host's log then shows that it worked, and for whom.
  */
@@ -15,6 +17,8 @@
 #include "args.h"
 #include "core/wire.h"
 #include "worker/engine.h"
+#include "worker/net_specs.h"
+#include "worker/nn/backend.h"
 #include "worker/worker.h"
 
 const char hs_cmd_worker_summary[] = "run a worker: evaluate positions for a broker";
@@ -33,6 +37,7 @@ static void s_on_signal(int sig)
 typedef struct s_life {
     const hs_worker_config_t *cfg;
     const char *engines;
+    char nets[HS_NET_MAX * 10 + 32];   /* ", nets 0123abcd,... on cpu", or "" */
     char name[HS_WIRE_MAX_NAME];   /* as READY gave it, once connected */
     int connections;
 } s_life_t;
@@ -44,8 +49,8 @@ static void s_on_connected(void *arg, const char *name, int connections)
     snprintf(l->name, sizeof l->name, "%s", name);
     l->connections = connections;
     if (connections == 1)
-        fprintf(stderr, "hyeongse worker: %s connected to %s: %d threads, engines %s\n", name,
-                l->cfg->endpoint, l->cfg->threads, l->engines);
+        fprintf(stderr, "hyeongse worker: %s connected to %s: %d threads, engines %s%s\n",
+                name, l->cfg->endpoint, l->cfg->threads, l->engines, l->nets);
     else
         fprintf(stderr, "hyeongse worker: %s connected to %s again (connection %d)\n", name,
                 l->cfg->endpoint, connections);
@@ -79,7 +84,7 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse worker --connect ADDR [--threads N] [--engines LIST]\n"
             "                       [--credit N] [--batch N] [--heartbeat-ms N] [--name NAME]\n"
-            "                       [--verbose]\n\n"
+            "                       [--net FILE]... [--backend cpu|cuda|ref] [--verbose]\n\n"
             "Connects to a broker (the address given to `hyeongse broker --bind`) and\n"
             "evaluates the positions of the tasks it hands out. Reconnects after 1 s,\n"
             "doubling up to 32 s, when the broker goes silent. SIGTERM: finishes the\n"
@@ -88,12 +93,59 @@ static void s_usage(FILE *out)
             "  --threads N        engine threads (default: one per CPU)\n"
             "  --engines LIST     engines offered (default all: %s)\n"
             "  --credit N         tasks held at once (default 4 x threads + 8)\n"
-            "  --batch N          positions per engine call (default: the engine's)\n"
+            "  --batch N          positions per engine call, and per net batch (default:\n"
+            "                     the engine's; for nets, the backend's)\n"
+            "  --net FILE         a KataGo net (.bin.gz) for the net engines, loaded once;\n"
+            "                     up to %d; the broker sends jobs that name a net only to\n"
+            "                     workers that hold it\n"
+            "  --backend B        how nets run: cpu, cuda or ref (default %s)\n"
             "  --heartbeat-ms N   heartbeat interval (default 1000)\n"
             "  --name NAME        name shown by the broker (default host:pid)\n"
             "  --verbose          log connection events (without it: one line when the\n"
             "                     broker first answers, one when the worker stops)\n",
-            hs_engine_list(known, sizeof known));
+            hs_engine_list(known, sizeof known), HS_NET_MAX,
+            hs_nn_backend_kind_name(hs_nn_backend_default()));
+}
+
+/* The nets part of the "connected" line: ", nets 0123abcd,89abcdef on cpu". */
+static void s_describe_nets(const hs_net_set_t *nets, hs_nn_backend_kind_t kind, char *out,
+                            size_t size)
+{
+    out[0] = '\0';
+    if (nets->n == 0)
+        return;
+    size_t at = (size_t)snprintf(out, size, ", nets ");
+    for (int i = 0; i < nets->n && at < size; i++)
+        at += (size_t)snprintf(out + at, size - at, "%s%.8s", i ? "," : "", nets->hashes[i]);
+    if (at < size)
+        snprintf(out + at, size - at, " on %s", hs_nn_backend_kind_name(kind));
+}
+
+/* --net and --backend: loads the nets (before connecting, so a missing or
+ * broken file stops the worker at once) and checks the backend is there. 0,
+ * or the exit status. */
+static int s_nets_setup(hs_net_set_t *nets, const char *const *paths, int n_paths,
+                        const char *backend, hs_worker_config_t *cfg)
+{
+    hs_error_t err = { 0 };
+    hs_nn_backend_kind_t kind = hs_nn_backend_default();
+    if (backend && hs_nn_backend_parse(backend, &kind, &err) < 0) {
+        fprintf(stderr, "hyeongse worker: --backend: %s\n", err.msg);
+        return 2;
+    }
+    if (backend && !hs_nn_backend_available(kind, &err)) {
+        fprintf(stderr, "hyeongse worker: --backend %s: %s\n", backend, err.msg);
+        return 1;
+    }
+    for (int i = 0; i < n_paths; i++)
+        if (hs_net_set_load(nets, paths[i], &err) < 0) {
+            fprintf(stderr, "hyeongse worker: %s\n", err.msg);
+            return 1;
+        }
+    cfg->nets = (const struct hs_nn_model *const *)nets->models;
+    cfg->n_nets = nets->n;
+    cfg->net_backend = (int)kind;
+    return 0;
 }
 
 int hs_cmd_worker(int argc, char **argv)
@@ -103,13 +155,16 @@ int hs_cmd_worker(int argc, char **argv)
         { "threads", required_argument, 0, 't' }, { "engines", required_argument, 0, 'e' },
         { "credit", required_argument, 0, 'C' },  { "batch", required_argument, 0, 'B' },
         { "heartbeat-ms", required_argument, 0, 'H' }, { "name", required_argument, 0, 'n' },
+        { "net", required_argument, 0, 'N' },     { "backend", required_argument, 0, 'k' },
         { "verbose", no_argument, 0, 'v' },       { "help", no_argument, 0, 'h' },
         { 0, 0, 0, 0 },
     };
     hs_worker_config_t cfg = { .stop = &s_stop };
+    const char *net_paths[HS_NET_MAX], *backend = NULL;
+    int n_net_paths = 0;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "c:t:e:C:B:H:n:vh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:t:e:C:B:H:n:N:k:vh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': cfg.endpoint = optarg; break;
         case 't':
@@ -130,6 +185,14 @@ int hs_cmd_worker(int argc, char **argv)
                 return 2;
             break;
         case 'n': cfg.name = optarg; break;
+        case 'N':
+            if (n_net_paths == HS_NET_MAX) {
+                fprintf(stderr, "hyeongse worker: --net: at most %d nets\n", HS_NET_MAX);
+                return 2;
+            }
+            net_paths[n_net_paths++] = optarg;
+            break;
+        case 'k': backend = optarg; break;
         case 'v': cfg.verbose = 1; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
@@ -143,6 +206,12 @@ int hs_cmd_worker(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cfg.threads = n > 0 ? (int)n : 1;
     }
+    hs_net_set_t nets = { 0 };
+    int status = s_nets_setup(&nets, net_paths, n_net_paths, backend, &cfg);
+    if (status) {
+        hs_net_set_free(&nets);
+        return status;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = s_on_signal;
@@ -151,11 +220,13 @@ int hs_cmd_worker(int argc, char **argv)
     char known[1024];
     s_life_t life = { .cfg = &cfg,
                       .engines = cfg.engines ? cfg.engines : hs_engine_list(known, sizeof known) };
+    s_describe_nets(&nets, (hs_nn_backend_kind_t)cfg.net_backend, life.nets, sizeof life.nets);
     cfg.on_connected = s_on_connected;
     cfg.on_connected_arg = &life;
     hs_error_t err = { 0 };
     hs_worker_stats_t st = { 0 };
     int rc = hs_worker_run(&cfg, &st, &err);
     s_say_stopped(&life, &st, rc, &err);
+    hs_net_set_free(&nets);
     return rc < 0 ? 1 : 0;
 }

@@ -155,6 +155,8 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
     case HS_WIRE_READY:
         free(m->ready.name);
         s_strv_free(m->ready.engines, m->ready.num_engines);
+        s_strv_free(m->ready.nets, m->ready.num_nets);
+        free(m->ready.backend);
         break;
     case HS_WIRE_TASK:
         hs_wire_game_fini(&m->task.game);
@@ -186,6 +188,13 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
                 free(m->status_reply.jobs[i].reason);
             }
         free(m->status_reply.jobs);
+        for (int i = 0; m->status_reply.worker_list && i < m->status_reply.num_worker_list; i++) {
+            hs_wire_worker_info_t *w = &m->status_reply.worker_list[i];
+            free(w->name);
+            s_strv_free(w->nets, w->num_nets);
+            free(w->backend);
+        }
+        free(m->status_reply.worker_list);
         break;
     case HS_WIRE_STATUS:
         free(m->status.state);
@@ -452,6 +461,76 @@ static void s_enc_status(s_enc_t *e, const hs_wire_status_t *st)
         s_str(e, st->state, HS_WIRE_MAX_NAME);
 }
 
+bool hs_wire_backend_valid(const char *s, size_t n)
+{
+    if (!s || n == 0 || n > HS_WIRE_MAX_BACKEND)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'
+              || s[i] == '-'))
+            return false;
+    return true;
+}
+
+/* STATUS_REPLY's worker list (field 6): [name, nets, backend, tasks] each, with
+ * READY's own rules for the nets and the backend. */
+static void s_enc_workers(s_enc_t *e, const hs_wire_worker_info_t *v, int n)
+{
+    if (n > HS_WIRE_MAX_WORKERS || !v) {
+        s_bad(e, "too many workers");
+        return;
+    }
+    msgpack_pack_array(&e->pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        msgpack_pack_array(&e->pk, 4);
+        s_str(e, v[i].name ? v[i].name : "", HS_WIRE_MAX_NAME);
+        for (int k = 0; k < v[i].num_nets && v[i].nets && k < HS_WIRE_MAX_NETS; k++)
+            if (!v[i].nets[k] || !hs_wire_net_hash_valid(v[i].nets[k], strlen(v[i].nets[k])))
+                s_bad(e, "worker net is not a net hash");
+        s_strv(e, v[i].nets, v[i].num_nets, HS_WIRE_MAX_NETS, HS_WIRE_NET_HASH_LEN);
+        if (v[i].backend && !hs_wire_backend_valid(v[i].backend, strlen(v[i].backend)))
+            s_bad(e, "worker backend is not a backend name");
+        s_str(e, v[i].backend, HS_WIRE_MAX_BACKEND);
+        if (v[i].tasks < 0)
+            s_bad(e, "negative task count");
+        msgpack_pack_int(&e->pk, v[i].tasks);
+    }
+}
+
+/* READY: 7 fields, then the optional ones only up to the last that is set (batch
+ * field 7, nets 8, backend 9), so a worker without nets sends what older
+ * brokers read, and a READY with nets but no batch carries batch 0. */
+static void s_enc_ready(s_enc_t *e, const hs_wire_ready_t *r)
+{
+    int n = r->backend ? 10 : r->num_nets > 0 ? 9 : r->batch > 0 ? 8 : 7;
+    msgpack_pack_array(&e->pk, (size_t)n);
+    msgpack_pack_int(&e->pk, HS_WIRE_VERSION);
+    msgpack_pack_int(&e->pk, HS_WIRE_READY);
+    s_str(e, r->name, HS_WIRE_MAX_NAME);
+    s_strv(e, r->engines, r->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+    if (r->threads < 0 || r->threads > HS_WIRE_MAX_THREADS || r->gpus < 0
+        || r->gpus > HS_WIRE_MAX_THREADS || r->credit < 0 || r->credit > HS_WIRE_MAX_THREADS * 16)
+        s_bad(e, "READY threads/gpus/credit out of range");
+    msgpack_pack_int(&e->pk, r->threads);
+    msgpack_pack_int(&e->pk, r->gpus);
+    msgpack_pack_int(&e->pk, r->credit);
+    if (r->batch < 0 || r->batch > HS_WIRE_MAX_BATCH)
+        s_bad(e, "READY batch out of range");
+    if (n > 7)
+        msgpack_pack_int(&e->pk, r->batch);
+    if (n > 8) {
+        for (int i = 0; i < r->num_nets && r->nets && i < HS_WIRE_MAX_NETS; i++)
+            if (!r->nets[i] || !hs_wire_net_hash_valid(r->nets[i], strlen(r->nets[i])))
+                s_bad(e, "READY net is not a net hash (32 lowercase hex digits)");
+        s_strv(e, r->nets, r->num_nets, HS_WIRE_MAX_NETS, HS_WIRE_NET_HASH_LEN);
+    }
+    if (n > 9) {
+        if (!hs_wire_backend_valid(r->backend, strlen(r->backend)))
+            s_bad(e, "READY backend is not a name of [a-z0-9_-], 1..16 bytes");
+        s_str(e, r->backend, HS_WIRE_MAX_BACKEND);
+    }
+}
+
 int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
 {
     s_enc_t e = { .out = out, .err = err, .rc = 0 };
@@ -459,26 +538,9 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
     msgpack_packer_init(&e.pk, &e, s_buf_write);
     msgpack_packer *pk = &e.pk;
     switch (m->type) {
-    case HS_WIRE_READY: {
-        const hs_wire_ready_t *r = &m->ready;
-        /* batch is field 7, sent only when set: a READY without it reads as before. */
-        msgpack_pack_array(pk, r->batch > 0 ? 8 : 7);
-        msgpack_pack_int(pk, HS_WIRE_VERSION);
-        msgpack_pack_int(pk, m->type);
-        s_str(&e, r->name, HS_WIRE_MAX_NAME);
-        s_strv(&e, r->engines, r->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
-        if (r->threads < 0 || r->threads > HS_WIRE_MAX_THREADS || r->gpus < 0
-            || r->gpus > HS_WIRE_MAX_THREADS || r->credit < 0 || r->credit > HS_WIRE_MAX_THREADS * 16)
-            s_bad(&e, "READY threads/gpus/credit out of range");
-        msgpack_pack_int(pk, r->threads);
-        msgpack_pack_int(pk, r->gpus);
-        msgpack_pack_int(pk, r->credit);
-        if (r->batch < 0 || r->batch > HS_WIRE_MAX_BATCH)
-            s_bad(&e, "READY batch out of range");
-        if (r->batch > 0)
-            msgpack_pack_int(pk, r->batch);
+    case HS_WIRE_READY:
+        s_enc_ready(&e, &m->ready);
         break;
-    }
     case HS_WIRE_HEARTBEAT:
     case HS_WIRE_DISCONNECT:
         msgpack_pack_array(pk, 2);
@@ -582,7 +644,7 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         const hs_wire_status_reply_t *s = &m->status_reply;
         /* total and more are fields 4 and 5 (a minor addition): an older client
          * ignores them. A total below the page's count is raised to it. */
-        msgpack_pack_array(pk, 6);
+        msgpack_pack_array(pk, s->num_worker_list > 0 ? 7 : 6);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
@@ -595,6 +657,8 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
         msgpack_pack_int64(pk, s->total < s->num_jobs ? s->num_jobs : s->total);
         if (s->more) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+        if (s->num_worker_list > 0)
+            s_enc_workers(&e, s->worker_list, s->num_worker_list);
         break;
     }
     case HS_WIRE_CANCEL_REPLY:
@@ -642,6 +706,16 @@ int hs_wire_encode_eval(const hs_eval_t *v, hs_wire_buf_t *out, hs_error_t *err)
 
 /* ------------------------------------------------------------------------ */
 /* UTF-8                                                                     */
+
+bool hs_wire_net_hash_valid(const char *s, size_t len)
+{
+    if (!s || len != HS_WIRE_NET_HASH_LEN)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return false;
+    return true;
+}
 
 bool hs_wire_utf8_valid(const char *s, size_t len)
 {

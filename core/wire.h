@@ -75,6 +75,11 @@
 #define HS_WIRE_MAX_TOKEN      40           /* bytes of a SUBMIT job token */
 #define HS_WIRE_OWNERSHIP_SCALE 100         /* ownership int8: value × 100, in -100..100 */
 #define HS_WIRE_MAX_BATCH      64           /* bodies in one TASK or RESULT message */
+#define HS_WIRE_MAX_NETS       16           /* nets in READY */
+#define HS_WIRE_NET_HASH_LEN   32           /* lowercase hex digits of a net's content hash
+                                             * (worker/nn/model.h, hs_nn_model_t.hash) */
+#define HS_WIRE_MAX_BACKEND    16           /* bytes of READY's backend name */
+#define HS_WIRE_MAX_WORKERS    1024         /* workers listed in one STATUS_REPLY */
 
 typedef enum hs_wire_type {
     HS_WIRE_NONE = 0,
@@ -153,6 +158,15 @@ typedef struct hs_wire_ready {
     int batch;               /* optional (field 7): most TASK bodies it accepts in one
                               * message, 0..HS_WIRE_MAX_BATCH; 0 or 1 = one body per
                               * message (an older worker sends no such field) */
+    char **nets;             /* optional (field 8): content hashes of the nets it holds
+                              * (HS_WIRE_NET_HASH_LEN lowercase hex each, at most
+                              * HS_WIRE_MAX_NETS), the values a spec's `net` option
+                              * takes; the broker leases a spec naming a net only to
+                              * a worker that lists it. NULL/0 = none (older worker) */
+    int num_nets;
+    char *backend;           /* optional (field 9): how it runs its nets ("cpu", "cuda",
+                              * "ref": [a-z0-9_-], 1..HS_WIRE_MAX_BACKEND bytes), shown
+                              * by the broker, never matched; NULL = not said */
 } hs_wire_ready_t;
 
 typedef struct hs_wire_task {
@@ -226,6 +240,15 @@ typedef struct hs_wire_status {
                               * "done", "failed", "canceled"), or NULL = any */
 } hs_wire_status_t;
 
+/* One live worker as STATUS_REPLY lists it: what its READY said of its nets. */
+typedef struct hs_wire_worker_info {
+    char *name;              /* READY's name */
+    char **nets;             /* READY's nets (full hashes), NULL/0 = none */
+    int num_nets;
+    char *backend;           /* READY's backend, or NULL */
+    int tasks;               /* tasks leased to it now */
+} hs_wire_worker_info_t;
+
 typedef struct hs_wire_status_reply {
     hs_wire_job_status_t *jobs;
     int num_jobs;
@@ -233,6 +256,11 @@ typedef struct hs_wire_status_reply {
     int64_t total;           /* optional (field 4): jobs matching the STATUS (all pages);
                               * -1 when the broker did not say (an older broker) */
     bool more;               /* optional (field 5): older matching jobs follow this page */
+    hs_wire_worker_info_t *worker_list;  /* optional (field 6, sent when not empty): the
+                              * live workers, at most HS_WIRE_MAX_WORKERS of them (an
+                              * answer to STATUS; a WATCH push and an older broker
+                              * send none) */
+    int num_worker_list;
 } hs_wire_status_reply_t;
 
 typedef struct hs_wire_cancel_reply {
@@ -323,6 +351,15 @@ int hs_wire_check_magic(const void *frame, size_t len, bool *is_worker, hs_error
  * NULL when out of memory. *changed (may be NULL): whether any byte was escaped.
  */
 char *hs_wire_utf8_escape(const char *s, size_t len, bool *changed);
+
+/* Whether s[0..len) is a net's content hash as READY and the `net` option of an
+ * engine spec carry it: exactly HS_WIRE_NET_HASH_LEN lowercase hex digits. */
+bool hs_wire_net_hash_valid(const char *s, size_t len);
+
+/* Whether s[0..len) is a backend name as READY carries it: [a-z0-9_-],
+ * 1..HS_WIRE_MAX_BACKEND bytes (a name to show: nothing that could garble a
+ * status line; not a fixed list, so a later backend needs no new broker). */
+bool hs_wire_backend_valid(const char *s, size_t len);
 
 /* Whether s[0..len) is valid UTF-8 (what the decoder accepts in a string). */
 bool hs_wire_utf8_valid(const char *s, size_t len);

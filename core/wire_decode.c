@@ -317,6 +317,57 @@ static int s_dec_job(hs_wire_reader_t *r, hs_wire_job_status_t *j)
     return s_skip_rest(r, nf, 10);
 }
 
+/* READY's optional nets (field 8) and backend (field 9, when nf > 9; nil = not
+ * said): checked here as the broker matches them, so a hash it stores is one a
+ * spec's `net` option can name. */
+static int s_dec_ready_nets(hs_wire_reader_t *r, uint32_t nf, hs_wire_ready_t *x)
+{
+    TRY(s_strv(r, "ready.nets", &x->nets, &x->num_nets, HS_WIRE_MAX_NETS,
+               HS_WIRE_NET_HASH_LEN));
+    for (int i = 0; i < x->num_nets; i++)
+        if (!hs_wire_net_hash_valid(x->nets[i], strlen(x->nets[i])))
+            return s_fail(r, "not a net hash (32 lowercase hex digits)");
+    if (nf > 9) {
+        TRY(s_str(r, "ready.backend", &x->backend, HS_WIRE_MAX_BACKEND));
+        if (x->backend && !hs_wire_backend_valid(x->backend, strlen(x->backend)))
+            return s_fail(r, "not a backend name ([a-z0-9_-])");
+    }
+    return 0;
+}
+
+/* STATUS_REPLY's worker list (field 6): [name, nets, backend, tasks] each, extra
+ * trailing fields of an entry skipped (a later minor addition). */
+static int s_dec_workers(hs_wire_reader_t *r, hs_wire_status_reply_t *s)
+{
+    uint32_t n;
+    r->ctx = "status_reply.worker_list";
+    TRY(hs_wire_read_array(r, &n));
+    if (n > HS_WIRE_MAX_WORKERS)
+        return s_fail(r, "too many entries");
+    s->worker_list = calloc(n ? n : 1, sizeof *s->worker_list);
+    if (!s->worker_list)
+        return s_nomem(r);
+    for (uint32_t i = 0; i < n; i++) {
+        hs_wire_worker_info_t *w = &s->worker_list[s->num_worker_list++];
+        uint32_t nf;
+        TRY(s_fields(r, "worker", 4, &nf));
+        TRY(s_str(r, "worker.name", &w->name, HS_WIRE_MAX_NAME));
+        if (!w->name)
+            return s_fail(r, "missing");
+        TRY(s_strv(r, "worker.nets", &w->nets, &w->num_nets, HS_WIRE_MAX_NETS,
+                   HS_WIRE_NET_HASH_LEN));
+        for (int k = 0; k < w->num_nets; k++)
+            if (!hs_wire_net_hash_valid(w->nets[k], strlen(w->nets[k])))
+                return s_fail(r, "not a net hash (32 lowercase hex digits)");
+        TRY(s_str(r, "worker.backend", &w->backend, HS_WIRE_MAX_BACKEND));
+        if (w->backend && !hs_wire_backend_valid(w->backend, strlen(w->backend)))
+            return s_fail(r, "not a backend name ([a-z0-9_-])");
+        TRY(s_int_in(r, "worker.tasks", 0, INT32_MAX, &w->tasks));
+        TRY(s_skip_rest(r, nf, 4));
+    }
+    return 0;
+}
+
 /* STATUS after [version, type]: job_id, then the optional before, limit and
  * state (nf: the body's field count). */
 static int s_dec_status(hs_wire_reader_t *r, uint32_t nf, hs_wire_status_t *st)
@@ -362,6 +413,10 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         if (nf > 7) {   /* optional: TASK bodies per message it accepts */
             TRY(s_int_in(r, "ready.batch", 0, HS_WIRE_MAX_BATCH, &x->batch));
             used = 8;
+        }
+        if (nf > 8) {   /* optional: the nets it holds, then its backend */
+            TRY(s_dec_ready_nets(r, nf, x));
+            used = nf > 9 ? 10 : 9;
         }
         break;
     }
@@ -498,6 +553,10 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
             r->ctx = "status_reply.more";
             TRY(hs_wire_read_bool(r, &s->more));
             used = 6;
+        }
+        if (nf > 6) {    /* optional: the live workers */
+            TRY(s_dec_workers(r, s));
+            used = 7;
         }
         break;
     }

@@ -34,6 +34,8 @@
 #include <zmq.h>
 
 #include "core/clock.h"
+#include "worker/nn/backend.h"
+#include "worker/nn/model.h"
 #include "worker/worker_internal.h"
 
 typedef struct s_task {
@@ -146,6 +148,10 @@ static void *s_engine_thread(void *arg)
         fprintf(stderr, "hyeongse worker: engine thread could not start\n");
     else {
         x->batch_max = w->batch;
+        x->cache.nets = w->cfg->nets;
+        x->cache.n_nets = w->cfg->n_nets;
+        x->cache.net_backend = w->cfg->net_backend;
+        x->cache.net_batch = w->cfg->batch > 0 ? w->cfg->batch : 0;
         while (s_take_share(w, g)) {
             s_eval_group(w, x, g);
             s_push_results(push, g);
@@ -328,6 +334,16 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
     m.ready.gpus = 0;
     m.ready.credit = credit;
     m.ready.batch = HS_WIRE_MAX_BATCH;
+    /* The nets it holds, by the hash a spec's net= option names: the broker
+     * sends such a spec only to a worker that lists it. */
+    char *nets[HS_WIRE_MAX_NETS];
+    for (int i = 0; i < c->n_nets && i < HS_WIRE_MAX_NETS; i++)
+        nets[i] = (char *)c->nets[i]->hash;
+    m.ready.nets = nets;
+    m.ready.num_nets = c->n_nets;
+    m.ready.backend = c->n_nets > 0
+                          ? (char *)hs_nn_backend_kind_name((hs_nn_backend_kind_t)c->net_backend)
+                          : NULL;
     if (s_send_msg(sock, &m, buf) < 0) {
         zmq_close(sock);
         return NULL;
@@ -564,6 +580,8 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
 {
     if (!cfg || !cfg->endpoint || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "worker: endpoint and stop flag are required");
+    if (cfg->n_nets < 0 || cfg->n_nets > HS_WIRE_MAX_NETS || (cfg->n_nets && !cfg->nets))
+        return hs_error_set(err, HS_EINVAL, "worker: at most %d nets", HS_WIRE_MAX_NETS);
     s_worker_t w = { .cfg = cfg, .threads = cfg->threads > 0 ? cfg->threads : 1 };
     s_io_t io = { .hb = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000,
                   .liveness = cfg->liveness > 0 ? cfg->liveness : 3, .backoff = 1000,

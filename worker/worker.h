@@ -57,6 +57,14 @@ typedef struct hs_worker_config {
      * after reconnects). So a caller can say "connected" only once it is true. */
     void (*on_connected)(void *arg, const char *name, int connections);
     void *on_connected_arg;
+    /* The nets this worker holds (`worker --net FILE`), loaded by the caller and
+     * borrowed until hs_worker_run returns: every engine instance gets them
+     * (hs_engine_config_t.nets), and READY lists their hashes with the backend
+     * (docs/PROTOCOL.md, "Nets") so that the broker sends a spec naming a net
+     * only here. At most HS_WIRE_MAX_NETS; 0 = none (no nets field in READY). */
+    const struct hs_nn_model *const *nets;
+    int n_nets;
+    int net_backend;           /* hs_nn_backend_kind_t the net engines run on */
 } hs_worker_config_t;
 
 /* Counters filled by hs_worker_run (may be read after it returns). */
@@ -70,7 +78,7 @@ typedef struct hs_worker_stats {
 
 /*
  * Runs the worker until *cfg->stop is set. Blocks. Returns 0 after a clean
- * shutdown, or HS_EINVAL (bad config, unknown engine), HS_ENOMEM, HS_EIO (socket
+ * shutdown, or HS_EINVAL (bad config, unknown engine, too many nets), HS_ENOMEM, HS_EIO (socket
  * setup failed, or the ZeroMQ context was shut down) with *err. stats may be NULL.
  */
 int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_error_t *err);

@@ -27,6 +27,11 @@ typedef struct hs__engine_cache {
     struct hs_stability_memo *memo;
     char spec[HS__ENGINE_CACHE][HS_WIRE_MAX_NAME];
     hs_engine_t eng[HS__ENGINE_CACHE];
+    /* The process's nets (hs_worker_config_t.nets, borrowed) and how to run
+     * them, for the hs_engine_config_t of every instance made here; 0 = none
+     * (a zeroed cache, as tests make, holds no nets). */
+    const struct hs_nn_model *const *nets;
+    int n_nets, net_backend, net_batch;
 } hs__engine_cache_t;
 
 /* Per-thread scratch for evaluating tasks (large: heap-allocate it). */

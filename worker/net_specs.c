@@ -1,0 +1,125 @@
+/*
+ * worker/net_specs.c — `--engines net --net FILE` into "net:net=<hash>", and
+ * the nets a command loads (worker/net_specs.h).
+ */
+#include "worker/net_specs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/poskey.h"
+#include "core/wire.h"
+
+bool hs_net_engine_name(const char *name, size_t len)
+{
+    return (len == 3 && !memcmp(name, "net", 3)) || (len == 9 && !memcmp(name, "judge-net", 9));
+}
+
+/* Appends s[0..len) to out at *at; false when it does not fit (with the NUL). */
+static bool s_put(char *out, size_t size, size_t *at, const char *s, size_t len)
+{
+    if (*at + len >= size)
+        return false;
+    memcpy(out + *at, s, len);
+    *at += len;
+    out[*at] = '\0';
+    return true;
+}
+
+/* One net engine spec s[0..len) whose options (opts, NULL = none) must be only
+ * net=<hash>: kept as is, or expanded into one spec per hash when it has none. */
+static int s_net_spec(const char *s, size_t len, const hs_engine_spec_t *sp,
+                      const char *const *hashes, int n, char *out, size_t size, size_t *at,
+                      hs_error_t *err)
+{
+    if (sp->options) {
+        if (sp->options_len < 4 || memcmp(sp->options, "net=", 4)
+            || !hs_wire_net_hash_valid(sp->options + 4, sp->options_len - 4))
+            return hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a net engine's option is "
+                                "net=<%d lowercase hex digits>, the net's hash", (int)len, s,
+                                HS_WIRE_NET_HASH_LEN);
+        return s_put(out, size, at, s, len) ? 0 : HS_ELIMIT;
+    }
+    if (n <= 0)
+        return hs_error_set(err, HS_EINVAL, "engine '%.*s' runs a net: give --net FILE "
+                            "(or the spec %.*s:net=<hash>)", (int)len, s, (int)len, s);
+    for (int i = 0; i < n; i++) {
+        if (!hashes[i] || !hs_wire_net_hash_valid(hashes[i], strlen(hashes[i])))
+            return hs_error_set(err, HS_EINVAL, "not a net hash: '%s'",
+                                hashes[i] ? hashes[i] : "(null)");
+        if ((i && !s_put(out, size, at, ",", 1)) || !s_put(out, size, at, s, len)
+            || !s_put(out, size, at, ":net=", 5)
+            || !s_put(out, size, at, hashes[i], HS_WIRE_NET_HASH_LEN))
+            return HS_ELIMIT;
+    }
+    return 0;
+}
+
+int hs_net_specs(const char *engines, const char *const *hashes, int n, char *out, size_t size,
+                 bool *used, hs_error_t *err)
+{
+    size_t at = 0;
+    if (used)
+        *used = false;
+    if (!out || size == 0)
+        return hs_error_set(err, HS_ELIMIT, "no room for the engine list");
+    out[0] = '\0';
+    for (const char *s = engines ? engines : "";;) {
+        size_t len = strcspn(s, ",");
+        hs_engine_spec_t sp;
+        int bad = hs_engine_spec_split(s, len, &sp);
+        if (s != engines && !s_put(out, size, &at, ",", 1))
+            return hs_error_set(err, HS_ELIMIT, "engine list too long");
+        int rc = 0;
+        if (sp.name_len && hs_net_engine_name(s, sp.name_len)) {
+            if (used)
+                *used = true;
+            /* A bad revision leaves the options unsplit: "net:net=<h>" could
+             * not be told from a bare "net" (found by fuzz_netspecs). */
+            rc = bad ? hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a revision is a "
+                                    "number after '@', then ':' or the end", (int)len, s)
+                     : s_net_spec(s, len, &sp, hashes, n, out, size, &at, err);
+        } else if (!s_put(out, size, &at, s, len)) {
+            rc = HS_ELIMIT;
+        }
+        if (rc == HS_ELIMIT)
+            return hs_error_set(err, HS_ELIMIT, "engine list too long");
+        if (rc < 0)
+            return rc;
+        if (s[len] != ',')
+            return 0;
+        s += len + 1;
+    }
+}
+
+int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err)
+{
+    hs_nn_model_t *m = NULL;
+    hs_error_t why = { 0 };
+    int rc = hs_nn_model_load(path, &m, &why);
+    if (rc < 0)   /* the loader's messages name the file; say it once */
+        return strstr(why.msg, path) ? hs_error_set(err, rc, "--net %s", why.msg)
+                                     : hs_error_set(err, rc, "--net %s: %s", path, why.msg);
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->models[i]->hash, m->hash)) {
+            hs_nn_model_free(&m);   /* the same net twice: one is enough */
+            return 0;
+        }
+    if (s->n >= HS_NET_MAX) {
+        hs_nn_model_free(&m);
+        return hs_error_set(err, HS_ELIMIT, "net %s: at most %d nets", path, HS_NET_MAX);
+    }
+    s->models[s->n] = m;
+    s->hashes[s->n] = m->hash;
+    s->n++;
+    return 0;
+}
+
+void hs_net_set_free(hs_net_set_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->n; i++)
+        hs_nn_model_free(&s->models[i]);
+    memset(s, 0, sizeof *s);
+}
