@@ -57,6 +57,15 @@ typedef struct hs_worker_config {
      * after reconnects). So a caller can say "connected" only once it is true. */
     void (*on_connected)(void *arg, const char *name, int connections);
     void *on_connected_arg;
+    /* The nets this process holds for the engines that run one ("net"): see
+     * hs_engine_config_t (worker/engine.h). Borrowed, read-only, shared by the
+     * engine threads; they must outlive hs_worker_run. */
+    const struct hs_nn_model *const *nets;
+    int n_nets;
+    int net_backend;           /* hs_nn_backend_kind_t */
+    int net_batch;             /* positions per net batch (0: the backend's default) */
+    int net_threads;           /* threads each net instance may use (0: the backend's
+                                * default, every core for cpu) */
 } hs_worker_config_t;
 
 /* Counters filled by hs_worker_run (may be read after it returns). */
