@@ -354,6 +354,10 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
         .stop = &c->stop_worker, .name = "analyze", .verbose = verbose,
         .batch = o->batch, .nets = o->nets, .n_nets = o->n_nets, .net_backend = (int)o->backend,
         .net_batch = o->batch, .net_threads = o->net_threads,
+        /* Tasks in flight: with a net, enough for two full batches even of
+         * one-position tasks, so the engine thread's group (worker.c) can fill
+         * a batch from several tasks (`--moves every:50` makes 5-position tasks). */
+        .credit = o->net ? 4 * o->threads + 8 + 2 * o->batch : 0,
     };
     if (pthread_create(&c->btid, NULL, s_run_broker, c) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the broker thread\n");
