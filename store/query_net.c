@@ -20,7 +20,8 @@ const char *hs__query_move_name(int size, uint16_t vertex, char *buf)
         memcpy(buf, "??", 3);
         return buf;
     }
-    snprintf(buf, 5, "%c%d", s_cols[x], size - y);
+    /* size - y is 1..25; the cast lets the compiler see it fits buf. */
+    snprintf(buf, 5, "%c%u", s_cols[x], (unsigned)(unsigned char)(size - y));
     return buf;
 }
 
