@@ -230,6 +230,7 @@ static int s_direct_main(const char *model, const char *sgf, int move)
     char *text = NULL;
     hs_nn_output_t *o = malloc(sizeof *o);
     int rc = o ? hs_buf_read_file(sgf, 1 << 24, &text, &len, &err) : HS_ENOMEM;
+    hs_game_init(&g, 19);
     if (!rc)
         rc = s_game_of(text, len, &g, &err);
     free(text);
@@ -238,6 +239,7 @@ static int s_direct_main(const char *model, const char *sgf, int move)
                0.5f * (1.0f + o->white_loss - o->white_win));
     if (rc)
         fprintf(stderr, "test_net_engine direct: %s\n", err.msg);
+    hs_game_fini(&g);
     hs_nn_model_free(&m);
     free(o);
     return rc ? 1 : 0;
