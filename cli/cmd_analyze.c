@@ -272,7 +272,8 @@ static int s_load_net(s_opts_t *o)
  */
 static void s_net_threads(s_opts_t *o)
 {
-    if (!o->net || o->backend == HS_NN_BACKEND_REF)
+    /* Only net engines take the option net= (a bound spec always has it). */
+    if (!o->net || o->backend == HS_NN_BACKEND_REF || !strstr(o->engines, ":net="))
         return;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (!o->threads_given)

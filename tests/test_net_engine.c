@@ -251,7 +251,8 @@ int main(int argc, char **argv)
         return s_direct_main(argv[2], argv[3], atoi(argv[4]));
     const char *data = getenv("HS_TEST_DATA");
     char path[4096];
-    snprintf(path, sizeof path, "%s/../fuzz/corpus/nnmodel/tiny-v8.bin", data ? data : "tests/data");
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/nnmodel/tiny-v8.bin",
+             data ? data : "tests/data");
     hs_error_t err = { 0 };
     hs_nn_model_t *m = NULL;
     HS_CHECK_INT(hs_nn_model_load(path, &m, &err), 0);
