@@ -12,7 +12,8 @@
  *   │ "area"       │                │  vt → const vtable        │
  *   │ "influence"  │                │  state (engine-private)   │
  *   │ "judge"      │                └───────────────────────────┘
- *   └──────────────┘                   evaluate(batch) → results
+ *   │ "net"        │                   evaluate(batch) → results
+ *   └──────────────┘
  *
  * Revisions. A store keeps one eval per (engine spec, position), and a cluster
  * may mix worker builds, so an engine whose results change for the same position
