@@ -36,7 +36,12 @@
 #include "core/clock.h"
 #include "store/store.h"
 #include "worker/engine.h"
+#include "worker/nn/backend.h"
+#include "worker/nn/model.h"
 #include "worker/worker.h"
+
+/* Most positions per engine call: the worker's batch bound (HS__BATCH_MAX). */
+#define S_MAX_BATCH 256
 
 const char hs_cmd_analyze_summary[] = "analyze an archive on this machine (embedded broker, workers, store)";
 
@@ -44,6 +49,16 @@ const char hs_cmd_analyze_summary[] = "analyze an archive on this machine (embed
 typedef struct s_opts {
     const char *db, *engines, *moves;
     int threads, chunk;
+    bool threads_given;
+    /* --net FILE: the one model this process loads, shared by every engine
+     * thread (read-only); --backend, --batch: how the net engines run it */
+    const char *net_file;
+    hs_nn_model_t *net;
+    const hs_nn_model_t *nets[1];
+    int n_nets;
+    hs_nn_backend_kind_t backend;
+    int batch, net_threads;
+    char bound_engines[1024];
     bool quiet, follow_symlinks;
     unsigned store_maps;   /* HS_STORE_MAPS(...) when --maps is given, else 0 */
     char *const *paths;
@@ -102,7 +117,8 @@ static void s_usage(FILE *out)
     char known[256];
     fprintf(out,
             "usage: hyeongse analyze ARCHIVE... [--db DIR] [--threads N] [--engines LIST]\n"
-            "                        [--moves all|every:N|last] [--chunk N] [--maps LIST] [--quiet]\n\n"
+            "                        [--moves all|every:N|last] [--chunk N] [--maps LIST] [--quiet]\n"
+            "                        [--net FILE [--backend cpu|cuda|ref] [--batch N]]\n\n"
             "Evaluates every position of every game in the archives (.sgf files, folders,\n"
             ".tar.gz, .zip) on this machine and stores the results in DIR, which\n"
             "`hyeongse query --db DIR` reads. Broken games are recorded as failed with\n"
@@ -123,6 +139,14 @@ static void s_usage(FILE *out)
             "                  last position of EVERY record, or of none, judged with\n"
             "                  playouts as by `judge --final`; by default only records\n"
             "                  that end in two passes, 8-15 ms a game)\n"
+            "  --net FILE      a KataGo .bin.gz model for the engine `net` (its spec becomes\n"
+            "                  net:net=<the file's content hash>); without --engines, the\n"
+            "                  engines are `net`\n"
+            "  --backend B     cpu (oneDNN), cuda (cuDNN) or ref (plain C); default: cuda\n"
+            "                  where a GPU is present, else cpu where built, else ref\n"
+            "  --batch N       positions per engine call, 1..%d (default: the backend's, cpu\n"
+            "                  32, cuda 512 capped at %d, ref 8); with cpu or cuda one\n"
+            "                  engine thread runs the net on every core unless --threads\n"
             "  --moves SPEC    all (default), every:N (N in 1..10000), last\n"
             "  --chunk N       most positions per task, 1..%d: longer games are split\n"
             "                  (default %d)\n"
@@ -132,7 +156,7 @@ static void s_usage(FILE *out)
             "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
             "                  them (default: not followed, reported as \"link\" failures)\n",
             HS_ANALYZE_MAX_THREADS, hs__cli_default_engines(), hs_engine_list(known, sizeof known),
-            HS_WIRE_MAX_EVALS, HS_BROKER_DEFAULT_CHUNK);
+            S_MAX_BATCH, S_MAX_BATCH, HS_WIRE_MAX_EVALS, HS_BROKER_DEFAULT_CHUNK);
 }
 
 /* ------------------------------------------------------------- options */
@@ -159,17 +183,31 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
         { "quiet", no_argument, 0, 'q' },         { "help", no_argument, 0, 'h' },
         { "chunk", required_argument, 0, 'c' },   { "maps", required_argument, 0, 'M' },
         { "follow-symlinks", no_argument, 0, 'L' },
+        { "net", required_argument, 0, 'N' },     { "backend", required_argument, 0, 'B' },
+        { "batch", required_argument, 0, 'b' },
         { 0, 0, 0, 0 },
     };
     int c;
     hs_error_t merr = { 0 };
     optind = 1;
-    while ((c = getopt_long(argc, argv, "d:t:e:m:c:M:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "d:t:e:m:c:M:N:B:b:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': o->db = optarg; break;
         case 't':
             if (hs__cli_int("analyze", "--threads", optarg, 1, HS_ANALYZE_MAX_THREADS,
                             &o->threads) < 0)
+                return 2;
+            o->threads_given = true;
+            break;
+        case 'N': o->net_file = optarg; break;
+        case 'B':
+            if (hs_nn_backend_parse(optarg, &o->backend, &merr) < 0) {
+                fprintf(stderr, "hyeongse analyze: --backend: %s\n", merr.msg);
+                return 2;
+            }
+            break;
+        case 'b':
+            if (hs__cli_int("analyze", "--batch", optarg, 1, S_MAX_BATCH, &o->batch) < 0)
                 return 2;
             break;
         case 'e': o->engines = optarg; break;
@@ -194,10 +232,60 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
     return -1;
 }
 
+/* --net FILE loaded (once for the process), and the backend checked. 0 or -1
+ * after printing why. */
+static int s_load_net(s_opts_t *o)
+{
+    hs_error_t err = { 0 };
+    if (!o->net_file) {
+        if (o->batch)
+            fprintf(stderr, "hyeongse analyze: note: --batch without --net sets the "
+                            "positions per engine call of every engine\n");
+        return 0;
+    }
+    if (!hs_nn_backend_available(o->backend, &err)) {
+        fprintf(stderr, "hyeongse analyze: --backend %s: %s\n",
+                hs_nn_backend_kind_name(o->backend), err.msg);
+        return -1;
+    }
+    if (hs_nn_model_load(o->net_file, &o->net, &err) < 0) {
+        fprintf(stderr, "hyeongse analyze: --net %s: %s\n", o->net_file, err.msg);
+        return -1;
+    }
+    o->nets[0] = o->net;
+    o->n_nets = 1;
+    if (!o->batch) {
+        int b = hs_nn_backend_default_batch(o->backend);
+        o->batch = b < S_MAX_BATCH ? b : S_MAX_BATCH;
+    }
+    return 0;
+}
+
+/*
+ * Threads with a net. The cpu backend (oneDNN) runs every core inside each
+ * call, and cuda feeds one GPU: N engine threads each with its own backend on
+ * all cores would only fight. So with those backends and no --threads, ONE
+ * engine thread runs the net (features, its replay and the other engines of
+ * the job on that thread too) and its backend gets every core; with --threads
+ * N each thread's backend gets cores / N. The ref backend is one plain loop
+ * per call: one engine thread per core, as for the other engines.
+ */
+static void s_net_threads(s_opts_t *o)
+{
+    /* Only net engines take the option net= (a bound spec always has it). */
+    if (!o->net || o->backend == HS_NN_BACKEND_REF || !strstr(o->engines, ":net="))
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!o->threads_given)
+        o->threads = 1;
+    o->net_threads = o->threads > 1 && cores > o->threads ? (int)(cores / o->threads)
+                   : o->threads > 1 ? 1 : 0;
+}
+
 /* The whole command line: -1 to go on, else the exit status. */
 static int s_parse_args(int argc, char **argv, s_opts_t *o)
 {
-    *o = (s_opts_t){ .db = "hyeongse.db", .moves = "all" };
+    *o = (s_opts_t){ .db = "hyeongse.db", .moves = "all", .backend = hs_nn_backend_default() };
     int status = s_getopt(argc, argv, o);
     if (status >= 0)
         return status;
@@ -214,15 +302,22 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
         o->threads = n < 1 ? 1 : n > HS_ANALYZE_MAX_THREADS ? HS_ANALYZE_MAX_THREADS : (int)n;
     }
     /* Canonical specs, and only this build's revisions: the embedded worker
-     * computes them (worker/engine.h, "Revisions"). */
+     * computes them (worker/engine.h, "Revisions"); a net engine's spec names
+     * the net loaded by --net. */
     hs_error_t err = { 0 };
-    if (hs_engine_canonical_list(o->engines ? o->engines : hs__cli_default_engines(),
-                                 HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD, o->canon_engines,
-                                 sizeof o->canon_engines, &err) < 0) {
+    if (s_load_net(o) < 0)
+        return 2;
+    if (!o->engines)
+        o->engines = o->net ? "net" : hs__cli_default_engines();
+    if (hs_engine_bind_nets(o->engines, o->nets, o->n_nets, o->net_file, o->bound_engines,
+                            sizeof o->bound_engines, &err) < 0 ||
+        hs_engine_canonical_list(o->bound_engines, HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD,
+                                 o->canon_engines, sizeof o->canon_engines, &err) < 0) {
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
         return 2;
     }
     o->engines = o->canon_engines;
+    s_net_threads(o);
     return -1;
 }
 
@@ -258,6 +353,12 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
     c->wt.cfg = (hs_worker_config_t){
         .endpoint = c->endpoint, .zmq_ctx = c->ctx, .threads = o->threads,
         .stop = &c->stop_worker, .name = "analyze", .verbose = verbose,
+        .batch = o->batch, .nets = o->nets, .n_nets = o->n_nets, .net_backend = (int)o->backend,
+        .net_batch = o->batch, .net_threads = o->net_threads,
+        /* Tasks in flight: with a net, enough for two full batches even of
+         * one-position tasks, so the engine thread's group (worker.c) can fill
+         * a batch from several tasks (`--moves every:50` makes 5-position tasks). */
+        .credit = o->net ? 4 * o->threads + 8 + 2 * o->batch : 0,
     };
     if (pthread_create(&c->btid, NULL, s_run_broker, c) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the broker thread\n");
@@ -329,6 +430,9 @@ static int s_submit_and_wait(s_cluster_t *c, const s_opts_t *o, s_run_t *r)
         if (!o->quiet)
             fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
                     o->paths[0], o->engines, o->threads, o->db);
+        if (!o->quiet && o->net)
+            fprintf(stderr, "analyze: net %s (%s), backend %s, batch %d\n", o->net_file,
+                    o->net->hash, hs_nn_backend_kind_name(o->backend), o->batch);
         rc = hs__cli_submit_paths(cl, (const char *const *)o->paths, o->npaths, o->engines,
                                   o->moves, "analyze", 0, o->follow_symlinks, r->resume.token,
                                   &r->job, &r->rep, false, &err);
@@ -395,8 +499,10 @@ int hs_cmd_analyze(int argc, char **argv)
 {
     s_opts_t o;
     int status = s_parse_args(argc, argv, &o);
-    if (status >= 0)
+    if (status >= 0) {
+        hs_nn_model_free(&o.net);
         return status;
+    }
     s_make_parents(o.db);
     s_run_t r = { .t0 = hs_clock_now(), .cpu0 = hs_clock_process_cpu() };
     hs__analyze_resume_find(o.db, (const char *const *)o.paths, o.npaths, o.engines, o.moves,
@@ -417,5 +523,6 @@ int hs_cmd_analyze(int argc, char **argv)
     }
     hs_ingest_report_fini(&r.rep);
     zmq_ctx_term(c.ctx);
+    hs_nn_model_free(&o.net);   /* after the worker's threads have ended */
     return status;
 }

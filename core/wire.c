@@ -387,7 +387,17 @@ static void s_enc_eval(s_enc_t *e, const hs_eval_t *v)
     if (v->move_number < 0 || v->move_number > HS_WIRE_MAX_MOVES)
         { s_bad(e, "eval move number out of range"); return; }
     size_t nn = (size_t)v->size * (size_t)v->size;
-    msgpack_pack_array(&e->pk, 12);
+    if (v->num_policy < 0 || v->num_policy > HS_EVAL_POLICY_MAX ||
+        !(v->score_stdev >= 0 && v->score_stdev <= 1e6f))
+        { s_bad(e, "eval policy count or spread out of range"); return; }
+    for (int i = 0; i < v->num_policy; i++)
+        if (v->policy[i].vertex != HS_GAME_PASS && v->policy[i].vertex >= nn)
+            { s_bad(e, "eval policy move off the board"); return; }
+    /* The net's fields are a later addition: sent only when there are some,
+     * so every other eval encodes exactly as before (and as the store's
+     * format-1 records hold them). */
+    bool ext = v->score_stdev > 0 || v->num_policy > 0;
+    msgpack_pack_array(&e->pk, ext ? 14 : 12);
     msgpack_pack_int(&e->pk, v->move_number);
     s_bin(e, v->pos_key, 16);
     msgpack_pack_uint32(&e->pk, v->engine_id);
@@ -419,6 +429,23 @@ static void s_enc_eval(s_enc_t *e, const hs_eval_t *v)
     s_str(e, v->result, HS_WIRE_MAX_NAME);
     msgpack_pack_uint32(&e->pk, v->timing_us);
     s_str(e, v->error, HS_WIRE_MAX_STR);
+    if (ext) {
+        if (v->score_stdev > 0)
+            msgpack_pack_float(&e->pk, v->score_stdev);
+        else
+            msgpack_pack_nil(&e->pk);
+        uint8_t b[4 * HS_EVAL_POLICY_MAX];
+        for (int i = 0; i < v->num_policy; i++) {   /* uint16 LE vertex, prob */
+            b[4 * i] = (uint8_t)v->policy[i].vertex;
+            b[4 * i + 1] = (uint8_t)(v->policy[i].vertex >> 8);
+            b[4 * i + 2] = (uint8_t)v->policy[i].prob;
+            b[4 * i + 3] = (uint8_t)(v->policy[i].prob >> 8);
+        }
+        if (v->num_policy)
+            s_bin(e, b, 4 * (size_t)v->num_policy);
+        else
+            msgpack_pack_nil(&e->pk);
+    }
 }
 
 static void s_enc_job(s_enc_t *e, const hs_wire_job_status_t *j)

@@ -112,6 +112,14 @@ const char *hs_wire_type_name(int type);
  * from Black's point of view. Arrays have size*size entries in row-major order
  * (vertex = y * size + x, as core/game.h).
  */
+/* Top policy moves an eval keeps, and one of them: vertex y * size + x or
+ * HS_GAME_PASS, probability as prob / 65535. */
+#define HS_EVAL_POLICY_MAX 8
+typedef struct hs_eval_move {
+    uint16_t vertex;
+    uint16_t prob;
+} hs_eval_move_t;
+
 typedef struct hs_eval {
     int move_number;          /* position after this many moves (0 = after setup) */
     uint8_t pos_key[16];      /* hs_position_key() of that position */
@@ -125,6 +133,10 @@ typedef struct hs_eval {
     char *result;             /* estimated result "B+3.5", or NULL */
     uint32_t timing_us;       /* engine time spent on this position */
     char *error;              /* NULL = ok; else why this position could not be judged */
+    /* Optional fields 12 and 13 (a minor revision: absent = none). */
+    float score_stdev;        /* the score's spread (std dev, points) > 0; 0 = none */
+    int num_policy;           /* 0..HS_EVAL_POLICY_MAX */
+    hs_eval_move_t policy[HS_EVAL_POLICY_MAX];   /* most probable first */
     /* Set by the decoder: this eval's MessagePack bytes inside the decoded buffer
      * (not owned; valid only while that buffer lives), so a store can keep the
      * record without encoding it again. NULL for an eval built in memory; cleared

@@ -215,6 +215,33 @@ static int s_float_or_nil(hs_wire_reader_t *r, const char *ctx, float *out)
     return 0;
 }
 
+/* The optional fields 12-13 of an eval: the score's spread (nil or > 0) and
+ * the top policy moves (nil or 1..8 x 4 bytes: uint16 LE vertex, probability). */
+static int s_dec_eval_net(hs_wire_reader_t *r, hs_eval_t *e, uint32_t nn)
+{
+    float sd;
+    TRY(s_float_or_nil(r, "eval.score_stdev", &sd));
+    if (!isnan(sd) && !(sd > 0.0f))
+        return s_fail(r, "must be positive");
+    e->score_stdev = isnan(sd) ? 0.0f : sd;
+    r->ctx = "eval.policy";
+    if (hs_wire_read_nil(r))
+        return 0;
+    const uint8_t *p;
+    uint32_t n;
+    TRY(hs_wire_read_bin(r, &p, &n, 4 * HS_EVAL_POLICY_MAX));
+    if (n == 0 || n % 4)
+        return s_fail(r, "expected 1 to 8 moves of 4 bytes");
+    e->num_policy = (int)(n / 4);
+    for (int i = 0; i < e->num_policy; i++) {
+        e->policy[i].vertex = (uint16_t)(p[4 * i] | p[4 * i + 1] << 8);
+        e->policy[i].prob = (uint16_t)(p[4 * i + 2] | p[4 * i + 3] << 8);
+        if (e->policy[i].vertex != HS_GAME_PASS && e->policy[i].vertex >= nn)
+            return s_fail(r, "move off the board");
+    }
+    return 0;
+}
+
 static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
 {
     const uint8_t *start = r->p;
@@ -283,7 +310,9 @@ static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
     TRY(s_uint_in(r, "eval.timing_us", 0, UINT32_MAX, &u));
     e->timing_us = (uint32_t)u;
     TRY(s_str(r, "eval.error", &e->error, HS_WIRE_MAX_STR));
-    TRY(s_skip_rest(r, nf, 12));
+    if (nf >= 14)
+        TRY(s_dec_eval_net(r, e, nn));
+    TRY(s_skip_rest(r, nf, nf >= 14 ? 14 : 12));
     e->raw = start;
     e->raw_len = (uint32_t)(r->p - start);
     return 0;

@@ -3,6 +3,7 @@
  * swing filter, table / JSON lines / CSV output, queries by position, stats.
  */
 #include "store/query.h"
+#include "store/query_internal.h"
 
 #include "core/board.h"
 #include "core/clock.h"
@@ -111,6 +112,7 @@ static void s_json_eval_end(FILE *out, const hs_eval_t *e, bool ownership)
         hs_json_string(out, e->error);
     }
     fprintf(out, ",\"timing_us\":%u", e->timing_us);
+    hs__query_json_net(out, e);
     if (ownership && e->ownership) {
         fputs(",\"ownership\":[", out);
         for (int i = 0; i < e->size * e->size; i++)
@@ -188,6 +190,7 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         s_csv(out, r->source);
         fputc(',', out);
         s_csv(out, e->error);
+        hs__query_csv_net(out, e);
         fputc('\n', out);
         break;
     default:
@@ -200,6 +203,7 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         fprintf(out, "  %-8s %s vs %s%s%s\n", e->result ? e->result : "-",
                 r->game.black ? r->game.black : "?", r->game.white ? r->game.white : "?",
                 e->error ? "  error: " : "", e->error ? e->error : "");
+        hs__query_table_net(out, e);
         break;
     }
     r->rows++;
@@ -253,7 +257,8 @@ static int s_one_game(void *ctx, const uint64_t id[2])
 static void s_header(const hs_query_t *q, FILE *out)
 {
     if (q->format == HS_QUERY_CSV)
-        fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error\n", out);
+        fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error,"
+              "score_stdev,policy\n", out);
     else if (q->format == HS_QUERY_TABLE)
         fprintf(out, "%-12s %5s %-10s %*s  %5s  %*s  %-8s %s\n", "game", "move", "engine",
                 S_TABLE_NUM_WIDTH, "score", "winB", S_TABLE_NUM_WIDTH, "swing", "result",
@@ -482,7 +487,9 @@ static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
         s_csv(out, e->result);
         fputc(',', out);
         s_csv(out, e->error);
-        fputs(",,,\n", out);
+        fputs(",,,", out);
+        hs__query_csv_net(out, e);
+        fputc('\n', out);
         break;
     default:
         fprintf(out, "%-16.16s ", r->spec);
@@ -491,6 +498,7 @@ static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
         if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
         fprintf(out, "  %-8s%s%s\n", e->result ? e->result : "-", e->error ? "  error: " : "",
                 e->error ? e->error : "");
+        hs__query_table_net(out, e);
         break;
     }
     r->evals++;
@@ -528,7 +536,7 @@ static int s_pos_game_row(s_pos_run_t *r, const struct s_reach *g, hs_error_t *e
     case HS_QUERY_CSV:
         fprintf(out, "game,%s,,,,,,%s,%d,", r->keyhex, hex, g->move);
         s_csv(out, source);
-        fputc('\n', out);
+        fputs(",,\n", out);
         break;
     default:
         fprintf(out, "  %s move %4d  %s vs %s  %s\n", hex, g->move, black ? black : "?",
@@ -562,7 +570,8 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
         hs_error_set(err, HS_ENOMEM, "out of memory");
     if (rc == 0) {
         if (q->format == HS_QUERY_CSV)
-            fputs("kind,position,engine,score_lead,win_rate,result,error,game,move,source\n", out);
+            fputs("kind,position,engine,score_lead,win_rate,result,error,game,move,source,"
+                  "score_stdev,policy\n", out);
         else if (q->format == HS_QUERY_TABLE)
             fprintf(out, "position %s\n%-16s %*s  %5s  %s\n", r->keyhex, "engine",
                     S_TABLE_NUM_WIDTH, "score", "winB", "result");

@@ -7,6 +7,11 @@
  *   game (32 hex), move, engine (spec), score_lead, win_rate, swing, result,
  *   black, white, source, error; with `ownership` also the ownership map
  *   (JSON lines only: an array of size*size integers -100..100).
+ * Evals of the `net` engine also carry score_stdev (the score's spread) and the
+ * top policy moves (GTP names, probabilities): JSON lines add "score_stdev" and
+ * "policy":[{"move":"D4","prob":0.1234},...] where an eval has them, CSV has two
+ * last columns score_stdev,policy ("D4 0.1234;Q16 0.0567;..."), the table an
+ * indented line "spread S  policy D4 12.3%, ..." under the row.
  * "swing" is the change of score_lead from the previous evaluated move of the same
  * game and engine (empty for the first); the --swing N filter keeps rows whose
  * |swing| > N. All numbers are from Black's point of view.

@@ -232,6 +232,11 @@ static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8
 #define S_F_WIN 0x10u
 #define S_F_RESULT 0x20u
 #define S_F_ERROR 0x40u
+#define S_F_EXT 0x80u      /* an extension byte follows the engine time */
+
+/* Bits of the extension byte (the net engine's fields). */
+#define S_X_SPREAD 0x01u
+#define S_X_POLICY 0x02u
 
 static size_t s_put_f32(uint8_t *p, float f)
 {
@@ -294,6 +299,60 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
     return o;
 }
 
+/* The extension: its byte, the spread (float32 LE), the policy (a count byte,
+ * then per move uint16 LE vertex and uint16 LE probability x 65535). */
+static size_t s_put_ext(uint8_t *out, const hs_eval_t *e, unsigned x)
+{
+    size_t o = 0;
+    out[o++] = (uint8_t)x;
+    if (x & S_X_SPREAD)
+        o += s_put_f32(out + o, e->score_stdev);
+    if (x & S_X_POLICY) {
+        out[o++] = (uint8_t)e->num_policy;
+        for (int i = 0; i < e->num_policy; i++) {
+            const uint16_t w[2] = { e->policy[i].vertex, e->policy[i].prob };
+            for (int k = 0; k < 2; k++) {
+                out[o++] = (uint8_t)w[k];
+                out[o++] = (uint8_t)(w[k] >> 8);
+            }
+        }
+    }
+    return o;
+}
+
+static int s_get_f32(const uint8_t **pp, const uint8_t *end, float *out);
+
+/* The extension of a record, checked: known bits only, a positive spread, 1..8
+ * moves on the board. */
+static int s_get_ext(const uint8_t **pp, const uint8_t *end, uint32_t nn, hs_eval_t *e)
+{
+    if (end - *pp < 1)
+        return -1;
+    unsigned x = *(*pp)++;
+    if (!x || (x & ~(S_X_SPREAD | S_X_POLICY)))
+        return -1;
+    if ((x & S_X_SPREAD) &&
+        (s_get_f32(pp, end, &e->score_stdev) || !(e->score_stdev > 0)))
+        return -1;
+    if (x & S_X_POLICY) {
+        if (end - *pp < 1)
+            return -1;
+        int n = *(*pp)++;
+        if (n < 1 || n > HS_EVAL_POLICY_MAX || end - *pp < 4 * n)
+            return -1;
+        const uint8_t *p = *pp;
+        for (int i = 0; i < n; i++, p += 4) {
+            e->policy[i].vertex = (uint16_t)(p[0] | p[1] << 8);
+            e->policy[i].prob = (uint16_t)(p[2] | p[3] << 8);
+            if (e->policy[i].vertex != HS_GAME_PASS && e->policy[i].vertex >= nn)
+                return -1;
+        }
+        e->num_policy = n;
+        *pp = p;
+    }
+    return 0;
+}
+
 int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
                          hs_error_t *err)
 {
@@ -314,6 +373,13 @@ int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_
     f |= !isnan(e->win_rate) ? S_F_WIN : 0;
     f |= e->result ? S_F_RESULT : 0;
     f |= e->error ? S_F_ERROR : 0;
+    unsigned x = (e->score_stdev > 0 ? S_X_SPREAD : 0) | (e->num_policy > 0 ? S_X_POLICY : 0);
+    f |= x ? S_F_EXT : 0;
+    if (e->num_policy < 0 || e->num_policy > HS_EVAL_POLICY_MAX || !(e->score_stdev <= 1e6f))
+        return hs_error_set(err, HS_EINVAL, "eval record: policy count or spread out of range");
+    for (int i = 0; i < e->num_policy; i++)
+        if (e->policy[i].vertex != HS_GAME_PASS && e->policy[i].vertex >= nn)
+            return hs_error_set(err, HS_EINVAL, "eval record: policy move off the board");
     out[0] = HS_STORE_REC_V2;
     out[S_OFF_FLAGS] = (uint8_t)f;
     out[S_OFF_SIZE] = (uint8_t)e->size;
@@ -322,6 +388,8 @@ int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_
     size_t o = S_FIXED;
     o += hs__put_varint(out + o, (uint64_t)e->move_number);
     o += hs__put_varint(out + o, e->timing_us);
+    if (f & S_F_EXT)
+        o += s_put_ext(out + o, e, x);
     if (f & S_F_SCORE)
         o += s_put_f32(out + o, e->score_lead);
     if (f & S_F_WIN)
@@ -440,7 +508,7 @@ int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
     uint32_t mn, tu;
     unsigned f = n >= S_FIXED ? p[S_OFF_FLAGS] : 0xFF;
     e->size = n >= S_FIXED ? p[S_OFF_SIZE] : 0;
-    if (f & 0x80 || e->size < HS_BOARD_MIN_SIZE || e->size > HS_BOARD_MAX_SIZE)
+    if (e->size < HS_BOARD_MIN_SIZE || e->size > HS_BOARD_MAX_SIZE)
         goto bad;
     memcpy(e->pos_key, p + S_OFF_KEY, 16);
     e->engine_id = s_rdle32(p + S_OFF_ENGINE);
@@ -450,6 +518,8 @@ int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
         goto bad;
     e->move_number = (int)mn;
     e->timing_us = tu;
+    if ((f & S_F_EXT) && s_get_ext(&q, end, (uint32_t)(e->size * e->size), e))
+        goto bad;
     if (((f & S_F_SCORE) && s_get_f32(&q, end, &e->score_lead))
         || ((f & S_F_WIN) && (s_get_f32(&q, end, &e->win_rate) || e->win_rate < 0
                               || e->win_rate > 1))

@@ -242,6 +242,10 @@ static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8
                                 &sc, err);
         if (rc)
             return rc;
+        /* The net's fields are inline in e, decoded already. */
+        view.score_stdev = e->score_stdev;
+        view.num_policy = e->num_policy;
+        memcpy(view.policy, e->policy, sizeof view.policy);
         e = &view;
     }
     size_t len;

@@ -94,7 +94,9 @@ static int s_same(const hs_eval_t *a, const hs_eval_t *b, unsigned maps)
         && (isnan(a->score_lead) ? isnan(b->score_lead) : a->score_lead == b->score_lead)
         && (isnan(a->win_rate) ? isnan(b->win_rate) : a->win_rate == b->win_rate)
         && (a->result ? b->result && !strcmp(a->result, b->result) : !b->result)
-        && (a->error ? b->error && !strcmp(a->error, b->error) : !b->error);
+        && (a->error ? b->error && !strcmp(a->error, b->error) : !b->error)
+        && a->score_stdev == b->score_stdev && a->num_policy == b->num_policy
+        && !memcmp(a->policy, b->policy, sizeof a->policy[0] * (size_t)a->num_policy);
     if (maps & HS_STORE_MAP_OWNERSHIP)
         ok = ok && b->ownership && !memcmp(a->ownership, b->ownership, (size_t)nn);
     else
@@ -262,6 +264,92 @@ static void test_size(void)
     printf("judge-like 19x19 eval record: %.0f bytes in evaldata\n", per);
     HS_CHECK(per > 0 && per < 300);
     s_rm_dir(dir);
+}
+
+/* A net-like eval (engine "net"): winrate, lead, spread, 8 policy moves (the
+ * last a pass), and an ownership map of every value (noise: the worst case
+ * for the coders) or a smooth one (a real net's, roughly). */
+static void s_net(s_full_t *f, int size, bool noise, int mn, uint64_t seed)
+{
+    hs_eval_t *e = &f->e;
+    memset(f, 0, sizeof *f);
+    int nn = size * size;
+    for (int i = 0; i < nn; i++) {
+        int o = noise ? (int)(s_rand() % 201) - 100
+                      : (i % size) * 180 / size - 90 + (int)(s_rand() % 7) - 3;
+        f->own[i] = (int8_t)o;
+    }
+    e->move_number = mn;
+    for (int i = 0; i < 16; i++)
+        e->pos_key[i] = (uint8_t)(seed >> (i % 8 * 8)) ^ (uint8_t)(i * 17 + size);
+    e->engine_id = hs_engine_config_id("net:net=0123456789abcdef0123456789abcdef");
+    e->size = size;
+    e->score_lead = -2.75f;
+    e->win_rate = 0.3125f;
+    e->score_stdev = 11.5f + (float)mn;
+    e->num_policy = HS_EVAL_POLICY_MAX;
+    for (int k = 0; k < HS_EVAL_POLICY_MAX; k++) {
+        e->policy[k].vertex = k == HS_EVAL_POLICY_MAX - 1 ? HS_GAME_PASS : (uint16_t)(k * 7 % nn);
+        e->policy[k].prob = (uint16_t)(60000 - 7000 * k);
+    }
+    e->ownership = f->own;
+    e->timing_us = 1234;
+}
+
+/* The net's fields (spread, policy) through both write paths (an eval in
+ * memory, and the broker's: decoded from the wire with its maps left in the
+ * MessagePack bytes), read back exactly; a net eval's record within 500
+ * bytes even with the worst ownership map. */
+static void test_net_fields(void)
+{
+    const char *dir = s_newdir("fmt-net");
+    hs_store_t *s = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC, 0, &err), 0);
+    if (!s)
+        return;
+    static s_full_t want[3];
+    uint64_t gid[2] = { 0x4E4554, 7 };
+    HS_CHECK_INT(hs_store_begin(s, &err), 0);
+    s_net(&want[0], 19, true, 0, 0x5100);
+    s_net(&want[1], 9, false, 1, 0x5200);
+    HS_CHECK_INT(hs_store_result_put(s, gid, &want[0].e, "net", NULL, &err), 0);
+    HS_CHECK_INT(hs_store_result_put(s, gid, &want[1].e, "net", NULL, &err), 0);
+    s_net(&want[2], 19, false, 2, 0x5300);
+    hs_wire_msg_t m, d;
+    hs_wire_msg_init(&m, HS_WIRE_RESULT);
+    m.result.task_id = 1;
+    m.result.evals = &want[2].e;
+    m.result.num_evals = 1;
+    hs_wire_buf_t buf = { 0 };
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(hs_wire_decode_ex(buf.data, buf.len, HS_WIRE_DECODE_EVAL_VIEW, &d, &err), 0);
+    if (d.result.num_evals == 1)
+        HS_CHECK_INT(hs_store_result_put(s, gid, &d.result.evals[0], "net", NULL, &err), 0);
+    hs_wire_msg_fini(&d);
+    hs_wire_buf_free(&buf);
+    HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    for (int i = 0; i < 3; i++) {
+        hs_eval_t got;
+        HS_CHECK_INT(hs_store_eval_get(s, want[i].e.engine_id, want[i].e.pos_key, &got, &err), 0);
+        HS_CHECK(s_same(&want[i].e, &got, HS_STORE_MAP_OWNERSHIP));
+        HS_CHECK(got.score_stdev == want[i].e.score_stdev && got.num_policy == 8);
+        hs_eval_fini(&got);
+    }
+    hs_store_close(&s);
+    s_rm_dir(dir);
+    uint8_t rec[HS_STORE_EVAL_MAX];
+    size_t len[2] = { 0, 0 };
+    s_net(&want[0], 19, true, 0, 0x5400);
+    HS_CHECK_INT(hs__store_eval_encode(&want[0].e, HS_STORE_MAP_DEFAULT, rec, &len[0], &err), 0);
+    s_net(&want[0], 19, false, 0, 0x5400);
+    HS_CHECK_INT(hs__store_eval_encode(&want[0].e, HS_STORE_MAP_DEFAULT, rec, &len[1], &err), 0);
+    printf("net 19x19 eval record: %zu bytes (noise ownership), %zu (smooth)\n", len[0], len[1]);
+    HS_CHECK(len[0] > 0 && len[0] <= 500 && len[1] <= len[0]);
+    /* A policy move off the board is refused, not stored. */
+    want[0].e.policy[0].vertex = 361;
+    HS_CHECK_INT(hs__store_eval_encode(&want[0].e, HS_STORE_MAP_DEFAULT, rec, &len[0], &err),
+                 HS_EINVAL);
 }
 
 /* Flips one byte in every copy of marker in dir/data.mdb: the count of copies. */
@@ -570,6 +658,7 @@ int main(void)
     test_roundtrip();
     test_maps_setting();
     test_size();
+    test_net_fields();
     test_corrupt();
     test_old_format();
     return hs_test_finish();

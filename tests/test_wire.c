@@ -460,6 +460,66 @@ static void test_optional_fields(void)
     hs_wire_buf_free(&buf);
 }
 
+/* The net's eval fields 12-13 (spread, top policy moves): absent, an eval is
+ * 12 fields as before; present, 14, read back exactly; a move off the board
+ * or a bad count is refused by the encoder and the decoder. */
+static void test_net_eval_fields(void)
+{
+    hs_eval_t e;
+    hs_wire_buf_t buf = { 0 };
+    hs_error_t err = { 0 };
+    s_eval(&e, 3);
+    HS_CHECK_INT(hs_wire_encode_eval(&e, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x9c);   /* fixarray of 12 */
+    e.score_stdev = 12.25f;
+    e.num_policy = 3;
+    e.policy[0] = (hs_eval_move_t){ 40, 50000 };
+    e.policy[1] = (hs_eval_move_t){ HS_GAME_PASS, 9000 };
+    e.policy[2] = (hs_eval_move_t){ 80, 1 };
+    hs_wire_msg_t m, d;
+    hs_wire_msg_init(&m, HS_WIRE_RESULT);
+    m.result.task_id = 9;
+    m.result.evals = &e;
+    m.result.num_evals = 1;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    if (d.result.num_evals == 1) {
+        const hs_eval_t *g = &d.result.evals[0];
+        HS_CHECK(g->score_stdev == 12.25f && g->num_policy == 3);
+        HS_CHECK(!memcmp(g->policy, e.policy, 3 * sizeof e.policy[0]));
+        HS_CHECK(g->ownership && !memcmp(g->ownership, e.ownership, 81));
+    }
+    hs_wire_msg_fini(&d);
+    buf.len = 0;
+    HS_CHECK_INT(hs_wire_encode_eval(&e, &buf, &err), 0);
+    HS_CHECK_INT(buf.data[0], 0x9e);   /* fixarray of 14 */
+    /* Only the spread: the policy field is nil. */
+    e.num_policy = 0;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), 0);
+    HS_CHECK(d.result.num_evals == 1 && d.result.evals[0].score_stdev == 12.25f &&
+             d.result.evals[0].num_policy == 0);
+    hs_wire_msg_fini(&d);
+    e.num_policy = 1;
+    e.policy[0].vertex = 81;   /* off a 9x9 board */
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+    e.num_policy = 9;
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), HS_EINVAL);
+    /* A decoder sees a move off the board: patch a valid one (vertex 80 -> 81). */
+    e.num_policy = 1;
+    e.policy[0] = (hs_eval_move_t){ 80, 7 };
+    HS_CHECK_INT(hs_wire_encode(&m, &buf, &err), 0);
+    size_t at = 0;
+    for (size_t i = 0; i + 4 <= buf.len && !at; i++)
+        if (!memcmp(buf.data + i, "\x50\x00\x07\x00", 4))
+            at = i;
+    HS_CHECK(at > 0);
+    buf.data[at] = 81;
+    HS_CHECK_INT(hs_wire_decode(buf.data, buf.len, &d, &err), HS_EPROTO);
+    HS_CHECK(strstr(err.msg, "policy") != NULL);
+    hs_wire_buf_free(&buf);
+}
+
 /* Replaces the first occurrence of the ASCII text `was` in buf by bytes `now`
  * of the same length: a valid message made invalid in one string only. */
 static void s_patch(hs_wire_buf_t *buf, const char *was, const char *now)
@@ -766,6 +826,7 @@ int main(void)
     test_roundtrips();
     test_eval_view();
     test_optional_fields();
+    test_net_eval_fields();
     test_utf8();
     test_permanent_and_paging();
     test_rejections();

@@ -5,7 +5,7 @@
  *         overhead (bench/broker.sh).
  * "area"  a Tromp-Taylor area count with no dead-stone removal: a cheap real
  *         engine that every build has.
- * Engines written elsewhere in worker/ (influence, judge, later mcts, net) are
+ * Engines written elsewhere in worker/ (influence, judge, net; later mcts) are
  * listed in s_registry through the vtables their headers export.
  */
 #include "worker/engine.h"
@@ -69,8 +69,8 @@ static int s_noop_evaluate(void *state, const hs_engine_pos_t *pos, int n,
 }
 
 static const hs_engine_option_t s_noop_options[] = {
-    { "delay_us", 0, 1000000 },
-    { NULL, 0, 0 },
+    { "delay_us", 0, 1000000, HS_ENGINE_OPT_INT },
+    { NULL, 0, 0, HS_ENGINE_OPT_INT },
 };
 
 static const hs_engine_vtable_t s_noop_vt = {
@@ -224,6 +224,17 @@ static int s_option_check(const s_spec_t *sp, const char *e, size_t n, int len, 
         char v[HS_ENGINE_OPTION_MAX + 1], *end;
         memcpy(v, eq + 1, n - klen - 1);
         v[n - klen - 1] = '\0';
+        if (o->kind == HS_ENGINE_OPT_HASH) {
+            /* Lowercase only: one net, one spec text, one engine id. */
+            bool ok = strlen(v) == HS_ENGINE_HASH_LEN;
+            for (int i = 0; ok && v[i]; i++)
+                ok = (v[i] >= '0' && v[i] <= '9') || (v[i] >= 'a' && v[i] <= 'f');
+            if (!ok)
+                return hs_error_set(err, HS_EINVAL, "engine '%.*s': option %s needs %d "
+                                    "lowercase hex digits (a net's hash), not '%s'", len, s,
+                                    o->key, HS_ENGINE_HASH_LEN, v);
+            return 0;
+        }
         errno = 0;
         long x = strtol(v, &end, 10);
         if (*end || errno || x < o->min || x > o->max)

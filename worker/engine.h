@@ -12,7 +12,8 @@
  *   │ "area"       │                │  vt → const vtable        │
  *   │ "influence"  │                │  state (engine-private)   │
  *   │ "judge"      │                └───────────────────────────┘
- *   └──────────────┘                   evaluate(batch) → results
+ *   │ "net"        │                   evaluate(batch) → results
+ *   └──────────────┘
  *
  * Revisions. A store keeps one eval per (engine spec, position), and a cluster
  * may mix worker builds, so an engine whose results change for the same position
@@ -54,13 +55,28 @@
 #define HS_ENGINE_HAS_INFLUENCE 0x8u
 #define HS_ENGINE_HAS_CLASSES   0x10u
 #define HS_ENGINE_HAS_RESULT    0x20u
+#define HS_ENGINE_HAS_SPREAD    0x40u   /* score_stdev */
+#define HS_ENGINE_HAS_POLICY    0x80u   /* policy[0..num_policy) */
+
+/* The policy moves a result keeps (the net engine's top moves). */
+#define HS_ENGINE_POLICY_TOP 8
 
 /* One position to evaluate: borrowed pointers, valid for the evaluate() call. */
 typedef struct hs_engine_pos {
     const hs_game_t *game;      /* the whole record: komi, rules, moves */
     const hs_board_t *board;    /* the position after `move_number` moves */
     int move_number;            /* 0 = after setup, before the first move */
+    /* The positions after move_number - 1 and - 2 moves, for engines whose
+     * vtable asks for history (the net's ladder-history planes); NULL when
+     * not asked for or when the game is not that long. */
+    const hs_board_t *prev1, *prev2;
 } hs_engine_pos_t;
+
+/* One policy move: vertex y * size + x or HS_GAME_PASS, and its probability. */
+typedef struct hs_engine_move {
+    uint16_t vertex;
+    float prob;                 /* 0..1 */
+} hs_engine_move_t;
 
 /* What an engine says about one position. The caller clears flags,
  * num_vertices, classes[0] and result[0]; an engine sets the flags of what it
@@ -77,11 +93,19 @@ typedef struct hs_engine_result {
     char classes[HS_ENGINE_MAX_VERTICES + 1];   /* per-point class letters, NUL-terminated
                                                  * (worker/judge.h: " .bwXOxos") */
     char result[16];                            /* estimated result, "B+3.5" */
+    /* The spread of the final score: its standard deviation in points (net:
+     * sqrt(selfplay_sq - selfplay^2), KataGo's scoreStdev), > 0. */
+    float score_stdev;
+    /* The most probable moves for the side to move, most probable first. */
+    int num_policy;
+    hs_engine_move_t policy[HS_ENGINE_POLICY_TOP];
 } hs_engine_result_t;
 
 /* Per-instance configuration; zero-initialise and set what you need. */
 typedef struct hs_engine_config {
-    int threads;                /* threads the engine may use internally (0 = 1) */
+    int threads;                /* threads the engine may use internally (0 = 1; for
+                                 * the net engines 0 = their backend's default: every
+                                 * core for cpu) */
     int gpu;                    /* GPU ordinal, -1 = CPU only */
     const char *options;        /* engine-specific "key=value,..." string, or NULL */
     /* Shared by the engines of one thread (worker/stability.h), or NULL: engines
@@ -99,16 +123,27 @@ typedef struct hs_engine_config {
     int net_batch;              /* positions per net batch; 0 = the backend's default */
 } hs_engine_config_t;
 
+/* Kinds of option values. */
+typedef enum hs_engine_option_kind {
+    HS_ENGINE_OPT_INT = 0,      /* a whole number in [min, max] */
+    HS_ENGINE_OPT_HASH,         /* exactly HS_ENGINE_HASH_LEN lowercase hex digits
+                                 * (a net's content hash: "net:net=<hash>") */
+} hs_engine_option_kind_t;
+
+#define HS_ENGINE_HASH_LEN 32
+
 /*
- * One option an engine knows ("judge:final_mc=0"): an integer key=value in
- * [min, max] (0..1 for a switch). A spec's options are checked against its
- * engine's table wherever specs come in (hs_engine_check_list,
+ * One option an engine knows ("judge:final_mc=0"): by default an integer
+ * key=value in [min, max] (0..1 for a switch); kind HS_ENGINE_OPT_HASH takes
+ * a 32-hex-digit value instead (min/max unused). A spec's options are checked
+ * against its engine's table wherever specs come in (hs_engine_check_list,
  * hs_engine_canonical_list, hs_engine_init), since a spec with an option the
  * engine ignores or cannot read would be stored as a configuration of its own.
  */
 typedef struct hs_engine_option {
     const char *key;
     long min, max;
+    hs_engine_option_kind_t kind;   /* 0 = HS_ENGINE_OPT_INT */
 } hs_engine_option_t;
 
 /*
@@ -119,6 +154,7 @@ typedef struct hs_engine_vtable {
     const char *name;           /* registry name, e.g. "influence" */
     int revision;               /* 0 or 1: first revision; bump when results change */
     int max_batch;              /* preferred largest batch (>= 1) */
+    int history;                /* previous boards it reads (hs_engine_pos_t.prev1/2): 0..2 */
     const hs_engine_option_t *options;  /* the options it knows, NULL-key terminated */
     /* Creates private state into *state. 0 or HS_ENOMEM / HS_EINVAL with *err. */
     int (*create)(const hs_engine_config_t *cfg, void **state, hs_error_t *err);
@@ -198,6 +234,32 @@ void hs_engine_fini(hs_engine_t *eng);
 /* Evaluates a batch with an instance: see hs_engine_vtable_t.evaluate. */
 int hs_engine_evaluate(hs_engine_t *eng, const hs_engine_pos_t *pos, int n,
                        hs_engine_result_t *out, hs_error_t *err);
+
+/*
+ * The net a spec's options name: the value of the option `net` (32 hex digits)
+ * looked up among cfg->nets by hs_nn_model_t.hash. For every engine that runs
+ * a net ("net", "judge-net"). Returns 0 with *model set (borrowed from cfg),
+ * HS_EINVAL when options name no net ("engine needs net=<hash>: give --net
+ * FILE"), HS_ENOTFOUND "this process holds no net <hash> (give --net FILE)"
+ * (the message names the nets it holds, so a wrong FILE reads as "spec names
+ * net X but --net gave net Y").
+ */
+int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
+                       const struct hs_nn_model **model, hs_error_t *err);
+
+/*
+ * Binds a comma-separated engine list to the nets a process loaded (--net
+ * FILE): each spec of an engine with a hash option `net` that names no net
+ * becomes "name:net=<hash>" with the one net given (a list entry carries one
+ * option, core/poskey.h, so such a spec may not carry another; with several
+ * nets it must name its own: HS_EINVAL). A spec that names a net keeps it;
+ * when nets are given it must be one of them (HS_EINVAL "spec names net X but
+ * --net FILE is net Y"). Without nets, a spec naming none is HS_EINVAL
+ * ("engine 'net' needs --net FILE"). Writes the list to out (size bytes);
+ * other specs are copied as they are. Canonicalise afterwards.
+ */
+int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets, int n_nets,
+                        const char *net_file, char *out, size_t size, hs_error_t *err);
 
 /*
  * Area count of a position (Tromp-Taylor style, no dead-stone removal): stones

@@ -201,15 +201,16 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
 /* The options s_create reads that change each engine's results (the spec's
  * text names its evals, so an option an engine ignores is refused). */
 static const hs_engine_option_t s_influence_options[] = {
-    { "tau", 0, 10000 },    /* SI x100 threshold of an influence point */
-    { "reader", 0, 1 },     /* tactical reading in group stability */
-    { NULL, 0, 0 },
+    { "tau", 0, 10000, HS_ENGINE_OPT_INT },    /* SI x100 threshold of an influence point */
+    { "reader", 0, 1, HS_ENGINE_OPT_INT },     /* tactical reading in group stability */
+    { NULL, 0, 0, HS_ENGINE_OPT_INT },
 };
 
 static const hs_engine_option_t s_judge_options[] = {
-    { "reader", 0, 1 },
-    { "final_mc", -1, 1 },  /* the MC dead-stone test: 1 always, 0 never, -1 by the record */
-    { NULL, 0, 0 },
+    { "reader", 0, 1, HS_ENGINE_OPT_INT },
+    /* the MC dead-stone test: 1 always, 0 never, -1 by the record */
+    { "final_mc", -1, 1, HS_ENGINE_OPT_INT },
+    { NULL, 0, 0, HS_ENGINE_OPT_INT },
 };
 
 const hs_engine_vtable_t hs__engine_influence_vt = {

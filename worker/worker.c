@@ -148,10 +148,11 @@ static void *s_engine_thread(void *arg)
         fprintf(stderr, "hyeongse worker: engine thread could not start\n");
     else {
         x->batch_max = w->batch;
-        x->cache.nets = w->cfg->nets;
-        x->cache.n_nets = w->cfg->n_nets;
-        x->cache.net_backend = w->cfg->net_backend;
-        x->cache.net_batch = w->cfg->batch > 0 ? w->cfg->batch : 0;
+        x->base = (hs_engine_config_t){ .gpu = -1, .nets = w->cfg->nets,
+                                        .n_nets = w->cfg->n_nets,
+                                        .net_backend = w->cfg->net_backend,
+                                        .net_batch = w->cfg->net_batch,
+                                        .threads = w->cfg->net_threads };
         while (s_take_share(w, g)) {
             s_eval_group(w, x, g);
             s_push_results(push, g);
@@ -160,7 +161,7 @@ static void *s_engine_thread(void *arg)
     if (push)
         zmq_close(push);
     if (x)
-        hs__engine_cache_fini(&x->cache);
+        hs__eval_ctx_fini(x);
     free(x);
     for (int i = 0; g && i < HS__GROUP_MAX; i++)
         hs_wire_buf_free(&g->bufs[i]);

@@ -65,6 +65,9 @@ typedef struct hs_worker_config {
     const struct hs_nn_model *const *nets;
     int n_nets;
     int net_backend;           /* hs_nn_backend_kind_t the net engines run on */
+    int net_batch;             /* positions per net batch (0: the backend's default) */
+    int net_threads;           /* threads each net instance may use (0: the backend's
+                                * default, every core for cpu) */
 } hs_worker_config_t;
 
 /* Counters filled by hs_worker_run (may be read after it returns). */

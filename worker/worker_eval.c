@@ -29,9 +29,16 @@ void hs__engine_cache_fini(hs__engine_cache_t *c)
     hs_stability_memo_destroy(&c->memo);
 }
 
+void hs__eval_ctx_fini(hs__eval_ctx_t *x)
+{
+    hs__engine_cache_fini(&x->cache);
+    free(x->prev);
+    x->prev = NULL;
+}
+
 /* The instance for spec "name[:options]", created on first use. */
-static int s_engine_get(hs__engine_cache_t *c, const char *spec, hs_engine_t **out,
-                        hs_error_t *err)
+static int s_engine_get(hs__engine_cache_t *c, const hs_engine_config_t *base,
+                        const char *spec, hs_engine_t **out, hs_error_t *err)
 {
     for (int i = 0; i < c->count; i++)
         if (!strcmp(c->spec[i], spec)) {
@@ -49,8 +56,10 @@ static int s_engine_get(hs__engine_cache_t *c, const char *spec, hs_engine_t **o
     name[len] = '\0';
     if (!c->memo && !(c->memo = hs_stability_memo_new()))
         return hs_error_set(err, HS_ENOMEM, "out of memory");
-    hs_engine_config_t cfg = { .threads = 1, .gpu = -1, .options = colon ? colon + 1 : NULL,
-                               .stability_memo = c->memo };
+    hs_engine_config_t cfg = *base;
+    cfg.gpu = cfg.nets ? cfg.gpu : -1;
+    cfg.options = colon ? colon + 1 : NULL;
+    cfg.stability_memo = c->memo;
     int rc = hs_engine_init(&c->eng[c->count], name, &cfg, err);
     if (rc < 0)
         return rc;
@@ -90,6 +99,22 @@ static void s_fail(hs_wire_result_t *res, const char *why, int rc)
          * broker takes as a failed task (hs__result_check), never as done. */
         res->permanent = res->error && s_permanent(rc);
     }
+}
+
+/* An engine's top moves into the eval: probabilities as 16-bit fixed point
+ * (the wire's and the store's form), moves off the board dropped. */
+static void s_policy(const hs_engine_result_t *r, int nv, hs_eval_t *ev)
+{
+    int k = 0;
+    for (int i = 0; i < r->num_policy && i < HS_EVAL_POLICY_MAX; i++) {
+        const hs_engine_move_t *m = &r->policy[i];
+        if (m->vertex != HS_GAME_PASS && m->vertex >= nv)
+            continue;
+        float p = m->prob < 0 ? 0 : m->prob > 1 ? 1 : m->prob;
+        ev->policy[k].vertex = m->vertex;
+        ev->policy[k++].prob = (uint16_t)lroundf(p * 65535.0f);
+    }
+    ev->num_policy = k;
 }
 
 /*
@@ -153,6 +178,10 @@ static void s_flush(hs__eval_ctx_t *x)
                     memcpy(ev->influence, r->influence, sizeof(int16_t) * (size_t)nv);
                 oom |= !ev->influence;
             }
+            if (r->flags & HS_ENGINE_HAS_SPREAD)
+                ev->score_stdev = r->score_stdev;
+            if (r->flags & HS_ENGINE_HAS_POLICY)
+                s_policy(r, nv, ev);
             if (oom)
                 s_fail(res, "out of memory", HS_ENOMEM);
         }
@@ -180,16 +209,43 @@ static int s_use_engines(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_error_t 
     }
     s_flush(x);
     x->batch_task = NULL;
-    int limit = x->batch_max, rc;
+    int limit = x->batch_max, rc, history = 0;
     for (int e = 0; e < t->num_engines; e++) {
-        if ((rc = s_engine_get(&x->cache, t->engines[e], &x->engs[e], err)) < 0)
+        if ((rc = s_engine_get(&x->cache, &x->base, t->engines[e], &x->engs[e], err)) < 0)
             return rc;
         x->eids[e] = hs_engine_config_id(t->engines[e]);
         if (x->engs[e]->vt->max_batch < limit)
             limit = x->engs[e]->vt->max_batch;
+        if (x->engs[e]->vt->history > history)
+            history = x->engs[e]->vt->history;
     }
+    if (history > 0 && !x->prev && !(x->prev = malloc(sizeof *x->prev * HS__BATCH_MAX)))
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    x->history = history;
     x->batch_limit = limit < 1 ? 1 : limit;
     x->batch_task = t;
+    return 0;
+}
+
+/* Keeps the replay's current board in the ring of the last three. */
+static void s_ring_keep(hs__eval_ctx_t *x)
+{
+    int m = x->replay.played;
+    hs_board_copy(&x->ring[m % 3], &x->replay.board);
+    x->ring_move[m % 3] = m;
+}
+
+/* Replays to target through the two moves before it, keeping their boards
+ * (and target's, the next position's history when positions are consecutive). */
+static int s_replay_history(hs__eval_ctx_t *x, int target, hs_error_t *err)
+{
+    hs_replay_t *r = &x->replay;
+    for (int m = target - 2 > r->played + 1 ? target - 2 : r->played + 1; m <= target; m++) {
+        int rc = hs_replay_to(r, m, err);
+        if (rc < 0)
+            return rc;
+        s_ring_keep(x);
+    }
     return 0;
 }
 
@@ -214,11 +270,24 @@ static int s_evaluate(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_result
     hs_replay_t *r = &x->replay;
     if ((rc = hs_replay_start(r, g, err)) < 0)
         goto done;
+    for (int i = 0; i < 3; i++)
+        x->ring_move[i] = -1;
+    if (x->history > 0)
+        s_ring_keep(x);
     for (int k = 0; k < t->num_move_numbers; k++) {
         int target = t->move_numbers[k];
-        if ((rc = hs_replay_to(r, target, err)) < 0)
+        if ((rc = x->history > 0 ? s_replay_history(x, target, err)
+                                 : hs_replay_to(r, target, err)) < 0)
             goto done;
         int b = x->batch_n++;
+        x->pos[b].prev1 = x->pos[b].prev2 = NULL;
+        for (int h = 1; h <= x->history && h <= 2; h++) {
+            int m = target - h;
+            if (m >= 0 && x->ring_move[m % 3] == m) {
+                hs_board_copy(&x->prev[b][h - 1], &x->ring[m % 3]);
+                *(h == 1 ? &x->pos[b].prev1 : &x->pos[b].prev2) = &x->prev[b][h - 1];
+            }
+        }
         /* Only the used part of the board (board.h): a 19x19 copy is half the
          * 12 KB struct, and this copy was the worker's largest cost per position. */
         hs_board_copy(&x->boards[b], &r->board);

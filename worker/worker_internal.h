@@ -27,16 +27,14 @@ typedef struct hs__engine_cache {
     struct hs_stability_memo *memo;
     char spec[HS__ENGINE_CACHE][HS_WIRE_MAX_NAME];
     hs_engine_t eng[HS__ENGINE_CACHE];
-    /* The process's nets (hs_worker_config_t.nets, borrowed) and how to run
-     * them, for the hs_engine_config_t of every instance made here; 0 = none
-     * (a zeroed cache, as tests make, holds no nets). */
-    const struct hs_nn_model *const *nets;
-    int n_nets, net_backend, net_batch;
 } hs__engine_cache_t;
 
 /* Per-thread scratch for evaluating tasks (large: heap-allocate it). */
 typedef struct hs__eval_ctx {
     hs__engine_cache_t cache;
+    /* What every engine instance of this thread is created with (threads,
+     * the process's nets, their backend and batch); options come per spec. */
+    hs_engine_config_t base;
     int batch_max;                               /* <= HS__BATCH_MAX */
     int batch_n;
     hs_replay_t replay;                          /* the task's game, walked forward */
@@ -45,6 +43,13 @@ typedef struct hs__eval_ctx {
     uint8_t keys[HS__BATCH_MAX][16];
     hs_engine_result_t results[HS__BATCH_MAX];
     hs_wire_result_t *owner[HS__BATCH_MAX];      /* the RESULT each position feeds */
+    /* For engines that read history (vtable history > 0): the boards after
+     * the last three moves replayed (ring[m % 3] holds move ring_move[m % 3]),
+     * and each batch position's two previous boards (allocated on first use). */
+    int history;                                 /* the batch's engines' largest */
+    hs_board_t ring[3];
+    int ring_move[3];
+    hs_board_t (*prev)[2];                       /* [HS__BATCH_MAX][2] or NULL */
     /* The engines of the positions in the batch (tasks of one batch share them). */
     const hs_wire_task_t *batch_task;
     hs_engine_t *engs[HS_WIRE_MAX_ENGINES];
@@ -56,6 +61,9 @@ typedef struct hs__eval_ctx {
 } hs__eval_ctx_t;
 
 void hs__engine_cache_fini(hs__engine_cache_t *c);
+
+/* Releases what a context holds (its engines, the history boards); not x itself. */
+void hs__eval_ctx_fini(hs__eval_ctx_t *x);
 
 /*
  * Evaluates task t and encodes the RESULT body into *out (reused buffer).

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# tests/test_net_analyze.sh — `hyeongse analyze --engines net --net FILE` end to
+# end, then `query`:
+#   A. the tiny model (tests/fuzz/corpus/nnmodel, no ../shared needed) on the
+#      example archive with the ref backend: the spec becomes net:net=<hash>,
+#      and query shows win rate, lead, spread and the top 8 moves in its table,
+#      CSV and JSON, the ownership with --ownership; a store read with that
+#      spec and no --net;
+#   B. errors: net without --net, a missing or non-model --net, a spec naming
+#      another net, a bad --backend / --batch: exit 2 and a message that says so;
+#   C. two nets, one archive: two jobs (the resume token holds the hash), two
+#      engine specs in the store;
+#   D. the real b6c96 net on a few games of ../shared/data/pro19-sample, every
+#      50th move, --backend ref: the stored lead and win rate of one position
+#      equal hs_nn_evaluate's (tests/test_net_engine.c "direct"). Skipped with
+#      a message where ../shared is absent.
+set -u
+BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ARCHIVE="$ROOT/examples/random9.tar.gz"
+TINY="$ROOT/tests/fuzz/corpus/nnmodel/tiny-v8.bin.gz"
+TINY2="$ROOT/tests/fuzz/corpus/nnmodel/tiny-v11.bin.gz"
+DIRECT="$(dirname "$BIN")/../tests/test_net_engine"
+[ -f "$ARCHIVE" ] && [ -f "$TINY" ] || { echo "SKIP: $ARCHIVE or $TINY is missing"; exit 77; }
+tmp=$(mktemp -d /tmp/hs-test-net-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+
+# A. analyze + query
+"$BIN" analyze "$ARCHIVE" --db "$tmp/db" --engines net --net "$TINY" --backend ref \
+    --moves every:20 --batch 4 --quiet > "$tmp/out" 2> "$tmp/err"
+check "analyze with the tiny net: exit status" "$?" 0
+spec=$(grep -o 'net:net=[0-9a-f]*' "$tmp/out" | head -1)
+check "the spec names the net by its 32-digit hash" "${#spec}" 40
+"$BIN" query --db "$tmp/db" --json --limit 1 > "$tmp/j"
+check "json: the spread" "$(grep -c '"score_stdev":[0-9.]*' "$tmp/j")" 1
+check "json: 8 policy moves" "$(grep -o '{"move":"[A-Z]*[0-9]*","prob":0\.[0-9]*}' "$tmp/j" | wc -l)" 8
+check "json: win rate and lead" "$(grep -c '"score_lead":-*[0-9.]*,"win_rate":0\.[0-9]*' "$tmp/j")" 1
+"$BIN" query --db "$tmp/db" --json --limit 1 --ownership > "$tmp/jo"
+check "json --ownership: 81 values" \
+      "$(grep -o '"ownership":\[[-0-9,]*\]' "$tmp/jo" | tr ',' '\n' | wc -l)" 81
+"$BIN" query --db "$tmp/db" --format csv --limit 2 > "$tmp/c" 2>/dev/null
+check "csv: header ends with the net's columns" "$(head -1 "$tmp/c" | grep -c ',error,score_stdev,policy$')" 1
+check "csv: a row's last column holds 8 moves" \
+      "$(sed -n 2p "$tmp/c" | awk -F, '{ print $NF }' | tr ';' '\n' | grep -c '^[A-Z][0-9]* 0\.[0-9]*$')" 8
+"$BIN" query --db "$tmp/db" --limit 1 > "$tmp/t" 2>/dev/null
+check "table: a line with the spread and the policy" "$(grep -c '^ *spread [0-9.]*  policy [A-Z][0-9]* ' "$tmp/t")" 1
+"$BIN" query --db "$tmp/db" --engine "$spec" --limit 3 --json > "$tmp/e" 2>&1
+check "query --engine net:net=<hash> reads without --net" "$(grep -c "\"engine\":\"$spec\"" "$tmp/e")" 3
+
+# B. errors
+expect_2() {   # expect_2 DESCRIPTION PATTERN ARGS...: exit 2 and PATTERN on stderr
+    local desc=$1 pat=$2; shift 2
+    "$BIN" analyze "$ARCHIVE" --db "$tmp/dberr" --quiet "$@" > /dev/null 2> "$tmp/err"
+    local rc=$?
+    check "$desc: exit status" "$rc" 2
+    check "$desc: says why" "$(grep -c -- "$pat" "$tmp/err")" 1
+}
+expect_2 "net without --net" "needs --net FILE" --engines net
+expect_2 "--net of a missing file" "nothere.bin.gz" --engines net --net "$tmp/nothere.bin.gz"
+expect_2 "--net of a file that is no model" "--net $ARCHIVE" --engines net --net "$ARCHIVE" --backend ref
+expect_2 "a spec naming another net" "spec names net 0123456789abcdef0123456789abcdef but --net" \
+    --engines net:net=0123456789abcdef0123456789abcdef --net "$TINY" --backend ref
+expect_2 "a bad --backend" "backend" --net "$TINY" --backend tpu
+expect_2 "--batch 0" "batch" --net "$TINY" --backend ref --batch 0
+check "no store made by a refused command" "$([ -e "$tmp/dberr/data.mdb" ] && echo made || echo none)" none
+
+# C. another net on the same archive: its own job and engine spec
+"$BIN" analyze "$ARCHIVE" --db "$tmp/db" --net "$TINY2" --backend ref --moves every:20 \
+    --quiet > "$tmp/out2" 2> "$tmp/err2"
+check "a second net: exit status" "$?" 0
+check "a second net: not taken for a resume of the first" "$(grep -c 'resum' "$tmp/err2" "$tmp/out2" | awk -F: '{ s += $2 } END { print s }')" 0
+check "a second net: two net specs in the store" \
+      "$("$BIN" query --db "$tmp/db" stats --json | grep -o 'net:net=[0-9a-f]*' | sort -u | wc -l)" 2
+
+# D. the real net
+NET="$ROOT/../shared/nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz"
+PRO="$ROOT/../shared/data/pro19-sample"
+if [ ! -f "$NET" ] || [ ! -d "$PRO" ]; then
+    echo "skip: D. the b6c96 net or pro19-sample is absent (../shared)"
+elif [ ! -x "$DIRECT" ]; then
+    echo "FAIL: $DIRECT is not built"; fail=1
+else
+    mkdir -p "$tmp/pro"
+    ls "$PRO"/*.sgf | head -3 | while read -r f; do cp "$f" "$tmp/pro/"; done
+    "$BIN" analyze "$tmp/pro" --db "$tmp/dbpro" --engines net --net "$NET" --backend ref \
+        --moves every:50 --quiet > "$tmp/outp" 2> "$tmp/errp"
+    check "b6c96 on 3 pro games: exit status" "$?" 0
+    game=$(ls "$tmp/pro"/*.sgf | head -1)
+    stored=$("$BIN" query --db "$tmp/dbpro" --path "$game" --move 50 --json |
+             grep -o '"score_lead":[-0-9.]*,"win_rate":[0-9.]*')
+    direct=$("$DIRECT" direct "$NET" "$game" 50)
+    echo "stored: $stored"
+    check "b6c96: the stored lead and win rate at move 50 are hs_nn_evaluate's" "$stored" "$direct"
+fi
+exit $fail
