@@ -91,7 +91,7 @@ static int s_raw_nn(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     for (int s = first; !rc && s <= last; s++) {
         rc = hs_nn_evaluate(e, &pos, 1, s, o, &err);
         if (!rc) {
-            char name[8];
+            char name[12];
             snprintf(name, sizeof name, "%d", s);
             s_block(r, s == HS_NN_SYM_ALL ? "mean" : name, o);
         }
