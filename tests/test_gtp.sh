@@ -144,6 +144,28 @@ r=$(gtp < "$tmp/nan" 2>/dev/null | awk -v RS= 'NR == 3')
 check "occupied point is NAN" "$(echo "$r" | sed -n '/^policy$/,/^policyPass/p' | sed -n 6p | awk '{print $5}')" "NAN"
 check "policy sums to 1" "$(echo "$r" | sed -n '/^policy$/,/^whiteOwnership/p' | tr ' ' '\n' | awk '/^[0-9.]+$/{s+=$1} END {print (s>0.999 && s<1.001)}')" 1
 
+# loadsgf: rules and komi from the record, setup stones, the move number; a
+# record with an illegal move leaves the session as it was. A simple ko.
+printf '(;GM[1]SZ[9]KM[7.5]RU[Chinese];B[ee];W[ee])' > "$tmp/bad.sgf"
+printf '(;GM[1]SZ[9]KM[0.5]HA[2]RU[AGA]AB[cc][gg];W[ee];B[ce];W[ec])' > "$tmp/ha.sgf"
+printf '%s\n' "loadsgf $tmp/bad.sgf" 'kata-get-rules' "loadsgf $tmp/ha.sgf 2" 'showboard' \
+    "loadsgf $tmp/ha.sgf" 'kata-set-rules japanese' 'showboard' \
+    'boardsize 5' 'play B A2' 'play W C1' 'play B B1' 'play W C3' 'play B B3' 'play W D2' \
+    'play W B2' 'play B C2' 'play W B2' 'play W E5' 'play B E4' 'play W B2' 'showboard' \
+    > "$tmp/load"
+gtp < "$tmp/load" > "$tmp/lout" 2>/dev/null
+lresp() { awk -v RS= -v n="$1" 'NR == n' "$tmp/lout"; }
+check "loadsgf illegal record" "$(lresp 1)" "? cannot load file: move 2 (W E5) is illegal"
+check "failed loadsgf keeps the rules" "$(lresp 2)" "= japanese"
+check "loadsgf 2: RU, KM, before move 2" "$(lresp 4 | head -1)" "= Moves: 1  Next player: Black  Rules: aga  Komi: 0.5"
+check "loadsgf: setup stones" "$(lresp 4 | grep -E '^ [37] ' | tr -cd 'X' )" "XX"
+check "loadsgf: W E5 played" "$(lresp 4 | grep "^ 5 " | cut -c12)" "O"
+check "rules change keeps the moves" "$(lresp 7 | head -1)" "= Moves: 3  Next player: Black  Rules: japanese  Komi: 0.5"
+check "ko: capture" "$(lresp 16)" "= "
+check "ko: immediate retake" "$(lresp 17)" "? illegal move"
+check "ko: retake after a ko threat" "$(lresp 20)" "= "
+check "ko: captures" "$(lresp 21 | tail -2 | tr '\n' ' ')" "Captured by Black: 1 Captured by White: 1 "
+
 # --- start-up failures ------------------------------------------------------
 : > "$tmp/empty.bin.gz"
 printf 'not a net\n' > "$tmp/junk.bin"

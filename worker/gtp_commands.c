@@ -227,7 +227,7 @@ static int s_showboard(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *
     char diagram[2048];
     hs_board_to_ascii(b, diagram, sizeof diagram);
     hs_gtp_printf(r, "%s", diagram);
-    hs_gtp_printf(r, "B stones captured: %d\nW stones captured: %d", b->captures[HS_BLACK],
+    hs_gtp_printf(r, "Captured by Black: %d\nCaptured by White: %d", b->captures[HS_BLACK],
                   b->captures[HS_WHITE]);
     return 0;
 }
