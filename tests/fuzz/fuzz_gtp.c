@@ -1,0 +1,67 @@
+/*
+ * tests/fuzz/fuzz_gtp.c — libFuzzer target for the GTP front end
+ * (worker/gtp.h): what a controller sends us on stdin, line by line, to one
+ * front end without a net.
+ *
+ * Properties checked on every line's answer: nothing for a line that is
+ * empty after GTP's cleaning, else one framed response: '=' or '?', the id
+ * digits, and exactly one empty line, at its end (an empty line inside would
+ * end the response early for the controller). After `quit` nothing more is
+ * sent. Lines naming loadsgf are skipped: they read files (a fuzzer's
+ * "/dev/stdin" would block), and the SGF reader has its own target.
+ * Seeds in tests/fuzz/corpus/gtp/.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "worker/gtp.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void s_check_answer(const char *a, size_t len)
+{
+    if (len == 0)
+        return;
+    if (len < 3 || (a[0] != '=' && a[0] != '?'))
+        abort();
+    if (a[len - 1] != '\n' || a[len - 2] != '\n')
+        abort();
+    const char *blank = strstr(a, "\n\n");
+    if (!blank || (size_t)(blank - a) != len - 2)
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 1 << 16)
+        return 0;
+    char *text = malloc(size + 1);
+    if (!text)
+        abort();
+    memcpy(text, data, size);
+    text[size] = '\0';
+    hs_gtp_config_t cfg = { .rules = HS_RULES_JAPANESE };
+    hs_gtp_t *g = NULL;
+    if (hs_gtp_create(&cfg, &g, NULL))
+        abort();
+    int quit = 0;
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && !quit;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (strstr(line, "loadsgf"))
+            continue;
+        char *out = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&out, &len);
+        if (!f)
+            abort();
+        quit = hs_gtp_line(g, line, f);
+        fclose(f);
+        s_check_answer(out, len);
+        free(out);
+    }
+    hs_gtp_free(&g);
+    free(text);
+    return 0;
+}

@@ -1,0 +1,16 @@
+/*
+ * worker/gtp_internal.h — what the GTP front end's files share: the
+ * registration of the built-in commands, one function per file of handlers.
+ */
+#ifndef HS_WORKER_GTP_INTERNAL_H
+#define HS_WORKER_GTP_INTERNAL_H
+
+#include "worker/gtp.h"
+
+/* protocol_version ... showboard (gtp_commands.c). */
+int hs__gtp_register_basic(hs_gtp_t *g, hs_error_t *err);
+
+/* kata-raw-nn (gtp_raw_nn.c). */
+int hs__gtp_register_nn(hs_gtp_t *g, hs_error_t *err);
+
+#endif
