@@ -57,7 +57,7 @@ expect_2() {   # expect_2 DESCRIPTION PATTERN ARGS...: exit 2 and PATTERN on std
     check "$desc: exit status" "$rc" 2
     check "$desc: says why" "$(grep -c -- "$pat" "$tmp/err")" 1
 }
-expect_2 "net without --net" "needs --net FILE" --engines net
+expect_2 "net without --net" "give --net FILE" --engines net
 expect_2 "--net of a missing file" "nothere.bin.gz" --engines net --net "$tmp/nothere.bin.gz"
 expect_2 "--net of a file that is no model" "--net $ARCHIVE" --engines net --net "$ARCHIVE" --backend ref
 expect_2 "a spec naming another net" "spec names net 0123456789abcdef0123456789abcdef but --net" \

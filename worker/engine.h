@@ -249,14 +249,13 @@ int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
 
 /*
  * Binds a comma-separated engine list to the nets a process loaded (--net
- * FILE): each spec of an engine with a hash option `net` that names no net
- * becomes "name:net=<hash>" with the one net given (a list entry carries one
- * option, core/poskey.h, so such a spec may not carry another; with several
- * nets it must name its own: HS_EINVAL). A spec that names a net keeps it;
- * when nets are given it must be one of them (HS_EINVAL "spec names net X but
- * --net FILE is net Y"). Without nets, a spec naming none is HS_EINVAL
- * ("engine 'net' needs --net FILE"). Writes the list to out (size bytes);
- * other specs are copied as they are. Canonicalise afterwards.
+ * FILE), for a process that computes the evals itself (analyze): the list is
+ * expanded by hs_net_specs (worker/net_specs.h: a net engine's spec without
+ * net= becomes one spec per loaded net), then every spec's net must be one of
+ * the loaded ones (HS_EINVAL "spec names net X but --net FILE is net Y").
+ * With no nets loaded, specs naming a net pass (query reads them), a bare
+ * net engine is HS_EINVAL. Writes the list to out (size bytes); other specs
+ * are copied as they are. Canonicalise afterwards.
  */
 int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets, int n_nets,
                         const char *net_file, char *out, size_t size, hs_error_t *err);

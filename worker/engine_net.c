@@ -28,6 +28,7 @@
 
 #include "worker/engine.h"
 #include "worker/engine_plugins.h"
+#include "worker/net_specs.h"
 #include "worker/nn/eval.h"
 
 /* ------------------------------------------------------------ the helpers */
@@ -73,83 +74,27 @@ int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
                         "spec names net %s but --net gave net %s", want, want, held);
 }
 
-/* Whether the engine named s[0..len) (before '@' or ':') takes a hash option "net". */
-static bool s_runs_net(const char *s, size_t len)
-{
-    char name[HS_ENGINE_NAME_MAX];
-    size_t n = strcspn(s, "@:,");
-    if (n > len)
-        n = len;
-    if (n == 0 || n >= sizeof name)
-        return false;
-    memcpy(name, s, n);
-    name[n] = '\0';
-    const hs_engine_vtable_t *vt = hs_engine_find(name);
-    for (const hs_engine_option_t *o = vt ? vt->options : NULL; o && o->key; o++)
-        if (o->kind == HS_ENGINE_OPT_HASH && !strcmp(o->key, "net"))
-            return true;
-    return false;
-}
-
-/* One spec s[0..len) bound (see hs_engine_bind_nets), appended to out at *used. */
-static int s_bind_one(const char *s, size_t len, const struct hs_nn_model *const *nets,
-                      int n_nets, const char *file, char *out, size_t size, size_t *used,
-                      hs_error_t *err)
-{
-    char spec[512], named[HS_ENGINE_OPTION_MAX + 1];
-    if (len >= sizeof spec)
-        return hs_error_set(err, HS_EINVAL, "engine spec too long");
-    memcpy(spec, s, len);
-    spec[len] = '\0';
-    const char *colon = strchr(spec, ':');
-    const char *sep = *used ? "," : "";
-    int w;
-    if (!s_runs_net(spec, len)) {
-        w = snprintf(out + *used, size - *used, "%s%s", sep, spec);
-    } else if (colon && s_opt_str(colon + 1, "net", named, sizeof named)) {
-        bool held = n_nets == 0;
-        for (int i = 0; i < n_nets; i++)
-            held |= !strcmp(nets[i]->hash, named);
-        if (!held)
-            return hs_error_set(err, HS_EINVAL, "spec names net %s but --net %s is net %s",
-                                named, file ? file : "FILE", nets[0]->hash);
-        w = snprintf(out + *used, size - *used, "%s%s", sep, spec);
-    } else if (n_nets == 1 && colon) {
-        /* "net:sym=8" would become two options, and a list entry holds one. */
-        return hs_error_set(err, HS_EINVAL, "engine '%s': in an engine list a net engine's "
-                            "one option is net=<hash> (given by --net)", spec);
-    } else if (n_nets == 1) {
-        int name_len = (int)(colon ? colon - spec : (ptrdiff_t)len);
-        w = snprintf(out + *used, size - *used, "%s%.*s:net=%s", sep, name_len, spec,
-                     nets[0]->hash);
-    } else {
-        return hs_error_set(err, HS_EINVAL, n_nets ? "engine '%s': several nets loaded, "
-                            "name one with net=<hash>" : "engine '%s' needs --net FILE", spec);
-    }
-    if (w < 0 || (size_t)w >= size - *used)
-        return hs_error_set(err, HS_EINVAL, "engine list too long");
-    *used += (size_t)w;
-    return 0;
-}
-
 int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets, int n_nets,
                         const char *net_file, char *out, size_t size, hs_error_t *err)
 {
-    if (!list || !out || size == 0)
-        return hs_error_set(err, HS_EINVAL, "empty engine list");
-    size_t used = 0;
-    out[0] = '\0';
-    for (const char *s = list;;) {
-        /* One spec per comma: in a list a spec carries one option (core/poskey.h). */
-        const char *e = strchr(s, ',');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        int rc = s_bind_one(s, len, nets, n_nets, net_file, out, size, &used, err);
-        if (rc < 0)
-            return rc;
-        if (!e)
-            return 0;
-        s = e + 1;
+    const char *hashes[HS_NET_MAX];
+    if (n_nets > HS_NET_MAX)
+        return hs_error_set(err, HS_ELIMIT, "at most %d nets", HS_NET_MAX);
+    for (int i = 0; i < n_nets; i++)
+        hashes[i] = nets[i]->hash;
+    int rc = hs_net_specs(list, hashes, n_nets, out, size, NULL, err);
+    /* hs_net_specs lets a spec name any net (a cluster's other workers may
+     * hold it); whoever computes the evals itself must hold it. */
+    for (const char *p = out; !rc && n_nets && (p = strstr(p, ":net=")); p += 5) {
+        bool held = false;
+        for (int i = 0; i < n_nets; i++)
+            held |= !strncmp(p + 5, nets[i]->hash, HS_NN_HASH_LEN);
+        if (!held)
+            rc = hs_error_set(err, HS_EINVAL, "spec names net %.*s but --net %s is net %s",
+                              HS_NN_HASH_LEN, p + 5, net_file ? net_file : "FILE",
+                              nets[0]->hash);
     }
+    return rc;
 }
 
 /* ------------------------------------------------------------- the engine */
