@@ -4,8 +4,10 @@
  * 19x19, 9x9 and 13x13 boards, in batches of 1, 3 and 32 through one backend
  * instance (so its plan cache switches shapes back and forth). Every raw
  * output must agree within 1e-4 of its scale (the largest magnitude of that
- * output kind in the ref's batch, at least 1). Skips (77) where ../shared or
- * oneDNN is absent.
+ * output kind in the ref's batch, at least 1). Twice: with direct 3x3
+ * convolutions and with Winograd (HS_DNNL_WINOGRAD=0 and 1; where this
+ * oneDNN has no CPU Winograd the second is direct again). Skips (77) where
+ * ../shared or oneDNN is absent.
  */
 #include <math.h>
 
@@ -107,7 +109,7 @@ static void s_inputs(game_t *games, const int *idx, int batch, int n, float *sp,
                                     gl + (size_t)b * HS_NN_GLOBAL, &err), 0);
 }
 
-static void s_size(hs_nn_backend_t *ref, hs_nn_backend_t *cpu, int n, int scores)
+static void s_size(hs_nn_backend_t *ref, hs_nn_backend_t *const *cpus, int n, int scores)
 {
     static const int batches[] = {1, 3, 32};
     game_t *games = malloc(DISTINCT * sizeof *games);
@@ -123,8 +125,9 @@ static void s_size(hs_nn_backend_t *ref, hs_nn_backend_t *cpu, int n, int scores
     }
     s_inputs(games, idx, DISTINCT, n, sp, gl);
     HS_CHECK_INT(hs_nn_backend_run(ref, DISTINCT, n, sp, gl, want, &err), 0);
-    for (size_t k = 0; k < sizeof batches / sizeof *batches; k++) {
-        int batch = batches[k];
+    for (size_t k = 0; k < 2 * sizeof batches / sizeof *batches; k++) {
+        int batch = batches[k % 3];
+        hs_nn_backend_t *cpu = cpus[k / 3];
         for (int b = 0; b < batch; b++) {
             /* a different order in every batch: slots must not mix boards */
             idx[b] = (b * 7 + (int)k) % DISTINCT;
@@ -136,7 +139,8 @@ static void s_size(hs_nn_backend_t *ref, hs_nn_backend_t *cpu, int n, int scores
             fprintf(stderr, "cpu run: %s\n", err.msg);
         HS_CHECK_INT(rc, 0);
         char label[64];
-        snprintf(label, sizeof label, "%dx%d batch %d", n, n, batch);
+        snprintf(label, sizeof label, "%dx%d batch %d %s", n, n, batch,
+                 k < 3 ? "direct" : "winograd");
         if (!rc)
             printf("%s: worst |cpu - ref| / scale = %.2e\n", label,
                    s_compare(wb, got, batch, n, scores, label));
@@ -158,21 +162,26 @@ int main(void)
         printf("SKIP: the shared net is not here (%s)\n", path);
         return 77;
     }
-    hs_nn_backend_t *ref = NULL, *cpu = NULL;
+    hs_nn_backend_t *ref = NULL, *cpu[2] = {NULL, NULL};
     hs_nn_backend_config_t rc = {HS_NN_BACKEND_REF, 32, 0, 0};
     hs_nn_backend_config_t cc = {HS_NN_BACKEND_CPU, 32, 0, 0};
     HS_CHECK_INT(hs_nn_backend_create(m, &rc, &ref, &err), 0);
-    int crc = hs_nn_backend_create(m, &cc, &cpu, &err);
-    if (crc)
-        fprintf(stderr, "cpu create: %s\n", err.msg);
-    HS_CHECK_INT(crc, 0);
-    if (ref && cpu) {
-        HS_CHECK_INT(hs_nn_backend_kind(cpu), HS_NN_BACKEND_CPU);
+    for (int w = 0; w < 2; w++) {
+        setenv("HS_DNNL_WINOGRAD", w ? "1" : "0", 1);   /* read at create */
+        int crc = hs_nn_backend_create(m, &cc, &cpu[w], &err);
+        if (crc)
+            fprintf(stderr, "cpu create: %s\n", err.msg);
+        HS_CHECK_INT(crc, 0);
+    }
+    unsetenv("HS_DNNL_WINOGRAD");
+    if (ref && cpu[0] && cpu[1]) {
+        HS_CHECK_INT(hs_nn_backend_kind(cpu[0]), HS_NN_BACKEND_CPU);
         static const int sizes[] = {19, 9, 13};
         for (int i = 0; i < 3; i++)
             s_size(ref, cpu, sizes[i], m->sv3.out_c);
     }
-    hs_nn_backend_free(&cpu);
+    hs_nn_backend_free(&cpu[0]);
+    hs_nn_backend_free(&cpu[1]);
     hs_nn_backend_free(&ref);
     hs_nn_model_free(&m);
     return hs_test_finish();

@@ -7,7 +7,9 @@
  * Winograd: the first time a shape is seen, the plan is built with direct
  * 3x3 convolutions and, where this oneDNN implements Winograd for the CPU,
  * with Winograd too; both are timed on the same input and the faster is kept
- * (docs/NET.md, "Backends").
+ * (docs/NET.md, "Backends"). The environment variable HS_DNNL_WINOGRAD
+ * (read at create) overrides the measurement: 1 = always where available,
+ * 0 = never; for tests and measurements.
  *
  * Threads: Debian's oneDNN uses OpenMP; a run sets the calling thread's
  * OpenMP team size (cfg->threads, 0 = every core the process may use)
@@ -137,8 +139,9 @@ static int s_time_plan(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, double *secs, hs_e
  * available and measured faster. */
 static int s_build(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int batch, int n, hs_error_t *err)
 {
+    p->winograd = c->force_winograd == 1;
     int rc = hs__dnnl_plan_build(c, p, batch, n, err);
-    if (rc || c->winograd_state == 0)
+    if (rc || c->winograd_state == 0 || c->force_winograd >= 0)
         return rc;
     hs__dnnl_plan_t w = {0};
     w.winograd = 1;
@@ -197,6 +200,8 @@ static int s_create(const hs_nn_model_t *m, const hs_nn_backend_config_t *cfg, v
     c->m = m;
     c->threads = cfg->threads;
     c->winograd_state = -1;
+    const char *force = getenv("HS_DNNL_WINOGRAD");
+    c->force_winograd = force && (*force == '0' || *force == '1') ? *force - '0' : -1;
     dnnl_status_t s = dnnl_engine_create(&c->eng, dnnl_cpu, 0);
     int rc = s == dnnl_success ? 0 : hs__dnnl_fail(s, "dnnl_engine_create", err);
     c->engine_made = !rc;

@@ -56,6 +56,7 @@ typedef struct hs__dnnl_step {
     hs__dnnl_own_t own;
     const hs_nn_block_t *blk;        /* HS__OWN_GPOOL */
     float *in, *out;                 /* own steps' buffers */
+    int stride;                      /* out's floats per board (padded C) */
 } hs__dnnl_step_t;
 
 /* A buffer of a plan, shared between the layers that play the same role. */
@@ -92,6 +93,7 @@ typedef struct hs__dnnl_ctx {
     hs__dnnl_wcache_t *w;
     hs_nn_conv_t heads;              /* p1conv | g1conv | v1conv as one 1x1 conv */
     int winograd_state;              /* -1 unknown, 0 unavailable, 1 available */
+    int force_winograd;              /* HS_DNNL_WINOGRAD: -1 measure, 0 never, 1 always */
     uint64_t clock;
     hs__dnnl_plan_t plans[HS__DNNL_PLANS];
 } hs__dnnl_ctx_t;
@@ -106,8 +108,12 @@ void hs__dnnl_plan_free(hs__dnnl_plan_t *p);
 int hs__dnnl_plan_exec(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, hs_error_t *err);
 
 /* Own steps (dnnl_own.c), on plain NCHW buffers. */
-void hs__dnnl_own_global(const hs_nn_model_t *m, int batch, const float *global, float *gb);
-void hs__dnnl_own_gpool(const hs_nn_block_t *b, int batch, int n, const float *g, float *tb);
+/* gb and tb: board b's channel c at b * stride + c (the blocked format's
+ * padded channel count; the padding is left as it is, zero). */
+void hs__dnnl_own_global(const hs_nn_model_t *m, int batch, const float *global, float *gb,
+                         int stride);
+void hs__dnnl_own_gpool(const hs_nn_block_t *b, int batch, int n, const float *g, float *tb,
+                        int stride);
 void hs__dnnl_own_heads(const hs_nn_model_t *m, int batch, int n, float *h,
                         hs_nn_raw_t *raw);
 

@@ -73,21 +73,23 @@ static void s_conv1x1_ch0(const hs_nn_conv_t *cv, const float *in, size_t a, flo
     }
 }
 
-void hs__dnnl_own_global(const hs_nn_model_t *m, int batch, const float *global, float *gb)
+void hs__dnnl_own_global(const hs_nn_model_t *m, int batch, const float *global, float *gb,
+                         int stride)
 {
     for (int b = 0; b < batch; b++)
         s_dense(&m->input_global, global + (size_t)b * HS_NN_GLOBAL,
-                gb + (size_t)b * (size_t)m->trunk_c);
+                gb + (size_t)b * (size_t)stride);
 }
 
-void hs__dnnl_own_gpool(const hs_nn_block_t *blk, int batch, int n, const float *g, float *tb)
+void hs__dnnl_own_gpool(const hs_nn_block_t *blk, int batch, int n, const float *g, float *tb,
+                        int stride)
 {
     int gc = blk->gconv.out_c;
     size_t a = (size_t)n * (size_t)n;
     float pooled[3 * HS_NN_MAX_CHANNELS];
     for (int b = 0; b < batch; b++) {
         s_pool(g + (size_t)b * (size_t)gc * a, gc, n, 0, pooled);
-        s_dense(&blk->gmul, pooled, tb + (size_t)b * (size_t)blk->gmul.out_c);
+        s_dense(&blk->gmul, pooled, tb + (size_t)b * (size_t)stride);
     }
 }
 

@@ -297,23 +297,58 @@ static int s_act_buf(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int role, int ch, dn
     return rc ? rc : s_buf(c, p, role, &md, out, err);
 }
 
+/* A (1, C, 1, 1) parameter vector in the plan's activation format: a plain
+ * vector would send oneDNN's binary to its slow reference code for blocked
+ * tensors. In every format this file names, channel c of board 0 sits at
+ * offset c; the padding stays zero. */
+static int s_param_vec(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, const float *data, int ch,
+                       dnnl_memory_t *out, hs_error_t *err)
+{
+    dnnl_memory_desc_t md;
+    int rc = s_md(&md, 1, ch, 1, 1, p->act_tag, err);
+    if (rc)
+        return rc;
+    HS__DNNL_TRY(dnnl_memory_create(out, &md, c->eng, DNNL_MEMORY_ALLOCATE), err);
+    rc = s_keep_mem(p, *out, err);
+    if (rc)
+        return rc;
+    float *v = s_ptr(*out);
+    memset(v, 0, dnnl_memory_desc_get_size(&md));
+    memcpy(v, data, (size_t)ch * sizeof *v);
+    return 0;
+}
+
+/* A (batch, C, 1, 1) per-board vector in the plan's format, which own loops
+ * fill: board b's channel c at b * padded C + c (hs__dnnl_step_t.stride). */
+static int s_board_vec(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int role, int ch, dnnl_memory_t *out,
+                       int *stride, hs_error_t *err)
+{
+    dnnl_memory_desc_t md;
+    int rc = s_md(&md, p->batch, ch, 1, 1, p->act_tag, err);
+    if (!rc) rc = s_buf(c, p, role, &md, out, err);
+    if (!rc) {
+        *stride = (int)md.padded_dims[1];
+        memset(s_ptr(*out), 0, dnnl_memory_desc_get_size(&md));
+    }
+    return rc;
+}
+
 /* dst = act(src * scale + bias), per channel. */
 static int s_norm(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, const hs_nn_norm_t *nm,
                   dnnl_memory_t src, dnnl_memory_t dst, hs_error_t *err)
 {
-    dnnl_memory_desc_t vmd;
     dnnl_memory_t sc, bi;
-    int rc = s_md(&vmd, 1, nm->channels, 1, 1, dnnl_nchw, err);
-    if (!rc) rc = s_wrap(c, p, &vmd, nm->scale, &sc, err);
-    if (!rc) rc = s_wrap(c, p, &vmd, nm->bias, &bi, err);
+    int rc = s_param_vec(c, p, nm->scale, nm->channels, &sc, err);
+    if (!rc) rc = s_param_vec(c, p, nm->bias, nm->channels, &bi, err);
     return rc ? rc : s_binary(c, p, dnnl_binary_mul, src, sc, bi, dst, nm->act, err);
 }
 
 static int s_own(hs__dnnl_plan_t *p, hs__dnnl_own_t kind, const hs_nn_block_t *b, float *in,
-                 float *out, hs_error_t *err)
+                 float *out, int stride, hs_error_t *err)
 {
     hs__dnnl_step_t st = {0};
     st.own = kind;
+    st.stride = stride;
     st.blk = b;
     st.in = in;
     st.out = out;
@@ -325,14 +360,13 @@ static int s_gpool(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, const hs_nn_block_t *b
                    dnnl_memory_t t, hs_error_t *err)
 {
     dnnl_memory_t g, gp, tb;
-    dnnl_memory_desc_t tbmd;
+    int stride = 0;
     int rc = s_act_buf(c, p, R_G, b->gconv.out_c, p->act_tag, &g, err);
     if (!rc) rc = s_act_buf(c, p, R_GPLAIN, b->gconv.out_c, dnnl_nchw, &gp, err);
-    if (!rc) rc = s_md(&tbmd, p->batch, b->gmul.out_c, 1, 1, dnnl_nchw, err);
-    if (!rc) rc = s_buf(c, p, R_TBIAS, &tbmd, &tb, err);
+    if (!rc) rc = s_board_vec(c, p, R_TBIAS, b->gmul.out_c, &tb, &stride, err);
     if (!rc) rc = s_conv(c, p, &b->gconv, pre, g, b->gconv.act, 0, err);
     if (!rc && g != gp) rc = s_reorder(c, p, g, gp, err);
-    if (!rc) rc = s_own(p, HS__OWN_GPOOL, b, s_ptr(gp), s_ptr(tb), err);
+    if (!rc) rc = s_own(p, HS__OWN_GPOOL, b, s_ptr(gp), s_ptr(tb), stride, err);
     if (!rc) rc = s_binary(c, p, dnnl_binary_add, t, tb, NULL, t, b->conv1.act, err);
     return rc;
 }
@@ -408,10 +442,9 @@ static int s_input(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, dnnl_memory_t x, hs_er
         if (!rc) rc = s_reorder(c, p, p->user_in, in, err);
     }
     if (!rc) rc = s_conv(c, p, &m->input_conv, in, x, HS_NN_ACT_IDENTITY, 0, err);
-    dnnl_memory_desc_t gmd;
-    if (!rc) rc = s_md(&gmd, p->batch, m->trunk_c, 1, 1, dnnl_nchw, err);
-    if (!rc) rc = s_buf(c, p, R_GB, &gmd, &gb, err);
-    if (!rc) rc = s_own(p, HS__OWN_GLOBAL, NULL, NULL, s_ptr(gb), err);
+    int stride = 0;
+    if (!rc) rc = s_board_vec(c, p, R_GB, m->trunk_c, &gb, &stride, err);
+    if (!rc) rc = s_own(p, HS__OWN_GLOBAL, NULL, NULL, s_ptr(gb), stride, err);
     if (!rc) rc = s_binary(c, p, dnnl_binary_add, x, gb, NULL, x, HS_NN_ACT_IDENTITY, err);
     return rc;
 }
@@ -438,7 +471,7 @@ static int s_heads(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, dnnl_memory_t x, hs_er
         rc = s_reorder(c, p, head, plain, err);
     else if (!rc)
         plain = head;
-    if (!rc) rc = s_own(p, HS__OWN_HEADS, NULL, s_ptr(plain), NULL, err);
+    if (!rc) rc = s_own(p, HS__OWN_HEADS, NULL, s_ptr(plain), NULL, 0, err);
     return rc;
 }
 
@@ -477,10 +510,10 @@ static void s_own_run(const hs__dnnl_ctx_t *c, const hs__dnnl_plan_t *p, const h
 {
     switch (st->own) {
     case HS__OWN_GLOBAL:
-        hs__dnnl_own_global(c->m, p->batch, p->run_global, st->out);
+        hs__dnnl_own_global(c->m, p->batch, p->run_global, st->out, st->stride);
         break;
     case HS__OWN_GPOOL:
-        hs__dnnl_own_gpool(st->blk, p->batch, p->n, st->in, st->out);
+        hs__dnnl_own_gpool(st->blk, p->batch, p->n, st->in, st->out, st->stride);
         break;
     case HS__OWN_HEADS:
         hs__dnnl_own_heads(c->m, p->batch, p->n, st->in, p->run_raw);
