@@ -22,7 +22,7 @@
 #include "worker/nn/backend_internal.h"
 
 #define HS__DNNL_PLANS 8        /* cached (batch, n) plans */
-#define HS__DNNL_MAX_ARGS 6
+#define HS__DNNL_MAX_ARGS 6        /* a binary with post-op + scratchpad: 5 */
 
 /* Checks one oneDNN call; on failure returns the HS_E* with a message that
  * names the call. Used only in functions that return int status. */
@@ -51,6 +51,7 @@ typedef enum hs__dnnl_own {
 
 typedef struct hs__dnnl_step {
     dnnl_primitive_t prim;           /* NULL for an own step */
+    dnnl_memory_t scratch;           /* its scratchpad, or NULL */
     int nargs;
     dnnl_exec_arg_t args[HS__DNNL_MAX_ARGS];
     hs__dnnl_own_t own;
@@ -78,6 +79,8 @@ typedef struct hs__dnnl_plan {
     int n_mems, cap_mems;            /* other memories to free (parameters) */
     dnnl_memory_t *mems;
     dnnl_memory_t user_in;           /* the caller's spatial input, set per run */
+    size_t scratch_size;             /* the largest step's scratchpad */
+    void *scratch;
     /* per run: the caller's global inputs and outputs, for own steps */
     const float *run_global;
     hs_nn_raw_t *run_raw;

@@ -99,34 +99,55 @@ static int s_push(hs__dnnl_plan_t *p, const hs__dnnl_step_t *st, hs_error_t *err
     if (rc) {
         if (st->prim)
             dnnl_primitive_destroy(st->prim);
+        if (st->scratch)
+            dnnl_memory_destroy(st->scratch);
         return rc;
     }
     p->steps[p->n_steps++] = *st;
     return 0;
 }
 
-/* A primitive from pd (pd is destroyed here) as a step with args. */
-static int s_prim_step(hs__dnnl_plan_t *p, dnnl_primitive_desc_t pd, int nargs,
+/* A primitive from pd (pd is destroyed here) as a step with args, and its
+ * scratchpad (user mode) over the plan's shared scratch buffer, which
+ * s_scratch allocates once the plan is complete: steps run one at a time. */
+static int s_prim_step(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, dnnl_primitive_desc_t pd, int nargs,
                        const dnnl_exec_arg_t *args, hs_error_t *err)
 {
     hs__dnnl_step_t st = {0};
-    dnnl_status_t s = dnnl_primitive_create(&st.prim, pd);
+    const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+    size_t need = smd ? dnnl_memory_desc_get_size(smd) : 0;
+    dnnl_status_t s = dnnl_success;
+    if (need) {
+        s = dnnl_memory_create(&st.scratch, smd, c->eng, DNNL_MEMORY_NONE);
+        p->scratch_size = need > p->scratch_size ? need : p->scratch_size;
+    }
+    if (s == dnnl_success)
+        s = dnnl_primitive_create(&st.prim, pd);
     dnnl_primitive_desc_destroy(pd);
-    if (s != dnnl_success)
+    if (s != dnnl_success) {
+        if (st.scratch)
+            dnnl_memory_destroy(st.scratch);
         return hs__dnnl_fail(s, "dnnl_primitive_create", err);
-    st.nargs = nargs;
+    }
     memcpy(st.args, args, (size_t)nargs * sizeof *args);
+    if (st.scratch)
+        st.args[nargs++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, st.scratch};
+    st.nargs = nargs;
     return s_push(p, &st, err);
 }
 
-static int s_reorder(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, dnnl_memory_t from, dnnl_memory_t to,
-                     hs_error_t *err)
+/* The scratch buffer every step's scratchpad points into. */
+static int s_scratch(hs__dnnl_plan_t *p, hs_error_t *err)
 {
-    dnnl_primitive_desc_t pd;
-    HS__DNNL_TRY(dnnl_reorder_primitive_desc_create(&pd, s_mem_md(from), c->eng, s_mem_md(to),
-                                                    c->eng, NULL), err);
-    dnnl_exec_arg_t a[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-    return s_prim_step(p, pd, 2, a, err);
+    if (!p->scratch_size)
+        return 0;
+    p->scratch = aligned_alloc(64, (p->scratch_size + 63) / 64 * 64);
+    if (!p->scratch)
+        return hs_error_set(err, HS_ENOMEM, "cpu backend: out of memory for scratch");
+    for (int i = 0; i < p->n_steps; i++)
+        if (p->steps[i].scratch)
+            HS__DNNL_TRY(dnnl_memory_set_data_handle(p->steps[i].scratch, p->scratch), err);
+    return 0;
 }
 
 static void s_act_alg(hs_nn_act_t act, dnnl_alg_kind_t *alg, float *alpha)
@@ -160,11 +181,31 @@ static int s_attr(int sum, const dnnl_memory_desc_t *add_md, hs_nn_act_t act,
         s = dnnl_primitive_attr_create(attr);
     if (s == dnnl_success) {
         s = dnnl_primitive_attr_set_post_ops(*attr, po);
+        /* the plan's one scratch buffer, not an allocation on every run */
+        if (s == dnnl_success)
+            s = dnnl_primitive_attr_set_scratchpad_mode(*attr, dnnl_scratchpad_mode_user);
         if (s != dnnl_success)
             dnnl_primitive_attr_destroy(*attr);
     }
     dnnl_post_ops_destroy(po);
     return s == dnnl_success ? 0 : hs__dnnl_fail(s, "dnnl_post_ops_append_*", err);
+}
+
+static int s_reorder(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, dnnl_memory_t from, dnnl_memory_t to,
+                     hs_error_t *err)
+{
+    dnnl_primitive_desc_t pd;
+    dnnl_primitive_attr_t attr;
+    int rc = s_attr(0, NULL, HS_NN_ACT_IDENTITY, &attr, err);
+    if (rc)
+        return rc;
+    dnnl_status_t s = dnnl_reorder_primitive_desc_create(&pd, s_mem_md(from), c->eng,
+                                                         s_mem_md(to), c->eng, attr);
+    dnnl_primitive_attr_destroy(attr);
+    if (s != dnnl_success)
+        return hs__dnnl_fail(s, "dnnl_reorder_primitive_desc_create", err);
+    dnnl_exec_arg_t a[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+    return s_prim_step(c, p, pd, 2, a, err);
 }
 
 /* The convolution's primitive descriptor: src and dst md as given (may be
@@ -263,7 +304,7 @@ static int s_conv(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, const hs_nn_conv_t *cv,
     }
     dnnl_exec_arg_t a[4] = {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, dst},
                             {DNNL_ARG_BIAS, b}};
-    return s_prim_step(p, pd, cv->b ? 4 : 3, a, err);
+    return s_prim_step(c, p, pd, cv->b ? 4 : 3, a, err);
 }
 
 /* dst = act(src op src1 [+ add]) with src1 and add broadcast from plain
@@ -285,7 +326,7 @@ static int s_binary(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, dnnl_alg_kind_t op, d
         return hs__dnnl_fail(s, "dnnl_primitive_desc_create for a binary", err);
     dnnl_exec_arg_t a[4] = {{DNNL_ARG_SRC_0, src}, {DNNL_ARG_SRC_1, src1}, {DNNL_ARG_DST, dst},
                             {DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, add}};
-    return s_prim_step(p, pd, add ? 4 : 3, a, err);
+    return s_prim_step(c, p, pd, add ? 4 : 3, a, err);
 }
 
 /* An activation tensor of the plan: (batch, ch, n, n) in the plan's format. */
@@ -486,14 +527,18 @@ int hs__dnnl_plan_build(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int batch, int n,
     for (int i = 0; !rc && i < c->m->n_blocks; i++)
         rc = s_block(c, p, &c->m->blocks[i], x, c->m->trunk_c, 0, err);
     if (!rc) rc = s_heads(c, p, x, err);
+    if (!rc) rc = s_scratch(p, err);
     return rc;
 }
 
 void hs__dnnl_plan_free(hs__dnnl_plan_t *p)
 {
-    for (int i = 0; i < p->n_steps; i++)
+    for (int i = 0; i < p->n_steps; i++) {
         if (p->steps[i].prim)
             dnnl_primitive_destroy(p->steps[i].prim);
+        if (p->steps[i].scratch)
+            dnnl_memory_destroy(p->steps[i].scratch);
+    }
     for (int i = 0; i < p->n_bufs; i++)
         dnnl_memory_destroy(p->bufs[i].mem);
     for (int i = 0; i < p->n_mems; i++)
@@ -501,6 +546,7 @@ void hs__dnnl_plan_free(hs__dnnl_plan_t *p)
     if (p->user_in)
         dnnl_memory_destroy(p->user_in);
     free(p->steps);
+    free(p->scratch);
     free(p->bufs);
     free(p->mems);
     memset(p, 0, sizeof *p);
