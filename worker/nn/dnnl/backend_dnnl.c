@@ -136,25 +136,28 @@ static int s_time_plan(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, double *secs, hs_e
 }
 
 /* Builds the plan for (batch, n) into slot p, with Winograd where it is
- * available and measured faster. */
+ * available and (unless forced) measured faster. A Winograd plan that cannot
+ * be built (oneDNN: unimplemented, e.g. on AVX2-only CPUs) means direct. */
 static int s_build(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int batch, int n, hs_error_t *err)
 {
-    p->winograd = c->force_winograd == 1;
-    int rc = hs__dnnl_plan_build(c, p, batch, n, err);
-    if (rc || c->winograd_state == 0 || c->force_winograd >= 0)
-        return rc;
     hs__dnnl_plan_t w = {0};
     w.winograd = 1;
     hs_error_t werr;
-    double td, tw;
-    if (hs__dnnl_plan_build(c, &w, batch, n, &werr)) {
-        /* this oneDNN has no CPU Winograd for these shapes: direct only */
+    if (c->winograd_state == 0 || c->force_winograd == 0
+        || hs__dnnl_plan_build(c, &w, batch, n, &werr)) {
+        if (c->winograd_state != 0 && c->force_winograd != 0)
+            c->winograd_state = 0;
         hs__dnnl_plan_free(&w);
-        c->winograd_state = 0;
-        return 0;
+        return hs__dnnl_plan_build(c, p, batch, n, err);
     }
     c->winograd_state = 1;
-    rc = s_time_plan(c, p, &td, err);
+    if (c->force_winograd == 1) {
+        *p = w;
+        return 0;
+    }
+    double td, tw;
+    int rc = hs__dnnl_plan_build(c, p, batch, n, err);
+    if (!rc) rc = s_time_plan(c, p, &td, err);
     if (!rc) rc = s_time_plan(c, &w, &tw, err);
     if (!rc && tw < td) {
         hs__dnnl_plan_free(p);
