@@ -360,12 +360,17 @@ static int s_param_vec(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, const float *data,
 }
 
 /* A (batch, C, 1, 1) per-board vector in the plan's format, which own loops
- * fill: board b's channel c at b * padded C + c (hs__dnnl_step_t.stride). */
+ * fill: board b's channel c at b * padded C + c (hs__dnnl_step_t.stride).
+ * Plain where C is not a multiple of a blocked format's block: oneDNN 2.6's
+ * jit binary then adds wrong values (nChw16c, C = 2, an eltwise post-op;
+ * test_nn_backend_tiny's v8 model under Winograd); its reference code is
+ * right, and real nets' channel counts are multiples of 16. */
 static int s_board_vec(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int role, int ch, dnnl_memory_t *out,
                        int *stride, hs_error_t *err)
 {
     dnnl_memory_desc_t md;
-    int rc = s_md(&md, p->batch, ch, 1, 1, p->act_tag, err);
+    int block = p->act_tag == dnnl_nChw16c ? 16 : p->act_tag == dnnl_nChw8c ? 8 : 1;
+    int rc = s_md(&md, p->batch, ch, 1, 1, ch % block ? dnnl_nchw : p->act_tag, err);
     if (!rc) rc = s_buf(c, p, role, &md, out, err);
     if (!rc) {
         *stride = (int)md.padded_dims[1];
