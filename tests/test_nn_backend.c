@@ -17,7 +17,7 @@
 
 #define NET "/../nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz"
 #define TOL 1e-4
-#define DISTINCT 12   /* distinct positions per board size (ref is slow) */
+#define DISTINCT 8    /* distinct positions per board size (ref is slow) */
 
 typedef struct game {
     hs_board_t board, prev[2];
