@@ -137,20 +137,17 @@ static int s_time_plan(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, double *secs, hs_e
 
 /* Builds the plan for (batch, n) into slot p, with Winograd where it is
  * available and (unless forced) measured faster. A Winograd plan that cannot
- * be built (oneDNN: unimplemented, e.g. on AVX2-only CPUs) means direct. */
+ * be built (oneDNN: unimplemented, on AVX2-only CPUs or for some shape) means
+ * direct for that shape; trying again costs one failed primitive descriptor. */
 static int s_build(hs__dnnl_ctx_t *c, hs__dnnl_plan_t *p, int batch, int n, hs_error_t *err)
 {
     hs__dnnl_plan_t w = {0};
     w.winograd = 1;
     hs_error_t werr;
-    if (c->winograd_state == 0 || c->force_winograd == 0
-        || hs__dnnl_plan_build(c, &w, batch, n, &werr)) {
-        if (c->winograd_state != 0 && c->force_winograd != 0)
-            c->winograd_state = 0;
+    if (c->force_winograd == 0 || hs__dnnl_plan_build(c, &w, batch, n, &werr)) {
         hs__dnnl_plan_free(&w);
         return hs__dnnl_plan_build(c, p, batch, n, err);
     }
-    c->winograd_state = 1;
     if (c->force_winograd == 1) {
         *p = w;
         return 0;
@@ -202,7 +199,6 @@ static int s_create(const hs_nn_model_t *m, const hs_nn_backend_config_t *cfg, v
         return hs_error_set(err, HS_ENOMEM, "cpu backend: out of memory");
     c->m = m;
     c->threads = cfg->threads;
-    c->winograd_state = -1;
     const char *force = getenv("HS_DNNL_WINOGRAD");
     c->force_winograd = force && (*force == '0' || *force == '1') ? *force - '0' : -1;
     dnnl_status_t s = dnnl_engine_create(&c->eng, dnnl_cpu, 0);

@@ -95,7 +95,6 @@ typedef struct hs__dnnl_ctx {
     int n_w, cap_w;
     hs__dnnl_wcache_t *w;
     hs_nn_conv_t heads;              /* p1conv | g1conv | v1conv as one 1x1 conv */
-    int winograd_state;              /* -1 unknown, 0 unavailable, 1 available */
     int force_winograd;              /* HS_DNNL_WINOGRAD: -1 measure, 0 never, 1 always */
     uint64_t clock;
     hs__dnnl_plan_t plans[HS__DNNL_PLANS];
