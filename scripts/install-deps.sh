@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential cmake pkg-config clang libclang-rt-dev \
-    libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev zlib1g-dev \
+    libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev zlib1g-dev libdnnl-dev \
     ca-certificates >/dev/null
 if [ "${1:-}" = "--bench" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends \

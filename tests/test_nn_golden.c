@@ -7,6 +7,10 @@
  * illegal move in KataGo's print, must be illegal here); the test prints how
  * many match and, for each position with a difference, where.
  *
+ * Every position runs through each backend this build has: ref (the
+ * reference pass, hs_nn_eval_ref) and cpu (oneDNN, through the evaluator);
+ * both must match, and both counts are printed.
+ *
  * Rules: the header says japanese, but KataGo's `loadsgf` takes the rules from
  * the file's RU[] and, where a file has none, keeps the rules of the file
  * loaded before it (GTP's current rules). The golden numbers follow that (the
@@ -19,6 +23,7 @@
 #include "core/replay.h"
 #include "core/sgf.h"
 #include "test.h"
+#include "worker/nn/eval.h"
 #include "worker/nn/forward.h"
 
 #define NET "/../nets/katago-g170-b6c96/"
@@ -202,10 +207,21 @@ int main(void)
         printf("SKIP: the shared net or its golden file is not here (%s)\n", path);
         return 77;
     }
-    counts_t all = {0, 0, 0};
+    /* [0] ref, [1] cpu where built */
+    counts_t all[2] = {{0, 0, 0}, {0, 0, 0}};
     int positions = 0;
     hs_rules_id_t rules = HS_RULES_JAPANESE;   /* KataGo's GTP default */
     hs_nn_output_t *out = malloc(sizeof *out);
+    hs_nn_evaluator_t *cpu = NULL;
+    hs_nn_backend_config_t cfg = {HS_NN_BACKEND_CPU, 1, 0, 0};
+    if (hs_nn_backend_available(HS_NN_BACKEND_CPU, NULL)) {
+        int crc = hs_nn_evaluator_create(m, &cfg, &cpu, &err);
+        if (crc)
+            fprintf(stderr, "cpu backend: %s\n", err.msg);
+        HS_CHECK_INT(crc, 0);
+    } else {
+        printf("cpu backend: not in this build, ref only\n");
+    }
     for (char *h = strstr(golden, "\n###"); h; ) {
         char *next = strstr(h + 1, "\n###");
         if (next)
@@ -221,26 +237,33 @@ int main(void)
         if (rc)
             fprintf(stderr, "%s %d: %s\n", file, move, err.msg);
         HS_CHECK_INT(rc, 0);
-        if (!rc) {
-            rc = hs_nn_eval_ref(m, &pos, 0, out, &err);
-            HS_CHECK_INT(rc, 0);
+        for (int k = 0; !rc && k < (cpu ? 2 : 1); k++) {
+            int erc = k ? hs_nn_evaluate(cpu, &pos, 1, 0, out, &err)
+                        : hs_nn_eval_ref(m, &pos, 0, out, &err);
+            HS_CHECK_INT(erc, 0);
             char label[600];
-            snprintf(label, sizeof label, "%s@%d", file, move);
-            if (!rc)
-                s_compare(label, strchr(h + 1, '\n'), out, &all);
-            positions++;
+            snprintf(label, sizeof label, "%s %s@%d", k ? "cpu" : "ref", file, move);
+            char *block = strdup(strchr(h + 1, '\n'));   /* s_compare cuts it up */
+            if (!erc)
+                s_compare(label, block, out, &all[k]);
+            free(block);
         }
+        positions += !rc;
         hs_replay_fini(&r);
         hs_game_fini(&g);
         h = next;
         if (next)
             *next = '\n';
     }
-    printf("golden: %d positions, %ld of %ld numbers within %g (%ld counting the squared "
-           "score's propagated tolerance)\n", positions, all.strict, all.compared, TOL,
-           all.matched);
+    for (int k = 0; k < (cpu ? 2 : 1); k++) {
+        printf("golden %s: %d positions, %ld of %ld numbers within %g (%ld counting the "
+               "squared score's propagated tolerance)\n", k ? "cpu" : "ref", positions,
+               all[k].strict, all[k].compared, TOL, all[k].matched);
+        HS_CHECK_INT(all[k].compared, positions * (9 + 2 * 361 + 1));
+        HS_CHECK_INT(all[k].matched, all[k].compared);
+    }
     HS_CHECK_INT(positions, 24);
-    HS_CHECK_INT(all.matched, all.compared);
+    hs_nn_evaluator_free(&cpu);
     free(out);
     free(golden);
     hs_nn_model_free(&m);

@@ -5,7 +5,7 @@
  *
  *   ref   the plain-C FP32 reference (forward_ref.c): slow, always built; the
  *         yardstick the others are tested against.
- *   cpu   oneDNN (backend_dnnl.c), where the build found libdnnl; FP32.
+ *   cpu   oneDNN (dnnl/backend_dnnl.c), where the build found libdnnl; FP32.
  *   cuda  cuDNN 9 + cuBLAS, FP16 on tensor cores (worker/nn/cuda/), where
  *         the build found CUDA and cuDNN (HS_CUDNN) and a GPU is present.
  *

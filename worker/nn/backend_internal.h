@@ -21,7 +21,7 @@ typedef struct hs__nn_backend_ops {
 } hs__nn_backend_ops_t;
 
 #ifdef HS_HAVE_DNNL
-extern const hs__nn_backend_ops_t hs__nn_backend_dnnl;   /* backend_dnnl.c */
+extern const hs__nn_backend_ops_t hs__nn_backend_dnnl;   /* dnnl/backend_dnnl.c */
 #endif
 #ifdef HS_HAVE_CUDNN
 extern const hs__nn_backend_ops_t hs__nn_backend_cuda;   /* cuda/backend_cuda.c */
