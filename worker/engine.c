@@ -412,3 +412,8 @@ int hs_engine_evaluate(hs_engine_t *eng, const hs_engine_pos_t *pos, int n,
         return 0;
     return eng->vt->evaluate(eng->state, pos, n, out, err);
 }
+
+double hs_engine_helper_cpu(const hs_engine_t *eng)
+{
+    return eng->vt && eng->vt->helper_cpu ? eng->vt->helper_cpu(eng->state) : 0.0;
+}

@@ -167,6 +167,10 @@ typedef struct hs_engine_vtable {
      */
     int (*evaluate)(void *state, const hs_engine_pos_t *pos, int n,
                     hs_engine_result_t *out, hs_error_t *err);
+    /* CPU seconds threads of the engine's own (a net backend's OpenMP team)
+     * spent since create, beyond the calling thread; NULL = none. The worker
+     * adds the increase over an evaluate() to its engine CPU. */
+    double (*helper_cpu)(void *state);
 } hs_engine_vtable_t;
 
 /* An engine instance: a vtable plus private state. Used by one thread at a time. */
@@ -227,6 +231,9 @@ int hs_engine_canonical_list(const char *list, int max, unsigned flags, char *ou
  */
 int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t *cfg,
                    hs_error_t *err);
+
+/* The instance's helper_cpu, 0 when its engine has none. */
+double hs_engine_helper_cpu(const hs_engine_t *eng);
 
 /* Releases an instance (idempotent; leaves eng->vt NULL). */
 void hs_engine_fini(hs_engine_t *eng);

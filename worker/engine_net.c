@@ -245,7 +245,13 @@ static const hs_engine_option_t s_net_options[] = {
     { NULL, 0, 0, HS_ENGINE_OPT_INT },
 };
 
+static double s_helper_cpu(void *state)
+{
+    return hs_nn_evaluator_helper_cpu(((const s_net_t *)state)->ev);
+}
+
 const hs_engine_vtable_t hs__engine_net_vt = {
     .name = "net", .revision = 1, .max_batch = 4096, .history = 2, .options = s_net_options,
     .create = s_create, .destroy = s_destroy, .evaluate = s_evaluate,
+    .helper_cpu = s_helper_cpu,
 };

@@ -138,8 +138,10 @@ static void s_flush(hs__eval_ctx_t *x)
         }
         hs_error_t err = { 0 };
         double t0 = hs_clock_now(), c0 = hs_clock_thread_cpu();
+        double h0 = hs_engine_helper_cpu(x->engs[e]);
         int rc = hs_engine_evaluate(x->engs[e], x->pos, n, x->results, &err);
-        x->engine_cpu_seconds += hs_clock_thread_cpu() - c0;
+        x->engine_cpu_seconds += hs_clock_thread_cpu() - c0
+                               + hs_engine_helper_cpu(x->engs[e]) - h0;
         double dt = hs_clock_now() - t0;
         x->engine_seconds += dt;
         if (rc < 0) {

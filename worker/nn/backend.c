@@ -43,7 +43,7 @@ static int s_ref_run(void *state, int batch, int n, const float *spatial,
 }
 
 static const hs__nn_backend_ops_t s_ref_ops = {
-    HS_NN_BACKEND_REF, s_ref_create, s_ref_destroy, s_ref_run
+    HS_NN_BACKEND_REF, s_ref_create, s_ref_destroy, s_ref_run, NULL
 };
 
 static const char *const s_names[] = { "ref", "cpu", "cuda" };
@@ -156,6 +156,11 @@ int hs_nn_backend_run(hs_nn_backend_t *b, int batch, int n, const float *spatial
         return hs_error_set(err, HS_EINVAL, "backend: batch %d (max %d) or board %d out of range",
                             batch, b->max_batch, n);
     return b->ops->run(b->state, batch, n, spatial, global, raw, err);
+}
+
+double hs_nn_backend_helper_cpu(const hs_nn_backend_t *b)
+{
+    return b->ops->helper_cpu ? b->ops->helper_cpu(b->state) : 0.0;
 }
 
 hs_nn_backend_kind_t hs_nn_backend_kind(const hs_nn_backend_t *b)

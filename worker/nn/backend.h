@@ -78,6 +78,12 @@ void hs_nn_backend_free(hs_nn_backend_t **b);
 int hs_nn_backend_run(hs_nn_backend_t *b, int batch, int n, const float *spatial,
                       const float *global, hs_nn_raw_t *raw, hs_error_t *err);
 
+/* CPU seconds the backend's own threads (oneDNN's OpenMP team, not the
+ * calling thread) have spent since creation, so that callers who measure the
+ * CPU inside the net on their own thread can add it; 0 for a backend that
+ * starts no threads. */
+double hs_nn_backend_helper_cpu(const hs_nn_backend_t *b);
+
 /* The kind this backend runs, and its max_batch. */
 hs_nn_backend_kind_t hs_nn_backend_kind(const hs_nn_backend_t *b);
 int hs_nn_backend_max_batch(const hs_nn_backend_t *b);

@@ -18,6 +18,9 @@ typedef struct hs__nn_backend_ops {
     /* batch in 1..max_batch, n in 2..19: checked by backend.c */
     int (*run)(void *state, int batch, int n, const float *spatial, const float *global,
                hs_nn_raw_t *raw, hs_error_t *err);
+    /* CPU seconds its own threads (not the caller's) spent so far; NULL when
+     * it starts none. */
+    double (*helper_cpu)(void *state);
 } hs__nn_backend_ops_t;
 
 #ifdef HS_HAVE_DNNL

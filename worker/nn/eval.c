@@ -139,6 +139,11 @@ void hs_nn_evaluator_free(hs_nn_evaluator_t **e)
     *e = NULL;
 }
 
+double hs_nn_evaluator_helper_cpu(const hs_nn_evaluator_t *e)
+{
+    return hs_nn_backend_helper_cpu(e->backend);
+}
+
 const hs_nn_backend_t *hs_nn_evaluator_backend(const hs_nn_evaluator_t *e)
 {
     return e->backend;

@@ -34,6 +34,9 @@ void hs_nn_evaluator_free(hs_nn_evaluator_t **e);
 int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int sym,
                    hs_nn_output_t *out, hs_error_t *err);
 
+/* hs_nn_backend_helper_cpu of its backend. */
+double hs_nn_evaluator_helper_cpu(const hs_nn_evaluator_t *e);
+
 /* The evaluator's backend (for its kind and batch size). Borrowed. */
 const hs_nn_backend_t *hs_nn_evaluator_backend(const hs_nn_evaluator_t *e);
 

@@ -155,5 +155,5 @@ static int s_run(void *state, int batch, int n, const float *spatial, const floa
 }
 
 const hs__nn_backend_ops_t hs__nn_backend_cuda = {
-    HS_NN_BACKEND_CUDA, s_create, s_destroy, s_run
+    HS_NN_BACKEND_CUDA, s_create, s_destroy, s_run, NULL
 };

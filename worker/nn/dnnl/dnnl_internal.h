@@ -86,6 +86,8 @@ typedef struct hs__dnnl_plan {
     hs_nn_raw_t *run_raw;
 } hs__dnnl_plan_t;
 
+#define HS__DNNL_TEAM_MAX 256   /* OpenMP threads whose CPU is counted */
+
 typedef struct hs__dnnl_ctx {
     const hs_nn_model_t *m;
     int threads;
@@ -98,6 +100,10 @@ typedef struct hs__dnnl_ctx {
     int force_winograd;              /* HS_DNNL_WINOGRAD: -1 measure, 0 never, 1 always */
     uint64_t clock;
     hs__dnnl_plan_t plans[HS__DNNL_PLANS];
+    /* CPU of the OpenMP team's other threads: the last reading of each
+     * thread's clock, and their sum of increases since creation */
+    double team_seen[HS__DNNL_TEAM_MAX];
+    double team_cpu;
 } hs__dnnl_ctx_t;
 
 /* Builds the plan for (batch, n) into p (an empty slot). On error p is left
