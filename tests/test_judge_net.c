@@ -11,6 +11,7 @@
 #include "core/board.h"
 #include "core/game.h"
 #include "core/sgf.h"
+#include "worker/engine.h"
 #include "worker/judge_net.h"
 #include "worker/nn/eval.h"
 
@@ -132,6 +133,43 @@ static void test_pos_at(void)
     hs_sgf_destroy(&c);
 }
 
+/* The "judge-net" engine on the same position, as a record of setup stones
+ * (its last position: judged as finished). */
+static void test_engine(const hs_nn_model_t *m)
+{
+    static const char sgf[] = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PL[B]"
+        "AB[ea][eb][ec][ed][ee][ef][eg][eh][ei]AW[fa][fb][fc][fd][fe][ff][fg][fh][fi][bh][ch])";
+    hs_error_t err = {0};
+    hs_engine_t eng = {0};
+    hs_engine_config_t cfg = { .gpu = -1, .net_backend = HS_NN_BACKEND_REF };
+    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), HS_EINVAL);   /* no net */
+    HS_CHECK(strstr(err.msg, "no net loaded") != NULL);
+    const hs_nn_model_t *nets[1] = { m };
+    cfg.nets = nets;
+    cfg.n_nets = 1;
+    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), 0);
+    hs_sgf_collection_t *c = hs_sgf_parse(sgf, sizeof sgf - 1, NULL, &err);
+    hs_game_t g;
+    hs_game_init(&g, 19);
+    HS_CHECK(c && hs_game_from_sgf(hs_sgf_root(c, 0), &g, &err) == 0);
+    hs_board_t b;
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, &err), 0);
+    hs_engine_pos_t pos = { .game = &g, .board = &b, .move_number = 0 };
+    hs_engine_result_t *r = calloc(1, sizeof *r);
+    HS_CHECK_INT(hs_engine_evaluate(&eng, &pos, 1, r, &err), 0);
+    HS_CHECK((r->flags & HS_ENGINE_HAS_WINRATE) && (r->flags & HS_ENGINE_HAS_CLASSES));
+    HS_CHECK_INT(r->classes[7 * 9 + 1], 'o');
+    HS_CHECK_INT(r->classes[7 * 9 + 2], 'o');
+    HS_CHECK_INT(r->classes[4], 'X');
+    HS_CHECK_STR(r->result, "B+4.5");
+    free(r);
+    hs_engine_fini(&eng);
+    cfg.options = "net=00000000000000000000000000000000";
+    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), HS_EINVAL);
+    hs_game_fini(&g);
+    hs_sgf_destroy(&c);
+}
+
 int main(void)
 {
     test_pos_at();
@@ -148,6 +186,7 @@ int main(void)
     hs_nn_evaluator_t *ev = NULL;
     HS_CHECK_INT(hs_nn_evaluator_create(m, &bc, &ev, &err), 0);
     if (ev) test_dead_corner(ev);
+    test_engine(m);
     hs_nn_evaluator_free(&ev);
     hs_nn_model_free(&m);
     return hs_test_finish();
