@@ -30,8 +30,8 @@
 
 /* Thresholds on the mean own-side net ownership of a group (tuned on one half
  * of ../shared/data's counted games; docs/JUDGE.md). */
-#define HS_JUDGE_NET_DEAD 0.0f
-#define HS_JUDGE_NET_SHUT_MAX 0.0f
+#define HS_JUDGE_NET_DEAD 0.2f
+#define HS_JUDGE_NET_SHUT_MAX 0.4f
 
 /* For a FINISHED position: hs_judge_config_final without playouts, every
  * one-colour region territory, the net's thresholds. */
