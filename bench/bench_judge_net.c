@@ -13,7 +13,8 @@
  *
  * Games: exactly bench_judge_final.c's filter (counted RE "B+n"/"W+n", n > 0;
  * no Fox record, no sgf-edge; replayable; RU missing and KM 7.5 read as
- * Chinese). --every K keeps the games whose id (hs_game_t.id[0] >> 1) is a
+ * Chinese); --with-fox keeps the Fox records too whose KM is one of Fox's
+ * komi codes (as core/game.c reads them; not KM[0], see SOURCES.md). --every K keeps the games whose id (hs_game_t.id[0] >> 1) is a
  * multiple of K: a deterministic sample for the slow ref backend.
  *
  * Split: a game's half is id[0] & 1. The thresholds are tuned on half 0
@@ -66,7 +67,7 @@ typedef struct sample { uint64_t id0; char part[32]; bool area; double rec, judg
 typedef struct ctx {
     hs_nn_evaluator_t *ev;
     int batch, every;
-    bool middle;
+    bool middle, with_fox;
     float dead, shut;
     float grid_dead[MAX_GRID], grid_shut[MAX_GRID];
     int n_dead, n_shut;
@@ -110,17 +111,21 @@ static void s_part(const char *source, char *out, size_t n)
     out[len] = 0;
 }
 
-static void s_tally(tally_t *t, int half, double est, double rec)
+static void s_tally1(tally_t *t, double est, double rec)
 {
     double e = est - rec;
-    for (int k = 0; k < 3; k++) {
-        if (k < 2 && k != half) continue;
-        t[k].n++;
-        t[k].exact += fabs(e) < 1e-6;
-        t[k].within1 += fabs(e) <= 1.0 + 1e-6;
-        t[k].abs_err += fabs(e);
-        t[k].winner += (est > 0 && rec > 0) || (est < 0 && rec < 0);
-    }
+    t->n++;
+    t->exact += fabs(e) < 1e-6;
+    t->within1 += fabs(e) <= 1.0 + 1e-6;
+    t->abs_err += fabs(e);
+    t->winner += (est > 0 && rec > 0) || (est < 0 && rec < 0);
+}
+
+/* t[half] and t[2], the whole. */
+static void s_tally(tally_t *t, int half, double est, double rec)
+{
+    s_tally1(&t[half], est, rec);
+    s_tally1(&t[2], est, rec);
 }
 
 static double s_pct(int a, int n) { return 100.0 * a / (n ? n : 1); }
@@ -205,9 +210,9 @@ static void s_middle_one(ctx_t *c, item_t *it, const hs_nn_output_t *o)
     hs_judge_net_compute(b, o, &cfg, &c->judge, NULL);
     double net = hs_judge_score(&c->judge, b, &it->rules, it->komi, it->handicap);
     double lead = hs_judge_net_lead(o);
-    s_tally(&c->mid[it->slot][0], 2, it->static_score, it->recorded);
-    s_tally(&c->mid[it->slot][1], 2, net, it->recorded);
-    s_tally(&c->mid[it->slot][2], 2, lead, it->recorded);
+    s_tally1(&c->mid[it->slot][0], it->static_score, it->recorded);
+    s_tally1(&c->mid[it->slot][1], net, it->recorded);
+    s_tally1(&c->mid[it->slot][2], lead, it->recorded);
     if (c->dump)
         fprintf(c->dump, "%s\t%016llx\t%d\t%s\t%g\t%g\t%g\t%g\n", it->part, (unsigned long long)it->id0,
                 c->moves[it->slot], it->rules.name, it->recorded, it->static_score, net, lead);
@@ -269,7 +274,12 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
     if (g->result.kind != HS_RESULT_POINTS || g->result.margin <= 0 ||
         (g->result.winner != HS_WINNER_BLACK && g->result.winner != HS_WINNER_WHITE))
         return 0;
-    if (strstr(source, "fox-") || strstr(source, "sgf-edge")) return 0;
+    if (strstr(source, "sgf-edge")) return 0;
+    /* Fox: only with --with-fox, and only records whose KM is one of Fox's
+     * komi codes (KM[0] is written for games whose komi was not 0). */
+    if (strstr(source, "fox-") && (!c->with_fox || (g->komi_source != HS_KOMI_FOX_POINTS &&
+                                                    g->komi_source != HS_KOMI_FOX_ZI)))
+        return 0;
     if (c->every > 1 && (g->id[0] >> 1) % (uint64_t)c->every) return 0;
     hs_board_t b;
     if (hs_game_replay(g, -1, &b, NULL)) return 0;
@@ -377,6 +387,7 @@ static int s_option(ctx_t *c, int argc, char **argv, int *i, const char **net, c
 {
     const char *a = argv[*i];
     if (!strcmp(a, "--middle")) { c->middle = true; return 0; }
+    if (!strcmp(a, "--with-fox")) { c->with_fox = true; return 0; }
     if (*i + 1 >= argc) return -1;
     const char *v = argv[++*i];
     if (!strcmp(a, "--net")) *net = v;
@@ -454,7 +465,8 @@ int main(int argc, char **argv)
     hs_ingest_report_fini(&rep);
     if (!rc && !c->failed) rc = s_flush(c);
     if (rc || c->failed) { fprintf(stderr, "bench_judge_net: %s\n", err.msg[0] ? err.msg : "net failed"); return 1; }
-    printf("%d games read, %d eligible (counted, not Fox, replayable)\n", c->seen, c->eligible);
+    printf("%d games read, %d eligible (counted, %sreplayable)\n", c->seen, c->eligible,
+           c->with_fox ? "Fox included, " : "not Fox, ");
     if (c->middle) s_report_middle(c);
     else s_report_final(c);
     if (sample_dir && s_write_sample(c, sample_dir, sample_n)) return 1;

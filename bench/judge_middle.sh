@@ -11,7 +11,10 @@
 #   BUILD_DIR  a Release build (default build-release)
 #   MOVES      comma-separated move numbers (default 100,150,200)
 # HS_NN_BACKEND=B picks the backend (ref, cpu, cuda); HS_BENCH_EVERY=K keeps
-# the games whose id/2 is a multiple of K (a sample for the ref backend).
+# the games whose id/2 is a multiple of K (a sample for the ref backend);
+# HS_WITH_FOX=1 adds the Fox records whose KM is a Fox komi code (183 of the
+# 633 counted ones; KM[0] is not trusted): pro19 has only 15 others, the
+# AlphaGo games.
 # Data: HS_DATA_DIR (default ../shared/data).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,4 +25,4 @@ data=${HS_DATA_DIR:-$here/../../shared/data}
 bin=$build/bench/bench_judge_net
 [ -x "$bin" ] || { echo "no $bin: build with -DCMAKE_BUILD_TYPE=Release first" >&2; exit 1; }
 "$bin" --middle --moves "$moves" --net "$net" ${HS_NN_BACKEND:+--backend "$HS_NN_BACKEND"} \
-    --every "${HS_BENCH_EVERY:-1}" "$data/pro19/pro19-archive.tar.gz"
+    --every "${HS_BENCH_EVERY:-1}" ${HS_WITH_FOX:+--with-fox} "$data/pro19/pro19-archive.tar.gz"
