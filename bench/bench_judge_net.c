@@ -6,7 +6,7 @@
  * bench/judge_middle.sh.
  *
  * usage: bench_judge_net --net FILE [--backend ref|cpu|cuda] [--batch N]
- *                        [--every K] [--dead T] [--shut T]
+ *                        [--every K [--offset R]] [--dead T] [--shut T]
  *                        [--grid-dead T,T,..] [--grid-shut T,T,..]
  *                        [--sample-dir DIR [--sample N]] [--dump FILE]
  *                        [--middle [--moves M,M,..]] ARCHIVE...
@@ -14,8 +14,10 @@
  * Games: exactly bench_judge_final.c's filter (counted RE "B+n"/"W+n", n > 0;
  * no Fox record, no sgf-edge; replayable; RU missing and KM 7.5 read as
  * Chinese); --with-fox keeps the Fox records too whose KM is one of Fox's
- * komi codes (as core/game.c reads them; not KM[0], see SOURCES.md). --every K keeps the games whose id (hs_game_t.id[0] >> 1) is a
- * multiple of K: a deterministic sample for the slow ref backend.
+ * komi codes (as core/game.c reads them; not KM[0], see SOURCES.md).
+ * --every K keeps the games whose id (hs_game_t.id[0] >> 1) is a multiple
+ * of K (with --offset R: is R modulo K; another sample, disjoint): a
+ * deterministic sample for the slow ref backend.
  *
  * Split: a game's half is id[0] & 1. The thresholds are tuned on half 0
  * ("tune") and checked on half 1 ("test"); every figure is printed for both
@@ -66,7 +68,7 @@ typedef struct sample { uint64_t id0; char part[32]; bool area; double rec, judg
 
 typedef struct ctx {
     hs_nn_evaluator_t *ev;
-    int batch, every;
+    int batch, every, offset;
     bool middle, with_fox;
     float dead, shut;
     float grid_dead[MAX_GRID], grid_shut[MAX_GRID];
@@ -280,7 +282,7 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
     if (strstr(source, "fox-") && (!c->with_fox || (g->komi_source != HS_KOMI_FOX_POINTS &&
                                                     g->komi_source != HS_KOMI_FOX_ZI)))
         return 0;
-    if (c->every > 1 && (g->id[0] >> 1) % (uint64_t)c->every) return 0;
+    if (c->every > 1 && (g->id[0] >> 1) % (uint64_t)c->every != (uint64_t)c->offset) return 0;
     hs_board_t b;
     if (hs_game_replay(g, -1, &b, NULL)) return 0;
     c->eligible++;
@@ -394,6 +396,7 @@ static int s_option(ctx_t *c, int argc, char **argv, int *i, const char **net, c
     else if (!strcmp(a, "--backend")) *backend = v;
     else if (!strcmp(a, "--batch")) c->batch = atoi(v);
     else if (!strcmp(a, "--every")) c->every = atoi(v);
+    else if (!strcmp(a, "--offset")) c->offset = atoi(v);
     else if (!strcmp(a, "--dead")) c->dead = strtof(v, NULL);
     else if (!strcmp(a, "--shut")) c->shut = strtof(v, NULL);
     else if (!strcmp(a, "--grid-dead")) return s_list(v, c->grid_dead, &c->n_dead, MAX_GRID);
@@ -426,7 +429,7 @@ static int s_setup(ctx_t *c, const char *net, const char *backend, hs_nn_model_t
     if (!c->items || !c->pos || !c->out) { fprintf(stderr, "bench_judge_net: out of memory\n"); return 1; }
     printf("net %s (%.8s), backend %s, batch %d%s\n", net, (*model)->hash, hs_nn_backend_kind_name(bc.kind),
            c->batch, c->every > 1 ? "" : ", every eligible game");
-    if (c->every > 1) printf("sample: games whose id/2 is a multiple of %d\n", c->every);
+    if (c->every > 1) printf("sample: games whose id/2 is %d modulo %d\n", c->offset, c->every);
     return 0;
 }
 
