@@ -8,6 +8,7 @@
  * usage: bench_judge_net --net FILE [--backend ref|cpu|cuda] [--batch N]
  *                        [--every K [--offset R]] [--dead T] [--shut T]
  *                        [--grid-dead T,T,..] [--grid-shut T,T,..]
+ *                        [--mix W] [--grid-mix W,W,..]
  *                        [--sample-dir DIR [--sample N]] [--dump FILE]
  *                        [--middle [--moves M,M,..]] ARCHIVE...
  *
@@ -26,7 +27,9 @@
  * Final mode (default): the last position of each game, judged by the net
  * judge at --dead/--shut (default HS_JUDGE_NET_*) and by the judge with 256
  * playouts (hs_judge_config_final); then the grid of thresholds (the net is
- * run once, each pair re-judges). --sample-dir writes the first N eligible
+ * run once, each pair re-judges). --mix W (default HS_JUDGE_NET_MC_WEIGHT),
+ * --grid-mix: the net's ownership mixed with the playouts' at weight W
+ * (hs_judge_net_compute_mixed). --sample-dir writes the first N eligible
  * kgs/kgs-counted/9x9 games by game id as DIR/NNN.sgf plus DIR/list.tsv
  * (file part rules recorded judge net), for GNU Go in judge_final.sh.
  *
@@ -56,6 +59,7 @@ typedef struct item {
     hs_judge_net_pos_t jp;
     hs_rules_t rules;
     double komi, recorded, static_score;
+    float mc[HS_BOARD_MAX_POINTS];   /* the playouts' ownership (final mode, --grid-mix) */
     int handicap, half, slot;        /* slot: index in --moves (middle mode) */
     char part[32];
     uint64_t id0;
@@ -70,9 +74,9 @@ typedef struct ctx {
     hs_nn_evaluator_t *ev;
     int batch, every, offset;
     bool middle, with_fox;
-    float dead, shut;
-    float grid_dead[MAX_GRID], grid_shut[MAX_GRID];
-    int n_dead, n_shut;
+    float dead, shut, mix;
+    float grid_dead[MAX_GRID], grid_shut[MAX_GRID], grid_mix[MAX_GRID];
+    int n_dead, n_shut, n_mix;
     int moves[MAX_MOVES], n_moves;
     item_t *items;
     int n_items;
@@ -80,7 +84,7 @@ typedef struct ctx {
     hs_nn_output_t *out;
     hs_judge_t judge;
     tally_t net[3], stat[3];                     /* final: by half, [2] all */
-    tally_t grid[MAX_GRID][MAX_GRID][3];
+    tally_t grid[MAX_GRID][MAX_GRID][MAX_GRID][3];   /* [mix][dead][shut][half] */
     tally_t mid[MAX_MOVES][3];                   /* middle: static, net count, net lead */
     int seen, eligible;
     double t_net, t_judge, t_static;
@@ -184,19 +188,20 @@ static void s_final_one(ctx_t *c, item_t *it, const hs_nn_output_t *o)
     double t0 = s_now();
     cfg.mc_dead = c->dead;
     cfg.mc_shut_max = c->shut;
-    hs_judge_net_compute(b, o, &cfg, &c->judge, NULL);
+    hs_judge_net_compute_mixed(b, o, it->mc, c->mix, &cfg, &c->judge, NULL);
     double net = hs_judge_score(&c->judge, b, &it->rules, it->komi, it->handicap);
     c->t_judge += s_now() - t0;
     s_tally(c->net, it->half, net, it->recorded);
     s_tally(c->stat, it->half, it->static_score, it->recorded);
-    for (int i = 0; i < c->n_dead; i++)
-        for (int k = 0; k < c->n_shut; k++) {
-            cfg.mc_dead = c->grid_dead[i];
-            cfg.mc_shut_max = c->grid_shut[k];
-            hs_judge_net_compute(b, o, &cfg, &c->judge, NULL);
-            double s = hs_judge_score(&c->judge, b, &it->rules, it->komi, it->handicap);
-            s_tally(c->grid[i][k], it->half, s, it->recorded);
-        }
+    for (int w = 0; w < c->n_mix; w++)
+        for (int i = 0; i < c->n_dead; i++)
+            for (int k = 0; k < c->n_shut; k++) {
+                cfg.mc_dead = c->grid_dead[i];
+                cfg.mc_shut_max = c->grid_shut[k];
+                hs_judge_net_compute_mixed(b, o, it->mc, c->grid_mix[w], &cfg, &c->judge, NULL);
+                double s = hs_judge_score(&c->judge, b, &it->rules, it->komi, it->handicap);
+                s_tally(c->grid[w][i][k], it->half, s, it->recorded);
+            }
     if (c->dump)
         fprintf(c->dump, "%s\t%016llx\t%d\t%s\t%g\t%g\t%g\t%g\n", it->part, (unsigned long long)it->id0,
                 it->half, it->rules.name, it->recorded, it->static_score, net, hs_judge_net_lead(o));
@@ -257,6 +262,9 @@ static int s_enqueue(ctx_t *c, const char *part, hs_game_t *g, const hs_rules_t 
     if (c->middle) { hs_judge_config_default(&cfg); cfg.relaxed_kill = false; }
     else hs_judge_config_final(&cfg);
     double t0 = s_now();
+    bool mixing = c->mix > 0.0f || c->n_mix > 1 || (c->n_mix == 1 && c->grid_mix[0] > 0.0f);
+    if (!c->middle && mixing)
+        hs_judge_mc_ownership(&it->jp.board, cfg.playouts, cfg.seed, it->mc);
     hs_judge_compute(&it->jp.board, NULL, &cfg, &c->judge, NULL);
     it->static_score = hs_judge_score(&c->judge, &it->jp.board, rules, g->komi, g->handicap);
     c->t_static += s_now() - t0;
@@ -349,7 +357,7 @@ static int s_write_sample(ctx_t *c, const char *dir, int want)
 static void s_report_final(const ctx_t *c)
 {
     char what[96];
-    snprintf(what, sizeof what, "net judge (dead < %g, shut-in < %g)", c->dead, c->shut);
+    snprintf(what, sizeof what, "net judge (dead < %g, shut-in < %g%s)", c->dead, c->shut, c->mix > 0 ? ", mix" : "");
     s_line(what, &c->net[2]);
     s_line("  tune half (id even)", &c->net[0]);
     s_line("  test half (id odd)", &c->net[1]);
@@ -360,15 +368,17 @@ static void s_report_final(const ctx_t *c)
     printf("time per game: net %.1f ms, net judge %.3f ms, judge with playouts %.3f ms\n",
            1000 * c->t_net / n, 1000 * c->t_judge / n, 1000 * c->t_static / n);
     if (!c->n_dead || !c->n_shut) return;
-    printf("grid (exact / within 1, %%): dead shut   tune half        test half        all\n");
-    for (int i = 0; i < c->n_dead; i++)
-        for (int k = 0; k < c->n_shut; k++) {
-            const tally_t *t = c->grid[i][k];
-            printf("  %5.2f %5.2f   %5.1f / %5.1f    %5.1f / %5.1f    %5.1f / %5.1f\n", c->grid_dead[i],
-                   c->grid_shut[k], s_pct(t[0].exact, t[0].n), s_pct(t[0].within1, t[0].n),
-                   s_pct(t[1].exact, t[1].n), s_pct(t[1].within1, t[1].n), s_pct(t[2].exact, t[2].n),
-                   s_pct(t[2].within1, t[2].n));
-        }
+    if (c->mix > 0) printf("(mix %g: the net's ownership weighs %g, the playouts' %g)\n", c->mix, 1 - c->mix, c->mix);
+    printf("grid (exact / within 1, %%):  mix  dead  shut   tune half        test half        all\n");
+    for (int w = 0; w < c->n_mix; w++)
+        for (int i = 0; i < c->n_dead; i++)
+            for (int k = 0; k < c->n_shut; k++) {
+                const tally_t *t = c->grid[w][i][k];
+                printf("  %5.2f %5.2f %5.2f   %5.1f / %5.1f    %5.1f / %5.1f    %5.1f / %5.1f\n",
+                       c->grid_mix[w], c->grid_dead[i], c->grid_shut[k], s_pct(t[0].exact, t[0].n),
+                       s_pct(t[0].within1, t[0].n), s_pct(t[1].exact, t[1].n), s_pct(t[1].within1, t[1].n),
+                       s_pct(t[2].exact, t[2].n), s_pct(t[2].within1, t[2].n));
+            }
 }
 
 static void s_report_middle(const ctx_t *c)
@@ -401,6 +411,8 @@ static int s_option(ctx_t *c, int argc, char **argv, int *i, const char **net, c
     else if (!strcmp(a, "--shut")) c->shut = strtof(v, NULL);
     else if (!strcmp(a, "--grid-dead")) return s_list(v, c->grid_dead, &c->n_dead, MAX_GRID);
     else if (!strcmp(a, "--grid-shut")) return s_list(v, c->grid_shut, &c->n_shut, MAX_GRID);
+    else if (!strcmp(a, "--grid-mix")) return s_list(v, c->grid_mix, &c->n_mix, MAX_GRID);
+    else if (!strcmp(a, "--mix")) c->mix = strtof(v, NULL);
     else if (!strcmp(a, "--sample-dir")) *sample_dir = v;
     else if (!strcmp(a, "--sample")) *sample_n = atoi(v);
     else if (!strcmp(a, "--dump")) *dump = v;
@@ -442,6 +454,9 @@ int main(int argc, char **argv)
     c->dead = HS_JUDGE_NET_DEAD;
     c->shut = HS_JUDGE_NET_SHUT_MAX;
     c->every = 1;
+    c->mix = HS_JUDGE_NET_MC_WEIGHT;
+    c->grid_mix[0] = 0.0f;
+    c->n_mix = 1;
     c->moves[0] = 100; c->moves[1] = 150; c->moves[2] = 200; c->n_moves = 3;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] != '-') { if (npaths < 64) paths[npaths++] = argv[i]; continue; }

@@ -92,6 +92,17 @@ static void test_dead_corner(hs_nn_evaluator_t *ev)
     cfg.mc_dead = cfg.mc_shut_max = -1.5f;
     HS_CHECK_INT(hs_judge_net_compute(&b, o, &cfg, j, NULL), 0);
     HS_CHECK_INT(j->count[HS_JC_WHITE_DEAD], 0);
+    /* All weight on the playouts' ownership: exactly the judge with playouts. */
+    hs_judge_config_t fin;
+    hs_judge_config_final(&fin);
+    float *mc = malloc(sizeof(float) * HS_BOARD_MAX_POINTS);
+    hs_judge_t *pj = malloc(sizeof *pj);
+    hs_judge_mc_ownership(&b, fin.playouts, fin.seed, mc);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &fin, pj, NULL), 0);
+    HS_CHECK_INT(hs_judge_net_compute_mixed(&b, o, mc, 1.0f, &fin, j, NULL), 0);
+    HS_CHECK(memcmp(pj->cls, j->cls, sizeof j->cls) == 0);
+    free(mc);
+    free(pj);
     /* An output of another size is refused. */
     o->n = 19;
     HS_CHECK_INT(hs_judge_net_compute(&b, o, NULL, j, NULL), HS_EINVAL);

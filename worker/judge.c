@@ -551,6 +551,11 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
     return hs__judge_compute_own(b, stability, &c, mc, out, err);
 }
 
+void hs_judge_mc_ownership(const hs_board_t *b, int playouts, uint64_t seed, float *own)
+{
+    hs__judge_mc_ownership(b, playouts, seed, own);
+}
+
 int hs__judge_compute_own(const hs_board_t *b, const hs_stability_t *stability,
                           const hs_judge_config_t *cfg, const float *own, hs_judge_t *out,
                           hs_error_t *err)

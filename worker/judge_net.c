@@ -32,6 +32,13 @@ void hs_judge_net_config_midgame(hs_judge_config_t *cfg)
 int hs_judge_net_compute(const hs_board_t *b, const hs_nn_output_t *net,
                          const hs_judge_config_t *cfg, hs_judge_t *out, hs_error_t *err)
 {
+    return hs_judge_net_compute_mixed(b, net, NULL, 0.0f, cfg, out, err);
+}
+
+int hs_judge_net_compute_mixed(const hs_board_t *b, const hs_nn_output_t *net, const float *mc,
+                               float mc_weight, const hs_judge_config_t *cfg, hs_judge_t *out,
+                               hs_error_t *err)
+{
     if (net->n != b->size)
         return hs_error_set(err, HS_EINVAL, "judge-net: the net's output is for %dx%d, the board %dx%d",
                             net->n, net->n, b->size, b->size);
@@ -45,6 +52,12 @@ int hs_judge_net_compute(const hs_board_t *b, const hs_nn_output_t *net,
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++)
             own[hs_board_point(b, x, y)] = -net->ownership[y * b->size + x];
+    if (mc && mc_weight > 0.0f)
+        for (int y = 0; y < b->size; y++)
+            for (int x = 0; x < b->size; x++) {
+                hs_point_t p = hs_board_point(b, x, y);
+                own[p] = (1.0f - mc_weight) * own[p] + mc_weight * mc[p];
+            }
     return hs__judge_compute_own(b, NULL, &c, own, out, err);
 }
 

@@ -32,6 +32,9 @@
  * of ../shared/data's counted games; docs/JUDGE.md). */
 #define HS_JUDGE_NET_DEAD 0.2f
 #define HS_JUDGE_NET_SHUT_MAX 0.4f
+/* The playouts' share in the mixed ownership (hs_judge_net_compute_mixed;
+ * 0: the net alone). */
+#define HS_JUDGE_NET_MC_WEIGHT 0.0f
 
 /* For a FINISHED position: hs_judge_config_final without playouts, every
  * one-colour region territory, the net's thresholds. */
@@ -46,6 +49,15 @@ void hs_judge_net_config_midgame(hs_judge_config_t *cfg);
  * 0, or HS_EINVAL for a size mismatch or a bad board size. */
 int hs_judge_net_compute(const hs_board_t *b, const hs_nn_output_t *net,
                          const hs_judge_config_t *cfg, hs_judge_t *out, hs_error_t *err);
+
+/* The same with the net's ownership mixed with the judge's playouts'
+ * (hs_judge_mc_ownership: mc, board-indexed, Black +1): each point's
+ * ownership is (1 - mc_weight) * net + mc_weight * mc before the test.
+ * mc may be NULL when mc_weight is 0. What for: the playouts read the
+ * tactics of a finished position's last fights, the net the whole board. */
+int hs_judge_net_compute_mixed(const hs_board_t *b, const hs_nn_output_t *net, const float *mc,
+                               float mc_weight, const hs_judge_config_t *cfg, hs_judge_t *out,
+                               hs_error_t *err);
 
 /* The net's own score estimate, Black minus White (its score lead, komi in
  * the net's eyes included). */
