@@ -9,8 +9,9 @@
  * one hs_nn_evaluate call over the batch, then the judge per position. A
  * record's last position is judged as finished (hs_judge_net_config_final),
  * earlier ones mid-game (hs_judge_net_config_midgame). Reports the judge's
- * classes, ownership and counted score (as the "judge" engine does) and the
- * net's win rate.
+ * classes and ownership, the net's win rate, and as the score the count by
+ * the rules at the last position, the net's own score lead before it (the
+ * better mid-game estimate, docs/JUDGE.md).
  *
  * Options: the table is empty until the option kind for a 32-hex net hash
  * lands in engine.c (the "net" engine's work); then "net" joins it. create()
@@ -93,7 +94,8 @@ static int s_fill(s_jn_t *s, const hs_engine_pos_t *p, const hs_nn_output_t *o,
     const hs_board_t *b = p->board;
     const hs_game_t *g = p->game;
     hs_judge_config_t cfg;
-    if (p->move_number >= g->num_moves) hs_judge_net_config_final(&cfg);
+    const bool last = p->move_number >= g->num_moves;
+    if (last) hs_judge_net_config_final(&cfg);
     else hs_judge_net_config_midgame(&cfg);
     int rc = hs_judge_net_compute(b, o, &cfg, &s->judge, err);
     if (rc) return rc;
@@ -106,7 +108,11 @@ static int s_fill(s_jn_t *s, const hs_engine_pos_t *p, const hs_nn_output_t *o,
             r->classes[v] = cls < HS_JC_COUNT ? hs_judge_class_letters[cls] : '?';
         }
     r->classes[b->size * b->size] = '\0';
-    double score = hs_judge_score(&s->judge, b, &g->rules, g->komi, g->handicap);
+    /* Mid-game the net's own lead is the better estimate of the result
+     * (docs/JUDGE.md: on pro games at moves 100-200 its error is half the
+     * count's); at the last position the count by the rules. */
+    double score = last ? hs_judge_score(&s->judge, b, &g->rules, g->komi, g->handicap)
+                        : hs_judge_net_lead(o);
     r->score = (float)score;
     r->winrate = o->white_loss;     /* Black's win: White's loss */
     hs_judge_result_string(score, r->result);
