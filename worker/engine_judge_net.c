@@ -78,8 +78,11 @@ static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err
         s_destroy(s);
         return hs_error_set(err, HS_ENOMEM, "judge-net: out of memory");
     }
+    /* The engine's thread budget (0 = 1, engine.h), not the backend's "0 =
+     * every core": a worker runs one engine per thread already. */
     hs_nn_backend_config_t bc = { .kind = (hs_nn_backend_kind_t)cfg->net_backend,
-                                  .threads = cfg->threads, .gpu = cfg->gpu < 0 ? 0 : cfg->gpu };
+                                  .threads = cfg->threads > 0 ? cfg->threads : 1,
+                                  .gpu = cfg->gpu < 0 ? 0 : cfg->gpu };
     bc.max_batch = cfg->net_batch > 0 ? cfg->net_batch : hs_nn_backend_default_batch(bc.kind);
     int rc = hs_nn_evaluator_create(m, &bc, &s->ev, err);
     if (rc) { s_destroy(s); return rc; }
