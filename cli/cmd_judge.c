@@ -8,6 +8,10 @@
  * (SI weighted by stability, stones the judge calls dead weigh 0; or every
  * stone 1 with --no-stability).
  *
+ * With --engine net (--net FILE, --backend B) the dead stones come from a
+ * KataGo net's ownership (worker/judge_net.h) instead of the playouts or the
+ * static rules; everything after (seki, count, influence) is the same.
+ *
  * Shape: s_parse_args (usage errors exit 2, as every command) → s_load_game →
  * s_pick_rules → s_judge_position → s_print_json or s_print_text, sharing one
  * s_judged_t that owns what the run allocates (s_judged_fini frees it).
@@ -27,6 +31,8 @@
 #include "core/sgf.h"
 #include "worker/influence.h"
 #include "worker/judge.h"
+#include "worker/judge_net.h"
+#include "worker/nn/eval.h"
 #include "worker/stability.h"
 #include "worker/tactics.h"
 
@@ -36,7 +42,8 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse judge FILE.sgf [--game K] [--move N | --final] [--rules R]\n"
-            "                      [--komi K] [--tau T] [--no-stability] [--json]\n\n"
+            "                      [--komi K] [--tau T] [--no-stability] [--json]\n"
+            "                      [--engine static|net --net FILE [--backend B]]\n\n"
             "Judges the position after move N (0 up to the game's last move; default: the\n"
             "final position) of game K (default 0) of FILE.sgf: every point's class, the\n"
             "score under territory and area rules, the result in SGF RE form under the\n"
@@ -49,7 +56,12 @@ static void s_usage(FILE *out)
             "  --no-stability   weigh every stone 1 in SI (Park's pure definition) instead\n"
             "                   of its group's stability (dead stones weigh 0 either way\n"
             "                   in the default mode; with this flag every stone is 1)\n"
-            "  --json           print one JSON object\n\n"
+            "  --json           print one JSON object\n"
+            "  --engine E       static (default: the judge's eye analysis, with playouts at\n"
+            "                   a record's last position) or net (dead stones from the\n"
+            "                   ownership of the KataGo net --net FILE, .bin.gz)\n"
+            "  --backend B      the net's backend: ref, cpu or cuda (default: the fastest\n"
+            "                   this build and machine have)\n\n"
             "Class letters (row by row from the top left in JSON \"classes\"):\n"
             "  X O  live black / white stone     x o  dead black / white stone\n"
             "  b w  black / white territory      .    dame     s  seki point\n");
@@ -69,9 +81,9 @@ static const char *s_komi_source_name(hs_komi_source_t s)
 
 /* What the command line asked for. move -1: the final position. */
 typedef struct s_opts {
-    const char *path, *rules_name;
+    const char *path, *rules_name, *net_path, *backend;
     int game_index, move, tau;
-    bool json, no_stab, have_komi;
+    bool json, no_stab, have_komi, use_net;
     double komi;
 } s_opts_t;
 
@@ -84,6 +96,10 @@ typedef struct s_judged {
     hs_stability_t *stab;
     hs_judge_t *judge;
     hs_influence_t *inf;
+    hs_nn_model_t *model;           /* --engine net */
+    hs_nn_evaluator_t *ev;
+    hs_judge_net_pos_t *npos;
+    hs_nn_output_t *nout;
     hs_board_t b;
     hs_rules_t rules;
     const char *rules_source;
@@ -122,6 +138,14 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
     else if (!strcmp(a, "--no-stability")) o->no_stab = true;
     else if (!strcmp(a, "--final")) o->move = -1;
     else if (!strcmp(a, "--rules")) return (o->rules_name = s_value(argc, argv, i)) ? 0 : -1;
+    else if (!strcmp(a, "--net")) return (o->net_path = s_value(argc, argv, i)) ? 0 : -1;
+    else if (!strcmp(a, "--backend")) return (o->backend = s_value(argc, argv, i)) ? 0 : -1;
+    else if (!strcmp(a, "--engine")) {
+        if (!(v = s_value(argc, argv, i))) return -1;
+        if (!strcmp(v, "net")) o->use_net = true;
+        else if (!strcmp(v, "static")) o->use_net = false;
+        else { fprintf(stderr, "hyeongse judge: --engine is static or net, not '%s'\n", v); return -1; }
+    }
     else if (!strcmp(a, "--game"))
         return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT_MAX, &o->game_index)
                                             : -1;
@@ -164,6 +188,14 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
     }
     if (!o->path) {
         s_usage(stderr);
+        return 2;
+    }
+    if (o->use_net && !o->net_path) {
+        fprintf(stderr, "hyeongse judge: --engine net needs --net FILE (a KataGo .bin.gz model)\n");
+        return 2;
+    }
+    if (!o->use_net && (o->net_path || o->backend)) {
+        fprintf(stderr, "hyeongse judge: --net and --backend are for --engine net\n");
         return 2;
     }
     return 0;
@@ -229,6 +261,38 @@ static int s_pick_rules(const s_opts_t *o, s_judged_t *j)
 
 static int s_influence_and_score(const s_opts_t *o, s_judged_t *j);
 
+/* --engine net: the net's output for the replayed position, then the net
+ * judge (final thresholds at the record's last position, the mid-game
+ * config before it). 0, or 1 after a message (2 for a bad --backend). */
+static int s_judge_net(const s_opts_t *o, s_judged_t *j)
+{
+    hs_error_t err = {0};
+    hs_nn_backend_config_t bc = { .kind = hs_nn_backend_default(), .max_batch = 1 };
+    if (o->backend && hs_nn_backend_parse(o->backend, &bc.kind, &err)) {
+        fprintf(stderr, "hyeongse judge: %s\n", err.msg);
+        return 2;
+    }
+    j->npos = malloc(sizeof *j->npos);
+    j->nout = malloc(sizeof *j->nout);
+    if (!j->npos || !j->nout) { fprintf(stderr, "hyeongse judge: out of memory\n"); return 1; }
+    if (hs_nn_model_load(o->net_path, &j->model, &err) ||
+        hs_nn_evaluator_create(j->model, &bc, &j->ev, &err) ||
+        hs_judge_net_pos_at(&j->game, j->b.move_number, j->rules.id, j->komi, j->game.handicap,
+                            j->npos, &err) ||
+        hs_nn_evaluate(j->ev, &j->npos->nn, 1, 0, j->nout, &err)) {
+        fprintf(stderr, "hyeongse judge: %s\n", err.msg);
+        return 1;
+    }
+    hs_judge_config_t cfg;
+    if (j->b.move_number >= j->game.num_moves) hs_judge_net_config_final(&cfg);
+    else hs_judge_net_config_midgame(&cfg);
+    if (hs_judge_net_compute(&j->b, j->nout, &cfg, j->judge, &err)) {
+        fprintf(stderr, "hyeongse judge: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
 /* Replays to the asked move and judges it: classes, score, influence. 0, 1 after
  * a message, or 2 for a move past the game's end (a usage error). */
 static int s_judge_position(const s_opts_t *o, s_judged_t *j)
@@ -265,7 +329,11 @@ static int s_judge_position(const s_opts_t *o, s_judged_t *j)
         hs_judge_config_default(&jcfg);
         jcfg.relaxed_kill = false;
     }
-    if (hs_judge_compute(&j->b, NULL, &jcfg, j->judge, &err)) {
+    int rc = o->use_net ? s_judge_net(o, j)
+                        : hs_judge_compute(&j->b, NULL, &jcfg, j->judge, &err);
+    if (rc > 0)
+        return rc;
+    if (rc) {
         fprintf(stderr, "hyeongse judge: %s\n", err.msg);
         return 1;
     }
@@ -337,11 +405,15 @@ static void s_print_json(const s_opts_t *o, const s_judged_t *j)
     printf(",\"game\":%d,\"size\":%d,\"move\":%d,\"rules\":\"%s\",\"rules_source\":\"%s\",\"scoring\":\"%s\","
            "\"komi\":%g,\"komi_source\":\"%s\",\"handicap\":%d,\"result\":\"%s\","
            "\"recorded_result\":\"%s\",\"score_territory\":%g,\"score_area\":%g,"
-           "\"captures_black\":%d,\"captures_white\":%d,\"stability\":%s,\"classes\":\"",
+           "\"captures_black\":%d,\"captures_white\":%d,\"stability\":%s,\"engine\":\"%s\",",
            o->game_index, n, j->b.move_number, j->rules.name, j->rules_source,
            j->rules.scoring == HS_SCORING_AREA ? "area" : "territory", j->komi,
            s_komi_source_name(j->komi_source), j->game.handicap, j->res, j->rec, j->s_terr,
-           j->s_area, j->b.captures[HS_BLACK], j->b.captures[HS_WHITE], o->no_stab ? "false" : "true");
+           j->s_area, j->b.captures[HS_BLACK], j->b.captures[HS_WHITE], o->no_stab ? "false" : "true",
+           o->use_net ? "net" : "static");
+    if (o->use_net)
+        printf("\"net\":\"%s\",\"net_lead\":%.2f,", j->model->hash, hs_judge_net_lead(j->nout));
+    printf("\"classes\":\"");
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) putchar(hs_judge_class_letters[jd->cls[hs_board_point(&j->b, x, y)]]);
     printf("\",\"counts\":{\"black_territory\":%d,\"white_territory\":%d,\"black_alive\":%d,"
@@ -406,6 +478,11 @@ static void s_print_text(const s_opts_t *o, const s_judged_t *j)
     printf("score (Black - White, komi included): territory %s, area %s\n",
            hs_judge_result_string(j->s_terr, t1), hs_judge_result_string(j->s_area, t2));
     printf("result under %s rules: %s   (recorded: %s)\n", j->rules.name, j->res, j->rec);
+    if (o->use_net) {
+        char t3[16];
+        printf("dead stones from the net %s; its own score lead: %s\n", j->model->hash,
+               hs_judge_result_string(round(10.0 * hs_judge_net_lead(j->nout)) / 10.0, t3));
+    }
     printf("influence (tau %d, %s): IP black %d white %d, IA black %d white %d, "
            "Park score black %d white %d\n", o->tau, o->no_stab ? "every stone weighs 1" : "stability-weighted",
            inf->ip_count[HS_BLACK], inf->ip_count[HS_WHITE], inf->ia_count[HS_BLACK],
@@ -418,6 +495,10 @@ static void s_judged_fini(s_judged_t *j)
     free(j->stab);
     free(j->judge);
     free(j->inf);
+    hs_nn_evaluator_free(&j->ev);
+    hs_nn_model_free(&j->model);
+    free(j->npos);
+    free(j->nout);
     hs_game_fini(&j->game);
     hs_sgf_destroy(&j->col);
     free(j->data);

@@ -10,9 +10,10 @@
 
 extern const hs_engine_vtable_t hs__engine_influence_vt;
 extern const hs_engine_vtable_t hs__engine_judge_vt;
-extern const hs_engine_vtable_t hs__engine_net_vt;     /* worker/engine_net.c */
+extern const hs_engine_vtable_t hs__engine_net_vt;         /* worker/engine_net.c */
+extern const hs_engine_vtable_t hs__engine_judge_net_vt;   /* worker/engine_judge_net.c */
 
 #define HS_ENGINE_PLUGIN_LIST &hs__engine_influence_vt, &hs__engine_judge_vt, \
-                              &hs__engine_net_vt,
+                              &hs__engine_net_vt, &hs__engine_judge_net_vt,
 
 #endif

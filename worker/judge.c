@@ -541,13 +541,33 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
 {
     if (b->size < HS_BOARD_MIN_SIZE || b->size > HS_BOARD_MAX_SIZE)
         return hs_error_set(err, HS_EINVAL, "judge: board size %d", b->size);
+    hs_judge_config_t c;
+    if (cfg) c = *cfg;
+    else hs_judge_config_default(&c);
+    float mc[MAXP];
+    if (c.playouts <= 0)
+        return hs__judge_compute_own(b, stability, &c, NULL, out, err);
+    hs__judge_mc_ownership(b, c.playouts, c.seed, mc);
+    return hs__judge_compute_own(b, stability, &c, mc, out, err);
+}
+
+void hs_judge_mc_ownership(const hs_board_t *b, int playouts, uint64_t seed, float *own)
+{
+    hs__judge_mc_ownership(b, playouts, seed, own);
+}
+
+int hs__judge_compute_own(const hs_board_t *b, const hs_stability_t *stability,
+                          const hs_judge_config_t *cfg, const float *own, hs_judge_t *out,
+                          hs_error_t *err)
+{
+    if (b->size < HS_BOARD_MIN_SIZE || b->size > HS_BOARD_MAX_SIZE)
+        return hs_error_set(err, HS_EINVAL, "judge: board size %d", b->size);
     /* The context is large (regions for both colours): keep it off small thread stacks? It is
      * ~60 KB; worker threads get the default 8 MB stack, so the stack is fine. */
     s_ctx_t x;
     x.b = b;
     x.stab = stability;
-    if (cfg) x.cfg = *cfg;
-    else hs_judge_config_default(&x.cfg);
+    x.cfg = *cfg;
     x.np = hs_board_num_points(b);
     x.dirs[0] = -b->stride; x.dirs[1] = -1; x.dirs[2] = 1; x.dirs[3] = b->stride;
     memset(x.dead, 0, (size_t)x.np);
@@ -557,12 +577,9 @@ int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
     x.nst = 0;
     for (int p = 0; p < x.np; p++)
         if (s_is_stone(b->color[p])) x.st[x.nst++] = (hs_point_t)p;
-    float mc[MAXP];
-    x.mc = NULL;
-    if (x.cfg.playouts > 0) {
-        hs__judge_mc_ownership(b, x.cfg.playouts, x.cfg.seed, mc);
-        x.mc = mc;
-    }
+    /* The playouts' ownership or another source's (the net, judge_net.c):
+     * step 4 decides from it the same way either way. */
+    x.mc = own;
     int rounds = 0;
     while (rounds < x.cfg.max_rounds) {
         rounds++;

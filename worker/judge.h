@@ -156,6 +156,12 @@ typedef struct hs_judge {
 int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
                      const hs_judge_config_t *cfg, hs_judge_t *out, hs_error_t *err);
 
+/* Step 5's Monte-Carlo ownership on its own: the mean final ownership of
+ * every point of b (board index, Black +1, White -1) over `playouts`
+ * seeded tactical playouts (cfg->seed of hs_judge_config_final). For callers
+ * that mix it with another source (worker/judge_net.h). */
+void hs_judge_mc_ownership(const hs_board_t *b, int playouts, uint64_t seed, float *own);
+
 /*
  * Territory-rules score, Black minus White, komi included:
  *   (black territory + b->captures[BLACK] + 2 per dead white stone in black's

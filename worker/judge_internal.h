@@ -19,6 +19,17 @@
 void hs__judge_mc_ownership(const hs_board_t *b, int n, uint64_t seed, float *own);
 
 /*
+ * hs_judge_compute with the ownership map of step 4 given: own[p] (board
+ * index, Black +1 .. White -1) decides life and death as the playouts' map
+ * does (cfg->mc_dead, cfg->mc_shut_max; cfg->playouts is not read), or NULL:
+ * the static rules. cfg must not be NULL. What the net judge (judge_net.c)
+ * runs with the net's ownership.
+ */
+int hs__judge_compute_own(const hs_board_t *b, const hs_stability_t *stability,
+                          const hs_judge_config_t *cfg, const float *own, hs_judge_t *out,
+                          hs_error_t *err);
+
+/*
  * Step 7 of docs/JUDGE.md (judge_score.c): counts the must-fill points of a
  * judged position into out->must_fill and out->must_fill_at. out->cls must be
  * final; live[p] is the colour of a live stone at p (HS_EMPTY for empty points
