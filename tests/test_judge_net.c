@@ -153,8 +153,11 @@ static void test_engine(const hs_nn_model_t *m)
     hs_error_t err = {0};
     hs_engine_t eng = {0};
     hs_engine_config_t cfg = { .gpu = -1, .net_backend = HS_NN_BACKEND_REF };
-    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), HS_EINVAL);   /* no net */
-    HS_CHECK(strstr(err.msg, "no net loaded") != NULL);
+    char opts[64];
+    snprintf(opts, sizeof opts, "net=%s", m->hash);
+    cfg.options = opts;
+    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), HS_ENOTFOUND);   /* no net */
+    HS_CHECK(strstr(err.msg, "holds no net") != NULL);
     const hs_nn_model_t *nets[1] = { m };
     cfg.nets = nets;
     cfg.n_nets = 1;
@@ -176,7 +179,7 @@ static void test_engine(const hs_nn_model_t *m)
     free(r);
     hs_engine_fini(&eng);
     cfg.options = "net=00000000000000000000000000000000";
-    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_init(&eng, "judge-net", &cfg, &err), HS_ENOTFOUND);
     hs_game_fini(&g);
     hs_sgf_destroy(&c);
 }

@@ -2,8 +2,8 @@
  * worker/engine_judge_net.c — the "judge-net" engine: the net judge
  * (worker/judge_net.h) behind the batch interface of engine.h. Spec
  * "judge-net:net=<32 hex>", the content hash of one of the nets the process
- * holds (hs_engine_config_t.nets), so that judgments of different nets never
- * share a name; with one net held and no net= option, that net.
+ * holds (hs_engine_config_t.nets, found by hs_engine_find_net), so that
+ * judgments of different nets never share a name.
  *
  * Per batch: every position's net input (with its history) from the record,
  * one hs_nn_evaluate call over the batch, then the judge per position. A
@@ -13,9 +13,7 @@
  * the rules at the last position, the net's own score lead before it (the
  * better mid-game estimate, docs/JUDGE.md).
  *
- * Options: the table is empty until the option kind for a 32-hex net hash
- * lands in engine.c (the "net" engine's work); then "net" joins it. create()
- * reads "net=" itself already, so nothing else changes then.
+ * Options: net=<hash> only (HS_ENGINE_OPT_HASH).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -36,25 +34,6 @@ typedef struct s_jn {
     hs_judge_t judge;
 } s_jn_t;
 
-/* The net the options name ("net=<hash>"), or the only one held. */
-static const hs_nn_model_t *s_pick(const hs_engine_config_t *cfg, hs_error_t *err)
-{
-    const char *o = cfg->options ? strstr(cfg->options, "net=") : NULL;
-    if (!o) {
-        if (cfg->n_nets == 1) return cfg->nets[0];
-        hs_error_set(err, HS_EINVAL, "judge-net: %s", cfg->n_nets ? "several nets held; the spec must "
-                     "name one (judge-net:net=<hash>)" : "no net loaded (--net FILE)");
-        return NULL;
-    }
-    o += 4;
-    size_t len = strcspn(o, ",");
-    for (int i = 0; i < cfg->n_nets; i++)
-        if (len == strlen(cfg->nets[i]->hash) && !strncmp(o, cfg->nets[i]->hash, len))
-            return cfg->nets[i];
-    hs_error_set(err, HS_EINVAL, "judge-net: no net loaded has hash %.*s", (int)(len > 40 ? 40 : len), o);
-    return NULL;
-}
-
 static void s_destroy(void *state)
 {
     s_jn_t *s = state;
@@ -67,8 +46,9 @@ static void s_destroy(void *state)
 
 static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err)
 {
-    const hs_nn_model_t *m = s_pick(cfg, err);
-    if (!m) return HS_EINVAL;
+    const hs_nn_model_t *m;
+    int rc = hs_engine_find_net(cfg, cfg->options, &m, err);
+    if (rc) return rc;
     s_jn_t *s = calloc(1, sizeof *s);
     if (s) {
         s->jp = calloc(S_BATCH, sizeof *s->jp);
@@ -78,13 +58,13 @@ static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err
         s_destroy(s);
         return hs_error_set(err, HS_ENOMEM, "judge-net: out of memory");
     }
-    /* The engine's thread budget (0 = 1, engine.h), not the backend's "0 =
-     * every core": a worker runs one engine per thread already. */
+    /* threads as the net engine: the caller (analyze, worker) decides how
+     * many engine threads share the cores; 0 = every core */
     hs_nn_backend_config_t bc = { .kind = (hs_nn_backend_kind_t)cfg->net_backend,
-                                  .threads = cfg->threads > 0 ? cfg->threads : 1,
+                                  .threads = cfg->threads > 0 ? cfg->threads : 0,
                                   .gpu = cfg->gpu < 0 ? 0 : cfg->gpu };
     bc.max_batch = cfg->net_batch > 0 ? cfg->net_batch : hs_nn_backend_default_batch(bc.kind);
-    int rc = hs_nn_evaluator_create(m, &bc, &s->ev, err);
+    rc = hs_nn_evaluator_create(m, &bc, &s->ev, err);
     if (rc) { s_destroy(s); return rc; }
     *state = s;
     return 0;
@@ -146,12 +126,18 @@ static int s_eval(void *state, const hs_engine_pos_t *pos, int n, hs_engine_resu
     return 0;
 }
 
-/* Empty until engine.c has the option kind for a net hash (see the top). */
+static double s_helper_cpu(void *state)
+{
+    return hs_nn_evaluator_helper_cpu(((const s_jn_t *)state)->ev);
+}
+
 static const hs_engine_option_t s_options[] = {
-    { NULL, 0, 0 },
+    { "net", 0, 0, HS_ENGINE_OPT_HASH },
+    { NULL, 0, 0, HS_ENGINE_OPT_INT },
 };
 
 const hs_engine_vtable_t hs__engine_judge_net_vt = {
     .name = "judge-net", .revision = 1, .max_batch = S_BATCH, .options = s_options,
     .create = s_create, .destroy = s_destroy, .evaluate = s_eval,
+    .helper_cpu = s_helper_cpu,
 };
