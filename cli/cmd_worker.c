@@ -148,6 +148,28 @@ static int s_nets_setup(hs_net_set_t *nets, const char *const *paths, int n_path
     return 0;
 }
 
+/*
+ * With nets, as analyze does (cli/cmd_analyze.c): a cpu or cuda backend
+ * runs every core (or the GPU) inside each call, so without --threads ONE
+ * engine thread runs, and with --threads N each backend gets cores / N.
+ * Batches: --batch or the backend's default positions per engine call.
+ */
+static void s_net_threads(hs_worker_config_t *cfg, bool threads_given)
+{
+    if (!cfg->batch) {
+        int b = hs_nn_backend_default_batch((hs_nn_backend_kind_t)cfg->net_backend);
+        cfg->batch = b < 256 ? b : 256;
+    }
+    cfg->net_batch = cfg->batch;
+    if (cfg->net_backend == HS_NN_BACKEND_REF)
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!threads_given)
+        cfg->threads = 1;
+    cfg->net_threads = cfg->threads > 1 ? (cores > cfg->threads ? (int)(cores / cfg->threads) : 1)
+                                        : 0;
+}
+
 int hs_cmd_worker(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -202,6 +224,7 @@ int hs_cmd_worker(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
+    bool threads_given = cfg.threads > 0;
     if (cfg.threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cfg.threads = n > 0 ? (int)n : 1;
@@ -212,6 +235,8 @@ int hs_cmd_worker(int argc, char **argv)
         hs_net_set_free(&nets);
         return status;
     }
+    if (nets.n)
+        s_net_threads(&cfg, threads_given);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = s_on_signal;
