@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""bench/net_torch.py — the PyTorch peer of bench/net.sh: the same KataGo
+network (a .bin.gz model, versions 8-14, ordinary and global-pooling residual
+blocks) run by PyTorch on the CPU, so our engine's nnEvals/s can be set beside
+a mainstream framework on the same weights.
+
+Written for this project from the file format (mirroring worker/nn/model.c and
+model_read.c, whose comments say why each step is as it is); nothing here
+comes from KataGo's own python.
+
+    net_torch.py MODEL [--batch B] [--seconds S] [--threads T] [--size N]
+        prints: net_torch batch=B threads=T evals=N seconds=S evals_per_s=X
+    net_torch.py MODEL --selftest
+        prints the raw value logits (3) and score outputs (4) of one fixed
+        input (plane 0 all ones, every other plane and global zero, 19x19) with
+        6 decimals, the line bench/bench_net_ref_probe prints from our C
+        reference pass; bench/net.sh checks the two agree within 1e-4.
+
+Every batch norm that follows a linear layer is folded into it at load time,
+as our loader does, so both engines do the same arithmetic per evaluation.
+The whole net runs per evaluation: trunk, policy (with pass), value, score and
+ownership heads, as KataGo's and our benchmarks do. The board is full-size and
+plane 0 (on-board) all ones, so KataGo's masking reduces to plain pooling.
+"""
+import argparse
+import gzip
+import math
+import os
+import struct
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+SPATIAL, GLOBAL = 22, 19
+
+
+class Reader:
+    """Whitespace tokens and '@BIN@' float32 blocks of a KataGo model file."""
+
+    def __init__(self, data):
+        self.d, self.p, self.version = data, 0, 0
+
+    def token(self):
+        d, n = self.d, len(self.d)
+        while self.p < n and d[self.p] in b" \t\r\n\v\f":
+            self.p += 1
+        start = self.p
+        while self.p < n and d[self.p] not in b" \t\r\n\v\f":
+            self.p += 1
+        if start == self.p:
+            raise ValueError("model file ends early (truncated?)")
+        return d[start:self.p].decode("ascii", "replace")
+
+    def int(self):
+        return int(self.token())
+
+    def floats(self, count):
+        at = self.d.find(b"@BIN@", self.p)
+        if at < 0 or self.d[self.p:at].strip():
+            raise ValueError("no @BIN@ block at byte %d (a text model?)" % self.p)
+        self.p = at + 5
+        if len(self.d) - self.p < 4 * count:
+            raise ValueError("fewer float bytes than the layer needs (truncated)")
+        t = torch.frombuffer(bytearray(self.d[self.p:self.p + 4 * count]), dtype=torch.float32)
+        self.p += 4 * count
+        if sys.byteorder != "little":
+            t = t.byteswap()
+        return t.clone()
+
+    # ---- KataGo's raw layers ------------------------------------------
+    def conv(self):
+        self.token()  # layer name
+        ky, kx, ic, oc, dy, dx = (self.int() for _ in range(6))
+        if (dy, dx) != (1, 1):
+            raise ValueError("dilated convolutions are not supported here")
+        w = self.floats(ky * kx * ic * oc).view(ky, kx, ic, oc)
+        return w.permute(3, 2, 0, 1).contiguous()  # file y,x,in,out -> out,in,y,x
+
+    def dense(self):
+        self.token()
+        ic, oc = self.int(), self.int()
+        return self.floats(ic * oc).view(ic, oc)
+
+    def bias(self):
+        self.token()
+        return self.floats(self.int())
+
+    def bn(self):
+        """A batch norm as y = x*scale + bias."""
+        self.token()
+        c, eps = self.int(), float(self.token())
+        has_scale, has_bias = self.int(), self.int()
+        mean, var = self.floats(c), self.floats(c)
+        gamma = self.floats(c) if has_scale else torch.ones(c)
+        beta = self.floats(c) if has_bias else torch.zeros(c)
+        s = gamma / torch.sqrt(var + eps)
+        return s, beta - s * mean
+
+    def act(self):
+        self.token()
+        if self.version >= 11:
+            kind = self.token()
+            if kind != "ACTIVATION_RELU":
+                raise ValueError("activation %s is not supported here (ReLU only)" % kind)
+
+
+def fold(w, s, t):
+    """conv weight [out,in,ky,kx] followed by y*s + t -> (w', b')."""
+    return w * s.view(-1, 1, 1, 1), t
+
+
+def gpool(x, value_head=False):
+    """KataGo's pooling: mean, mean*(w-14)/10, and max (or, in the value head,
+    mean*((w-14)^2/100 - 0.1)); x is [B,C,H,W] fully on the board."""
+    w = float(math.sqrt(x.shape[2] * x.shape[3])) - 14.0
+    mean = x.mean(dim=(2, 3))
+    third = mean * (w * w / 100.0 - 0.1) if value_head else x.amax(dim=(2, 3))
+    return torch.cat([mean, mean * (w / 10.0), third], dim=1)
+
+
+def conv(x, w, b=None):
+    """'same' zero padding for any odd kernel (the input conv is 5x5 in g170)."""
+    return F.conv2d(x, w, b, padding=w.shape[2] // 2)
+
+
+class Net(torch.nn.Module):
+    def __init__(self, path):
+        super().__init__()
+        with open(path, "rb") as f:
+            raw = f.read()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        r = Reader(raw)
+        self.name = r.token()
+        self.version = r.version = r.int()
+        if not 8 <= self.version <= 14:
+            raise ValueError("model version %d: this peer reads versions 8 to 14" % self.version)
+        if (r.int(), r.int()) != (SPATIAL, GLOBAL):
+            raise ValueError("the model does not take V7 inputs (22 planes, 19 globals)")
+        if self.version >= 13:
+            for _ in range(7):
+                r.token()  # post-processing multipliers: not needed for raw outputs
+        self._reg = lambda name, t: self.register_buffer(name, t)
+        r.token()  # trunk name
+        nblocks, c = r.int(), r.int()
+        for _ in range(4):
+            r.int()  # mid, regular, dilated, gpool channels
+        self._reg("in_w", r.conv())
+        self._reg("in_g", r.dense())
+        self.blocks = []
+        for i in range(nblocks):
+            self.blocks.append(self._block(r, i))
+        s, t = r.bn()
+        r.act()
+        self._reg("tip_s", s.view(1, -1, 1, 1))
+        self._reg("tip_t", t.view(1, -1, 1, 1))
+        self._policy(r)
+        self._value(r)
+
+    def _conv_bn(self, r, name):
+        w = r.conv()
+        s, t = r.bn()
+        r.act()
+        w, b = fold(w, s, t)
+        self._reg(name + "_w", w)
+        self._reg(name + "_b", b)
+
+    def _block(self, r, i):
+        kind = r.token()
+        r.token()  # block name
+        if kind not in ("ordinary_block", "gpool_block"):
+            raise ValueError("block kind %s is not supported here" % kind)
+        p = "b%d_" % i
+        s, t = r.bn()
+        r.act()
+        self._reg(p + "pre_s", s.view(1, -1, 1, 1))
+        self._reg(p + "pre_t", t.view(1, -1, 1, 1))
+        if kind == "ordinary_block":
+            self._conv_bn(r, p + "c1")
+        else:
+            w1 = r.conv()
+            self._conv_bn(r, p + "g")
+            gm = r.dense()
+            s, t = r.bn()
+            r.act()
+            w1, b1 = fold(w1, s, t)
+            self._reg(p + "c1_w", w1)
+            self._reg(p + "c1_b", b1)
+            self._reg(p + "gm", gm * s.view(1, -1))  # pooled bias added before that norm
+        self._reg(p + "c2_w", r.conv())
+        return (kind == "gpool_block", p)
+
+    def _policy(self, r):
+        r.token()
+        p1 = r.conv()
+        self._conv_bn(r, "pg")
+        gm = r.dense()
+        s, t = r.bn()
+        r.act()
+        p1, b1 = fold(p1, s, t)
+        self._reg("p1_w", p1)
+        self._reg("p1_b", b1)
+        self._reg("pgm", gm * s.view(1, -1))
+        self._reg("p2_w", r.conv())
+        self._reg("pass_w", r.dense())
+
+    def _value(self, r):
+        r.token()
+        self._conv_bn(r, "v1")
+        self._reg("v2_w", r.dense())
+        self._reg("v2_b", r.bias())
+        r.act()
+        self._reg("v3_w", r.dense())
+        self._reg("v3_b", r.bias())
+        self._reg("sv_w", r.dense())
+        self._reg("sv_b", r.bias())
+        self._reg("own_w", r.conv())
+
+    def buf(self, name):
+        return getattr(self, name)
+
+    def forward(self, spatial, glob):
+        g = self.buf
+        x = conv(spatial, g("in_w"))
+        x = x + (glob @ g("in_g")).unsqueeze(2).unsqueeze(3)
+        for is_gpool, p in self.blocks:
+            pre = F.relu(x * g(p + "pre_s") + g(p + "pre_t"))
+            t = conv(pre, g(p + "c1_w"), g(p + "c1_b"))
+            if is_gpool:
+                gg = F.relu(conv(pre, g(p + "g_w"), g(p + "g_b")))
+                t = t + (gpool(gg) @ g(p + "gm")).unsqueeze(2).unsqueeze(3)
+            t = F.relu(t)
+            x = x + conv(t, g(p + "c2_w"))
+        x = F.relu(x * g("tip_s") + g("tip_t"))
+        # policy head
+        pg = F.relu(conv(x, g("pg_w"), g("pg_b")))
+        pooled = gpool(pg)
+        p1 = F.relu(conv(x, g("p1_w"), g("p1_b")) + (pooled @ g("pgm")).unsqueeze(2).unsqueeze(3))
+        policy = conv(p1, g("p2_w"))
+        pass_ = pooled @ g("pass_w")
+        # value head
+        v1 = F.relu(conv(x, g("v1_w"), g("v1_b")))
+        v2 = F.relu(gpool(v1, value_head=True) @ g("v2_w") + g("v2_b"))
+        value = v2 @ g("v3_w") + g("v3_b")
+        score = v2 @ g("sv_w") + g("sv_b")
+        own = conv(v1, g("own_w"))
+        return policy, pass_, value, score, own
+
+
+def random_inputs(batch, n, gen):
+    """Valid-looking V7 inputs: plane 0 all ones, own/opponent stones with
+    one-hot liberty planes (1, 2, 3+), komi 7.5/20 in global 5."""
+    sp = torch.zeros(batch, SPATIAL, n, n)
+    sp[:, 0] = 1.0
+    u = torch.rand(batch, n, n, generator=gen)
+    own, opp = u < 0.2, (u >= 0.2) & (u < 0.4)
+    sp[:, 1], sp[:, 2] = own.float(), opp.float()
+    libs = torch.randint(1, 4, (batch, n, n), generator=gen)
+    stones = own | opp
+    for k in range(3):
+        sp[:, 3 + k] = (stones & (libs == k + 1)).float()
+    gl = torch.zeros(batch, GLOBAL)
+    gl[:, 5] = 7.5 / 20.0
+    return sp, gl
+
+
+def selftest(net):
+    sp = torch.zeros(1, SPATIAL, 19, 19)
+    sp[:, 0] = 1.0
+    gl = torch.zeros(1, GLOBAL)
+    with torch.inference_mode():
+        _, _, value, score, _ = net(sp, gl)
+    v = " ".join("%.6f" % x for x in value[0].tolist())
+    s = " ".join("%.6f" % x for x in score[0, :4].tolist())
+    print("value %s score %s" % (v, s))
+
+
+def bench(net, batch, n, seconds, threads):
+    gen = torch.Generator().manual_seed(12)
+    sp, gl = random_inputs(batch, n, gen)
+    if os.environ.get("NET_TORCH_CHANNELS_LAST") == "1":
+        sp = sp.contiguous(memory_format=torch.channels_last)
+    with torch.inference_mode():
+        for _ in range(3):  # warm-up: oneDNN primitive creation, allocator
+            net(sp, gl)
+        evals, t0 = 0, time.perf_counter()
+        while True:
+            net(sp, gl)
+            evals += batch
+            dt = time.perf_counter() - t0
+            if dt >= seconds:
+                break
+    print("net_torch batch=%d threads=%d evals=%d seconds=%.3f evals_per_s=%.1f"
+          % (batch, threads, evals, dt, evals / dt))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("model")
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--size", type=int, default=19)
+    ap.add_argument("--selftest", action="store_true")
+    a = ap.parse_args()
+    torch.set_num_threads(a.threads)
+    try:
+        net = Net(a.model).eval()
+    except (ValueError, OSError) as e:
+        print("net_torch: %s: %s" % (a.model, e), file=sys.stderr)
+        return 1
+    if a.selftest:
+        selftest(net)
+    else:
+        bench(net, a.batch, a.size, a.seconds, a.threads)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
