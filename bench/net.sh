@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# bench/net.sh — nnEvals/s of the b6c96 KataGo net under our CPU engine and two
+# peers, in one run, at batch 1, 8, 32 and 128 with every core:
+#   ours    BUILD/bench/bench_net MODEL --backend cpu --batch B --threads T
+#   torch   bench/net_torch.py (our own PyTorch version of the same net,
+#           python3-torch; checked first to give the same raw value and score
+#           outputs as our C reference pass within 1e-4, via
+#           BUILD/bench/bench_net_ref_probe)
+#   katago  KataGo's Eigen (CPU, FP32) backend built from its public source by
+#           bench/katago_build.sh, `katago benchmark` with bench/katago_bench.cfg
+#
+# usage: bench/net.sh [BUILD_DIR]
+#   BUILD_DIR   a Release build of hyeongse (default build-release)
+# Environment:
+#   HS_NET_MODEL   the model (default ../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz)
+#   NET_SECONDS    seconds per measurement, ours and torch (default 10)
+#   NET_BATCHES    batch sizes (default "1 8 32 128")
+#   NET_THREADS    threads (default nproc: all cores)
+#   HS_PYTHON      a python3 with torch (default: the first of python3,
+#                  /usr/bin/python3 that imports torch)
+#   KATAGO         a katago binary; else KATAGO_SRC (default /work/peers/katago-src)
+#                  is built with bench/katago_build.sh where that source is present
+#   KATAGO_VISITS, KATAGO_POSITIONS   the benchmark's -v and -n (default 800, 5)
+#
+# KataGo's benchmark takes no batch size the way ours does: it runs searches,
+# and its Eigen backend runs min(search threads, cores) server threads, each
+# evaluating single-threaded whatever batch it finds queued, up to
+# --fixed-batch-size. So for batch B it runs `-t B*T --fixed-batch-size B`
+# (T = cores): B*T searches in flight fill T server threads with batches of
+# about B; its own avgBatchSize is printed beside each figure. Its best
+# nnEvals/s over the four runs is printed too, and ours at each batch is also
+# set against that best (the harder comparison).
+# Any part that is missing (our bench_net, torch, KataGo's source) is said and
+# skipped; the others still run.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../build-release}
+model=${HS_NET_MODEL:-$here/../../shared/nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz}
+secs=${NET_SECONDS:-10}
+batches=${NET_BATCHES:-1 8 32 128}
+threads=${NET_THREADS:-$(nproc)}
+visits=${KATAGO_VISITS:-800}
+npos=${KATAGO_POSITIONS:-5}
+[ -f "$model" ] || { echo "no model at $model (set HS_NET_MODEL)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+res=$tmp/results.tsv   # part <TAB> batch <TAB> evals/s <TAB> note
+: > "$res"
+
+# ---- which parts run -------------------------------------------------------
+ours=$build/bench/bench_net
+probe=$build/bench/bench_net_ref_probe
+[ -x "$ours" ] || { echo "ours: no $ours (build bench_net in a Release build); skipped"; ours=; }
+
+py=
+for c in ${HS_PYTHON:-python3 /usr/bin/python3}; do
+    if command -v "$c" >/dev/null && "$c" -c 'import torch' 2>/dev/null; then py=$c; break; fi
+done
+[ -n "$py" ] || echo "torch: no python3 with torch (apt-get install python3-torch); skipped"
+
+katago=${KATAGO:-}
+if [ -z "$katago" ]; then
+    src=${KATAGO_SRC:-/work/peers/katago-src}
+    if [ -f "$src/cpp/CMakeLists.txt" ]; then
+        echo "katago: building (or checking) the Eigen backend from $src ..."
+        katago=$("$here/katago_build.sh" "$src") || katago=
+    else
+        echo "katago: no KataGo source at $src (set KATAGO_SRC or KATAGO); skipped"
+    fi
+fi
+[ -z "$katago" ] || [ -x "$katago" ] || { echo "katago: $katago is not executable; skipped"; katago=; }
+[ -z "$katago" ] || echo "katago: $katago ($("$katago" version 2>/dev/null | head -1))"
+
+echo "model: $model"
+echo "threads: $threads; batches: $batches; ${secs}s per measurement"
+
+# ---- the torch peer computes our net ---------------------------------------
+agree=unchecked
+if [ -n "$py" ]; then
+    t_line=$("$py" "$here/net_torch.py" "$model" --selftest)
+    echo "torch selftest: $t_line"
+    if [ -x "$probe" ]; then
+        c_line=$("$probe" "$model")
+        echo "C ref  selftest: $c_line"
+        agree=$(python3 - "$t_line" "$c_line" <<'PY'
+import sys
+a = [float(x) for x in sys.argv[1].split() if x[0] in "-0123456789"]
+b = [float(x) for x in sys.argv[2].split() if x[0] in "-0123456789"]
+d = max(abs(x - y) for x, y in zip(a, b)) if len(a) == len(b) == 7 else float("inf")
+print("yes (max |diff| %.2g)" % d if d <= 1e-4 else "NO (max |diff| %.2g)" % d)
+PY
+)
+    else
+        echo "no $probe: cannot check the torch peer against our reference pass"
+    fi
+    echo "torch computes the same net as our reference (1e-4): $agree"
+fi
+
+# ---- measurements, per batch: ours, torch, katago ---------------------------
+field() {  # KEY=VALUE out of a line
+    tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
+}
+for b in $batches; do
+    echo
+    echo "== batch $b"
+    if [ -n "$ours" ]; then
+        line=$("$ours" "$model" --backend cpu --batch "$b" --seconds "$secs" --threads "$threads")
+        echo "$line"
+        printf 'ours\t%s\t%s\t\n' "$b" "$(field evals_per_s "$line")" >> "$res"
+    fi
+    if [ -n "$py" ]; then
+        line=$("$py" "$here/net_torch.py" "$model" --batch "$b" --seconds "$secs" --threads "$threads")
+        echo "$line"
+        printf 'torch\t%s\t%s\t\n' "$b" "$(field evals_per_s "$line")" >> "$res"
+    fi
+    if [ -n "$katago" ]; then
+        kt=$((b * threads)); [ "$kt" -le 4096 ] || kt=4096
+        log=$tmp/katago-$b.log
+        if "$katago" benchmark -model "$model" -config "$here/katago_bench.cfg" \
+                -t "$kt" --fixed-batch-size "$b" -v "$visits" -n "$npos" > "$log" 2>&1; then
+            line=$(tr '\r' '\n' < "$log" | grep 'nnEvals/s' | tail -1)
+            echo "katago -t $kt --fixed-batch-size $b: $line"
+            eps=$(sed -n 's/.*nnEvals\/s = \([0-9.]*\).*/\1/p' <<<"$line")
+            avg=$(sed -n 's/.*avgBatchSize = \([0-9.]*\).*/\1/p' <<<"$line")
+            printf 'katago\t%s\t%s\tavg batch %s, %s search threads\n' "$b" "$eps" "$avg" "$kt" >> "$res"
+        else
+            echo "katago benchmark failed at batch $b:"; tail -5 "$log"
+        fi
+    fi
+done
+
+# ---- table -------------------------------------------------------------------
+echo
+python3 - "$res" "$agree" <<'PY'
+import sys
+rows = {}
+notes = {}
+for line in open(sys.argv[1]):
+    part, b, eps, note = line.rstrip("\n").split("\t")
+    if eps:
+        rows[(part, int(b))] = float(eps)
+        if note:
+            notes[int(b)] = note
+batches = sorted({b for _, b in rows})
+best_k = max((v for (p, _), v in rows.items() if p == "katago"), default=None)
+def f(v): return "%9.1f" % v if v is not None else "        -"
+def r(a, b): return "%8.2fx" % (a / b) if a is not None and b else "        -"
+print("nnEvals/s, b6c96, 19x19   (torch agrees with our reference: %s)" % sys.argv[2])
+print("%5s %9s %9s %9s %9s %9s %9s   %s" % ("batch", "ours", "torch", "katago", "ours/tch",
+                                            "ours/kg", "ours/kg*", "katago run"))
+for b in batches:
+    o, t, k = rows.get(("ours", b)), rows.get(("torch", b)), rows.get(("katago", b))
+    print("%5d %s %s %s %s %s %s   %s" % (b, f(o), f(t), f(k), r(o, t), r(o, k), r(o, best_k),
+                                         notes.get(b, "")))
+if best_k is not None:
+    print("kg* = KataGo's best nnEvals/s over these runs: %.1f" % best_k)
+PY
+# A torch peer that computes another net is no peer: fail the run.
+case $agree in NO*) echo "net.sh: the torch peer disagrees with our reference pass" >&2; exit 1 ;; esac
