@@ -11,10 +11,12 @@ comes from KataGo's own python.
     net_torch.py MODEL [--batch B] [--seconds S] [--threads T] [--size N]
         prints: net_torch batch=B threads=T evals=N seconds=S evals_per_s=X
     net_torch.py MODEL --selftest
-        prints the raw value logits (3) and score outputs (4) of one fixed
-        input (plane 0 all ones, every other plane and global zero, 19x19) with
-        6 decimals, the line bench/bench_net_ref_probe prints from our C
-        reference pass; bench/net.sh checks the two agree within 1e-4.
+        prints, for two fixed 19x19 inputs ('empty': plane 0 all ones, every
+        other plane and global zero; 'pattern': a fixed spread of stones), the
+        raw value logits (3), score outputs (4), pass logit, two policy logits
+        and two ownership values with 6 decimals: the lines
+        bench/bench_net_ref_probe prints from our C reference pass.
+        bench/net.sh and tests/test_nn_torch_peer.sh check they agree within 1e-4.
 
 Every batch norm that follows a linear layer is folded into it at load time,
 as our loader does, so both engines do the same arithmetic per evaluation.
@@ -122,7 +124,7 @@ def gpool(x, value_head=False):
 
 def conv(x, w, b=None):
     """'same' zero padding for any odd kernel (the input conv is 5x5 in g170)."""
-    return F.conv2d(x, w, b, padding=w.shape[2] // 2)
+    return F.conv2d(x, w, b, padding="same")
 
 
 class Net(torch.nn.Module):
@@ -266,15 +268,65 @@ def random_inputs(batch, n, gen):
     return sp, gl
 
 
-def selftest(net):
-    sp = torch.zeros(1, SPATIAL, 19, 19)
-    sp[:, 0] = 1.0
-    gl = torch.zeros(1, GLOBAL)
+def selftest_inputs():
+    """The probe's two fixed 19x19 inputs (bench_net_ref_probe.c builds the
+    same): 'empty', plane 0 all ones and everything else zero; 'pattern', the
+    same plus own stones where (y*19+x) % 7 == 0 and opponent stones where
+    it is 3 mod 11 (and not own), and komi 7.5/20 in global 5, so that the
+    trunk sees a board that is not uniform."""
+    out = []
+    for name in ("empty", "pattern"):
+        sp = torch.zeros(1, SPATIAL, 19, 19)
+        sp[:, 0] = 1.0
+        gl = torch.zeros(1, GLOBAL)
+        if name == "pattern":
+            for k in range(19 * 19):
+                if k % 7 == 0:
+                    sp[0, 1, k // 19, k % 19] = 1.0
+                elif k % 11 == 3:
+                    sp[0, 2, k // 19, k % 19] = 1.0
+            gl[0, 5] = 7.5 / 20.0
+        out.append((name, sp, gl))
+    return out
+
+
+def selftest_lines(net):
+    """Per input: value logits (3), score outputs (4), the pass logit, the
+    policy logits of points 0 and 180 and the ownership (before tanh) there."""
+    lines = []
     with torch.inference_mode():
-        _, _, value, score, _ = net(sp, gl)
-    v = " ".join("%.6f" % x for x in value[0].tolist())
-    s = " ".join("%.6f" % x for x in score[0, :4].tolist())
-    print("value %s score %s" % (v, s))
+        for name, sp, gl in selftest_inputs():
+            policy, pass_, value, score, own = net(sp, gl)
+            pol, ow = policy[0, 0].flatten(), own[0, 0].flatten()
+            f = lambda xs: " ".join("%.6f" % x for x in xs)
+            lines.append("%s value %s score %s pass %s policy %s own %s"
+                  % (name, f(value[0].tolist()), f(score[0, :4].tolist()), f([pass_[0, 0]]),
+                     f([pol[0], pol[180]]), f([ow[0], ow[180]])))
+    return lines
+
+
+def compare(mine, probe_file, tol=1e-4):
+    """Our lines against the C probe's: same words, every number within tol."""
+    with open(probe_file) as f:
+        theirs = [ln.strip() for ln in f if ln.strip()]
+    a, b = " ".join(mine).split(), " ".join(theirs).split()
+    if len(a) != len(b):
+        print("net_torch: the probe printed %d fields, we %d" % (len(b), len(a)))
+        return 1
+    worst, n = 0.0, 0
+    for x, y in zip(a, b):
+        try:
+            d = abs(float(x) - float(y))
+        except ValueError:
+            if x != y:
+                print("net_torch: field %r where the probe has %r" % (x, y))
+                return 1
+            continue
+        worst, n = max(worst, d), n + 1
+    ok = worst <= tol
+    print("net_torch: %s our C reference pass: max |diff| %.2g over %d numbers (tolerance %g)"
+          % ("agrees with" if ok else "DISAGREES with", worst, n, tol))
+    return 0 if ok else 1
 
 
 def bench(net, batch, n, seconds, threads):
@@ -304,6 +356,8 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--size", type=int, default=19)
     ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--compare", metavar="PROBE_OUT",
+                    help="compare --selftest's lines with bench_net_ref_probe's output in this file")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     try:
@@ -311,8 +365,11 @@ def main():
     except (ValueError, OSError) as e:
         print("net_torch: %s: %s" % (a.model, e), file=sys.stderr)
         return 1
-    if a.selftest:
-        selftest(net)
+    if a.selftest or a.compare:
+        lines = selftest_lines(net)
+        print("\n".join(lines))
+        if a.compare:
+            return compare(lines, a.compare)
     else:
         bench(net, a.batch, a.size, a.seconds, a.threads)
     return 0
