@@ -20,16 +20,17 @@
 #                  /usr/bin/python3 that imports torch)
 #   KATAGO         a katago binary; else KATAGO_SRC (default /work/peers/katago-src)
 #                  is built with bench/katago_build.sh where that source is present
-#   KATAGO_VISITS, KATAGO_POSITIONS   the benchmark's -v and -n (default 800, 5)
+#   KATAGO_VISITS, KATAGO_POSITIONS   the benchmark's -v and -n (default 400, 5)
+#   KATAGO_THREADS the benchmark's -t list (default T,2T,4T)
 #
 # KataGo's benchmark takes no batch size the way ours does: it runs searches,
 # and its Eigen backend runs min(search threads, cores) server threads, each
-# evaluating single-threaded whatever batch it finds queued, up to
-# --fixed-batch-size. So for batch B it runs `-t B*T --fixed-batch-size B`
-# (T = cores): B*T searches in flight fill T server threads with batches of
-# about B; its own avgBatchSize is printed beside each figure. Its best
-# nnEvals/s over the four runs is printed too, and ours at each batch is also
-# set against that best (the harder comparison).
+# evaluating single-threaded whatever its searches have queued, in batches of
+# at most 2 (v1.17's Setup hard-codes nnMaxBatchSize = 2 for Eigen: big
+# batches do not help a single-threaded CPU evaluator). So it runs once, after
+# ours and torch, at -t T,2T,4T search threads (T = cores; KATAGO_THREADS to
+# change), and its best nnEvals/s over those is the KataGo figure set beside
+# ours at every batch size (its avgBatchSize is printed with it).
 # Any part that is missing (our bench_net, torch, KataGo's source) is said and
 # skipped; the others still run.
 set -euo pipefail
@@ -39,7 +40,8 @@ model=${HS_NET_MODEL:-$here/../../shared/nets/katago-g170-b6c96/g170-b6c96-s1753
 secs=${NET_SECONDS:-10}
 batches=${NET_BATCHES:-1 8 32 128}
 threads=${NET_THREADS:-$(nproc)}
-visits=${KATAGO_VISITS:-800}
+visits=${KATAGO_VISITS:-400}
+kthreads=${KATAGO_THREADS:-$threads,$((2 * threads)),$((4 * threads))}
 npos=${KATAGO_POSITIONS:-5}
 [ -f "$model" ] || { echo "no model at $model (set HS_NET_MODEL)" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -93,7 +95,7 @@ if [ -n "$py" ]; then
     echo "torch computes the same net as our reference (1e-4): $agree"
 fi
 
-# ---- measurements, per batch: ours, torch, katago ---------------------------
+# ---- measurements, per batch: ours, then torch ---------------------------------
 field() {  # KEY=VALUE out of a line
     tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"
 }
@@ -110,47 +112,54 @@ for b in $batches; do
         echo "$line"
         printf 'torch\t%s\t%s\t\n' "$b" "$(field evals_per_s "$line")" >> "$res"
     fi
-    if [ -n "$katago" ]; then
-        kt=$((b * threads)); [ "$kt" -le 4096 ] || kt=4096
-        log=$tmp/katago-$b.log
-        if "$katago" benchmark -model "$model" -config "$here/katago_bench.cfg" \
-                -t "$kt" --fixed-batch-size "$b" -v "$visits" -n "$npos" > "$log" 2>&1; then
-            line=$(tr '\r' '\n' < "$log" | grep 'nnEvals/s' | tail -1)
-            echo "katago -t $kt --fixed-batch-size $b: $line"
-            eps=$(sed -n 's/.*nnEvals\/s = \([0-9.]*\).*/\1/p' <<<"$line")
-            avg=$(sed -n 's/.*avgBatchSize = \([0-9.]*\).*/\1/p' <<<"$line")
-            printf 'katago\t%s\t%s\tavg batch %s, %s search threads\n' "$b" "$eps" "$avg" "$kt" >> "$res"
-        else
-            echo "katago benchmark failed at batch $b:"; tail -5 "$log"
-        fi
-    fi
 done
+
+# ---- KataGo: once, best over its thread counts (see the header) -------------
+if [ -n "$katago" ]; then
+    echo
+    echo "== katago benchmark -t $kthreads -v $visits -n $npos"
+    log=$tmp/katago.log
+    if "$katago" benchmark -model "$model" -config "$here/katago_bench.cfg" \
+            -t "$kthreads" -v "$visits" -n "$npos" > "$log" 2>&1; then
+        tr '\r' '\n' < "$log" | grep 'nnEvals/s' | tee "$tmp/katago.lines"
+        best=$(python3 -c '
+import re, sys
+best = None
+for line in sys.stdin:
+    m = re.search(r"numSearchThreads = *(\d+):.*nnEvals/s = ([\d.]+).*avgBatchSize = ([\d.]+)", line)
+    if m and (best is None or float(m.group(2)) > best[1]):
+        best = (int(m.group(1)), float(m.group(2)), m.group(3))
+if best:
+    print("%s\t%d search threads, avg batch %s" % (best[1], best[0], best[2]))' < "$tmp/katago.lines")
+        [ -z "$best" ] || printf 'katago\t0\t%s\n' "$best" >> "$res"
+    else
+        echo "katago benchmark failed:"; tail -5 "$log"
+    fi
+fi
 
 # ---- table -------------------------------------------------------------------
 echo
 python3 - "$res" "$agree" <<'PY'
 import sys
-rows = {}
-notes = {}
+rows, kg, kg_note = {}, None, ""
 for line in open(sys.argv[1]):
     part, b, eps, note = line.rstrip("\n").split("\t")
-    if eps:
+    if not eps:
+        continue
+    if part == "katago":
+        kg, kg_note = float(eps), note
+    else:
         rows[(part, int(b))] = float(eps)
-        if note:
-            notes[int(b)] = note
 batches = sorted({b for _, b in rows})
-best_k = max((v for (p, _), v in rows.items() if p == "katago"), default=None)
 def f(v): return "%9.1f" % v if v is not None else "        -"
 def r(a, b): return "%8.2fx" % (a / b) if a is not None and b else "        -"
 print("nnEvals/s, b6c96, 19x19   (torch agrees with our reference: %s)" % sys.argv[2])
-print("%5s %9s %9s %9s %9s %9s %9s   %s" % ("batch", "ours", "torch", "katago", "ours/tch",
-                                            "ours/kg", "ours/kg*", "katago run"))
+print("%5s %9s %9s %9s %9s %9s" % ("batch", "ours", "torch", "katago", "ours/tch", "ours/kg"))
 for b in batches:
-    o, t, k = rows.get(("ours", b)), rows.get(("torch", b)), rows.get(("katago", b))
-    print("%5d %s %s %s %s %s %s   %s" % (b, f(o), f(t), f(k), r(o, t), r(o, k), r(o, best_k),
-                                         notes.get(b, "")))
-if best_k is not None:
-    print("kg* = KataGo's best nnEvals/s over these runs: %.1f" % best_k)
+    o, t = rows.get(("ours", b)), rows.get(("torch", b))
+    print("%5d %s %s %s %s %s" % (b, f(o), f(t), f(kg), r(o, t), r(o, kg)))
+if kg is not None:
+    print("katago: its best run (%s), the same figure at every batch" % kg_note)
 PY
 # A torch peer that computes another net is no peer: fail the run.
 case $agree in NO*) echo "net.sh: the torch peer disagrees with our reference pass" >&2; exit 1 ;; esac
