@@ -73,6 +73,9 @@ fi
 [ -z "$katago" ] || [ -x "$katago" ] || { echo "katago: $katago is not executable; skipped"; katago=; }
 [ -z "$katago" ] || echo "katago: $katago ($("$katago" version 2>/dev/null | head -1))"
 
+# Other work on the machine changes every figure (OpenMP's spinning threads
+# suffer most when cores are shared): say how loaded it was.
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "model: $model"
 echo "threads: $threads; batches: $batches; ${secs}s per measurement"
 
@@ -139,6 +142,7 @@ fi
 
 # ---- table -------------------------------------------------------------------
 echo
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 python3 - "$res" "$agree" <<'PY'
 import sys
 rows, kg, kg_note = {}, None, ""

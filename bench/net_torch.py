@@ -9,9 +9,10 @@ model_read.c, whose comments say why each step is as it is); nothing here
 comes from KataGo's own python.
 
     net_torch.py MODEL [--batch B] [--seconds S] [--threads T] [--size N] [--eager]
-        prints: net_torch batch=B threads=T evals=N seconds=S evals_per_s=X mode=M
+        prints: net_torch batch=B threads=T evals=N seconds=S evals_per_s=X mode=M cpu_s=C
         (M: frozen, the TorchScript module PyTorch optimises for inference,
-        the default; eager with --eager)
+        the default; eager with --eager; C: the process's CPU seconds in the
+        timed loop, which tells a loaded machine from a slow peer)
     net_torch.py MODEL --selftest
         prints, for two fixed 19x19 inputs ('empty': plane 0 all ones, every
         other plane and global zero; 'pattern': a fixed spread of stones), the
@@ -351,15 +352,16 @@ def bench(net, batch, n, seconds, threads, mode):
     with torch.inference_mode():
         for _ in range(3):  # warm-up: oneDNN primitive creation, allocator
             net(sp, gl)
-        evals, t0 = 0, time.perf_counter()
+        evals, t0, c0 = 0, time.perf_counter(), time.process_time()
         while True:
             net(sp, gl)
             evals += batch
             dt = time.perf_counter() - t0
             if dt >= seconds:
                 break
-    print("net_torch batch=%d threads=%d evals=%d seconds=%.3f evals_per_s=%.1f mode=%s"
-          % (batch, threads, evals, dt, evals / dt, mode))
+    cpu = time.process_time() - c0
+    print("net_torch batch=%d threads=%d evals=%d seconds=%.3f evals_per_s=%.1f mode=%s "
+          "cpu_s=%.3f" % (batch, threads, evals, dt, evals / dt, mode, cpu))
 
 
 def main():
