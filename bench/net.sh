@@ -13,6 +13,7 @@
 #   BUILD_DIR   a Release build of hyeongse (default build-release)
 # Environment:
 #   HS_NET_MODEL   the model (default ../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz)
+#   HS_NET_PROBE   bench_net_ref_probe for the torch check (default BUILD_DIR/bench/)
 #   NET_SECONDS    seconds per measurement, ours and torch (default 10)
 #   NET_BATCHES    batch sizes (default "1 8 32 128")
 #   NET_THREADS    threads (default nproc: all cores)
@@ -51,7 +52,7 @@ res=$tmp/results.tsv   # part <TAB> batch <TAB> evals/s <TAB> note
 
 # ---- which parts run -------------------------------------------------------
 ours=$build/bench/bench_net
-probe=$build/bench/bench_net_ref_probe
+probe=${HS_NET_PROBE:-$build/bench/bench_net_ref_probe}
 [ -x "$ours" ] || { echo "ours: no $ours (build bench_net in a Release build); skipped"; ours=; }
 
 py=
