@@ -31,7 +31,6 @@ import argparse
 import gzip
 import math
 import os
-import struct
 import sys
 import time
 import warnings
@@ -148,11 +147,10 @@ class Net(torch.nn.Module):
         if self.version >= 13:
             for _ in range(7):
                 r.token()  # post-processing multipliers: not needed for raw outputs
-        self._reg = lambda name, t: self.register_buffer(name, t)
         r.token()  # trunk name
-        nblocks, c = r.int(), r.int()
-        for _ in range(4):
-            r.int()  # mid, regular, dilated, gpool channels
+        nblocks = r.int()
+        for _ in range(5):
+            r.int()  # trunk, mid, regular, dilated, gpool channels: the weights say
         self._reg("in_w", r.conv())
         self._reg("in_g", r.dense())
         self.blocks = []
@@ -164,6 +162,10 @@ class Net(torch.nn.Module):
         self._reg("tip_t", t.view(1, -1, 1, 1))
         self._policy(r)
         self._value(r)
+
+    def _reg(self, name, t):
+        """Weights are buffers: nothing here is trained."""
+        self.register_buffer(name, t)
 
     def _conv_bn(self, r, name):
         w = r.conv()
