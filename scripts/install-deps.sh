@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs (with sudo when not root) every Debian package hyeongse needs to build
 # and test; with --bench also the peers and tools the bench/ scripts use (GNU Go,
-# hyperfine, bc, Node.js and npm for @sabaki/sgf).
+# hyperfine, bc, Node.js and npm for @sabaki/sgf; python3-torch, and Eigen,
+# libzip and zlib to build KataGo's Eigen backend for bench/net.sh).
 # Used by README's first command and by .ci/run (CI starts from a fresh clone).
 set -euo pipefail
 SUDO=""
@@ -14,7 +15,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     ca-certificates >/dev/null
 if [ "${1:-}" = "--bench" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends \
-        gnugo hyperfine bc nodejs valgrind >/dev/null
+        gnugo hyperfine bc nodejs valgrind \
+        python3-torch libeigen3-dev libzip-dev zlib1g-dev >/dev/null
     # Debian's nodejs needs its npm package; NodeSource's nodejs carries npm and
     # conflicts with Debian's npm, so ask for it only where it is missing.
     command -v npm >/dev/null || $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
