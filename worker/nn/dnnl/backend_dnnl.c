@@ -46,6 +46,9 @@ static void s_destroy(void *state)
     free(c->w);
     free(c->heads.w);
     free(c->heads.b);
+    free(c->pad_spatial);
+    free(c->pad_global);
+    free(c->pad_raw);
     if (c->stream)
         dnnl_stream_destroy(c->stream);
     if (c->engine_made)
@@ -227,6 +230,15 @@ static int s_create(const hs_nn_model_t *m, const hs_nn_backend_config_t *cfg, v
         return hs_error_set(err, HS_ENOMEM, "cpu backend: out of memory");
     c->m = m;
     c->threads = cfg->threads;
+    c->max_batch = cfg->max_batch;
+    c->pad_spatial = calloc((size_t)cfg->max_batch * HS_NN_SPATIAL * HS_NN_MAX_AREA,
+                            sizeof *c->pad_spatial);
+    c->pad_global = calloc((size_t)cfg->max_batch * HS_NN_GLOBAL, sizeof *c->pad_global);
+    c->pad_raw = calloc((size_t)cfg->max_batch, sizeof *c->pad_raw);
+    if (!c->pad_spatial || !c->pad_global || !c->pad_raw) {
+        s_destroy(c);
+        return hs_error_set(err, HS_ENOMEM, "cpu backend: out of memory");
+    }
     const char *force = getenv("HS_DNNL_WINOGRAD");
     c->force_winograd = force && (*force == '0' || *force == '1') ? *force - '0' : -1;
     dnnl_status_t s = dnnl_engine_create(&c->eng, dnnl_cpu, 0);
@@ -255,15 +267,31 @@ static int s_run(void *state, int batch, int n, const float *spatial, const floa
     hs__dnnl_ctx_t *c = state;
     hs__dnnl_plan_t *p;
     s_threads(c);
-    int rc = s_plan(c, batch, n, &p, err);
+    int bucket = 1;
+    while (bucket < batch)
+        bucket *= 2;
+    if (bucket > c->max_batch)
+        bucket = c->max_batch;
+    int rc = s_plan(c, bucket, n, &p, err);
     if (rc)
         return rc;
+    hs_nn_raw_t *dst = raw;
+    if (bucket > batch) {   /* the padding boards hold whatever ran last: finite, unread */
+        size_t a = (size_t)n * (size_t)n;
+        memcpy(c->pad_spatial, spatial, (size_t)batch * HS_NN_SPATIAL * a * sizeof *spatial);
+        memcpy(c->pad_global, global, (size_t)batch * HS_NN_GLOBAL * sizeof *global);
+        spatial = c->pad_spatial;
+        global = c->pad_global;
+        raw = c->pad_raw;
+    }
     /* the input is only read (by a reorder or the first convolution) */
     HS__DNNL_TRY(dnnl_memory_set_data_handle(p->user_in, (void *)spatial), err);
     p->run_global = global;
     p->run_raw = raw;
     rc = hs__dnnl_plan_exec(c, p, err);
     s_team_cpu(c);
+    if (!rc && raw != dst)
+        memcpy(dst, raw, (size_t)batch * sizeof *raw);
     return rc;
 }
 

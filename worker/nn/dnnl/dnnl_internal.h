@@ -104,6 +104,12 @@ typedef struct hs__dnnl_ctx {
      * thread's clock, and their sum of increases since creation */
     double team_seen[HS__DNNL_TEAM_MAX];
     double team_cpu;
+    /* A run of a batch size without a plan of its own pads up to the next
+     * power of two (capped at max_batch) through these max_batch-board
+     * buffers: building and timing a plan costs far more than the padding. */
+    int max_batch;
+    float *pad_spatial, *pad_global;
+    hs_nn_raw_t *pad_raw;
 } hs__dnnl_ctx_t;
 
 /* Builds the plan for (batch, n) into p (an empty slot). On error p is left
