@@ -14,11 +14,14 @@
 #      what data.mdb takes on disk, with the room the store reserves ahead.
 #   bench/analyze.sh [BUILD_DIR] [ARCHIVE] [THREADS] [MOVES] [MAPS]
 #   (MOVES: all, every:N; MAPS: analyze --maps, default the store's default)
+#   HS_NET=FILE: the net engine instead (`--engines net --net FILE`, backend
+#   HS_NN_BACKEND or analyze's default); THREADS "" then leaves the engine
+#   threads to analyze (one thread driving a backend that uses every core).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-release}
 archive=${2:-$here/../shared/data/pro19/pro19-archive.tar.gz}
-threads=${3:-$(nproc)}
+threads=${3-$(nproc)}
 moves=${4:-all}
 maps=${5:+--maps $5}
 [ -e "$archive" ] || { echo "no archive at $archive"; exit 1; }
@@ -28,12 +31,15 @@ if [ ! -x "$build/cli/hyeongse" ]; then
 fi
 db=$(mktemp -d /tmp/hs-bench-analyze-XXXXXX)
 trap 'rm -rf "$db"' EXIT
-echo "== influence,judge on $archive ($threads threads, moves $moves)"
-"$build/cli/hyeongse" analyze "$archive" --db "$db/a" --threads "$threads" --moves "$moves" \
-    --engines influence,judge $maps --quiet | tee "$db/a.out"
+engines=(--engines influence,judge)
+[ -n "${HS_NET:-}" ] && engines=(--engines net --net "$HS_NET" ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND})
+threads_arg=(${threads:+--threads "$threads"})
+echo "== ${engines[*]} on $archive (${threads:-the default} threads, moves $moves)"
+"$build/cli/hyeongse" analyze "$archive" --db "$db/a" "${threads_arg[@]}" --moves "$moves" \
+    "${engines[@]}" $maps --quiet | tee "$db/a.out"
 "$build/cli/hyeongse" query --db "$db/a" stats > "$db/a.stats"
 echo "== noop on the same archive (the cluster's own cost)"
-"$build/cli/hyeongse" analyze "$archive" --db "$db/b" --threads "$threads" --moves "$moves" \
+"$build/cli/hyeongse" analyze "$archive" --db "$db/b" "${threads_arg[@]}" --moves "$moves" \
     --engines noop --quiet | tee "$db/b.out"
 ta=$(grep -o 'done in [0-9.]*' "$db/a.out" | awk '{print $3}')
 tb=$(grep -o 'done in [0-9.]*' "$db/b.out" | awk '{print $3}')
