@@ -56,7 +56,7 @@
 #define MAX_MOVES 8
 
 typedef struct item {
-    hs_judge_net_pos_t jp;
+    hs_nn_game_pos_t jp;
     hs_rules_t rules;
     double komi, recorded, static_score;
     float mc[HS_BOARD_MAX_POINTS];   /* the playouts' ownership (final mode, --grid-mix) */
@@ -247,7 +247,7 @@ static int s_flush(ctx_t *c)
 static int s_enqueue(ctx_t *c, const char *part, hs_game_t *g, const hs_rules_t *rules, int move, int slot)
 {
     item_t *it = &c->items[c->n_items];
-    if (hs_judge_net_pos_at(g, move, rules->id, g->komi, g->handicap, &it->jp, NULL))
+    if (hs_nn_game_pos_at(g, move, rules->id, g->komi, g->handicap, &it->jp, NULL))
         return 0;
     it->rules = *rules;
     it->komi = g->komi;

@@ -98,7 +98,7 @@ typedef struct s_judged {
     hs_influence_t *inf;
     hs_nn_model_t *model;           /* --engine net */
     hs_nn_evaluator_t *ev;
-    hs_judge_net_pos_t *npos;
+    hs_nn_game_pos_t *npos;
     hs_nn_output_t *nout;
     hs_board_t b;
     hs_rules_t rules;
@@ -277,7 +277,7 @@ static int s_judge_net(const s_opts_t *o, s_judged_t *j)
     if (!j->npos || !j->nout) { fprintf(stderr, "hyeongse judge: out of memory\n"); return 1; }
     if (hs_nn_model_load(o->net_path, &j->model, &err) ||
         hs_nn_evaluator_create(j->model, &bc, &j->ev, &err) ||
-        hs_judge_net_pos_at(&j->game, j->b.move_number, j->rules.id, j->komi, j->game.handicap,
+        hs_nn_game_pos_at(&j->game, j->b.move_number, j->rules.id, j->komi, j->game.handicap,
                             j->npos, &err) ||
         hs_nn_evaluate(j->ev, &j->npos->nn, 1, 0, j->nout, &err)) {
         fprintf(stderr, "hyeongse judge: %s\n", err.msg);

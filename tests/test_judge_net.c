@@ -110,7 +110,7 @@ static void test_dead_corner(hs_nn_evaluator_t *ev)
     free(j);
 }
 
-/* hs_judge_net_pos_at: the history, stone counts and earlier boards. */
+/* hs_nn_game_pos_at: the history, stone counts and earlier boards. */
 static void test_pos_at(void)
 {
     static const char sgf[] = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese];B[cc];W[gg];B[];W[cg];B[gc])";
@@ -121,8 +121,8 @@ static void test_pos_at(void)
     hs_game_t g;
     hs_game_init(&g, 19);
     HS_CHECK_INT(hs_game_from_sgf(hs_sgf_root(c, 0), &g, &err), 0);
-    hs_judge_net_pos_t *p = malloc(sizeof *p);
-    HS_CHECK_INT(hs_judge_net_pos_at(&g, 4, HS_RULES_JAPANESE, 6.5, 0, p, &err), 0);
+    hs_nn_game_pos_t *p = malloc(sizeof *p);
+    HS_CHECK_INT(hs_nn_game_pos_at(&g, 4, HS_RULES_JAPANESE, 6.5, 0, p, &err), 0);
     HS_CHECK(p->nn.board == &p->board);
     HS_CHECK_INT(p->nn.to_move, HS_BLACK);
     HS_CHECK_INT(p->nn.n_hist, 4);
@@ -136,7 +136,7 @@ static void test_pos_at(void)
     HS_CHECK_INT(p->prev[0].color[hs_board_point(&p->board, 6, 6)], HS_WHITE);
     HS_CHECK_INT(p->prev[1].move_number, 2);
     /* -1: the last position, all five moves. */
-    HS_CHECK_INT(hs_judge_net_pos_at(&g, -1, HS_RULES_JAPANESE, 6.5, 0, p, &err), 0);
+    HS_CHECK_INT(hs_nn_game_pos_at(&g, -1, HS_RULES_JAPANESE, 6.5, 0, p, &err), 0);
     HS_CHECK_INT(p->board.move_number, 5);
     HS_CHECK_INT(p->nn.n_hist, 5);
     free(p);

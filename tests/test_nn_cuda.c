@@ -153,8 +153,7 @@ static char *s_slurp(const char *path)
 /* The position before `move` of FILE, with the history the net reads (as
  * test_nn_golden.c builds it; the rules carry over between RU-less files). */
 static int s_golden_pos(const char *data, const char *file, int move, hs_rules_id_t *rules,
-                        hs_game_t *g, hs_replay_t *r, hs_board_t *prev, hs_nn_pos_t *pos,
-                        hs_error_t *err)
+                        hs_game_t *g, hs_nn_game_pos_t *gp, hs_error_t *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/pro19-sample/%s", data, file);
@@ -168,38 +167,10 @@ static int s_golden_pos(const char *data, const char *file, int move, hs_rules_i
     hs_game_init(g, 19);
     int rc = hs_game_from_sgf(hs_sgf_root(c, 0), g, err);
     hs_sgf_destroy(&c);
-    if (!rc) rc = hs_replay_start(r, g, err);
-    int played = move - 1;
-    for (int k = 1; !rc && k <= played; k++) {
-        if (k >= played - 1)
-            hs_board_copy(&prev[played - k], &r->board);
-        rc = hs_replay_to(r, k, err);
-    }
-    if (rc)
-        return rc;
-    memset(pos, 0, sizeof *pos);
-    pos->board = &r->board;
-    pos->to_move = r->board.to_move;
-    if (g->rules_raw)
-        *rules = g->rules.id;
-    pos->rules = *rules;
-    pos->komi = 6.5;
-    pos->handicap = g->handicap;
-    for (int k = 0; k < g->num_setup; k++)
-        *(g->setup[k].color == HS_BLACK ? &pos->stones_black : &pos->stones_white) += 1;
-    for (int k = 0; k < played; k++)
-        if (g->moves[k].vertex != HS_GAME_PASS)
-            *(g->moves[k].color == HS_BLACK ? &pos->stones_black : &pos->stones_white) += 1;
-    for (int k = played - HS_NN_HISTORY < 0 ? 0 : played - HS_NN_HISTORY; k < played; k++) {
-        const hs_game_move_t *mv = &g->moves[k];
-        pos->hist_color[pos->n_hist] = (hs_color_t)mv->color;
-        pos->hist_move[pos->n_hist] = mv->vertex == HS_GAME_PASS
-                                          ? HS_PASS : hs_game_board_point(&r->board, mv->vertex);
-        pos->n_hist++;
-    }
-    pos->prev1 = played >= 1 ? &prev[0] : NULL;
-    pos->prev2 = played >= 2 ? &prev[1] : NULL;
-    return 0;
+    if (!rc && g->rules_raw)
+        *rules = g->rules.id;   /* else the session's rules stay */
+    /* the position before `move`: move - 1 moves played */
+    return rc ? rc : hs_nn_game_pos_at(g, move - 1, *rules, 6.5, g->handicap, gp, err);
 }
 
 /* One golden block (from "= symmetry 0" to the next "###") against o. */
@@ -274,12 +245,11 @@ static void s_golden(const hs_nn_model_t *m, const char *data)
         int move = 0;
         HS_CHECK(sscanf(h + 1, "### %511s %d", file, &move) == 2);
         hs_game_t g;
-        hs_replay_t r;
-        hs_board_t prev[2];
-        hs_nn_pos_t pos;
-        int rc = s_golden_pos(data, file, move, &rules, &g, &r, prev, &pos, &err);
+        hs_nn_game_pos_t *gp = malloc(sizeof *gp);
+        int rc = s_golden_pos(data, file, move, &rules, &g, gp, &err);
+        const hs_nn_pos_t *pos = &gp->nn;
         if (!rc)
-            rc = hs_nn_evaluate(e, &pos, 1, 0, out, &err);
+            rc = hs_nn_evaluate(e, pos, 1, 0, out, &err);
         if (rc)
             fprintf(stderr, "%s %d: %s\n", file, move, err.msg);
         HS_CHECK_INT(rc, 0);
@@ -287,7 +257,7 @@ static void s_golden(const hs_nn_model_t *m, const char *data)
             s_golden_block(&w, strchr(h + 1, '\n'), out);
             positions++;
         }
-        hs_replay_fini(&r);
+        free(gp);
         hs_game_fini(&g);
         h = next;
         if (next)

@@ -88,8 +88,7 @@ static void s_cmp(counts_t *c, const char *pos, const char *what, int idx, const
 /* Loads FILE and replays to the position before move `move`, with the history
  * the net reads. Returns 0 or a code, err filled. */
 static int s_position(const char *data, const char *file, int move, hs_rules_id_t *rules,
-                      hs_game_t *g, hs_replay_t *r, hs_board_t *prev, hs_nn_pos_t *pos,
-                      hs_error_t *err)
+                      hs_game_t *g, hs_nn_game_pos_t *gp, hs_error_t *err)
 {
     char path[4096];
     size_t len;
@@ -104,38 +103,10 @@ static int s_position(const char *data, const char *file, int move, hs_rules_id_
     hs_game_init(g, 19);
     int rc = hs_game_from_sgf(hs_sgf_root(c, 0), g, err);
     hs_sgf_destroy(&c);
-    if (!rc) rc = hs_replay_start(r, g, err);
-    int played = move - 1;
-    for (int k = 1; !rc && k <= played; k++) {
-        if (k >= played - 1)
-            hs_board_copy(&prev[played - k], &r->board);   /* prev[1], prev[0]... */
-        rc = hs_replay_to(r, k, err);
-    }
-    if (rc)
-        return rc;
-    memset(pos, 0, sizeof *pos);
-    pos->board = &r->board;
-    pos->to_move = r->board.to_move;
-    if (g->rules_raw)
+    if (!rc && g->rules_raw)
         *rules = g->rules.id;   /* else the session's rules stay */
-    pos->rules = *rules;
-    pos->komi = 6.5;
-    pos->handicap = g->handicap;
-    for (int k = 0; k < g->num_setup; k++)
-        *(g->setup[k].color == HS_BLACK ? &pos->stones_black : &pos->stones_white) += 1;
-    for (int k = 0; k < played; k++)
-        if (g->moves[k].vertex != HS_GAME_PASS)
-            *(g->moves[k].color == HS_BLACK ? &pos->stones_black : &pos->stones_white) += 1;
-    for (int k = played - HS_NN_HISTORY < 0 ? 0 : played - HS_NN_HISTORY; k < played; k++) {
-        const hs_game_move_t *mv = &g->moves[k];
-        pos->hist_color[pos->n_hist] = (hs_color_t)mv->color;
-        pos->hist_move[pos->n_hist] = mv->vertex == HS_GAME_PASS
-                                          ? HS_PASS : hs_game_board_point(&r->board, mv->vertex);
-        pos->n_hist++;
-    }
-    pos->prev1 = played >= 1 ? &prev[0] : NULL;
-    pos->prev2 = played >= 2 ? &prev[1] : NULL;
-    return 0;
+    /* the position before `move`: move - 1 moves played */
+    return rc ? rc : hs_nn_game_pos_at(g, move - 1, *rules, 6.5, g->handicap, gp, err);
 }
 
 /* Compares one golden block (text from "= symmetry 0" to the next "###"). */
@@ -230,16 +201,15 @@ int main(void)
         int move;
         HS_CHECK(sscanf(h + 1, "### %511s %d", file, &move) == 2);
         hs_game_t g;
-        hs_replay_t r;
-        hs_board_t prev[2];
-        hs_nn_pos_t pos;
-        int rc = s_position(data, file, move, &rules, &g, &r, prev, &pos, &err);
+        hs_nn_game_pos_t *gp = malloc(sizeof *gp);
+        int rc = s_position(data, file, move, &rules, &g, gp, &err);
+        const hs_nn_pos_t *pos = &gp->nn;
         if (rc)
             fprintf(stderr, "%s %d: %s\n", file, move, err.msg);
         HS_CHECK_INT(rc, 0);
         for (int k = 0; !rc && k < (cpu ? 2 : 1); k++) {
-            int erc = k ? hs_nn_evaluate(cpu, &pos, 1, 0, out, &err)
-                        : hs_nn_eval_ref(m, &pos, 0, out, &err);
+            int erc = k ? hs_nn_evaluate(cpu, pos, 1, 0, out, &err)
+                        : hs_nn_eval_ref(m, pos, 0, out, &err);
             HS_CHECK_INT(erc, 0);
             char label[600];
             snprintf(label, sizeof label, "%s %s@%d", k ? "cpu" : "ref", file, move);
@@ -249,7 +219,7 @@ int main(void)
             free(block);
         }
         positions += !rc;
-        hs_replay_fini(&r);
+        free(gp);
         hs_game_fini(&g);
         h = next;
         if (next)

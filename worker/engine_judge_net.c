@@ -28,7 +28,7 @@
 
 typedef struct s_jn {
     hs_nn_evaluator_t *ev;
-    hs_judge_net_pos_t *jp;       /* S_BATCH positions (self-referential: not moved) */
+    hs_nn_game_pos_t *jp;       /* S_BATCH positions (self-referential: not moved) */
     hs_nn_pos_t pos[S_BATCH];
     hs_nn_output_t *out;          /* S_BATCH outputs */
     hs_judge_t judge;
@@ -113,7 +113,7 @@ static int s_eval(void *state, const hs_engine_pos_t *pos, int n, hs_engine_resu
         int k = n - at < S_BATCH ? n - at : S_BATCH;
         for (int i = 0; i < k; i++) {
             const hs_game_t *g = pos[at + i].game;
-            int rc = hs_judge_net_pos_at(g, pos[at + i].move_number, g->rules.id, g->komi,
+            int rc = hs_nn_game_pos_at(g, pos[at + i].move_number, g->rules.id, g->komi,
                                          g->handicap, &s->jp[i], err);
             if (rc) return rc;
             s->pos[i] = s->jp[i].nn;

@@ -63,20 +63,5 @@ int hs_judge_net_compute_mixed(const hs_board_t *b, const hs_nn_output_t *net, c
  * the net's eyes included). */
 double hs_judge_net_lead(const hs_nn_output_t *net);
 
-/* A game position made ready for the net: the board, the two boards before
- * it (ladder history planes) and the hs_nn_pos_t that points at them. It
- * points into itself: fill it where it stays (hs_judge_net_pos_at), do not
- * copy it. */
-typedef struct hs_judge_net_pos {
-    hs_nn_pos_t nn;
-    hs_board_t board, prev[2];
-} hs_judge_net_pos_t;
-
-/* Replays g to move `move` (-1 or past the end: its last position) into *out,
- * for the net to see under rules and komi (the rules the position is counted
- * by; handicap = Black's free stones, hs_game_t.handicap). 0, or the replay's
- * error (HS_EILLEGAL naming the move, HS_EINVAL, HS_ENOMEM). */
-int hs_judge_net_pos_at(const hs_game_t *g, int move, hs_rules_id_t rules, double komi,
-                        int handicap, hs_judge_net_pos_t *out, hs_error_t *err);
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "core/board.h"
 #include "core/error.h"
+#include "core/game.h"
 #include "core/rules.h"
 
 #define HS_NN_SPATIAL 22
@@ -47,6 +48,23 @@ typedef struct hs_nn_pos {
      * ladder history planes; NULL where the game is not that long */
     const hs_board_t *prev1, *prev2;
 } hs_nn_pos_t;
+
+/* A game position made ready for the net: the board, the two boards before
+ * it (ladder history planes) and the hs_nn_pos_t that points at them. It
+ * points into itself: fill it where it stays (hs_nn_game_pos_at), do not
+ * copy it. */
+typedef struct hs_nn_game_pos {
+    hs_nn_pos_t nn;
+    hs_board_t board, prev[2];
+} hs_nn_game_pos_t;
+
+/* Replays g to move `move` (the position after that many moves; -1 or past
+ * the end: its last position) into *out, for the net to see under rules and
+ * komi (the rules the position is counted by; handicap = Black's free stones,
+ * hs_game_t.handicap). 0, or the replay's error (HS_EILLEGAL naming the
+ * move, HS_EINVAL, HS_ENOMEM). */
+int hs_nn_game_pos_at(const hs_game_t *g, int move, hs_rules_id_t rules, double komi,
+                      int handicap, hs_nn_game_pos_t *out, hs_error_t *err);
 
 /* Fills spatial (HS_NN_SPATIAL * N * N floats) and global (HS_NN_GLOBAL).
  * HS_EINVAL for a board larger than 19 or a bad colour to move, HS_ENOMEM. */

@@ -46,6 +46,13 @@ typedef struct hs_nn_output {
 int hs_nn_forward_ref(const hs_nn_model_t *m, int n, const float *spatial,
                       const float *global, int sym, hs_nn_raw_t *raw, hs_error_t *err);
 
+/* KataGo's global pooling of ch n x n planes (NCHW) into 3 * ch values: per
+ * channel the mean, the mean scaled by board width ((n - 14) / 10), and the
+ * max (trunk and policy) or, value_head, the mean scaled by
+ * ((n - 14)^2 / 100 - 0.1). Shared by the reference pass and the cpu
+ * backend's own steps. */
+void hs_nn_pool(const float *in, int ch, int n, int value_head, float *out);
+
 /* The version's post-processing (softmax over the legal moves, value softmax,
  * score multipliers and softplus, tanh ownership, to White's view). legal has
  * n*n + 1 entries (pass last). */

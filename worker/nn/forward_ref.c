@@ -89,7 +89,7 @@ static void s_dense(const hs_nn_dense_t *d, const float *in, float *out)
 /* KataGo's pooling: per channel the mean, the mean scaled by board width
  * ((sqrt(area) - 14) / 10), and the max (trunk and policy) or the mean scaled
  * by ((sqrt(area) - 14)^2 / 100 - 0.1) (value head). */
-static void s_pool(const float *in, int ch, int n, int value_head, float *out)
+void hs_nn_pool(const float *in, int ch, int n, int value_head, float *out)
 {
     size_t a = (size_t)n * (size_t)n;
     float w = (float)n - 14.0f;
@@ -122,7 +122,7 @@ static int s_gpool_mid(const hs_nn_block_t *b, int n, const float *pre, float *t
         return HS_ENOMEM;
     }
     s_conv(&b->gconv, n, pre, g, 1);
-    s_pool(g, b->gconv.out_c, n, 0, p);
+    hs_nn_pool(g, b->gconv.out_c, n, 0, p);
     s_dense(&b->gmul, p, bias);
     for (int c = 0; c < b->conv1.out_c; c++)
         for (size_t k = 0; k < a; k++)
@@ -187,7 +187,7 @@ static int s_policy(const hs_nn_model_t *m, int n, const float *x, hs_nn_raw_t *
     if (!rc) {
         s_conv(&m->p1conv, n, x, p1, 0);
         s_conv(&m->g1conv, n, x, g1, 1);
-        s_pool(g1, gc, n, 0, pooled);
+        hs_nn_pool(g1, gc, n, 0, pooled);
         s_dense(&m->p_gmul, pooled, bias);
         for (int c = 0; c < pc; c++)
             for (size_t k = 0; k < a; k++)
@@ -215,7 +215,7 @@ static int s_value(const hs_nn_model_t *m, int n, const float *x, hs_nn_raw_t *r
     int rc = v1 && pooled && v2 ? 0 : HS_ENOMEM;
     if (!rc) {
         s_conv(&m->v1conv, n, x, v1, 1);
-        s_pool(v1, vc, n, 1, pooled);
+        hs_nn_pool(v1, vc, n, 1, pooled);
         s_dense(&m->v2, pooled, v2);
         s_dense(&m->v3, v2, raw->value);
         s_dense(&m->sv3, v2, raw->score);

@@ -31,27 +31,6 @@ static void s_dense(const hs_nn_dense_t *d, const float *in, float *out)
     }
 }
 
-/* KataGo's pooling (forward_ref.c's s_pool): mean, mean * (n - 14) / 10,
- * and the max or (value head) mean * ((n - 14)^2 / 100 - 0.1). */
-static void s_pool(const float *in, int ch, int n, int value_head, float *out)
-{
-    size_t a = (size_t)n * (size_t)n;
-    float w = (float)n - 14.0f;
-    for (int c = 0; c < ch; c++) {
-        const float *s = in + (size_t)c * a;
-        double sum = 0;
-        float mx = s[0];
-        for (size_t k = 0; k < a; k++) {
-            sum += s[k];
-            mx = s[k] > mx ? s[k] : mx;
-        }
-        float mean = (float)(sum / (double)a);
-        out[c] = mean;
-        out[ch + c] = mean * w / 10.0f;
-        out[2 * ch + c] = value_head ? mean * (w * w / 100.0f - 0.1f) : mx;
-    }
-}
-
 static void s_act_plane(float *x, size_t count, hs_nn_act_t k)
 {
     if (k != HS_NN_ACT_IDENTITY)
@@ -88,7 +67,7 @@ void hs__dnnl_own_gpool(const hs_nn_block_t *blk, int batch, int n, const float 
     size_t a = (size_t)n * (size_t)n;
     float pooled[3 * HS_NN_MAX_CHANNELS];
     for (int b = 0; b < batch; b++) {
-        s_pool(g + (size_t)b * (size_t)gc * a, gc, n, 0, pooled);
+        hs_nn_pool(g + (size_t)b * (size_t)gc * a, gc, n, 0, pooled);
         s_dense(&blk->gmul, pooled, tb + (size_t)b * (size_t)stride);
     }
 }
@@ -99,7 +78,7 @@ static void s_policy(const hs_nn_model_t *m, int n, float *p1, float *g1, hs_nn_
     int pc = m->p1conv.out_c, gc = m->g1conv.out_c;
     float pooled[3 * HS_NN_MAX_CHANNELS], bias[HS_NN_MAX_CHANNELS], pass[HS_NN_MAX_CHANNELS];
     s_act_plane(g1, (size_t)gc * a, m->g1conv.act);
-    s_pool(g1, gc, n, 0, pooled);
+    hs_nn_pool(g1, gc, n, 0, pooled);
     s_dense(&m->p_gmul, pooled, bias);
     for (int c = 0; c < pc; c++)
         for (size_t k = 0; k < a; k++)
@@ -120,7 +99,7 @@ static void s_value(const hs_nn_model_t *m, int n, float *v1, hs_nn_raw_t *raw)
     int vc = m->v1conv.out_c;
     float pooled[3 * HS_NN_MAX_CHANNELS], v2[HS_NN_MAX_CHANNELS];
     s_act_plane(v1, (size_t)vc * a, m->v1conv.act);
-    s_pool(v1, vc, n, 1, pooled);
+    hs_nn_pool(v1, vc, n, 1, pooled);
     s_dense(&m->v2, pooled, v2);
     s_dense(&m->v3, v2, raw->value);
     s_dense(&m->sv3, v2, raw->score);
