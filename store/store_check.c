@@ -245,13 +245,19 @@ static void s_game(s_check_t *ck, const MDB_val *k, const MDB_val *v)
     (void)v;
 }
 
+/* A failed game's record: format byte (and, from format 2, its checksum: the
+ * same hs__store_rec_check the readers use), job, source, reason. */
 static void s_failed(s_check_t *ck, const MDB_val *k, const MDB_val *v)
 {
     const char *p = v->mv_data;
-    size_t n = v->mv_size;
+    size_t n;
     uint8_t h[16];
-    if (k->mv_size != 16 || n < 11 || p[0] != HS_STORE_SCHEMA || p[n - 1] != 0 ||
-        strnlen(p + 9, n - 9) + 10 >= n) {
+    hs_error_t e = { 0 };
+    if (hs__store_rec_check(v, "failed", k, &n, &e) != 0) {
+        s_problem(ck, "failed", "%s", e.msg);
+        return;
+    }
+    if (k->mv_size != 16 || n < 11 || p[n - 1] != 0 || strnlen(p + 9, n - 9) + 10 >= n) {
         s_problem(ck, "failed", "malformed entry");
         return;
     }

@@ -56,6 +56,17 @@ has "check: says ok" "$tmp/check.out" "^ok: no problem found"
 check "check without --db: usage" "$?" 2
 check "check --json: no problem" "$("$BIN" check --db "$tmp/good" --json | grep -o '"problems":[0-9]*')" '"problems":0'
 
+# ---- a store with a failed game (its record sealed with a checksum since
+# format 2, which check read as format 1 and called malformed) ----
+mkdir "$tmp/withbad"
+printf 'not an sgf' > "$tmp/withbad/broken.sgf"
+cp "$ARCHIVE" "$tmp/withbad/"
+"$BIN" analyze "$tmp/withbad" --db "$tmp/bad" --threads 1 --engines area --quiet > /dev/null 2>&1
+check "analyze a folder with a broken file" "$?" 0
+check "its store lists the failed game" "$("$BIN" query --db "$tmp/bad" failed | grep -c broken.sgf)" 1
+"$BIN" check --db "$tmp/bad" > "$tmp/checkbad.out" 2>&1
+check "check: a store with a failed game is healthy" "$?" 0
+
 # ---- an empty data.mdb ----
 mkdir "$tmp/empty" && : > "$tmp/empty/data.mdb"
 "$BIN" query --db "$tmp/empty" stats > "$tmp/e.out" 2>&1
