@@ -1,0 +1,248 @@
+/*
+ * worker/mcts.h — the PUCT tree search (the design's "start model"): value
+ * estimates, a best move and a principal variation for one position, with
+ * the win rate, the score lead and the ownership averaged over the tree.
+ *
+ * One search = one tree (hs_mcts_t). Its leaves are evaluated by an
+ * evaluator (hs_mcts_evaluator_t below): the net (worker/mcts_eval.h,
+ * policy prior, value, score and ownership from worker/nn/) or rollouts
+ * (the same header: playouts with a cheap policy, for where no net is
+ * loaded). The search never calls a backend itself.
+ *
+ * Batching. A search is driven in steps: each step selects up to
+ * cfg.threads leaves of its tree (virtual loss keeps them apart), hands them
+ * to the evaluator in one call, and backs up the results. hs_mcts_step_many
+ * takes many searches at once and puts all their leaves into the same
+ * evaluator calls (up to the evaluator's max_batch each): bulk annotation
+ * runs dozens of positions' searches together so that a GPU gets full
+ * batches, and the analysis protocol runs every open query this way with one
+ * shared evaluator. The tree work is done on the calling thread; the
+ * parallelism is inside the evaluator (oneDNN's OpenMP team, the GPU, the
+ * rollout evaluator's thread pool). "threads" in the config is therefore the
+ * number of leaves in flight per search, as KataGo's search threads are for
+ * the batching they give.
+ *
+ * Determinism: with the same seed, config, evaluator and position, a search
+ * gives the same tree and result every time (time budgets aside), whatever
+ * cfg.threads is; the evaluator must be deterministic too (both built-in
+ * ones are, given their seeds).
+ *
+ * Perspectives. Inside the tree values are kept from the point of view of the
+ * player who made the move into a node. Everything the API returns is from
+ * Black's point of view: win rate = Black's winning probability, score lead
+ * = Black's lead in points (komi included), ownership +1 = Black's. Front
+ * ends flip it for "side to move" reports (result.to_move says who that is).
+ *
+ * Moves are board-independent vertices: v = y * size + x, and size * size
+ * for pass (the net's policy layout; HS_MCTS_PASS(size)).
+ *
+ * Tree reuse: hs_mcts_set_root keeps the subtree under the new position when
+ * it follows the current root by one or two moves (read from the new
+ * position's move history and checked against the board), as between
+ * consecutive moves of a game or between genmove and the opponent's reply.
+ *
+ * Ownership: a search owns its tree; it borrows nothing after set_root
+ * returns (the root position is copied). One thread at a time per search;
+ * different searches may run on different threads with different
+ * evaluators.
+ */
+#ifndef HS_WORKER_MCTS_H
+#define HS_WORKER_MCTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/board.h"
+#include "core/error.h"
+#include "core/rules.h"
+#include "worker/nn/features.h"
+
+#define HS_MCTS_MAX_AREA (HS_NN_MAX_SIZE * HS_NN_MAX_SIZE)
+#define HS_MCTS_MAX_MOVES (HS_MCTS_MAX_AREA + 1)
+#define HS_MCTS_PASS(size) ((size) * (size))
+#define HS_MCTS_PV_MAX 10
+
+/* ------------------------------------------------------------------ */
+/* Evaluators                                                          */
+
+/* What an evaluator says about one leaf. Everything is from the point of view
+ * of the side to move at the leaf (pos->to_move). */
+typedef struct hs_mcts_eval {
+    /* prior over moves v = y*n+x and pass (n*n), summing to 1 over the legal
+     * ones; < 0 for illegal moves. An evaluator without a policy gives its
+     * own cheap prior (the rollout evaluator: uniform with a few tactical
+     * boosts). */
+    float policy[HS_MCTS_MAX_MOVES];
+    float value;          /* expected result in [-1, 1]: win 1, loss -1, jigo 0 */
+    float score;          /* expected lead in points, komi included */
+    float score_stdev;    /* its spread (>= 0; 0 where unknown) */
+    float ownership[HS_MCTS_MAX_AREA];   /* +1 = the side to move's, in [-1, 1] */
+} hs_mcts_eval_t;
+
+/* Evaluates pos[0..n) (n <= max_batch) into out[0..n). Returns 0, or a
+ * negative HS_E* with *err when the whole call failed (the searches of that
+ * step then fail with it). Called from the thread driving the searches. */
+typedef int (*hs_mcts_eval_fn)(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out,
+                               hs_error_t *err);
+
+typedef struct hs_mcts_evaluator {
+    hs_mcts_eval_fn eval;
+    void *ctx;
+    int max_batch;        /* the most leaves one call takes (>= 1) */
+    const char *name;     /* "net" or "rollout", for messages and reports */
+    void (*destroy)(void *ctx);          /* hs_mcts_evaluator_free calls it; may be NULL */
+    double (*helper_cpu)(void *ctx);     /* CPU of the evaluator's own threads; may be NULL */
+    /* Counted by hs_mcts_step_many: calls made and leaves they carried (the
+     * mean batch of the bulk-speed report is leaves / calls). */
+    long calls, leaves;
+} hs_mcts_evaluator_t;
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+
+typedef struct hs_mcts_config {
+    /* Budget. A search stops at the first limit it reaches; 0 = no limit of
+     * that kind (but at least one must be set, or max_visits 1 is used). */
+    int max_visits;       /* root visits, reused ones included (KataGo's maxVisits) */
+    int max_playouts;     /* new visits in this search */
+    double max_time;      /* seconds of wall time from the first step */
+    int threads;          /* leaves in flight per step (virtual loss); >= 1 */
+    /* PUCT: U = cpuct * prior * sqrt(parent visits) / (1 + child visits). */
+    double cpuct;
+    /* First-play urgency: an unvisited child is valued at the parent's value
+     * minus fpu_reduction * sqrt(sum of the visited children's priors). */
+    double fpu_reduction;
+    /* Utility = value + score_utility * (2/pi) * atan(score / score_scale):
+     * a small pull towards a bigger lead (KataGo's static score utility),
+     * which keeps play sensible when the game is decided. */
+    double score_utility;
+    double score_scale;
+    /* Self-play only (both 0 for analysis): Dirichlet noise on the root's
+     * priors, Dirichlet(alpha) mixed in with weight noise_weight. */
+    double noise_alpha;
+    double noise_weight;
+    /* hs_mcts_choose_move: 0 = the move with the most visits; > 0 =
+     * sampled in proportion to visits^(1/temperature). Self-play only. */
+    double temperature;
+    bool allow_pass;      /* pass is searched (true); false only for tests */
+    uint64_t seed;        /* noise and temperature */
+} hs_mcts_config_t;
+
+/* Defaults for analysis: cpuct 1.1, fpu_reduction 0.2, score_utility 0.1,
+ * score_scale 20 (points; for 19x19, scaled by size/19), no noise, temperature
+ * 0, threads 1, max_visits 200, allow_pass, seed 0. */
+void hs_mcts_config_default(hs_mcts_config_t *cfg);
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+
+typedef struct hs_mcts_move_info {
+    int move;             /* vertex, HS_MCTS_PASS(size) for pass */
+    int visits;
+    float winrate;        /* Black's, averaged over the move's subtree */
+    float score_lead;     /* Black's */
+    float score_stdev;
+    float prior;          /* the evaluator's prior (before noise) */
+    float utility;        /* the mover's utility, as selection used it */
+    float lcb;            /* the mover's win rate lower confidence bound */
+    int order;            /* 0 = the best move; the rest by visits */
+    int pv_len;
+    int pv[HS_MCTS_PV_MAX];          /* starts with move */
+    int pv_visits[HS_MCTS_PV_MAX];   /* visits of each PV node */
+} hs_mcts_move_info_t;
+
+/* Everything one search says about its root. Large (~60 KB): callers keep one
+ * and reuse it. */
+typedef struct hs_mcts_result {
+    int size;
+    hs_color_t to_move;   /* at the root */
+    int visits;           /* root visits */
+    int playouts;         /* new visits of the last search */
+    double seconds;       /* wall time of the last search */
+    float winrate;        /* Black's winning probability, tree average */
+    float score_lead;     /* Black's lead, tree average */
+    float score_stdev;    /* spread of the final score over the tree */
+    float utility;        /* the side to move's */
+    float raw_winrate;    /* the evaluator's at the root (Black's) */
+    float raw_score;      /* likewise */
+    int best_move;        /* vertex, HS_MCTS_PASS(size), or -1 when no move was searched */
+    int pv_len;
+    int pv[HS_MCTS_PV_MAX];
+    int num_moves;        /* root children with visits, best first */
+    hs_mcts_move_info_t moves[HS_MCTS_MAX_MOVES];
+    float policy[HS_MCTS_MAX_MOVES];        /* the root's prior before noise; < 0 illegal */
+    float ownership[HS_MCTS_MAX_AREA];      /* Black +1 .. White -1, tree average */
+    float ownership_stdev[HS_MCTS_MAX_AREA];
+} hs_mcts_result_t;
+
+/* ------------------------------------------------------------------ */
+/* The search                                                          */
+
+typedef struct hs_mcts hs_mcts_t;
+
+/* A search with an empty tree. HS_EINVAL for a bad config (threads < 1,
+ * negative budget or constants), HS_ENOMEM. Free with hs_mcts_free. */
+int hs_mcts_create(const hs_mcts_config_t *cfg, hs_mcts_t **out, hs_error_t *err);
+
+/* Frees and sets *m to NULL; NULL-safe. */
+void hs_mcts_free(hs_mcts_t **m);
+
+/* Replaces the configuration (budget, constants, seed) for the next search;
+ * the tree stays. HS_EINVAL as hs_mcts_create. */
+int hs_mcts_set_config(hs_mcts_t *m, const hs_mcts_config_t *cfg, hs_error_t *err);
+const hs_mcts_config_t *hs_mcts_get_config(const hs_mcts_t *m);
+
+/* Sets the position to search (copied: board, history, prev boards, rules,
+ * komi). The tree is kept when pos follows the old root by one or two moves
+ * (see the top), else cleared. hist, when not NULL, holds the superko keys
+ * of the game so far under pos->rules: root moves that superko forbids are
+ * not searched (deeper in the tree only simple ko is checked). Boards up to
+ * HS_NN_MAX_SIZE. HS_EINVAL (bad size or colour), HS_ENOMEM. */
+int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *hist,
+                     hs_error_t *err);
+
+/* Clears the tree (the root position stays). */
+void hs_mcts_clear(hs_mcts_t *m);
+
+/* Starts a new search on the current root: the playout and time counters
+ * restart, noise is applied to the root when the config asks for it. Called
+ * by hs_mcts_search; callers that drive steps themselves call it first. */
+void hs_mcts_begin(hs_mcts_t *m);
+
+/* Whether the search reached its budget (or has no legal move but pass and
+ * pass is searched: then one visit ends it). */
+bool hs_mcts_done(const hs_mcts_t *m);
+
+/* One step of each unfinished search in s[0..n): selects its leaves, runs
+ * all of them through ev in calls of up to ev->max_batch leaves, backs up.
+ * Returns the number of searches still unfinished (>= 0), or a negative
+ * HS_E* from the evaluator (the trees are then left consistent: the failed
+ * leaves' virtual losses are undone). Each search must have had
+ * hs_mcts_begin. */
+int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev,
+                      hs_error_t *err);
+
+/* begin, then steps until done. 0 or the evaluator's error. */
+int hs_mcts_search(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *err);
+
+/* begin on each, then steps of all until all are done. */
+int hs_mcts_search_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev,
+                        hs_error_t *err);
+
+/* Fills *out from the tree (possible during a search, between steps: the
+ * analysis reports do that). */
+void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out);
+
+/* The move to play: the most visited root child (ties: higher utility), or
+ * one drawn by visits^(1/temperature) when the config's temperature > 0.
+ * HS_MCTS_PASS(size) when nothing was searched. */
+int hs_mcts_choose_move(hs_mcts_t *m);
+
+/* Root visits so far, and the number of nodes the tree holds. */
+int hs_mcts_root_visits(const hs_mcts_t *m);
+long hs_mcts_tree_nodes(const hs_mcts_t *m);
+
+/* The root position as the search holds it. */
+const hs_board_t *hs_mcts_root_board(const hs_mcts_t *m);
+
+#endif
