@@ -257,7 +257,9 @@ static void s_step(s_engine_t *e)
         hs__aturn_t *t = e->active[i];
         if (t->terminated || hs_mcts_done(t->m)) {
             s_finish(e, i--);
-        } else if (t->next_report > 0 && now >= t->next_report) {
+        } else if (t->next_report > 0 && now >= t->next_report
+                   && hs_mcts_root_visits(t->m) > 1) {
+            /* (after a child has a visit: a report without moves helps no one) */
             hs__areply(&e->out, t, true, e->result);
             t->next_report = now + t->q->report_every;
         }
