@@ -63,6 +63,14 @@ check "concurrent: a query alone gives what it gave among others" \
 order=$(grep -o '"id":"pri","turnNumber":[0-9]' "$tmp/concurrent.out" | cut -d: -f3 | tr -d '\n')
 check "concurrent: turns by priorities [0,5,-3,9] with one search at a time" "$order" 3102
 
+# --- a line over the 4 MiB limit, then a good one -----------------------------
+python3 -c 'print("{\"id\":\"huge\",\"x\":\"" + "a" * (5 << 20) + "\"}")' > "$tmp/long.jsonl"
+echo '{"id":"ok","moves":[],"rules":"chinese","boardXSize":5,"boardYSize":5,"maxVisits":4}' >> "$tmp/long.jsonl"
+an < "$tmp/long.jsonl" > "$tmp/long.out"
+check "long line: refused, then the next query answered" \
+    "$(cut -c1-40 "$tmp/long.out" | tr -d '\n')" \
+    '{"error":"request line too long (over 4 {"id":"ok","turnNumber":0,"isDuringSearc'
+
 # --- perspectives -------------------------------------------------------------
 q='{"id":"p","moves":[["B","E5"],["W","C3"],["B","D6"]],"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":16,"includeOwnership":true}'
 for p in black white side; do echo "$q" | an --report-as "$p" > "$tmp/$p.out"; done

@@ -165,6 +165,7 @@ static void test_limits(void)
     hs_json_free(&d);
     lim.max_nodes = 3;
     HS_CHECK_INT(hs_json_parse("[1,2]", 5, &lim, &d, NULL), 0);
+    hs_json_free(&d);
     HS_CHECK_INT(hs_json_parse("[1,2,3]", 7, &lim, &d, NULL), HS_ELIMIT);
     lim.max_bytes = 4;
     HS_CHECK_INT(hs_json_parse("[1,2]", 5, &lim, &d, NULL), HS_ELIMIT);

@@ -45,6 +45,39 @@ static void s_push(s_engine_t *e, hs__aitem_t *it)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* The longest line taken (a 19x19 query with every move is ~5 KB): a longer
+ * one is read to its end and refused, so no input makes the reader hold more. */
+#define S_MAX_LINE ((size_t)4 << 20)
+
+/* One line into *buf (without the newline): its length, or -1 at EOF with
+ * nothing read. *too_long when it was cut at S_MAX_LINE. */
+static ssize_t s_read_line(FILE *in, char **buf, size_t *cap, bool *too_long)
+{
+    size_t n = 0;
+    int ch;
+    *too_long = false;
+    while ((ch = getc(in)) != EOF && ch != '\n') {
+        if (n >= S_MAX_LINE) {
+            *too_long = true;
+            continue;
+        }
+        if (n + 1 >= *cap) {
+            size_t c = *cap ? 2 * *cap : 4096;
+            char *b = realloc(*buf, c);
+            if (!b) {
+                *too_long = true;   /* the line cannot be held: refused like a long one */
+                continue;
+            }
+            *buf = b;
+            *cap = c;
+        }
+        (*buf)[n++] = (char)ch;
+    }
+    if (ch == EOF && n == 0 && !*too_long)
+        return -1;
+    return (ssize_t)n;
+}
+
 static void *s_reader(void *arg)
 {
     s_engine_t *e = arg;
@@ -52,21 +85,22 @@ static void *s_reader(void *arg)
     size_t cap = 0;
     long seq = 0;
     ssize_t n;
-    while ((n = getline(&line, &cap, e->in)) >= 0) {
-        size_t len = (size_t)n;
-        if (len && line[len - 1] == '\n')
-            len--;
+    bool too_long;
+    while ((n = s_read_line(e->in, &line, &cap, &too_long)) >= 0) {
         hs__aitem_t *it = NULL;
-        hs__analysis_line(e->cfg, &e->out, line, len, seq++, &it);
+        if (too_long)
+            hs__aout_error(&e->out, NULL, NULL, "request line too long (over 4 MiB), ignored",
+                           false);
+        else
+            hs__analysis_line(e->cfg, &e->out, line ? line : "", (size_t)n, seq++, &it);
         if (it)
             s_push(e, it);
     }
     int failed = ferror(e->in);
     free(line);
     pthread_mutex_lock(&e->mu);
-    if (failed) {
+    if (failed)
         e->read_rc = hs_error_set(&e->read_err, HS_EIO, "reading the queries failed");
-    }
     e->eof = true;
     pthread_cond_signal(&e->cv);
     pthread_mutex_unlock(&e->mu);
