@@ -93,8 +93,9 @@ int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char
                       size_t len, long seq, hs__aitem_t **item);
 
 /* analysis_rules.c. A query's "rules" (string or object) into *id, and the
- * object's komi when it has one: 0, HS_ENOTFOUND (not one of ours),
- * HS_EINVAL (neither a string nor an object). */
+ * object's komi when it has one: 0; HS_ENOTFOUND (not rules KataGo
+ * reads), HS_EUNSUPPORTED (KataGo's rules, but not one of our six rule
+ * sets), HS_EINVAL (neither a string nor an object). */
 int hs__arules(const hs_json_t *v, hs_rules_id_t *id, double *komi, bool *has_komi);
 /* "whiteHandicapBonus": 0 when s is what rules id already does,
  * HS_EUNSUPPORTED when it is another of "0", "N", "N-1", HS_EINVAL else. */

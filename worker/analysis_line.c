@@ -138,6 +138,22 @@ static void s_bad_line(hs__aout_t *o, const char *line, size_t len, const char *
     hs__aout_error(o, NULL, NULL, msg, false);
 }
 
+/* KataGo's words for valid JSON that is not a request object. */
+static void s_not_object(hs__aout_t *o, const hs_json_t *r)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (f) {
+        fputs("Request line was valid json but was not an object, ignoring: ", f);
+        hs_json_write(f, r);
+        fclose(f);
+    }
+    hs__aout_error(o, NULL, NULL, text ? text : "Request line was valid json but was not an object",
+                   false);
+    free(text);
+}
+
 int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char *line,
                       size_t len, long seq, hs__aitem_t **item)
 {
@@ -161,7 +177,7 @@ int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char
     const hs_json_t *r = hs_json_root(d);
     const char *id = NULL, *action = NULL;
     if (r->type != HS_JSON_OBJECT)
-        s_bad_line(o, line, len, "Request line was valid json but was not an object, ignoring");
+        s_not_object(o, r);
     else if (!hs_json_str(hs_json_get(r, "id"), &id))
         hs__aout_error(o, NULL, NULL, "Request must have a string \"id\" field", false);
     else if (hs_json_str(hs_json_get(r, "action"), &action))

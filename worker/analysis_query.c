@@ -188,6 +188,24 @@ static bool s_turns(s_ctx_t *c)
     return true;
 }
 
+/* A string's text, or any other value written as JSON, cut to cap bytes. */
+static void s_text(const hs_json_t *v, char *out, size_t cap)
+{
+    const char *s;
+    if (hs_json_str(v, &s)) {
+        snprintf(out, cap, "%s", s);
+        return;
+    }
+    out[0] = '\0';
+    FILE *f = fmemopen(out, cap, "w");
+    if (!f)
+        return;
+    setvbuf(f, NULL, _IONBF, 0);
+    hs_json_write(f, v);
+    fclose(f);
+    out[cap - 1] = '\0';
+}
+
 static bool s_rules(s_ctx_t *c)
 {
     static const char need[] = "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON object with detailed rules parameters.";
@@ -198,10 +216,10 @@ static bool s_rules(s_ctx_t *c)
     if (rc == HS_EINVAL)
         return s_err(c, "rules", "%s", need);
     if (rc) {
-        const char *s = "";
-        hs_json_str(v, &s);
-        return s_err(c, "rules", "Could not parse rules (or rules not supported by hyeongse): %s",
-                     v->type == HS_JSON_STRING ? s : "(object)");
+        char text[256];
+        s_text(v, text, sizeof text);
+        return s_err(c, "rules", rc == HS_EUNSUPPORTED ? "Rules not supported by hyeongse: %s"
+                                                        : "Could not parse rules: %s", text);
     }
     c->q->komi = has_komi ? komi : hs_rules_get(c->q->rules).default_komi;
     const char *msg = "Must be a integer or half-integer from -400.0 to 400.0";

@@ -39,7 +39,16 @@ static const s_alias_t s_aliases[] = {
     { "goe", HS_RULES_TROMP_TAYLOR }, { "ing", HS_RULES_TROMP_TAYLOR },
 };
 
-static bool s_name(const char *s, hs_rules_id_t *out)
+/* KataGo's names of rule sets core/rules.h does not have. */
+static const char *const s_theirs[] = {
+    "stonescoring", "stone-scoring", "stone_scoring", "stone scoring", "ancientarea",
+    "ancient-area", "ancient_area", "ancient area", "ancientterritory", "ancient-territory",
+    "ancient_territory", "ancient territory", "agabutton", "aga-button", "aga_button",
+    "aga button", NULL
+};
+
+/* 0, HS_EUNSUPPORTED (KataGo's name of a rule set we lack), HS_ENOTFOUND. */
+static int s_name(const char *s, hs_rules_id_t *out)
 {
     while (isspace((unsigned char)*s))
         s++;
@@ -48,16 +57,19 @@ static bool s_name(const char *s, hs_rules_id_t *out)
     for (; s[n] && n + 1 < sizeof low; n++)
         low[n] = (char)tolower((unsigned char)s[n]);
     if (s[n])
-        return false;
+        return HS_ENOTFOUND;
     while (n && isspace((unsigned char)low[n - 1]))
         n--;
     low[n] = '\0';
     for (size_t i = 0; i < sizeof s_aliases / sizeof *s_aliases; i++)
         if (!strcmp(low, s_aliases[i].name)) {
             *out = s_aliases[i].id;
-            return true;
+            return 0;
         }
-    return false;
+    for (int i = 0; s_theirs[i]; i++)
+        if (!strcmp(low, s_theirs[i]))
+            return HS_EUNSUPPORTED;
+    return HS_ENOTFOUND;
 }
 
 /* The object form, as KataGo reads it: unspecified keys default to
@@ -132,7 +144,7 @@ int hs__arules(const hs_json_t *v, hs_rules_id_t *id, double *komi, bool *has_ko
     const char *s;
     *has_komi = false;
     if (hs_json_str(v, &s))
-        return s_name(s, id) ? 0 : HS_ENOTFOUND;
+        return s_name(s, id);
     if (!v || v->type != HS_JSON_OBJECT)
         return HS_EINVAL;
     s_obj_t r = { 'P', 'A', 'N', true, false, 0 };
@@ -151,7 +163,7 @@ int hs__arules(const hs_json_t *v, hs_rules_id_t *id, double *komi, bool *has_ko
             *id = s_objs[i].id;
             return 0;
         }
-    return HS_ENOTFOUND;
+    return HS_EUNSUPPORTED;
 }
 
 int hs__awhb(const char *s, hs_rules_id_t id)
