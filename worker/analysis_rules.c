@@ -222,7 +222,8 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
                                         "numSearchThreadsPerAnalysisThread", NULL };
     for (int i = 0; ints[i]; i++)
         if (!strcmp(k, ints[i])) {
-            if (!s_num(m, 1, 1 << 30, &x) || x != (int)x)
+            /* threads: worker/mcts.h takes 1..4096 */
+            if (!s_num(m, 1, i < 2 ? 1 << 30 : 4096, &x) || x != (int)x)
                 return -1;
             *(i == 0 ? &c->max_visits : i == 1 ? &c->max_playouts : &c->threads) = (int)x;
             return 1;
@@ -232,7 +233,8 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
     double *slot[] = { &c->max_time, &c->cpuct, &c->fpu_reduction, &c->score_utility };
     for (int i = 0; dbls[i]; i++)
         if (!strcmp(k, dbls[i])) {
-            if (!s_num(m, 0, 1e9, &x))
+            /* cpuct must be > 0 for the search (worker/mcts.h) */
+            if (!s_num(m, i == 1 ? 1e-9 : 0, 1e9, &x))
                 return -1;
             *slot[i] = x;
             return 1;
