@@ -120,6 +120,7 @@ def check_reply(r, q, terminated):
     if sum(m["visits"] for m in mis) > root["visits"]:
         fail(tag + ": moves' visits exceed the root's")
     want = q.get("maxVisits", (q.get("overrideSettings") or {}).get("maxVisits"))
+    want = None if want is None else int(want)   # overrides may be strings, as KataGo takes them
     if want is not None and not terminated and not r["isDuringSearch"] and root["visits"] != want:
         fail("%s: root visits %s != maxVisits %s" % (tag, root["visits"], want))
     for key, flag, length in (("ownership", "includeOwnership", n * n),
