@@ -4,9 +4,19 @@
  * evaluator are made here: the net over an hs_nn_evaluator with --net, else
  * rollouts. What can fail at start (the net file, the backend) fails before
  * the first line is read, with exit status 1, as `gtp` does.
+ *
+ * KataGo's own command line is taken too (`-model FILE -config FILE
+ * [-override-config K=V,...] [-quit-without-waiting]`), so that a script that
+ * starts `katago analysis` starts us by changing only the program's path. Of
+ * the config file the keys that mean something here are read (the table in
+ * docs/ANALYSIS_PROTOCOL.md); the rest (log files, caches, GPU settings) are
+ * skipped. Our own options, given explicitly, win over the file.
  */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "args.h"
 #include "worker/analysis.h"
@@ -35,13 +45,19 @@ static void s_usage(FILE *out)
             "  --batch N         the evaluator's largest batch (net: 16; rollouts: 16\n"
             "                    per evaluator thread)\n"
             "  --max-active N    searches stepped together (default: batch / threads)\n"
-            "  --eval-threads N  rollout threads, or the cpu backend's (0 = every core)\n");
+            "  --eval-threads N  rollout threads, or the cpu backend's (0 = every core)\n\n"
+            "KataGo's command line also works: -model FILE (= --net), -config FILE (its\n"
+            "analysis .cfg: maxVisits, numSearchThreads[PerAnalysisThread], nnMaxBatchSize,\n"
+            "reportAnalysisWinratesAs, warnUnusedFields, maxPlayouts, maxTime,\n"
+            "cpuctExploration, fpuReductionMax, staticScoreUtilityFactor are read),\n"
+            "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 
 typedef struct s_opts {
-    const char *net, *backend, *report_as;
-    int threads, visits, batch, max_active, eval_threads;
+    const char *net, *backend, *report_as, *config, *overrides;
+    int threads, visits, batch, max_active, eval_threads;   /* 0 = not given */
     long seed;
+    bool quit_without_waiting;
 } s_opts_t;
 
 static int s_number(const char *a, const char *v, s_opts_t *o)
@@ -62,6 +78,16 @@ static int s_number(const char *a, const char *v, s_opts_t *o)
     return 1;
 }
 
+/* A string option's slot, or NULL. */
+static const char **s_slot(const char *a, s_opts_t *o)
+{
+    return !strcmp(a, "--net") || !strcmp(a, "-model") ? &o->net
+         : !strcmp(a, "--backend") ? &o->backend
+         : !strcmp(a, "--report-as") ? &o->report_as
+         : !strcmp(a, "-config") ? &o->config
+         : !strcmp(a, "-override-config") ? &o->overrides : NULL;
+}
+
 /* 0, 1 for --help, -1 for a usage error (printed). */
 static int s_parse(int argc, char **argv, s_opts_t *o)
 {
@@ -69,14 +95,16 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return 1;
+        if (!strcmp(a, "-quit-without-waiting")) {
+            o->quit_without_waiting = true;
+            continue;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "hyeongse analysis: %s needs a value\n", a);
             return -1;
         }
         const char *v = argv[++i];
-        const char **slot = !strcmp(a, "--net") ? &o->net
-                          : !strcmp(a, "--backend") ? &o->backend
-                          : !strcmp(a, "--report-as") ? &o->report_as : NULL;
+        const char **slot = s_slot(a, o);
         if (slot) {
             *slot = v;
             continue;
@@ -88,6 +116,122 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
             return -1;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* KataGo's config file and -override-config                           */
+
+static bool s_int_value(const char *v, int lo, int hi, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < lo || x > hi)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+static bool s_dbl_value(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (end == v || *end || !(x >= lo && x <= hi))
+        return false;
+    *out = x;
+    return true;
+}
+
+/* One key = value; false when a key we read has a value we cannot use. */
+static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, int *batch)
+{
+    hs_mcts_config_t *c = &cfg->search;
+    if (!strcmp(k, "maxVisits"))
+        return s_int_value(v, 1, 1 << 30, &c->max_visits);
+    if (!strcmp(k, "maxPlayouts"))
+        return s_int_value(v, 1, 1 << 30, &c->max_playouts);
+    if (!strcmp(k, "numSearchThreads") || !strcmp(k, "numSearchThreadsPerAnalysisThread"))
+        return s_int_value(v, 1, 4096, &c->threads);
+    if (!strcmp(k, "nnMaxBatchSize"))
+        return s_int_value(v, 1, 4096, batch);
+    if (!strcmp(k, "maxTime"))
+        return s_dbl_value(v, 0, 1e9, &c->max_time);
+    if (!strcmp(k, "cpuctExploration"))
+        return s_dbl_value(v, 1e-9, 1e9, &c->cpuct);
+    if (!strcmp(k, "fpuReductionMax"))
+        return s_dbl_value(v, 0, 1e9, &c->fpu_reduction);
+    if (!strcmp(k, "staticScoreUtilityFactor"))
+        return s_dbl_value(v, 0, 1e9, &c->score_utility);
+    if (!strcmp(k, "warnUnusedFields")) {
+        cfg->warn_unused_fields = !strcasecmp(v, "true");
+        return !strcasecmp(v, "true") || !strcasecmp(v, "false");
+    }
+    if (!strcmp(k, "reportAnalysisWinratesAs")) {
+        cfg->report_as = !strcasecmp(v, "WHITE") ? HS_ANALYSIS_WHITE
+                       : !strcasecmp(v, "SIDETOMOVE") ? HS_ANALYSIS_SIDE : HS_ANALYSIS_BLACK;
+        return !strcasecmp(v, "WHITE") || !strcasecmp(v, "SIDETOMOVE") || !strcasecmp(v, "BLACK");
+    }
+    return true;   /* logs, caches, GPU settings: nothing here */
+}
+
+/* Trims s in place (leading and trailing white space). */
+static char *s_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* "key = value" (a "# comment" already cut); where names the source. */
+static int s_pair(char *line, const char *where, hs_analysis_config_t *cfg, int *batch)
+{
+    char *eq = strchr(line, '=');
+    if (!eq) {
+        if (*s_trim(line))
+            fprintf(stderr, "hyeongse analysis: %s: expected key = value\n", where);
+        return *s_trim(line) ? -1 : 0;
+    }
+    *eq = '\0';
+    char *k = s_trim(line), *v = s_trim(eq + 1);
+    if (!s_setting(k, v, cfg, batch)) {
+        fprintf(stderr, "hyeongse analysis: %s: bad value '%s' for %s\n", where, v, k);
+        return -1;
+    }
+    return 0;
+}
+
+static int s_config_file(const char *path, hs_analysis_config_t *cfg, int *batch)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "hyeongse analysis: cannot read the config %s\n", path);
+        return -1;
+    }
+    char line[4096], where[4200];
+    int rc = 0;
+    for (int no = 1; !rc && fgets(line, sizeof line, f); no++) {
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        snprintf(where, sizeof where, "%s:%d", path, no);
+        rc = s_pair(line, where, cfg, batch);
+    }
+    fclose(f);
+    return rc;
+}
+
+static int s_overrides(const char *text, hs_analysis_config_t *cfg, int *batch)
+{
+    char *copy = strdup(text), *save = NULL;
+    if (!copy)
+        return -1;
+    int rc = 0;
+    for (char *p = strtok_r(copy, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save))
+        rc = s_pair(p, "-override-config", cfg, batch);
+    free(copy);
+    return rc;
 }
 
 static int s_report_as(const char *s, hs_analysis_perspective_t *out)
@@ -148,7 +292,7 @@ static void s_free_eval(s_eval_t *x)
 
 int hs_cmd_analysis(int argc, char **argv)
 {
-    s_opts_t o = { .threads = 1 };
+    s_opts_t o = { 0 };
     int rc = s_parse(argc, argv, &o);
     if (rc) {
         s_usage(rc > 0 ? stdout : stderr);
@@ -156,13 +300,20 @@ int hs_cmd_analysis(int argc, char **argv)
     }
     hs_analysis_config_t cfg;
     hs_analysis_config_default(&cfg);
-    if (s_report_as(o.report_as, &cfg.report_as))
+    int batch = 0;
+    if ((o.config && s_config_file(o.config, &cfg, &batch))
+        || (o.overrides && s_overrides(o.overrides, &cfg, &batch))
+        || s_report_as(o.report_as, &cfg.report_as))
         return 2;
-    cfg.search.threads = o.threads;
-    cfg.search.seed = (uint64_t)o.seed;
+    if (o.threads)
+        cfg.search.threads = o.threads;
     if (o.visits)
         cfg.search.max_visits = o.visits;
+    if (!o.batch)
+        o.batch = batch;
+    cfg.search.seed = (uint64_t)o.seed;
     cfg.max_active = o.max_active;
+    cfg.quit_without_waiting = o.quit_without_waiting;
     hs_error_t err;
     hs_error_clear(&err);
     s_eval_t x = { 0 };

@@ -99,6 +99,32 @@ check "--threads 0: usage error" "$?" 2
 echo '{}' | "$bin" analysis --net "$tmp/no-such-net.bin.gz" >/dev/null 2>&1
 check "--net missing file: fails at start" "$?" 1
 
+# --- KataGo's command line: -config, -override-config, -quit-without-waiting ----
+q='{"id":"k","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"typo":1}'
+echo "$q" > "$tmp/k.jsonl"
+"$bin" analysis -config "$dir/katago.cfg" < "$tmp/k.jsonl" > "$tmp/k.out" 2>>"$tmp/stderr"
+check "-config: maxVisits from the file, no typo warning (warnUnusedFields = false)" \
+    "$(python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(len(r), r[-1]["rootInfo"]["visits"])' "$tmp/k.out")" "1 13"
+echo "$q" | "$bin" analysis --report-as white --threads 2 --visits 13 --batch 8 \
+    > "$tmp/k2.out" 2>>"$tmp/stderr"
+check "-config: the same replies as its settings given as options" \
+    "$(finals "$tmp/k.out" | md5sum)" "$(finals "$tmp/k2.out" | md5sum)"
+echo "$q" | "$bin" analysis --threads 2 --visits 13 --batch 8 > "$tmp/k4.out" 2>>"$tmp/stderr"
+if [ "$(finals "$tmp/k.out")" = "$(finals "$tmp/k4.out")" ]; then
+    echo "FAIL: -config: reportAnalysisWinratesAs = WHITE made no difference"
+    fail=1
+fi
+"$bin" analysis -config "$dir/katago.cfg" -override-config "maxVisits=17, warnUnusedFields=true" \
+    < "$tmp/k.jsonl" > "$tmp/k3.out" 2>>"$tmp/stderr"
+check "-override-config: maxVisits 17, and the typo warned again" \
+    "$(python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(r[0].get("field"), r[-1]["rootInfo"]["visits"])' "$tmp/k3.out")" "typo 17"
+echo "$q" | "$bin" analysis -override-config "maxVisits=lots" >/dev/null 2>&1
+check "-override-config: a bad value is a usage error" "$?" 2
+echo '{"id":"q","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":100000000}' |
+    "$bin" analysis -quit-without-waiting > "$tmp/q.out" 2>>"$tmp/stderr"
+check "-quit-without-waiting: EOF ends an endless query with one final reply" \
+    "$?:$(grep -c '"id":"q","turnNumber":0,"isDuringSearch":false' "$tmp/q.out")" "0:1"
+
 # --- with the net -------------------------------------------------------------
 if [ -f "$net" ]; then
     backend=ref

@@ -197,8 +197,14 @@ static bool s_take(s_engine_t *e)
         pthread_cond_wait(&e->cv, &e->mu);
     hs__aitem_t *items = e->head;
     e->head = e->tail = NULL;
-    bool over = e->eof && !items && !e->n_active && !e->n_pending;
+    bool eof = e->eof;
+    bool over = eof && !items && !e->n_active && !e->n_pending;
     pthread_mutex_unlock(&e->mu);
+    if (eof && !items && e->cfg->quit_without_waiting) {
+        /* KataGo's -quit-without-waiting: what is open ends as terminated */
+        hs__aitem_t all = { .kind = HS__AITEM_TERMINATE };
+        s_terminate(e, &all);
+    }
     while (items) {
         hs__aitem_t *it = items;
         items = it->next;

@@ -17,10 +17,10 @@
  * A turn's final reply is written as soon as its search is done. Output
  * lines are whole (one lock around each line) and flushed.
  *
- * End: at EOF on the input the open and queued queries are finished, then
- * hs_analysis_run returns 0. A malformed line never stops the engine (it
- * gets {"error":...}); only a failed read of the input or an unusable
- * configuration does.
+ * End: at EOF on the input the open and queued queries are finished (or,
+ * with quit_without_waiting, terminated), then hs_analysis_run returns 0.
+ * A malformed line never stops the engine (it gets {"error":...}); only a
+ * failed read of the input or an unusable configuration does.
  *
  * Perspective: worker/mcts.h reports Black's view; replies are turned to
  * report_as (KataGo's reportAnalysisWinratesAs: BLACK by default in its
@@ -58,6 +58,10 @@ typedef struct hs_analysis_config {
     int model_version;
     /* KataGo's warnUnusedFields: a warning for each unknown query field. */
     bool warn_unused_fields;
+    /* KataGo's -quit-without-waiting: at EOF, open queries end as if
+     * terminated (partial replies, noResults for those not started)
+     * instead of being finished. */
+    bool quit_without_waiting;
 } hs_analysis_config_t;
 
 /* Defaults: hs_mcts_config_default, eval NULL, report_as BLACK, max_active
