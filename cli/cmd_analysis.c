@@ -335,6 +335,9 @@ int hs_cmd_analysis(int argc, char **argv)
     rc = hs_analysis_run(&cfg, stdin, stdout, &err);
     if (rc)
         fprintf(stderr, "hyeongse analysis: %s\n", err.msg);
+    /* Whether the searches shared the batches: the mean is what to look at. */
+    fprintf(stderr, "hyeongse analysis: %ld evaluator calls, %ld leaves (mean batch %.1f)\n",
+            x.ev.calls, x.ev.leaves, x.ev.calls ? (double)x.ev.leaves / (double)x.ev.calls : 0.0);
     s_free_eval(&x);
     return rc ? 1 : 0;
 }
