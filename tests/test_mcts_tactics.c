@@ -26,9 +26,9 @@
 #include "worker/nn/model.h"
 
 #define NET "/../nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz"
-#define S_ROLLOUT_VISITS 2000
+#define S_ROLLOUT_VISITS 1000
 #define S_NET_VISITS 200
-#define S_ROLLOUT_PLAYOUTS 4
+#define S_ROLLOUT_PLAYOUTS 2
 
 typedef struct tctx {
     hs_mcts_evaluator_t rollout, net;   /* net.eval NULL: no net */

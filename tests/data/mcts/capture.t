@@ -18,3 +18,20 @@ X X X X X O . X .
 X X X X X O X X .
 black G8|G2
 white E5
+
+% capture the cutting stones or connect them out
+# White's five stones on row 5 cut Black's side in two; each half has one
+# eye (B8, B2) and F5 as its other liberty. Black takes the five at F5: one
+# group with two eyes and the captured row. White connects them at F5 to
+# the wall on G: both halves are left in atari, and die.
+X X X X X X O . O
+X . X X X X O . O
+X X X X X X O . O
+X X X X X X O . O
+O O O O O . O O O
+X X X X X X O . O
+X X X X X X O . O
+X . X X X X O . O
+X X X X X X O . O
+black F5
+white F5
