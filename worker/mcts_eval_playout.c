@@ -11,13 +11,14 @@
  *      (hs_board_is_eye's test) and not a self-atari of a string of more than
  *      self_atari_max stones;
  *   4. pass when nothing is left.
- * Steps 1 and 2 read the whole board (every string in atari has its one
- * liberty in the empty list), not only the last move's neighbourhood: a
- * string left in atari earlier stays a target until it is taken.
+ * Steps 1 and 2 see every string in atari on the board, not only the last
+ * move's neighbours: a string left in atari earlier stays a target until it
+ * is taken. A list kept move by move (s_atari_t) gives them without a scan.
  *
- * Speed: the board's play is the hot path; the tactical scan is one pass
- * over the empty points with a load of the neighbour counts each, and the
- * expensive ladder read runs only for the rare two-liberty escapes.
+ * Speed: the board's play is the hot path. The ladder read is the dear
+ * part (hs_ladder_captures allocates its ~1 MB of boards per call); it runs
+ * only for escapes that leave exactly two liberties, which bench_rollout's
+ * 9x9 and 19x19 playouts met about 3.6 times a playout.
  */
 #include <math.h>
 #include <string.h>
@@ -28,8 +29,9 @@
 #include "worker/nn/eval.h"
 #include "worker/tactics.h"
 
-/* Ladder nodes per escape check: a 9x9 ladder across the board is ~40 nodes,
- * a 19x19 one ~150; an unproven ladder counts as an escape. */
+/* Ladder nodes per escape check (about two per ply of a plain ladder); a
+ * longer read is unproven and counts as an escape, an error playouts can
+ * afford for their speed. */
 #define S_LADDER_NODES 200
 /* Prior weights: a legal move 1, pass S_PRIOR_PASS (a rollout search should
  * not spend its first visits on passing, but must be able to find that
