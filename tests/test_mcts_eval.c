@@ -7,7 +7,8 @@
  * the playouts (capture first); results are identical with 1 and 2 threads
  * for the same seed and independent of how the leaves are batched; the prior
  * boosts a capture and a working escape over a plain point, not a laddered
- * escape, and is -1 exactly on illegal moves.
+ * escape, and is -1 exactly on illegal moves; every board size from 2 to 19
+ * gives a well-formed evaluation, and 21x21 is refused.
  *
  * Net (with ../shared/nets; the part is skipped with a message without it):
  * each leaf equals hs_nn_evaluate at one of the eight symmetries plus the
@@ -335,6 +336,37 @@ static void test_rollout_escape_prior(void)
     hs_mcts_evaluator_free(&ev);
 }
 
+/* Every board size the search takes (2..19): a well-formed evaluation. */
+static void test_rollout_sizes(void)
+{
+    static const int sizes[] = { 2, 3, 5, 13, 19 };
+    hs_mcts_evaluator_t ev;
+    HS_CHECK_INT(s_rollout(2, 4, 8, &ev), 0);
+    hs_board_t *boards = malloc(3 * sizeof *boards);
+    hs_mcts_eval_t *out = malloc(3 * sizeof *out);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        hs_nn_pos_t pos[3];
+        s_random_positions(boards, pos, 3, sizes[k]);
+        HS_CHECK_INT(s_eval(&ev, pos, 3, out), 0);
+        for (int i = 0; i < 3; i++) {
+            s_check_policy(&out[i], &pos[i]);
+            HS_CHECK(out[i].value >= -1.0f && out[i].value <= 1.0f);
+            int a = sizes[k] * sizes[k], bad = 0;
+            for (int v = 0; v < a; v++)
+                bad += out[i].ownership[v] < -1.0f || out[i].ownership[v] > 1.0f;
+            HS_CHECK_INT(bad, 0);
+        }
+    }
+    /* A board the search does not take. */
+    hs_board_init(&boards[0], 21);
+    hs_nn_pos_t big = s_pos(&boards[0], HS_BLACK);
+    hs_error_t err = {0};
+    HS_CHECK_INT(ev.eval(ev.ctx, &big, 1, out, &err), HS_EINVAL);
+    free(out);
+    free(boards);
+    hs_mcts_evaluator_free(&ev);
+}
+
 static void test_rollout_config(void)
 {
     hs_mcts_rollout_config_t cfg;
@@ -475,6 +507,7 @@ int main(void)
     test_rollout_threads();
     test_rollout_prior();
     test_rollout_escape_prior();
+    test_rollout_sizes();
     s_net_tests();
     return hs_test_finish();
 }
