@@ -21,6 +21,11 @@ margin is A's, the other's goes into the SGF comment). They disagree: the
 decides; without one the game is recorded as disputed (RE[?]) and left out of
 the win rate. An engine that does not answer final_score counts as absent.
 
+"{game}" in a command line is replaced by the game's number (1, 2, ...), and
+such an engine is started anew for every game: a seed that differs per game
+(`--seed {game}`) keeps two deterministic engines from playing the same two
+games over and over.
+
 Output in DIR: game-NNNN.sgf (SZ KM RU PB PW DT RE, every move) and
 game-NNNN.json (the result, who was Black, each engine's genmove seconds and
 moves, visits when reported) per game, match.json (the parameters), and
@@ -215,17 +220,18 @@ class Match:
     def __init__(self, args):
         self.a = args
         self.engines = {}
+        self.game = 1
 
     # -- engines -------------------------------------------------------
     def engine(self, key):
         """Engine 'a' or 'b', started (again) when missing or dead."""
         e = self.engines.get(key)
-        if e is not None and e.proc.poll() is None:
+        cmd = (self.a.a if key == "a" else self.a.b).replace("{game}", str(self.game))
+        if e is not None and e.proc.poll() is None and e.cmd == cmd:
             return e
         if e is not None:
             e.close()
         name = self.a.name_a if key == "a" else self.a.name_b
-        cmd = self.a.a if key == "a" else self.a.b
         rex = self.a.visits_re_a if key == "a" else self.a.visits_re_b
         e = Engine(name, cmd, os.path.join(self.a.out, f"{key}-{safe(name)}.stderr"), rex,
                    self.a.move_timeout)
@@ -243,6 +249,7 @@ class Match:
     def play(self, index):
         """Plays game `index` (0-based) and returns its record (a dict)."""
         a_black = index % 2 == 0
+        self.game = index + 1
         keys = {"B": "a" if a_black else "b", "W": "b" if a_black else "a"}
         rec = {"game": index + 1, "black": keys["B"], "white": keys["W"], "moves": [],
                "end": None, "margin": None, "scores": {}, "comment": "",
