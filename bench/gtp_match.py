@@ -13,13 +13,14 @@ The referee keeps the game (the move list) and checks legality by asking the
 engines: the move one engine generates is played into the other, and a "?"
 there makes it illegal, a loss for the mover (RE "B+F"/"W+F", forfeit). A game
 ends on two passes in a row, a resignation ("resign" from genmove), a forfeit
-(illegal move, a dead or silent engine) or the move cap (default 2 * S * S);
+(illegal move, an engine dead or silent during the game) or the move cap (default 2 * S * S);
 a finished game (two passes or the cap) is scored by asking BOTH engines
 `final_score`. Their answers agree on the winner: that is the result (the
 margin is A's, the other's goes into the SGF comment). They disagree: the
 --scorer engine (e.g. "gnugo --mode gtp --chinese-rules"), given the moves,
 decides; without one the game is recorded as disputed (RE[?]) and left out of
-the win rate. An engine that does not answer final_score counts as absent.
+the win rate. An engine that fails to start or to set up a game (boardsize,
+clear_board, komi) stops the match (exit status 1) without recording that game. An engine that does not answer final_score counts as absent.
 
 "{game}" in a command line is replaced by the game's number (1, 2, ...), and
 such an engine is started anew for every game: a seed that differs per game
@@ -121,7 +122,11 @@ class Engine:
                 raise EngineError(f"{self.name}: no answer within {self.timeout} s")
             chunk = os.read(self.proc.stdout.fileno(), 65536)
             if not chunk:
-                raise EngineError(f"{self.name}: exited (status {self.proc.poll()})")
+                try:
+                    status = self.proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    status = "unknown: stdout closed"
+                raise EngineError(f"{self.name}: exited (status {status})")
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
         return line.decode("utf-8", "replace").replace("\r", "")
@@ -256,11 +261,16 @@ class Match:
                "seconds": {"a": 0.0, "b": 0.0}, "genmoves": {"a": 0, "b": 0},
                "visits": {"a": 0, "b": 0}, "visits_seen": {"a": 0, "b": 0}}
         start = {}
-        try:
-            for k in ("a", "b"):
+        for k in ("a", "b"):
+            try:
                 e = self.engine(k)
                 start[k] = e.visits_total()
                 self.setup(e)
+            except EngineError as err:
+                # An engine that cannot even start a game is a set-up problem,
+                # not a lost game: stop, leaving this game unplayed for a rerun.
+                raise SystemExit(f"gtp_match: game {index + 1}: {err}")
+        try:
             self.moves(rec, keys)
         except EngineError as err:     # a dead or silent engine loses the game
             loser = self.blame(err, keys)
