@@ -157,13 +157,13 @@ static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *r
 
 /* minmoves: the most likely unsearched moves by prior, shown with no visits
  * and the root's values, until n moves are listed. */
-static void s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *res, int listed,
+static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *res, int listed,
                          int n, int kata, const s_args_t *a)
 {
     int area = res->size * res->size;
     bool *used = calloc((size_t)area + 1, sizeof *used);
     if (!used)
-        return;
+        return listed;
     for (int i = 0; i < res->num_moves; i++)
         used[res->moves[i].move] = true;
     for (; listed < n; listed++) {
@@ -180,6 +180,7 @@ static void s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_resul
         s_info(out, b, res, &m, kata, a);
     }
     free(used);
+    return listed;
 }
 
 static void s_grid(hs_buf_t *out, const char *key, const float *v, int area, double sign)
@@ -189,8 +190,9 @@ static void s_grid(hs_buf_t *out, const char *key, const float *v, int area, dou
         hs_gtp_printf(out, " %.6g", sign * v[i] + 0.0);   /* + 0.0: no "-0" */
 }
 
-/* One report line of the search's state now into line (starting with a blank). */
-static void s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_args_t *a)
+/* One report line of the search's state now into line (starting with a
+ * blank); the number of moves it lists. */
+static int s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_args_t *a)
 {
     hs_mcts_result_t *res = s->res;
     hs_mcts_get_result(s->mcts, res);
@@ -202,7 +204,7 @@ static void s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_
         s_info(out, b, res, &res->moves[i], kata, a);
     int want = a->maxmoves > 0 && a->minmoves > a->maxmoves ? a->maxmoves : a->minmoves;
     if (want > n)
-        s_unsearched(out, b, res, n, want, kata, a);
+        n = s_unsearched(out, b, res, n, want, kata, a);
     if (kata && a->root_info)
         hs_gtp_printf(out, " rootInfo visits %d utility %.6g winrate %.6g scoreMean %.6g "
                       "scoreStdev %.6g scoreLead %.6g", res->visits, res->utility, s_wr(res, res->winrate),
@@ -213,6 +215,7 @@ static void s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_
         s_grid(out, "ownership", res->ownership, area, sign);
     if (kata && a->ownership_stdev)
         s_grid(out, "ownershipStdev", res->ownership_stdev, area, 1);
+    return n;
 }
 
 /* Writes one report line, whole (a controller reading a half line would
@@ -220,8 +223,10 @@ static void s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_
 static void s_report(FILE *out, hs__gtp_search_t *s, int kata, const s_args_t *a)
 {
     hs_buf_t line = { 0 };
-    s_report_line(&line, s, kata, a);
-    if (!line.err && line.len > 1) {
+    /* A report without a move (before the first child has a visit) would be
+     * a line that no client expects: none. */
+    int moves = s_report_line(&line, s, kata, a);
+    if (!line.err && moves > 0) {
         fwrite(line.p + 1, 1, line.len - 1, out);
         fputc('\n', out);
         fflush(out);
@@ -248,7 +253,7 @@ static int s_run(hs_gtp_t *g, hs__gtp_search_t *s, int kata, const s_args_t *a, 
             break;
         if (done && !stop_on_input)
             break;
-        if (a->interval > 0 && hs_clock_now() - last >= a->interval) {
+        if (!done && a->interval > 0 && hs_clock_now() - last >= a->interval) {
             s_report(out, s, kata, a);
             last = hs_clock_now();
         }
