@@ -11,6 +11,9 @@
  * ownershipStdev, pvVisits, rootInfo (true/false). avoid/allow are not
  * supported (they are an error, as any unknown key).
  *
+ * `analyze` and `genmove_analyze` are KataGo's forms for Sabaki: the kata-
+ * ones with every float written with a decimal point.
+ *
  * A report is one line: "info move ... " per move, then (kata-) "rootInfo
  * ...", "ownership ..." and "ownershipStdev ...". Values are the side to
  * move's (the search gives Black's: flipped here); lz- prints win rates and
@@ -121,6 +124,22 @@ static double s_lead(const hs_mcts_result_t *res, double black)
     return (res->to_move == HS_BLACK ? black : -black) + 0.0;   /* + 0.0: no "-0" */
 }
 
+/* Styles of the reports: lz- (integers), kata- (floats as %g prints them),
+ * Sabaki's `analyze` (kata- with every float written with a decimal point,
+ * as KataGo's `analyze` does for Sabaki's parser). */
+enum { S_LZ = 0, S_KATA = 1, S_SABAKI = 2 };
+
+/* "KEY V " (or "V " without a key): V as %.6g, with ".0" added in Sabaki's
+ * style where %g wrote an integer. */
+static void s_real(hs_buf_t *out, const char *key, double v, int style)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%.6g", v + 0.0);   /* + 0.0: no "-0" */
+    int integral = !strpbrk(num, ".eni");
+    hs_gtp_printf(out, "%s%s%s%s ", key ? key : "", key ? " " : "", num,
+                  style == S_SABAKI && integral ? ".0" : "");
+}
+
 /* Win rates and priors as lz- prints them: integers 0..10000. */
 static int s_lz(double p) { return (int)lround(p * 10000); }
 
@@ -145,9 +164,12 @@ static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *r
     hs_gtp_printf(out, " info move %s visits %d ", hs__gtp_vertex(b, m->move, name), m->visits);
     if (kata) {
         double lead = s_lead(res, m->score_lead);
-        hs_gtp_printf(out, "utility %.6g winrate %.6g scoreMean %.6g scoreStdev %.6g scoreLead %.6g "
-                "prior %.6g lcb %.6g order %d", m->utility, wr, lead, m->score_stdev, lead,
-                m->prior, m->lcb, m->order);
+        const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead",
+                               "prior", "lcb" };
+        double vals[] = { m->utility, wr, lead, m->score_stdev, lead, m->prior, m->lcb };
+        for (int k = 0; k < 7; k++)
+            s_real(out, keys[k], vals[k], kata);
+        hs_gtp_printf(out, "order %d", m->order);
     } else {
         hs_gtp_printf(out, "winrate %d prior %d lcb %d order %d", s_lz(wr), s_lz(m->prior),
                 s_lz(m->lcb), m->order);
@@ -183,11 +205,13 @@ static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result
     return listed;
 }
 
-static void s_grid(hs_buf_t *out, const char *key, const float *v, int area, double sign)
+static void s_grid(hs_buf_t *out, const char *key, const float *v, int area, double sign,
+                   int style)
 {
-    hs_gtp_printf(out, " %s", key);
+    hs_gtp_printf(out, " %s ", key);
     for (int i = 0; i < area; i++)
-        hs_gtp_printf(out, " %.6g", sign * v[i] + 0.0);   /* + 0.0: no "-0" */
+        s_real(out, NULL, sign * v[i], style);
+    out->len -= out->len > 0 && out->p[out->len - 1] == ' ';
 }
 
 /* One report line of the search's state now into line (starting with a
@@ -205,16 +229,21 @@ static int s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_a
     int want = a->maxmoves > 0 && a->minmoves > a->maxmoves ? a->maxmoves : a->minmoves;
     if (want > n)
         n = s_unsearched(out, b, res, n, want, kata, a);
-    if (kata && a->root_info)
-        hs_gtp_printf(out, " rootInfo visits %d utility %.6g winrate %.6g scoreMean %.6g "
-                      "scoreStdev %.6g scoreLead %.6g", res->visits, res->utility, s_wr(res, res->winrate),
-                s_lead(res, res->score_lead), res->score_stdev, s_lead(res, res->score_lead));
+    if (kata && a->root_info) {
+        hs_gtp_printf(out, " rootInfo visits %d ", res->visits);
+        const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead" };
+        double vals[] = { res->utility, s_wr(res, res->winrate), s_lead(res, res->score_lead),
+                          res->score_stdev, s_lead(res, res->score_lead) };
+        for (int k = 0; k < 5; k++)
+            s_real(out, keys[k], vals[k], kata);
+        out->len -= out->len > 0 && out->p[out->len - 1] == ' ';
+    }
     double sign = res->to_move == HS_BLACK ? 1 : -1;
     int area = res->size * res->size;
     if (kata && a->ownership)
-        s_grid(out, "ownership", res->ownership, area, sign);
+        s_grid(out, "ownership", res->ownership, area, sign, kata);
     if (kata && a->ownership_stdev)
-        s_grid(out, "ownershipStdev", res->ownership_stdev, area, 1);
+        s_grid(out, "ownershipStdev", res->ownership_stdev, area, 1, kata);
     return n;
 }
 
@@ -310,19 +339,27 @@ static int s_genmove_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int arg
 
 static int s_lz_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
-    return s_analyze(g, ctx, 0, argc, argv, r);
+    return s_analyze(g, ctx, S_LZ, argc, argv, r);
 }
 static int s_kata_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
-    return s_analyze(g, ctx, 1, argc, argv, r);
+    return s_analyze(g, ctx, S_KATA, argc, argv, r);
+}
+static int s_sabaki_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_analyze(g, ctx, S_SABAKI, argc, argv, r);
+}
+static int s_sabaki_genmove_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_genmove_analyze(g, ctx, S_SABAKI, argc, argv, r);
 }
 static int s_lz_genmove_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
-    return s_genmove_analyze(g, ctx, 0, argc, argv, r);
+    return s_genmove_analyze(g, ctx, S_LZ, argc, argv, r);
 }
 static int s_kata_genmove_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
-    return s_genmove_analyze(g, ctx, 1, argc, argv, r);
+    return s_genmove_analyze(g, ctx, S_KATA, argc, argv, r);
 }
 
 int hs__gtp_register_analyze(hs_gtp_t *g, hs__gtp_search_t *s, hs_error_t *err)
@@ -331,6 +368,7 @@ int hs__gtp_register_analyze(hs_gtp_t *g, hs__gtp_search_t *s, hs_error_t *err)
         { "lz-analyze", s_lz_analyze }, { "kata-analyze", s_kata_analyze },
         { "lz-genmove_analyze", s_lz_genmove_analyze },
         { "kata-genmove_analyze", s_kata_genmove_analyze },
+        { "analyze", s_sabaki_analyze }, { "genmove_analyze", s_sabaki_genmove_analyze },
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = hs_gtp_register(g, table[i].name, table[i].fn, s, err);
