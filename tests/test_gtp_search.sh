@@ -54,6 +54,14 @@ b=$("$bin" gtp --visits 32 --threads 1 --seed 5 < "$tmp/twice" 2>/dev/null)
 check "same seed, same moves" "$a" "$b"
 check "three moves answered" "$(echo "$a" | grep -cE '^= ([A-HJ][1-9]|pass)$')" 3
 
+# The tree is kept across commands: after genmove, a search of the position
+# one move on starts with the chosen move's subtree (its visits are already
+# there); after another move instead it starts from nothing.
+kept() { "$bin" gtp --visits 200 --threads 1 --seed 5 2>/dev/null | grep -o 'rootInfo visits [0-9]*' |
+    awk '{ print $3 }'; }
+check "tree reused after genmove" "$(printf '%s\n' 'boardsize 9' 'genmove b' 'kata-analyze 0 rootInfo true' | kept | awk '{ print ($1 > 20) }')" 1
+check "tree not reused after another move" "$(printf '%s\n' 'boardsize 9' 'genmove b' 'undo' 'play b A1' 'kata-analyze 0 rootInfo true' | kept)" 2
+
 # --- analysis ---------------------------------------------------------------
 # The report parser: python3 parse.py SIZE KIND < one response (its lines).
 cat > "$tmp/parse.py" <<'PY'
