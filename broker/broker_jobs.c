@@ -99,8 +99,14 @@ static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
     char list[sizeof j->rec.engines];
     snprintf(list, sizeof list, "%s", j->rec.engines);
     j->num_engines = 0;
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
+    /* Split as every list reader does: a spec's options have commas too
+     * ("mcts:visits=100,net=<hash>", core/poskey.h). */
+    for (char *tok = list, *next; *tok; tok = next) {
+        size_t len = hs_engine_list_entry(tok);
+        next = tok + len + (tok[len] == ',');
+        tok[len] = '\0';
+        if (!len)
+            continue;
         if (j->num_engines >= HS_WIRE_MAX_ENGINES || strlen(tok) >= HS_WIRE_MAX_NAME)
             return hs_error_set(err, HS_EINVAL, "too many or too long engine specs");
         strcpy(j->engines[j->num_engines], tok);
