@@ -134,6 +134,11 @@ static bool s_seen(const hs_history_t *h, uint64_t key)
     return false;
 }
 
+bool hs_history_repeats(const hs_history_t *h, const hs_board_t *after, const hs_rules_t *r)
+{
+    return r->ko != HS_KO_SIMPLE && s_seen(h, s_key(after, r));
+}
+
 /* The Zobrist key board.c gives a stone of colour c at p (its s_zkey: the
  * splitmix64 finaliser of (p << 2 | c)). Duplicated so that the superko test
  * can predict a move's hash without playing it; hs_rules_play asserts after

@@ -86,6 +86,13 @@ void hs_history_fini(hs_history_t *h);
 int hs_history_push(hs_history_t *h, const hs_board_t *b, const hs_rules_t *r);
 
 /*
+ * Whether the position `after` (a move already played on a copy) repeats one
+ * of h under r's superko (always false under simple ko, which the board
+ * itself enforces). For searches that test moves without pushing them.
+ */
+bool hs_history_repeats(const hs_history_t *h, const hs_board_t *after, const hs_rules_t *r);
+
+/*
  * Plays `color` at p on b under rules r: suicide per r, simple ko, and superko
  * against h (positional or situational per r), then records the new position in
  * h. Returns 0, or HS_EILLEGAL with *reason (may be NULL) and b unchanged.

@@ -22,10 +22,10 @@
  * number of leaves in flight per search, as KataGo's search threads are for
  * the batching they give.
  *
- * Determinism: with the same seed, config, evaluator and position, a search
- * gives the same tree and result every time (time budgets aside), whatever
- * cfg.threads is; the evaluator must be deterministic too (both built-in
- * ones are, given their seeds).
+ * Determinism: with the same seed, config (threads included), evaluator and
+ * position, a search gives the same tree and result every time (time budgets
+ * aside); the evaluator must be deterministic too (both built-in ones are,
+ * given their seeds).
  *
  * Perspectives. Inside the tree values are kept from the point of view of the
  * player who made the move into a node. Everything the API returns is from

@@ -1,0 +1,417 @@
+/*
+ * tests/test_mcts.c — the tree search of worker/mcts.h on its own, with a
+ * toy evaluator (uniform prior over legal moves, value and score from the
+ * Tromp-Taylor area of the leaf), so that everything here is about the
+ * search: budgets, signs of values for both colours, captures found,
+ * determinism, batching across searches with virtual loss, tree reuse,
+ * superko at the root, finished games, noise, temperature, and an
+ * evaluator that fails. The real evaluators have tests of their own
+ * (test_mcts_eval, test_mcts_tactics).
+ */
+#include <math.h>
+
+#include "core/board.h"
+#include "core/rules.h"
+#include "core/score.h"
+#include "tests/test.h"
+#include "worker/mcts.h"
+#include "worker/nn/eval.h"
+
+typedef struct toy {
+    int calls, leaves, max_seen;
+    int fail_after;       /* > 0: the call after this many fails */
+} toy_t;
+
+static int toy_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out, hs_error_t *err)
+{
+    toy_t *t = ctx;
+    if (t->fail_after > 0 && t->calls >= t->fail_after)
+        return hs_error_set(err, HS_EIO, "toy: asked to fail");
+    t->calls++;
+    t->leaves += n;
+    if (n > t->max_seen)
+        t->max_seen = n;
+    for (int i = 0; i < n; i++) {
+        const hs_board_t *b = pos[i].board;
+        int size = b->size, area = size * size;
+        unsigned char legal[HS_MCTS_MAX_MOVES];
+        hs_nn_legal_moves(&pos[i], legal);
+        int count = 0;
+        for (int v = 0; v <= area; v++)
+            count += legal[v];
+        for (int v = 0; v <= area; v++)
+            out[i].policy[v] = legal[v] ? 1.0f / (float)count : -1.0f;
+        double margin = hs_score_tromp_taylor(b, pos[i].komi);
+        double s = pos[i].to_move == HS_BLACK ? 1 : -1;
+        out[i].value = (float)tanh(s * margin / 4.0);
+        out[i].score = (float)(s * margin);
+        out[i].score_stdev = 1.0f;
+        uint8_t owner[HS_BOARD_MAX_POINTS];
+        hs_score_ownership(b, NULL, owner);
+        for (int v = 0; v < area; v++) {
+            uint8_t o = owner[hs_board_point(b, v % size, v / size)];
+            out[i].ownership[v] = o == pos[i].to_move ? 1.0f : o == HS_EMPTY ? 0.0f : -1.0f;
+        }
+    }
+    return 0;
+}
+
+static hs_mcts_evaluator_t toy_evaluator(toy_t *t, int max_batch)
+{
+    memset(t, 0, sizeof *t);
+    hs_mcts_evaluator_t ev = { .eval = toy_eval, .ctx = t, .max_batch = max_batch, .name = "toy" };
+    return ev;
+}
+
+/* A position from a diagram (rows top first: X black, O white, . empty). */
+typedef struct toy_pos {
+    hs_board_t board;
+    hs_nn_pos_t nn;
+} toy_pos_t;
+
+static void toy_setup(toy_pos_t *p, const char *const *rows, int size, hs_color_t to_move, double komi)
+{
+    hs_board_init(&p->board, size);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            char c = rows[y][x];
+            if (c == 'X' || c == 'O')
+                hs_board_set_stone(&p->board, hs_board_point(&p->board, x, y),
+                                   c == 'X' ? HS_BLACK : HS_WHITE);
+        }
+    p->board.to_move = to_move;
+    memset(&p->nn, 0, sizeof p->nn);
+    p->nn.board = &p->board;
+    p->nn.to_move = to_move;
+    p->nn.rules = HS_RULES_TROMP_TAYLOR;
+    p->nn.komi = komi;
+}
+
+static const char *const s_capture_rows[] = {
+    ".....",
+    ".XXX.",
+    "XOOO.",
+    ".XXX.",
+    ".....",
+};
+
+static hs_mcts_t *new_search(int visits, int threads, uint64_t seed)
+{
+    hs_mcts_config_t cfg;
+    hs_mcts_config_default(&cfg);
+    cfg.max_visits = visits;
+    cfg.threads = threads;
+    cfg.seed = seed;
+    hs_mcts_t *m = NULL;
+    hs_error_t err;
+    HS_CHECK_INT(hs_mcts_create(&cfg, &m, &err), 0);
+    return m;
+}
+
+/* Black captures the three white stones in atari; the result's signs are
+ * Black's view whoever moves. */
+static void test_capture_and_signs(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    hs_mcts_t *m = new_search(300, 1, 1);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    HS_CHECK_INT(res.visits, 300);
+    HS_CHECK_INT(res.best_move, 14);              /* the last liberty, (4, 2) */
+    HS_CHECK(res.winrate > 0.9f);
+    HS_CHECK(res.score_lead > 5);
+    HS_CHECK(res.num_moves > 1 && res.moves[0].move == res.best_move && res.pv[0] == res.best_move);
+    int sum = 0;
+    for (int i = 0; i < res.num_moves; i++)
+        sum += res.moves[i].visits;
+    HS_CHECK_INT(sum, res.visits - 1);            /* the root's own first visit */
+    hs_mcts_free(&m);
+
+    /* The same diagram with colours swapped and White to move: the same move,
+     * and Black's view is the mirror. */
+    static const char *const rows[] = { ".....", ".OOO.", "OXXX.", ".OOO.", "....." };
+    toy_setup(&p, rows, 5, HS_WHITE, -0.5);
+    m = new_search(300, 1, 1);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    HS_CHECK_INT(res.best_move, 14);
+    HS_CHECK(res.winrate < 0.1f);
+    HS_CHECK(res.score_lead < -5);
+    HS_CHECK_INT(hs_mcts_choose_move(m), 14);
+    hs_mcts_free(&m);
+}
+
+/* One visit: the tree's ownership is the root's evaluation, in Black's view
+ * whoever is to move. */
+static void test_ownership_view(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    for (int c = HS_BLACK; c <= HS_WHITE; c++) {
+        toy_setup(&p, s_capture_rows, 5, (hs_color_t)c, 0.5);
+        toy_t t;
+        hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+        hs_mcts_t *m = new_search(1, 1, 1);
+        HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+        hs_mcts_get_result(m, &res);
+        HS_CHECK(res.ownership[12] == -1.0f);   /* a white stone */
+        HS_CHECK(res.ownership[6] == 1.0f);     /* a black stone */
+        HS_CHECK(res.ownership[0] == 0.0f);     /* the outer ring touches both */
+        HS_CHECK(res.ownership_stdev[0] == 0.0f);
+        HS_CHECK(fabsf(res.score_lead - (float)(7 - 3 - 0.5)) < 1e-4f);
+        HS_CHECK(res.raw_winrate == res.winrate);
+        hs_mcts_free(&m);
+    }
+}
+
+/* Same seed, same config: the same tree; threads change the tree but a
+ * repeat is still identical. */
+static void test_determinism(void)
+{
+    static hs_mcts_result_t a, b;
+    hs_error_t err;
+    toy_pos_t p;
+    static const char *const rows[] = { ".......", "..X....", "...O...", ".......",
+                                        "....X..", ".......", "......." };
+    for (int threads = 1; threads <= 4; threads += 3) {
+        toy_setup(&p, rows, 7, HS_WHITE, 0.5);
+        toy_t t;
+        hs_mcts_evaluator_t ev = toy_evaluator(&t, 16);
+        hs_mcts_t *m1 = new_search(150, threads, 7), *m2 = new_search(150, threads, 7);
+        HS_CHECK_INT(hs_mcts_set_root(m1, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_set_root(m2, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m1, &ev, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m2, &ev, &err), 0);
+        hs_mcts_get_result(m1, &a);
+        hs_mcts_get_result(m2, &b);
+        HS_CHECK_INT(a.num_moves, b.num_moves);
+        for (int i = 0; i < a.num_moves && i < b.num_moves; i++) {
+            HS_CHECK_INT(a.moves[i].move, b.moves[i].move);
+            HS_CHECK_INT(a.moves[i].visits, b.moves[i].visits);
+        }
+        HS_CHECK(a.winrate == b.winrate && a.score_lead == b.score_lead);
+        HS_CHECK_INT(a.visits, 150);
+        hs_mcts_free(&m1);
+        hs_mcts_free(&m2);
+    }
+}
+
+/* Many searches share the evaluator's calls; virtual loss sends a search's
+ * leaves of one step to different nodes. */
+static void test_batching(void)
+{
+    hs_error_t err;
+    toy_pos_t p[3];
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 64);
+    hs_mcts_t *s[3];
+    for (int i = 0; i < 3; i++) {
+        toy_setup(&p[i], s_capture_rows, 5, i == 1 ? HS_WHITE : HS_BLACK, 0.5);
+        s[i] = new_search(100, 8, (uint64_t)i);
+        HS_CHECK_INT(hs_mcts_set_root(s[i], &p[i].nn, NULL, &err), 0);
+        hs_mcts_begin(s[i]);
+    }
+    /* First step: each fresh root is one leaf (a leaf in flight is not taken twice). */
+    HS_CHECK_INT(hs_mcts_step_many(s, 3, &ev, &err), 3);
+    HS_CHECK_INT(ev.calls, 1);
+    HS_CHECK_INT(ev.leaves, 3);
+    /* Second step: 8 distinct children of each root, in one call of 24. */
+    HS_CHECK_INT(hs_mcts_step_many(s, 3, &ev, &err), 3);
+    HS_CHECK_INT(ev.calls, 2);
+    HS_CHECK_INT(ev.leaves, 27);
+    HS_CHECK_INT(t.max_seen, 24);
+    HS_CHECK_INT(hs_mcts_root_visits(s[0]), 9);
+    int rc;
+    while ((rc = hs_mcts_step_many(s, 3, &ev, &err)) > 0)
+        ;
+    HS_CHECK_INT(rc, 0);
+    for (int i = 0; i < 3; i++) {
+        HS_CHECK_INT(hs_mcts_root_visits(s[i]), 100);
+        hs_mcts_free(&s[i]);
+    }
+    HS_CHECK(ev.leaves <= 300);
+}
+
+/* After Black's move, the position with that move keeps its subtree. */
+static void test_reuse(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    hs_mcts_t *m = new_search(200, 1, 3);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    int move = res.best_move, kept = res.moves[0].visits;
+    HS_CHECK(kept > 20);
+
+    hs_board_t next = p.board;
+    hs_point_t pt = hs_board_point(&next, move % 5, move / 5);
+    HS_CHECK_INT(hs_board_play(&next, HS_BLACK, pt, 0, NULL), 0);
+    hs_nn_pos_t nn = p.nn;
+    nn.board = &next;
+    nn.to_move = HS_WHITE;
+    nn.prev1 = &p.board;
+    nn.n_hist = 1;
+    nn.hist_color[0] = HS_BLACK;
+    nn.hist_move[0] = pt;
+    nn.stones_black = 1;
+    HS_CHECK_INT(hs_mcts_set_root(m, &nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_root_visits(m), kept);
+    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+    cfg.max_visits = kept + 10;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    int before = t.leaves;
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(t.leaves - before, 10);          /* only the top-up was evaluated */
+    hs_mcts_get_result(m, &res);
+    HS_CHECK_INT(res.to_move, HS_WHITE);
+    HS_CHECK(res.winrate > 0.9f);                 /* still Black's view */
+
+    /* A position that does not follow: a fresh tree. */
+    toy_setup(&p, s_capture_rows, 5, HS_WHITE, 0.5);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_root_visits(m), 0);
+    hs_mcts_free(&m);
+}
+
+/* A root move that superko forbids is never searched. */
+static void test_superko_root(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    hs_rules_t r = hs_rules_get(HS_RULES_TROMP_TAYLOR);
+    hs_history_t h;
+    hs_history_init(&h);
+    hs_board_t after = p.board;
+    HS_CHECK_INT(hs_board_play(&after, HS_BLACK, hs_board_point(&after, 4, 2), 0, NULL), 0);
+    hs_history_push(&h, &after, &r);   /* pretend the capture's result was seen before */
+    hs_history_push(&h, &p.board, &r);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    hs_mcts_t *m = new_search(100, 1, 1);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, &h, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    for (int i = 0; i < res.num_moves; i++)
+        HS_CHECK(res.moves[i].move != 14);
+    HS_CHECK(res.num_moves > 0 && res.best_move != 14);
+    HS_CHECK(res.policy[14] >= 0);     /* legal by simple ko, so the prior stays */
+    hs_history_fini(&h);
+    hs_mcts_free(&m);
+}
+
+/* After two passes the game is over: scored, one visit, no evaluator call. */
+static void test_finished(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    static const char *const rows[] = { "..XO.", "..XO.", "..XO.", "..XO.", "..XO." };
+    toy_setup(&p, rows, 5, HS_BLACK, 0.5);
+    hs_board_play(&p.board, HS_BLACK, HS_PASS, 0, NULL);
+    hs_board_play(&p.board, HS_WHITE, HS_PASS, 0, NULL);
+    p.nn.to_move = p.board.to_move;
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    hs_mcts_t *m = new_search(50, 1, 1);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    HS_CHECK_INT(res.visits, 1);
+    HS_CHECK_INT(t.calls, 0);
+    HS_CHECK(res.winrate == 1.0f);   /* 15 - 10 - 0.5 for Black */
+    HS_CHECK(fabsf(res.score_lead - 4.5f) < 1e-4f);
+    HS_CHECK_INT(hs_mcts_choose_move(m), 25);   /* nothing searched: pass */
+    hs_mcts_free(&m);
+}
+
+/* Noise changes the search, not the reported priors; temperature samples. */
+static void test_noise_and_temperature(void)
+{
+    static hs_mcts_result_t a, b;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    hs_mcts_t *plain = new_search(60, 1, 5), *noisy = new_search(60, 1, 5);
+    hs_mcts_config_t cfg = *hs_mcts_get_config(noisy);
+    cfg.noise_alpha = 0.3;
+    cfg.noise_weight = 0.25;
+    cfg.temperature = 1.0;
+    HS_CHECK_INT(hs_mcts_set_config(noisy, &cfg, &err), 0);
+    HS_CHECK_INT(hs_mcts_set_root(plain, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_set_root(noisy, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(plain, &ev, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(noisy, &ev, &err), 0);
+    hs_mcts_get_result(plain, &a);
+    hs_mcts_get_result(noisy, &b);
+    for (int v = 0; v <= 25; v++)
+        HS_CHECK(a.policy[v] == b.policy[v]);
+    int differ = a.num_moves != b.num_moves;
+    for (int i = 0; !differ && i < a.num_moves; i++)
+        differ = a.moves[i].visits != b.moves[i].visits;
+    HS_CHECK(differ);
+    int seen_other = 0;
+    for (int i = 0; i < 40; i++)
+        seen_other += hs_mcts_choose_move(noisy) != b.best_move;
+    HS_CHECK(seen_other > 0);
+    hs_mcts_free(&plain);
+    hs_mcts_free(&noisy);
+}
+
+/* An evaluator error fails the step and leaves a tree that searches on. */
+static void test_failing_evaluator(void)
+{
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 4);
+    t.fail_after = 5;
+    hs_mcts_t *m = new_search(100, 4, 1);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), HS_EIO);
+    HS_CHECK(strstr(err.msg, "asked to fail") != NULL);
+    int visits = hs_mcts_root_visits(m);
+    HS_CHECK(visits > 0 && visits < 100);
+    t.fail_after = 0;
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(hs_mcts_root_visits(m), 100);
+    hs_mcts_free(&m);
+
+    hs_mcts_config_t cfg;
+    hs_mcts_config_default(&cfg);
+    cfg.threads = 0;
+    HS_CHECK_INT(hs_mcts_create(&cfg, &m, &err), HS_EINVAL);
+    HS_CHECK(m == NULL);
+}
+
+int main(void)
+{
+    test_capture_and_signs();
+    test_ownership_view();
+    test_determinism();
+    test_batching();
+    test_reuse();
+    test_superko_root();
+    test_finished();
+    test_noise_and_temperature();
+    test_failing_evaluator();
+    return hs_test_finish();
+}

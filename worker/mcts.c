@@ -1,0 +1,650 @@
+/*
+ * worker/mcts.c — the PUCT search of worker/mcts.h: the tree's nodes, the
+ * root, selection with virtual loss and first-play urgency, the leaves of a
+ * step, their evaluation across many searches, and the backup.
+ *
+ * A step of one search selects up to cfg.threads leaves, each with a virtual
+ * loss on its path so that the next selection goes elsewhere; positions after
+ * two passes are scored on the spot (Tromp-Taylor area against the komi the
+ * net sees) instead of evaluated. hs_mcts_step_many runs the leaves of every
+ * search through the evaluator in calls of up to its max_batch, then backs
+ * each up. Results, noise and temperature are in mcts_result.c, tree reuse in
+ * mcts_reuse.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/score.h"
+#include "worker/mcts_internal.h"
+
+void hs_mcts_config_default(hs_mcts_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->max_visits = 200;
+    cfg->threads = 1;
+    cfg->cpuct = 1.1;
+    cfg->fpu_reduction = 0.2;
+    cfg->score_utility = 0.1;
+    cfg->score_scale = 20.0;
+    cfg->allow_pass = true;
+}
+
+static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
+{
+    if (c->threads < 1 || c->threads > 4096)
+        return hs_error_set(err, HS_EINVAL, "mcts: threads %d outside 1..4096", c->threads);
+    if (c->max_visits < 0 || c->max_playouts < 0 || !(c->max_time >= 0))
+        return hs_error_set(err, HS_EINVAL, "mcts: a negative budget");
+    if (!(c->cpuct > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
+        !(c->score_scale > 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
+        !(c->noise_weight <= 1) || !(c->temperature >= 0))
+        return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
+    return 0;
+}
+
+static void s_fix_budget(hs_mcts_config_t *c)
+{
+    if (!c->max_visits && !c->max_playouts && !(c->max_time > 0))
+        c->max_visits = 1;
+}
+
+int hs_mcts_create(const hs_mcts_config_t *cfg, hs_mcts_t **out, hs_error_t *err)
+{
+    *out = NULL;
+    int rc = s_check_config(cfg, err);
+    if (rc)
+        return rc;
+    hs_mcts_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+    m->cfg = *cfg;
+    s_fix_budget(&m->cfg);
+    hs_rng_seed(&m->rng, cfg->seed);
+    *out = m;
+    return 0;
+}
+
+static void s_free_leaves(hs_mcts_t *m)
+{
+    for (int i = 0; i < m->cap_leaves; i++)
+        free(m->leaves[i].path);
+    free(m->leaves);
+    m->leaves = NULL;
+    m->cap_leaves = 0;
+}
+
+void hs_mcts_free(hs_mcts_t **mp)
+{
+    if (!mp || !*mp)
+        return;
+    hs_mcts_t *m = *mp;
+    hs__mcts_node_free(m, m->root);
+    s_free_leaves(m);
+    free(m);
+    *mp = NULL;
+}
+
+int hs_mcts_set_config(hs_mcts_t *m, const hs_mcts_config_t *cfg, hs_error_t *err)
+{
+    int rc = s_check_config(cfg, err);
+    if (rc)
+        return rc;
+    if (cfg->seed != m->cfg.seed)
+        hs_rng_seed(&m->rng, cfg->seed);
+    m->cfg = *cfg;
+    s_fix_budget(&m->cfg);
+    return 0;
+}
+
+const hs_mcts_config_t *hs_mcts_get_config(const hs_mcts_t *m) { return &m->cfg; }
+
+/* ------------------------------------------------------------------ */
+/* Nodes                                                               */
+
+static int s_give_own(hs_mcts_t *m, hs__mcts_node_t *n)
+{
+    if (n->own)
+        return 0;
+    n->own = calloc(2 * (size_t)HS_MCTS_MAX_AREA, sizeof *n->own);
+    n->own_count = 0;
+    (void)m;
+    return n->own ? 0 : HS_ENOMEM;
+}
+
+hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own)
+{
+    hs__mcts_node_t *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    if (with_own && s_give_own(m, n)) {
+        free(n);
+        return NULL;
+    }
+    m->nodes++;
+    return n;
+}
+
+void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n)
+{
+    if (!n)
+        return;
+    for (int i = 0; i < n->num_edges; i++)
+        hs__mcts_node_free(m, n->edges[i].child);
+    free(n->edges);
+    free(n->own);
+    free(n);
+    m->nodes--;
+}
+
+void hs_mcts_clear(hs_mcts_t *m)
+{
+    hs__mcts_node_free(m, m->root);
+    m->root = NULL;
+    m->noised = false;
+    if (m->have_root)
+        m->root = hs__mcts_node_new(m, true);   /* NULL on ENOMEM: set_root/step report it */
+}
+
+/* ------------------------------------------------------------------ */
+/* The root                                                            */
+
+static int s_check_pos(const hs_nn_pos_t *pos, hs_error_t *err)
+{
+    if (!pos || !pos->board)
+        return hs_error_set(err, HS_EINVAL, "mcts: no position");
+    if (pos->board->size < 2 || pos->board->size > HS_NN_MAX_SIZE)
+        return hs_error_set(err, HS_EINVAL, "mcts: board size %d outside 2..%d",
+                            pos->board->size, HS_NN_MAX_SIZE);
+    if (pos->to_move != HS_BLACK && pos->to_move != HS_WHITE)
+        return hs_error_set(err, HS_EINVAL, "mcts: no side to move");
+    if (pos->n_hist < 0 || pos->n_hist > HS_NN_HISTORY || (unsigned)pos->rules >= HS_RULES_COUNT)
+        return hs_error_set(err, HS_EINVAL, "mcts: bad history or rules");
+    return 0;
+}
+
+static void s_copy_root(hs_mcts_t *m, const hs_nn_pos_t *pos)
+{
+    hs_board_copy(&m->root_board, pos->board);
+    m->root_nn = *pos;
+    m->root_nn.board = &m->root_board;
+    m->root_nn.prev1 = m->root_nn.prev2 = NULL;
+    if (pos->prev1) {
+        hs_board_copy(&m->root_prev[0], pos->prev1);
+        m->root_nn.prev1 = &m->root_prev[0];
+    }
+    if (pos->prev2) {
+        hs_board_copy(&m->root_prev[1], pos->prev2);
+        m->root_nn.prev2 = &m->root_prev[1];
+    }
+    m->size = pos->board->size;
+    m->area = m->size * m->size;
+    m->rules = hs_rules_get(pos->rules);
+    m->play_flags = hs_rules_play_flags(&m->rules);
+    m->have_root = true;
+}
+
+/* Root moves that repeat an earlier position under the rules' superko. */
+static void s_mark_banned(hs_mcts_t *m, const hs_history_t *hist)
+{
+    memset(m->banned, 0, sizeof m->banned);
+    if (!hist || m->rules.ko == HS_KO_SIMPLE)
+        return;
+    hs_board_t b;
+    const hs_board_t *root = &m->root_board;
+    for (int i = 0; i < root->num_empty; i++) {
+        hs_point_t p = root->empty[i];
+        hs_board_copy(&b, root);
+        if (hs_board_play(&b, m->root_nn.to_move, p, m->play_flags, NULL))
+            continue;
+        if (hs_history_repeats(hist, &b, &m->rules))
+            m->banned[hs_board_y(root, p) * m->size + hs_board_x(root, p)] = 1;
+    }
+}
+
+int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *hist,
+                     hs_error_t *err)
+{
+    int rc = s_check_pos(pos, err);
+    if (rc)
+        return rc;
+    if (m->noised)
+        hs__mcts_restore_priors(m);
+    hs__mcts_node_t *keep = m->have_root ? hs__mcts_find_reuse(m, pos) : NULL;
+    if (keep != m->root)
+        hs__mcts_node_free(m, m->root);
+    m->root = keep;
+    s_copy_root(m, pos);
+    if (!m->root)
+        m->root = hs__mcts_node_new(m, true);
+    if (!m->root || s_give_own(m, m->root))
+        return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+    s_mark_banned(m, hist);
+    m->began = false;
+    return 0;
+}
+
+const hs_board_t *hs_mcts_root_board(const hs_mcts_t *m) { return &m->root_board; }
+int hs_mcts_root_visits(const hs_mcts_t *m) { return m->root ? m->root->visits : 0; }
+long hs_mcts_tree_nodes(const hs_mcts_t *m) { return m->nodes; }
+
+/* ------------------------------------------------------------------ */
+/* Budget                                                              */
+
+static bool s_root_selectable(const hs_mcts_t *m)
+{
+    const hs__mcts_node_t *r = m->root;
+    if (!r->expanded)
+        return !r->terminal || r->visits == 0;
+    if (r->terminal)
+        return false;
+    for (int i = 0; i < r->num_edges; i++)
+        if (!m->banned[r->edges[i].move])
+            return true;
+    return false;
+}
+
+/* Whether another leaf may start now (in-flight leaves count as spent). */
+static bool s_budget_left(const hs_mcts_t *m)
+{
+    const hs__mcts_node_t *r = m->root;
+    if (m->cfg.max_visits && r->visits + r->vloss >= m->cfg.max_visits && r->own_count > 0)
+        return false;
+    if (m->cfg.max_playouts && m->playouts >= m->cfg.max_playouts && r->own_count > 0)
+        return false;
+    return true;
+}
+
+void hs_mcts_begin(hs_mcts_t *m)
+{
+    if (m->noised)
+        hs__mcts_restore_priors(m);
+    m->playouts = 0;
+    m->t_begin = hs_clock_now();
+    m->began = true;
+    if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
+        hs__mcts_apply_noise(m);
+}
+
+bool hs_mcts_done(const hs_mcts_t *m)
+{
+    if (!m->have_root || !m->root)
+        return true;
+    const hs__mcts_node_t *r = m->root;
+    if (r->visits == 0 || r->own_count == 0)
+        return !s_root_selectable(m) && r->visits > 0;
+    if (!s_root_selectable(m) || !s_budget_left(m))
+        return true;
+    return m->cfg.max_time > 0 && hs_clock_now() - m->t_begin >= m->cfg.max_time;
+}
+
+/* ------------------------------------------------------------------ */
+/* Selection                                                           */
+
+/* The edge PUCT picks at n (whose side to move is the children's mover), or
+ * -1 when none may be picked. Edges are sorted by prior, so among unvisited
+ * ones only the first can win (they share the FPU value). */
+static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
+{
+    double parent_n = n->visits + n->vloss;
+    double sqrt_n = sqrt(parent_n > 1 ? parent_n : 1);
+    double visited_prior = 0;
+    for (int i = 0; i < n->num_edges; i++) {
+        const hs__mcts_node_t *c = n->edges[i].child;
+        if (c && c->visits > 0)
+            visited_prior += n->edges[i].prior;
+    }
+    double fpu = -hs__mcts_q(n) - m->cfg.fpu_reduction * sqrt(visited_prior);
+    int best = -1;
+    double best_v = -1e300;
+    bool unvisited_seen = false;
+    for (int i = 0; i < n->num_edges; i++) {
+        const hs__mcts_edge_t *e = &n->edges[i];
+        if (at_root && m->banned[e->move])
+            continue;
+        const hs__mcts_node_t *c = e->child;
+        int cn = c ? c->visits + c->vloss : 0;
+        double q;
+        if (cn > 0) {
+            q = (c->util_sum - (double)c->vloss) / cn;   /* a virtual loss counts as a loss */
+        } else {
+            if (unvisited_seen)
+                continue;
+            unvisited_seen = true;
+            q = fpu;
+        }
+        double v = q + m->cfg.cpuct * e->prior * sqrt_n / (1 + cn);
+        if (v > best_v) {
+            best_v = v;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static int s_leaf_push(hs__mcts_leaf_t *L, hs__mcts_node_t *n)
+{
+    if (L->depth + 1 >= L->cap) {
+        int cap = L->cap ? 2 * L->cap : 64;
+        hs__mcts_node_t **p = realloc(L->path, (size_t)cap * sizeof *p);
+        if (!p)
+            return HS_ENOMEM;
+        L->path = p;
+        L->cap = cap;
+    }
+    L->path[++L->depth] = n;
+    return 0;
+}
+
+/* A ring board that is neither cur nor p1 (one of three always is). */
+static hs_board_t *s_ring_free(hs__mcts_leaf_t *L, const hs_board_t *cur, const hs_board_t *p1)
+{
+    for (int k = 0; k < 3; k++)
+        if (&L->ring[k] != cur && &L->ring[k] != p1)
+            return &L->ring[k];
+    return &L->ring[0];
+}
+
+static void s_hist_append(hs_nn_pos_t *nn, hs_color_t c, hs_point_t p)
+{
+    if (nn->n_hist == HS_NN_HISTORY) {
+        memmove(nn->hist_color, nn->hist_color + 1, (HS_NN_HISTORY - 1) * sizeof nn->hist_color[0]);
+        memmove(nn->hist_move, nn->hist_move + 1, (HS_NN_HISTORY - 1) * sizeof nn->hist_move[0]);
+        nn->n_hist--;
+    }
+    nn->hist_color[nn->n_hist] = c;
+    nn->hist_move[nn->n_hist++] = p;
+}
+
+/* Plays edge e's move from the leaf's current board into a free ring board. */
+static int s_leaf_play(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs__mcts_edge_t *e)
+{
+    const hs_board_t *cur = L->nn.board;
+    hs_board_t *next = s_ring_free(L, cur, L->nn.prev1);
+    hs_board_copy(next, cur);
+    hs_color_t c = cur->to_move;
+    hs_point_t p = e->move == m->area ? HS_PASS
+                                      : hs_board_point(cur, e->move % m->size, e->move / m->size);
+    if (hs_board_play(next, c, p, m->play_flags, NULL))
+        return HS_EBADSTATE;   /* the evaluator called an illegal move legal */
+    L->nn.prev2 = L->nn.prev1;
+    L->nn.prev1 = cur;
+    L->nn.board = next;
+    L->nn.to_move = next->to_move;
+    s_hist_append(&L->nn, c, p);
+    if (p != HS_PASS) {
+        if (c == HS_BLACK)
+            L->nn.stones_black++;
+        else
+            L->nn.stones_white++;
+    }
+    return 0;
+}
+
+/* Walks from the root to a leaf. 1 = a leaf to evaluate or score, 0 = none
+ * this time (the leaf is already in flight), < 0 = error. */
+static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
+{
+    L->depth = -1;
+    L->nn = m->root_nn;
+    int rc = s_leaf_push(L, m->root);
+    hs__mcts_node_t *n = m->root;
+    while (!rc && n->expanded && !n->terminal) {
+        int i = s_pick(m, n, L->depth == 0);
+        if (i < 0)
+            return 0;
+        hs__mcts_edge_t *e = &n->edges[i];
+        if (!e->child && !(e->child = hs__mcts_node_new(m, L->depth == 0)))
+            return HS_ENOMEM;
+        if ((rc = s_leaf_play(m, L, e)) == 0)
+            rc = s_leaf_push(L, e->child);
+        n = e->child;
+    }
+    if (rc)
+        return rc;
+    if (!n->expanded && !n->terminal && n->vloss > 0)
+        return 0;
+    if (L->nn.board->passes >= 2)
+        n->terminal = 1;
+    return 1;
+}
+
+/* The Tromp-Taylor count of a finished leaf, as an evaluation. */
+static void s_score_terminal(const hs_mcts_t *m, const hs_nn_pos_t *nn, hs_mcts_eval_t *out)
+{
+    double margin = hs_score_tromp_taylor(nn->board, hs_nn_white_komi(nn));
+    double s = nn->to_move == HS_BLACK ? 1 : -1;
+    out->value = (float)(margin > 0 ? s : margin < 0 ? -s : 0);
+    out->score = (float)(s * margin);
+    out->score_stdev = 0;
+    uint8_t owner[HS_BOARD_MAX_POINTS];
+    hs_score_ownership(nn->board, NULL, owner);
+    hs_color_t me = nn->to_move;
+    for (int v = 0; v < m->area; v++) {
+        uint8_t o = owner[hs_board_point(nn->board, v % m->size, v / m->size)];
+        out->ownership[v] = o == me ? 1.0f : o == hs_color_other(me) ? -1.0f : 0.0f;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Backup                                                              */
+
+static int s_cmp_edge(const void *a, const void *b)
+{
+    const hs__mcts_edge_t *x = a, *y = b;
+    if (x->prior != y->prior)
+        return x->prior > y->prior ? -1 : 1;
+    return (int)x->move - (int)y->move;
+}
+
+static int s_expand(hs_mcts_t *m, hs__mcts_node_t *n, const hs_mcts_eval_t *ev)
+{
+    int count = 0;
+    double sum = 0;
+    for (int v = 0; v <= m->area; v++)
+        if (ev->policy[v] >= 0 && (v < m->area || m->cfg.allow_pass)) {
+            count++;
+            sum += ev->policy[v];
+        }
+    if (count == 0) {
+        n->terminal = 1;   /* nothing to play: scored from now on */
+        return 0;
+    }
+    hs__mcts_edge_t *e = malloc((size_t)count * sizeof *e);
+    if (!e)
+        return HS_ENOMEM;
+    int k = 0;
+    for (int v = 0; v <= m->area; v++)
+        if (ev->policy[v] >= 0 && (v < m->area || m->cfg.allow_pass)) {
+            e[k].move = (uint16_t)v;
+            e[k].prior = sum > 0 ? (float)(ev->policy[v] / sum) : 1.0f / (float)count;
+            e[k++].child = NULL;
+        }
+    qsort(e, (size_t)count, sizeof *e, s_cmp_edge);
+    n->edges = e;
+    n->num_edges = count;
+    n->expanded = 1;
+    return 0;
+}
+
+static void s_add_ownership(hs__mcts_node_t *n, const hs_mcts_eval_t *ev, double to_black, int area)
+{
+    float *sum = n->own, *sq = n->own + HS_MCTS_MAX_AREA;
+    for (int v = 0; v < area; v++) {
+        float o = (float)to_black * ev->ownership[v];
+        sum[v] += o;
+        sq[v] += o * o;
+    }
+    n->own_count++;
+}
+
+static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
+{
+    hs__mcts_node_t *leaf = L->path[L->depth];
+    if (!leaf->expanded && !leaf->terminal) {
+        int rc = s_expand(m, leaf, ev);
+        if (rc)
+            return rc;
+        leaf->raw_value = -ev->value;
+        leaf->raw_score = -ev->score;
+        if (L->depth == 0 && m->began && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
+            hs__mcts_apply_noise(m);
+    }
+    double to_black = L->nn.to_move == HS_BLACK ? 1 : -1;
+    double u = ev->value + m->cfg.score_utility * (2.0 / M_PI) *
+                               atan(ev->score / (m->cfg.score_scale * m->size / 19.0));
+    double sq = (double)ev->score * ev->score + (double)ev->score_stdev * ev->score_stdev;
+    double sign = -1;   /* the leaf's mover is the other side */
+    for (int d = L->depth; d >= 0; d--, sign = -sign) {
+        hs__mcts_node_t *n = L->path[d];
+        n->visits++;
+        n->vloss--;
+        n->util_sum += sign * u;
+        n->value_sum += sign * ev->value;
+        n->score_sum += sign * ev->score;
+        n->score_sq_sum += sq;
+        if (n->own)
+            s_add_ownership(n, ev, to_black, m->area);
+    }
+    return 0;
+}
+
+static void s_undo_vloss(hs__mcts_leaf_t *L)
+{
+    for (int d = L->depth; d >= 0; d--)
+        L->path[d]->vloss--;
+}
+
+/* ------------------------------------------------------------------ */
+/* Steps                                                               */
+
+static int s_reserve_leaves(hs_mcts_t *m, int n)
+{
+    if (n <= m->cap_leaves)
+        return 0;
+    hs__mcts_leaf_t *l = realloc(m->leaves, (size_t)n * sizeof *l);
+    if (!l)
+        return HS_ENOMEM;
+    memset(l + m->cap_leaves, 0, (size_t)(n - m->cap_leaves) * sizeof *l);
+    m->leaves = l;
+    m->cap_leaves = n;
+    return 0;
+}
+
+/* Selects this step's leaves of m; finished positions are scored and backed
+ * up at once, the rest wait in m->leaves[0..n_leaves) with virtual losses. */
+static int s_gather(hs_mcts_t *m, hs_mcts_eval_t *scratch)
+{
+    m->n_leaves = 0;
+    if (!m->root)
+        return HS_ENOMEM;
+    int rc = s_reserve_leaves(m, m->cfg.threads);
+    for (int k = 0; !rc && k < m->cfg.threads && s_budget_left(m); k++) {
+        hs__mcts_leaf_t *L = &m->leaves[m->n_leaves];
+        L->owner = m;
+        rc = s_descend(m, L);
+        if (rc <= 0)
+            break;
+        rc = 0;
+        for (int d = 0; d <= L->depth; d++)
+            L->path[d]->vloss++;
+        m->playouts++;
+        if (L->path[L->depth]->terminal) {
+            s_score_terminal(m, &L->nn, scratch);
+            rc = s_backup(m, L, scratch);
+        } else {
+            m->n_leaves++;
+        }
+    }
+    return rc;
+}
+
+/* Takes back the virtual losses and playouts of leaves[from..n), which will
+ * not be backed up. */
+static void s_abandon(hs__mcts_leaf_t **leaves, int from, int n)
+{
+    for (int j = from; j < n; j++) {
+        s_undo_vloss(leaves[j]);
+        leaves[j]->owner->playouts--;
+    }
+}
+
+/* Runs leaves[0..total) through ev, max_batch at a time, backing each up. */
+static int s_evaluate(hs__mcts_leaf_t **leaves, int total, hs_mcts_evaluator_t *ev,
+                      hs_error_t *err)
+{
+    int batch = ev->max_batch > 0 && ev->max_batch < total ? ev->max_batch : total;
+    hs_mcts_eval_t *out = malloc((size_t)batch * sizeof *out);
+    hs_nn_pos_t *pos = malloc((size_t)batch * sizeof *pos);
+    int rc = out && pos ? 0 : hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+    int done = 0;
+    while (!rc && done < total) {
+        int cnt = total - done < batch ? total - done : batch;
+        for (int j = 0; j < cnt; j++)
+            pos[j] = leaves[done + j]->nn;
+        rc = ev->eval(ev->ctx, pos, cnt, out, err);
+        ev->calls++;
+        ev->leaves += cnt;
+        for (int j = 0; !rc && j < cnt; j++, done++)
+            if (s_backup(leaves[done]->owner, leaves[done], &out[j]))
+                rc = hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+    }
+    if (rc)
+        s_abandon(leaves, done, total);
+    free(out);
+    free(pos);
+    return rc;
+}
+
+int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_error_t *err)
+{
+    hs_mcts_eval_t *scratch = malloc(sizeof *scratch);
+    if (!scratch)
+        return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+    int rc = 0, total = 0;
+    for (int i = 0; i < n; i++) {
+        s[i]->n_leaves = 0;
+        if (rc || hs_mcts_done(s[i]))
+            continue;
+        rc = s_gather(s[i], scratch);
+        total += s[i]->n_leaves;
+    }
+    free(scratch);
+    hs__mcts_leaf_t **leaves = total ? malloc((size_t)total * sizeof *leaves) : NULL;
+    if (total && !leaves && !rc)
+        rc = HS_ENOMEM;
+    for (int i = 0, k = 0; leaves && i < n; i++)
+        for (int j = 0; j < s[i]->n_leaves; j++)
+            leaves[k++] = &s[i]->leaves[j];
+    if (rc) {
+        if (leaves)
+            s_abandon(leaves, 0, total);
+        free(leaves);
+        return rc == HS_ENOMEM ? hs_error_set(err, rc, "mcts: out of memory") : rc;
+    }
+    if (total)
+        rc = s_evaluate(leaves, total, ev, err);
+    free(leaves);
+    if (rc)
+        return rc;
+    int running = 0;
+    for (int i = 0; i < n; i++)
+        running += !hs_mcts_done(s[i]);
+    return running;
+}
+
+int hs_mcts_search_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_error_t *err)
+{
+    for (int i = 0; i < n; i++)
+        hs_mcts_begin(s[i]);
+    int rc;
+    while ((rc = hs_mcts_step_many(s, n, ev, err)) > 0)
+        ;
+    return rc < 0 ? rc : 0;
+}
+
+int hs_mcts_search(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *err)
+{
+    return hs_mcts_search_many(&m, 1, ev, err);
+}

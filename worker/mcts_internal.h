@@ -1,0 +1,101 @@
+/*
+ * worker/mcts_internal.h — the tree of worker/mcts.h as its files share it:
+ * nodes and edges, the search struct, the leaf slots of a step.
+ *
+ * A node is a position reached by a move. It keeps its statistics from the
+ * point of view of the player who made that move (the "mover"), so that a
+ * parent compares its children's sums directly. Edges are the legal moves
+ * of an expanded node with their priors, sorted by prior (highest first);
+ * an edge's child node is allocated on its first visit only, since most of
+ * a 19x19 node's 300-odd moves are never tried.
+ *
+ * Ownership sums (Black's view) are kept on the root and its children only:
+ * the root's give the tree average the results report, the children's let
+ * a reused tree keep its average when a child becomes the root.
+ */
+#ifndef HS_WORKER_MCTS_INTERNAL_H
+#define HS_WORKER_MCTS_INTERNAL_H
+
+#include "core/rng.h"
+#include "worker/mcts.h"
+
+typedef struct hs__mcts_node hs__mcts_node_t;
+
+typedef struct hs__mcts_edge {
+    uint16_t move;            /* vertex, or pass = size * size */
+    float prior;              /* as selection uses it (noise included at the root) */
+    hs__mcts_node_t *child;   /* NULL until first visited */
+} hs__mcts_edge_t;
+
+struct hs__mcts_node {
+    int32_t visits;           /* backed-up visits */
+    int32_t vloss;            /* leaves in flight below (virtual losses) */
+    int32_t num_edges;        /* 0 until expanded */
+    uint8_t expanded;
+    uint8_t terminal;         /* two passes: scored, never evaluated */
+    float raw_value;          /* the evaluator's value here, mover's view */
+    float raw_score;          /* likewise */
+    double util_sum;          /* utility sums, mover's view */
+    double value_sum;
+    double score_sum;
+    double score_sq_sum;      /* of score^2 + stdev^2: for the spread */
+    hs__mcts_edge_t *edges;
+    float *own;               /* root / depth 1: area sums then area squares (Black's) */
+    int32_t own_count;
+};
+
+/* One leaf of a step: where it is, the path that led there, the position as
+ * the evaluator reads it (boards in a ring of three so that the leaf and the
+ * two boards before it stay valid until the evaluator has run). */
+typedef struct hs__mcts_leaf {
+    struct hs_mcts *owner;    /* the search it belongs to */
+    hs__mcts_node_t **path;   /* path[0] = root .. path[depth] = leaf */
+    int depth, cap;
+    hs_board_t ring[3];
+    hs_nn_pos_t nn;
+} hs__mcts_leaf_t;
+
+struct hs_mcts {
+    hs_mcts_config_t cfg;
+    hs_rng_t rng;
+    /* the root position (copied by set_root; nn points into these) */
+    hs_board_t root_board, root_prev[2];
+    hs_nn_pos_t root_nn;
+    bool have_root;
+    int size, area;
+    hs_rules_t rules;
+    unsigned play_flags;
+    unsigned char banned[HS_MCTS_MAX_MOVES];    /* root moves superko forbids */
+    hs__mcts_node_t *root;
+    long nodes;
+    float root_raw_prior[HS_MCTS_MAX_MOVES];    /* by edge index, before noise */
+    bool noised;
+    /* this search's budget counters */
+    int playouts;             /* visits started (in flight included) */
+    double t_begin;
+    bool began;
+    /* leaf slots of a step */
+    hs__mcts_leaf_t *leaves;
+    int n_leaves;             /* in use this step */
+    int cap_leaves;
+};
+
+/* mcts.c */
+hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own);
+void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n);
+
+/* mcts_result.c: Dirichlet noise on the root's priors (saves the raw ones
+ * first), and undoing it. */
+void hs__mcts_apply_noise(hs_mcts_t *m);
+void hs__mcts_restore_priors(hs_mcts_t *m);
+
+/* mcts_reuse.c: set_root's search for the new root in the old tree. */
+hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);
+
+/* Averages of a node from its mover's view (0 when unvisited). */
+static inline double hs__mcts_q(const hs__mcts_node_t *n)
+{
+    return n->visits > 0 ? n->util_sum / n->visits : 0.0;
+}
+
+#endif

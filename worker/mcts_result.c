@@ -1,0 +1,223 @@
+/*
+ * worker/mcts_result.c — what a search tells its callers: the result of
+ * worker/mcts.h (root averages, per-move statistics, principal variations,
+ * ownership), the move to play (most visits, or by temperature), and the
+ * Dirichlet noise of self-play on the root's priors.
+ *
+ * Node sums are kept from each node's mover's view (mcts_internal.h); here
+ * they turn into Black's view, as the API promises.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "worker/mcts_internal.h"
+
+/* Black's view of a value from the view of the player `mover`. */
+static double s_black(hs_color_t mover, double v) { return mover == HS_BLACK ? v : -v; }
+
+static double s_spread(double sq_sum, double mean, int visits)
+{
+    double var = visits > 0 ? sq_sum / visits - mean * mean : 0;
+    return var > 0 ? sqrt(var) : 0;
+}
+
+static float s_raw_prior(const hs_mcts_t *m, int i)
+{
+    return m->noised ? m->root_raw_prior[i] : m->root->edges[i].prior;
+}
+
+/* The most visited child of n (ties: higher utility), or -1. */
+static int s_most_visited(const hs__mcts_node_t *n)
+{
+    int best = -1;
+    for (int i = 0; i < n->num_edges; i++) {
+        const hs__mcts_node_t *c = n->edges[i].child;
+        if (!c || c->visits <= 0)
+            continue;
+        const hs__mcts_node_t *b = best >= 0 ? n->edges[best].child : NULL;
+        if (!b || c->visits > b->visits ||
+            (c->visits == b->visits && hs__mcts_q(c) > hs__mcts_q(b)))
+            best = i;
+    }
+    return best;
+}
+
+static void s_pv(const hs__mcts_edge_t *e, hs_mcts_move_info_t *mi)
+{
+    const hs__mcts_node_t *n = e->child;
+    mi->pv_len = 0;
+    mi->pv[mi->pv_len] = e->move;
+    mi->pv_visits[mi->pv_len++] = n->visits;
+    while (mi->pv_len < HS_MCTS_PV_MAX && n->expanded) {
+        int i = s_most_visited(n);
+        if (i < 0)
+            break;
+        mi->pv[mi->pv_len] = n->edges[i].move;
+        n = n->edges[i].child;
+        mi->pv_visits[mi->pv_len++] = n->visits;
+    }
+}
+
+static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
+{
+    const hs__mcts_edge_t *e = &m->root->edges[i];
+    const hs__mcts_node_t *c = e->child;
+    hs_color_t mover = m->root_nn.to_move;
+    double v = c->value_sum / c->visits, score = c->score_sum / c->visits;
+    double w = (1 + v) / 2;
+    mi->move = e->move;
+    mi->visits = c->visits;
+    mi->winrate = (float)((1 + s_black(mover, v)) / 2);
+    mi->score_lead = (float)s_black(mover, score);
+    mi->score_stdev = (float)s_spread(c->score_sq_sum, score, c->visits);
+    mi->prior = s_raw_prior(m, i);
+    mi->utility = (float)hs__mcts_q(c);
+    mi->lcb = (float)(w - 1.96 * sqrt(w * (1 - w) / c->visits));
+    s_pv(e, mi);
+}
+
+static int s_cmp_info(const void *a, const void *b)
+{
+    const hs_mcts_move_info_t *x = a, *y = b;
+    if (x->visits != y->visits)
+        return x->visits > y->visits ? -1 : 1;
+    if (x->utility != y->utility)
+        return x->utility > y->utility ? -1 : 1;
+    return x->move - y->move;
+}
+
+static void s_root_stats(const hs_mcts_t *m, hs_mcts_result_t *out)
+{
+    const hs__mcts_node_t *r = m->root;
+    hs_color_t mover = hs_color_other(m->root_nn.to_move);
+    out->visits = r->visits;
+    if (r->visits > 0) {
+        double v = r->value_sum / r->visits, score = r->score_sum / r->visits;
+        out->winrate = (float)((1 + s_black(mover, v)) / 2);
+        out->score_lead = (float)s_black(mover, score);
+        out->score_stdev = (float)s_spread(r->score_sq_sum, score, r->visits);
+        out->utility = (float)-hs__mcts_q(r);
+        out->raw_winrate = (float)((1 + s_black(mover, r->raw_value)) / 2);
+        out->raw_score = (float)s_black(mover, r->raw_score);
+    }
+    for (int v = 0; v < m->area; v++) {
+        double mean = r->own_count ? r->own[v] / r->own_count : 0;
+        out->ownership[v] = (float)mean;
+        out->ownership_stdev[v] =
+            (float)s_spread(r->own[HS_MCTS_MAX_AREA + v], mean, r->own_count);
+    }
+}
+
+void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
+{
+    out->size = m->size;
+    out->to_move = m->root_nn.to_move;
+    out->visits = out->playouts = out->pv_len = out->num_moves = 0;
+    out->winrate = 0.5f;
+    out->score_lead = out->score_stdev = out->utility = out->raw_score = 0;
+    out->raw_winrate = 0.5f;
+    out->best_move = -1;
+    out->seconds = m->began ? hs_clock_now() - m->t_begin : 0;
+    out->playouts = m->playouts;
+    for (int v = 0; v <= m->area; v++)
+        out->policy[v] = -1;
+    if (!m->root)
+        return;
+    s_root_stats(m, out);
+    const hs__mcts_node_t *r = m->root;
+    for (int i = 0; i < r->num_edges; i++) {
+        out->policy[r->edges[i].move] = s_raw_prior(m, i);
+        if (r->edges[i].child && r->edges[i].child->visits > 0)
+            s_move_info(m, i, &out->moves[out->num_moves++]);
+    }
+    qsort(out->moves, (size_t)out->num_moves, sizeof out->moves[0], s_cmp_info);
+    for (int k = 0; k < out->num_moves; k++)
+        out->moves[k].order = k;
+    if (out->num_moves > 0) {
+        out->best_move = out->moves[0].move;
+        out->pv_len = out->moves[0].pv_len;
+        memcpy(out->pv, out->moves[0].pv, sizeof out->pv);
+    }
+}
+
+int hs_mcts_choose_move(hs_mcts_t *m)
+{
+    const hs__mcts_node_t *r = m->root;
+    int best = r ? s_most_visited(r) : -1;
+    if (best < 0)
+        return HS_MCTS_PASS(m->size);
+    if (!(m->cfg.temperature > 0))
+        return r->edges[best].move;
+    double total = 0, inv_t = 1.0 / m->cfg.temperature;
+    double max_v = r->edges[best].child->visits;
+    for (int i = 0; i < r->num_edges; i++) {
+        const hs__mcts_node_t *c = r->edges[i].child;
+        if (c && c->visits > 0)
+            total += pow(c->visits / max_v, inv_t);
+    }
+    double x = hs_rng_double(&m->rng) * total;
+    for (int i = 0; i < r->num_edges; i++) {
+        const hs__mcts_node_t *c = r->edges[i].child;
+        if (!c || c->visits <= 0)
+            continue;
+        x -= pow(c->visits / max_v, inv_t);
+        if (x < 0)
+            return r->edges[i].move;
+    }
+    return r->edges[best].move;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dirichlet noise                                                     */
+
+static double s_normal(hs_rng_t *rng)
+{
+    double u1 = 1.0 - hs_rng_double(rng), u2 = hs_rng_double(rng);
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* Marsaglia and Tsang's gamma variate; alpha < 1 by boosting to alpha + 1. */
+static double s_gamma(hs_rng_t *rng, double alpha)
+{
+    if (alpha < 1) {
+        double u = hs_rng_double(rng);
+        return s_gamma(rng, alpha + 1) * pow(u > 0 ? u : 1e-300, 1.0 / alpha);
+    }
+    double d = alpha - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double x = s_normal(rng), v = 1 + c * x;
+        if (v <= 0)
+            continue;
+        v = v * v * v;
+        double u = hs_rng_double(rng);
+        if (u < 1 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1 - v + log(v)))
+            return d * v;
+    }
+}
+
+void hs__mcts_apply_noise(hs_mcts_t *m)
+{
+    hs__mcts_node_t *r = m->root;
+    if (m->noised || !r->expanded || r->num_edges == 0)
+        return;
+    double g[HS_MCTS_MAX_MOVES], sum = 0;
+    for (int i = 0; i < r->num_edges; i++) {
+        m->root_raw_prior[i] = r->edges[i].prior;
+        g[i] = m->banned[r->edges[i].move] ? 0 : s_gamma(&m->rng, m->cfg.noise_alpha);
+        sum += g[i];
+    }
+    double w = m->cfg.noise_weight;
+    for (int i = 0; i < r->num_edges && sum > 0; i++)
+        r->edges[i].prior = (float)((1 - w) * r->edges[i].prior + w * g[i] / sum);
+    m->noised = true;
+}
+
+void hs__mcts_restore_priors(hs_mcts_t *m)
+{
+    hs__mcts_node_t *r = m->root;
+    for (int i = 0; r && i < r->num_edges; i++)
+        r->edges[i].prior = m->root_raw_prior[i];
+    m->noised = false;
+}

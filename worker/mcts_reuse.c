@@ -1,0 +1,65 @@
+/*
+ * worker/mcts_reuse.c — finding a new root in the old tree, so that
+ * consecutive moves of a game (bulk annotation, genmove then the opponent's
+ * reply) keep the visits already spent below the move that was played.
+ *
+ * The new position names the moves that led to it (its history); if
+ * replaying the last one or two of them from the old root gives exactly the
+ * new board (same key: stones, side to move, ko point), under the same rules
+ * and komi, the node those moves lead to becomes the root. The same position
+ * again keeps the whole tree.
+ */
+#include "worker/mcts_internal.h"
+
+static int s_find_edge(const hs__mcts_node_t *n, int move)
+{
+    for (int i = 0; i < n->num_edges; i++)
+        if (n->edges[i].move == move)
+            return i;
+    return -1;
+}
+
+/* Follows pos's last k moves from the old root; the edge reached, or NULL. */
+static hs__mcts_edge_t *s_follow(hs_mcts_t *m, const hs_nn_pos_t *pos, int k)
+{
+    hs_board_t b;
+    hs_board_copy(&b, &m->root_board);
+    hs__mcts_node_t *n = m->root;
+    hs__mcts_edge_t *e = NULL;
+    for (int j = pos->n_hist - k; j < pos->n_hist; j++) {
+        hs_point_t p = pos->hist_move[j];
+        if (!n || !n->expanded || pos->hist_color[j] != b.to_move ||
+            hs_board_play(&b, pos->hist_color[j], p, m->play_flags, NULL))
+            return NULL;
+        int v = p == HS_PASS ? m->area : hs_board_y(&b, p) * m->size + hs_board_x(&b, p);
+        int i = s_find_edge(n, v);
+        if (i < 0)
+            return NULL;
+        e = &n->edges[i];
+        n = e->child;
+    }
+    if (!e || !e->child || hs_board_key(&b) != hs_board_key(pos->board))
+        return NULL;
+    return e;
+}
+
+hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos)
+{
+    const hs_nn_pos_t *old = &m->root_nn;
+    if (!m->root || pos->board->size != m->size || pos->rules != old->rules ||
+        pos->komi != old->komi || pos->handicap != old->handicap)
+        return NULL;
+    if (hs_board_key(pos->board) == hs_board_key(&m->root_board) &&
+        pos->to_move == old->to_move && pos->n_hist == old->n_hist &&
+        (pos->n_hist == 0 || pos->hist_move[pos->n_hist - 1] == old->hist_move[old->n_hist - 1]))
+        return m->root;
+    for (int k = 1; k <= 2 && k <= pos->n_hist; k++) {
+        hs__mcts_edge_t *e = s_follow(m, pos, k);
+        if (e) {
+            hs__mcts_node_t *n = e->child;
+            e->child = NULL;   /* detached: freeing the old root spares it */
+            return n;
+        }
+    }
+    return NULL;
+}
