@@ -17,7 +17,8 @@
  * or two moves), and every lane's leaves go into the same evaluator calls
  * (hs_mcts_step_many). L is about the evaluator's batch, but a lane keeps at
  * least S_MIN_RUN positions where n allows, for reuse; with a net and fewer
- * lanes than its batch, each search keeps several leaves in flight. Trees
+ * lanes than its batch, each search keeps several leaves in flight (virtual
+ * loss), at most one per 16 visits and S_LEAVES_MAX. Trees
  * outlive the call: a lane whose first position follows the last position
  * of a tree of the previous call gets that tree.
  *
@@ -31,7 +32,9 @@
  * averaged over the tree (int8), a result string from the lead, and the
  * search's own fields (HS_ENGINE_HAS_SEARCH): visits, best move, principal
  * variation, the most visited root moves with their visits, win rate, lead
- * and prior. Boards above HS_NN_MAX_SIZE get no result (flags 0).
+ * and prior. A finished game's position (no move searched: two passes end
+ * it) gets the evaluation without the search's fields. Boards above
+ * HS_NN_MAX_SIZE get no result (flags 0).
  */
 #include <math.h>
 #include <stdio.h>
@@ -191,8 +194,11 @@ static int s_plan(s_mcts_t *s, const hs_engine_pos_t *pos, int n, int *n_lanes,
         lanes = n / S_MIN_RUN > 1 ? n / S_MIN_RUN : 1;
     int leaves = 1;
     if (s->nn) {   /* a net wants full batches; rollouts gain nothing from it */
+        /* Virtual loss spreads a search's leaves: at most one in flight per
+         * 16 visits, so a small budget is not spent all at the first ply. */
+        int most = s->mc.max_visits / 16 < S_LEAVES_MAX ? s->mc.max_visits / 16 : S_LEAVES_MAX;
         leaves = (cap + lanes - 1) / lanes;
-        leaves = leaves > S_LEAVES_MAX ? S_LEAVES_MAX : leaves;
+        leaves = leaves > most ? most : leaves < 1 ? 1 : leaves;
     }
     hs_mcts_config_t mc = s->mc;
     mc.threads = leaves;
@@ -253,6 +259,10 @@ static void s_result(const hs_mcts_result_t *res, hs_engine_result_t *r)
     r->pv_len = res->pv_len < HS_ENGINE_PV_MAX ? res->pv_len : HS_ENGINE_PV_MAX;
     for (int i = 0; i < r->pv_len; i++)
         r->pv[i] = s_vertex(res->pv[i], size);
+    if (r->pv_len < 1) {   /* the PV starts with the best move, always */
+        r->pv[0] = r->best;
+        r->pv_len = 1;
+    }
     r->num_moves = res->num_moves < HS_ENGINE_SEARCH_MOVES ? res->num_moves
                                                           : HS_ENGINE_SEARCH_MOVES;
     for (int i = 0; i < r->num_moves; i++) {
