@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/replay.h"
 #include "core/sgf.h"
@@ -92,11 +93,22 @@ static void test_specs(void)
     HS_CHECK(!used);
     HS_CHECK_INT(hs_net_specs("mcts:net=nothash", h, 1, out, sizeof out, NULL, &err),
                  HS_EINVAL);
-    /* net=FILE: a file that does not load is an error naming it. */
+    /* net=FILE: a file that does not load is an error naming it; a value that
+     * is no file passes, to be refused as not a hash. */
     hs_net_set_t set = { 0 };
-    HS_CHECK(hs_net_specs_files(&set, "mcts:visits=9,net=/nonexistent.bin.gz", out,
-                                sizeof out, &err) < 0);
-    HS_CHECK(strstr(err.msg, "/nonexistent.bin.gz") != NULL);
+    char junk[] = "/tmp/hs-test-mcts-junk-XXXXXX", list[128];
+    int fd = mkstemp(junk);
+    HS_CHECK(fd >= 0 && write(fd, "not a model", 11) == 11);
+    if (fd >= 0)
+        close(fd);
+    snprintf(list, sizeof list, "mcts:visits=9,net=%s", junk);
+    HS_CHECK(hs_net_specs_files(&set, list, out, sizeof out, &err) < 0);
+    HS_CHECK(strstr(err.msg, junk) != NULL);
+    unlink(junk);
+    HS_CHECK_INT(hs_net_specs_files(&set, "mcts:net=0123", out, sizeof out, &err), 0);
+    HS_CHECK_STR(out, "mcts:net=0123");
+    HS_CHECK_INT(hs_net_specs(out, h, 1, list, sizeof list, NULL, &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "net=<32 lowercase hex digits>") != NULL);
     HS_CHECK_INT(hs_net_specs_files(&set, "mcts:visits=9,judge", out, sizeof out, &err), 0);
     HS_CHECK_STR(out, "mcts:visits=9,judge");
     hs_net_set_free(&set);

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/poskey.h"
 #include "core/wire.h"
@@ -57,8 +58,8 @@ static int s_net_spec(const char *s, size_t len, const hs_engine_spec_t *sp,
         if (sp->options_len < 4 || memcmp(sp->options, "net=", 4)
             || !hs_wire_net_hash_valid(sp->options + 4, sp->options_len - 4))
             return hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a net engine's option is "
-                                "net=<%d lowercase hex digits>, the net's hash", (int)len, s,
-                                HS_WIRE_NET_HASH_LEN);
+                                "net=<%d lowercase hex digits>, the net's hash (or net=FILE, "
+                                "a model file)", (int)len, s, HS_WIRE_NET_HASH_LEN);
         return s_put(out, size, at, s, len) ? 0 : HS_ELIMIT;
     }
     if (n <= 0)
@@ -86,8 +87,8 @@ static int s_optional_spec(const char *s, size_t len, const hs_engine_spec_t *sp
     size_t hl = 0;
     const char *h = sp->options ? s_opt(sp->options, sp->options_len, "net", &hl) : NULL;
     if (h && !hs_wire_net_hash_valid(h, hl))
-        return hs_error_set(err, HS_EINVAL, "engine spec '%.*s': net= takes a net's hash "
-                            "(%d lowercase hex digits) or a file that loads", (int)len, s,
+        return hs_error_set(err, HS_EINVAL, "engine spec '%.*s': net=<%d lowercase hex "
+                            "digits>, the net's hash (or net=FILE, a model file)", (int)len, s,
                             HS_WIRE_NET_HASH_LEN);
     if (h || n <= 0) {
         *used |= h != NULL;
@@ -194,13 +195,15 @@ int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t
         const char *colon = memchr(s, ':', len);
         const char *v = colon ? s_opt(colon + 1, len - (size_t)(colon + 1 - s), "net", &vl)
                               : NULL;
-        bool ok;
-        if (v && !hs_wire_net_hash_valid(v, vl)) {
-            char path[4096];
-            if (vl >= sizeof path)
-                return hs_error_set(err, HS_EINVAL, "net= file name too long");
+        char path[4096];
+        bool ok, file = v && !hs_wire_net_hash_valid(v, vl) && vl < sizeof path;
+        if (file) {
             memcpy(path, v, vl);
             path[vl] = '\0';
+        }
+        /* A value that is neither a hash nor a file passes, for hs_net_specs
+         * to refuse as not a hash ("net:net=0123" is a typo, not a path). */
+        if (file && access(path, F_OK) == 0) {
             const char *hash;
             int rc = s_load(set, path, &hash, err);
             if (rc < 0)

@@ -72,9 +72,10 @@ int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err);
 
 /*
  * The issue's `--engines mcts:visits=200,net=FILE`: every spec whose option
- * net= is not a hash names a file, which is loaded into set (as --net FILE
- * is; a net already there is not loaded twice) and replaced by the net's
- * hash in the list written to out. Other specs are copied as they are.
+ * net= is not a hash but a file that exists has it loaded into set (as --net
+ * FILE is; a net already there is not loaded twice) and replaced by the net's
+ * hash in the list written to out. Other specs are copied as they are (a
+ * value that is neither is hs_net_specs's to refuse, as not a hash).
  * Returns 0, HS_ELIMIT (out too small, or past HS_NET_MAX nets) or the
  * loader's error naming the file. Run it before hs_net_specs.
  */
