@@ -1,0 +1,128 @@
+/*
+ * worker/mcts_eval_net.c — the net as the search's leaf evaluator
+ * (worker/mcts_eval.h): each leaf at the symmetry its board key and the seed
+ * pick, then hs_nn_output_t (White's view) turned into hs_mcts_eval_t (the
+ * side to move's view).
+ *
+ * Batching: hs_nn_evaluate takes one symmetry per call, so a call's leaves
+ * are sorted into (at most eight) groups by symmetry and each group goes
+ * through one hs_nn_evaluate, which cuts it into backend batches itself.
+ * The groups keep the leaves' order within them; results go back to the
+ * leaves' own slots.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "worker/mcts_eval.h"
+#include "worker/mcts_eval_internal.h"
+
+typedef struct s_net {
+    hs_nn_evaluator_t *nn;       /* borrowed */
+    uint64_t seed;
+    int max_batch;
+    hs_nn_pos_t *pos;            /* [max_batch] the leaves sorted by symmetry */
+    int *leaf;                   /* [max_batch] which leaf each sorted slot is */
+    unsigned char *sym;          /* [max_batch] each leaf's symmetry, in call order */
+    hs_nn_output_t *out;         /* [max_batch] the net's outputs, sorted */
+} s_net_t;
+
+static void s_destroy(void *ctx)
+{
+    s_net_t *s = ctx;
+    free(s->pos);
+    free(s->leaf);
+    free(s->sym);
+    free(s->out);
+    free(s);
+}
+
+static double s_helper_cpu(void *ctx)
+{
+    return hs_nn_evaluator_helper_cpu(((s_net_t *)ctx)->nn);
+}
+
+/* The net's output (White's view) as the search wants it (to_move's view). */
+static void s_convert(const hs_nn_output_t *o, hs_color_t to_move, hs_mcts_eval_t *e)
+{
+    const int n = o->n, area = n * n;
+    const float sign = to_move == HS_WHITE ? 1.0f : -1.0f;
+    /* no_result is neither a win nor a loss: it counts 0, as in KataGo. */
+    e->value = sign * (o->white_win - o->white_loss);
+    e->score = sign * o->white_lead;
+    /* The variance is the same from both sides; clamp the rounding below 0. */
+    float var = o->white_score_selfplay_sq - o->white_score_selfplay * o->white_score_selfplay;
+    e->score_stdev = var > 0.0f ? sqrtf(var) : 0.0f;
+    memcpy(e->policy, o->policy, (size_t)(area + 1) * sizeof *e->policy);
+    for (int i = area + 1; i < HS_MCTS_MAX_MOVES; i++)
+        e->policy[i] = -1.0f;
+    for (int i = 0; i < area; i++)
+        e->ownership[i] = sign * o->ownership[i];
+    for (int i = area; i < HS_MCTS_MAX_AREA; i++)
+        e->ownership[i] = 0.0f;
+}
+
+static int s_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out, hs_error_t *err)
+{
+    s_net_t *s = ctx;
+    if (n < 0 || n > s->max_batch)
+        return hs_error_set(err, HS_EINVAL, "net evaluator: %d leaves (at most %d a call)", n,
+                            s->max_batch);
+    /* Counting sort by symmetry: stable, so each group keeps the call's order. */
+    int start[HS_NN_SYM_ALL + 1] = {0};
+    for (int i = 0; i < n; i++) {
+        s->sym[i] = (unsigned char)(hs__mcts_mix(s->seed, hs__mcts_leaf_key(&pos[i])) & 7);
+        start[s->sym[i] + 1]++;
+    }
+    for (int k = 0; k < HS_NN_SYM_ALL; k++)
+        start[k + 1] += start[k];
+    int fill[HS_NN_SYM_ALL];
+    memcpy(fill, start, sizeof fill);
+    for (int i = 0; i < n; i++) {
+        int slot = fill[s->sym[i]]++;
+        s->pos[slot] = pos[i];
+        s->leaf[slot] = i;
+    }
+    for (int k = 0; k < HS_NN_SYM_ALL; k++) {
+        int m = start[k + 1] - start[k];
+        if (!m)
+            continue;
+        int rc = hs_nn_evaluate(s->nn, s->pos + start[k], m, k, s->out + start[k], err);
+        if (rc)
+            return rc;
+    }
+    for (int slot = 0; slot < n; slot++)
+        s_convert(&s->out[slot], s->pos[slot].to_move, &out[s->leaf[slot]]);
+    return 0;
+}
+
+int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_evaluator_t *out,
+                                 hs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!nn)
+        return hs_error_set(err, HS_EINVAL, "net evaluator: no net");
+    int mb = hs_nn_backend_max_batch(hs_nn_evaluator_backend(nn));
+    s_net_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return hs_error_set(err, HS_ENOMEM, "net evaluator: out of memory");
+    s->nn = nn;
+    s->seed = seed;
+    s->max_batch = mb > 0 ? mb : 1;
+    s->pos = malloc((size_t)s->max_batch * sizeof *s->pos);
+    s->leaf = malloc((size_t)s->max_batch * sizeof *s->leaf);
+    s->sym = malloc((size_t)s->max_batch);
+    s->out = malloc((size_t)s->max_batch * sizeof *s->out);
+    if (!s->pos || !s->leaf || !s->sym || !s->out) {
+        s_destroy(s);
+        return hs_error_set(err, HS_ENOMEM, "net evaluator: out of memory for a batch of %d",
+                            mb > 0 ? mb : 1);
+    }
+    out->eval = s_eval;
+    out->ctx = s;
+    out->max_batch = s->max_batch;
+    out->name = "net";
+    out->destroy = s_destroy;
+    out->helper_cpu = s_helper_cpu;
+    return 0;
+}
