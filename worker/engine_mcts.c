@@ -15,8 +15,9 @@
  * the lanes; a lane searches its positions in order with one tree
  * (hs_mcts_set_root keeps the subtree when the next position follows by one
  * or two moves), and every lane's leaves go into the same evaluator calls
- * (hs_mcts_step_many). L is about the evaluator's batch, but a lane keeps at
- * least S_MIN_RUN positions where n allows, for reuse; with a net and fewer
+ * (hs_mcts_step_many). L is the number of runs of consecutive moves in the
+ * batch, a long run cut into lanes of S_MIN_RUN positions or more (for
+ * reuse), at most the evaluator's batch; with a net and fewer
  * lanes than its batch, each search keeps several leaves in flight (virtual
  * loss), at most one per 16 visits and S_LEAVES_MAX. Trees
  * outlive the call: a lane whose first position follows the last position
@@ -186,12 +187,18 @@ static int s_tree_for(s_mcts_t *s, int l, const hs_engine_pos_t *p, bool follow,
 static int s_plan(s_mcts_t *s, const hs_engine_pos_t *pos, int n, int *n_lanes,
                   hs_error_t *err)
 {
+    /* Runs of positions that follow each other (a tree can be kept): as many
+     * lanes as runs, long runs cut into pieces of S_MIN_RUN or more, and no
+     * more lanes than one evaluator call takes. */
+    int runs = 1;
+    for (int i = 1; i < n; i++)
+        runs += pos[i].game->id[0] != pos[i - 1].game->id[0] ||
+                pos[i].game->id[1] != pos[i - 1].game->id[1] ||
+                pos[i].move_number <= pos[i - 1].move_number ||
+                pos[i].move_number > pos[i - 1].move_number + 2;
     int cap = s->ev.max_batch > 0 ? s->ev.max_batch : 1;
-    int lanes = n < cap ? n : cap;
-    if (lanes > S_LANES_MAX)
-        lanes = S_LANES_MAX;
-    if (lanes > 1 && n / lanes < S_MIN_RUN)
-        lanes = n / S_MIN_RUN > 1 ? n / S_MIN_RUN : 1;
+    int lanes = n / S_MIN_RUN > runs ? n / S_MIN_RUN : runs;
+    lanes = lanes > cap ? cap : lanes > S_LANES_MAX ? S_LANES_MAX : lanes;
     int leaves = 1;
     if (s->nn) {   /* a net wants full batches; rollouts gain nothing from it */
         /* Virtual loss spreads a search's leaves: at most one in flight per
