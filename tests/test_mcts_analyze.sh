@@ -12,7 +12,8 @@
 #      mcts:visits=8 the same way; then the b6c96 net from ../shared when it
 #      is there (skipped with a message where it is absent);
 #   D. a cluster: broker + worker + `submit --engines mcts:visits=8,playouts=2`
-#      (a spec with two options through the broker's journal and TASKs).
+#      (a spec with two options through the broker's journal and TASKs), then
+#      `submit --engines mcts:visits=8,net=FILE` to a worker holding the net.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,6 +34,7 @@ mv "$tmp"/random9/*.sgf "$tmp/games/"
     --threads 1 --quiet > "$tmp/out" 2> "$tmp/err"
 check "A: analyze --engines mcts:visits=16: exit status" "$?" 0
 check "A: the spec as given" "$(grep -c 'engines: mcts:visits=16$' "$tmp/out")" 1
+check "A: no failed game" "$(grep -c '^  games *2 analyzed, 0 failed' "$tmp/out")" 1
 check "A: the summary gives the mean leaf batch" \
       "$(grep -c '^  search  *[0-9]* leaf evaluator calls, [0-9]* leaves, mean batch [0-9.]*$' "$tmp/out")" 1
 "$BIN" query --db "$tmp/db" --json > "$tmp/j"
@@ -73,6 +75,7 @@ spec=$(grep -o 'mcts:visits=8,net=[0-9a-f]*' "$tmp/out" | head -1)
 check "C: net=FILE becomes the net's hash" "${#spec}" 50
 "$BIN" query --db "$tmp/dbn" --json > "$tmp/j"
 check "C: json: the search's fields" "$(grep -c '"visits":8,"best":' "$tmp/j")" "$(wc -l < "$tmp/j")"
+check "C: no failed game" "$(grep -c '^  games *2 analyzed, 0 failed' "$tmp/out")" 1
 "$BIN" analyze "$tmp/games" --db "$tmp/dbn" --engines mcts:visits=8 --net "$TINY" --backend ref \
     --moves every:20 --quiet > "$tmp/out2" 2> "$tmp/err"
 check "C: --net FILE binds mcts:visits=8 to the same spec" \
@@ -82,6 +85,7 @@ if [ -f "$NET" ]; then
     "$BIN" analyze "$tmp/games" --db "$tmp/dbb" --engines "mcts:visits=16,net=$NET" \
         --moves every:40 --quiet > "$tmp/out" 2> "$tmp/err"
     check "C: b6c96: exit status" "$?" 0
+    check "C: b6c96: no failed game" "$(grep -c '^  games *2 analyzed, 0 failed' "$tmp/out")" 1
     "$BIN" query --db "$tmp/dbb" --json > "$tmp/j"
     check "C: b6c96: the search's fields" "$(grep -c '"visits":16,"best":' "$tmp/j")" \
           "$(wc -l < "$tmp/j")"
@@ -92,19 +96,26 @@ fi
 # D. a cluster
 if start_broker_at "tcp://127.0.0.1:*" "$tmp/dbc" "$tmp/broker.log"; then
     pids+=("$bpid")
-    "$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name w1 2>>"$tmp/worker.log" &
+    "$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name w1 --net "$TINY" \
+        --backend ref 2>>"$tmp/worker.log" &
     wpid=$!
     pids+=("$wpid")
     "$BIN" submit "$tmp/games" --broker "$addr" --engines mcts:visits=8,playouts=2 \
         --moves every:25 --wait > "$tmp/sub.out" 2> "$tmp/sub.err"
     check "D: submit --wait: exit status" "$?" 0
+    "$BIN" submit "$tmp/games" --broker "$addr" --engines "mcts:visits=8,net=$TINY" \
+        --moves every:25 --wait > "$tmp/sub2.out" 2> "$tmp/sub2.err"
+    check "D: submit mcts:visits=8,net=FILE --wait: exit status" "$?" 0
+    check "D: no failed game" "$(grep -c 'done: 2 games done, 0 failed' "$tmp/sub2.out")" 1
     kill -TERM "$wpid" "$bpid" 2>/dev/null
     wait "$wpid" 2>/dev/null
     wait "$bpid" 2>/dev/null
     "$BIN" query --db "$tmp/dbc" --json > "$tmp/j"
+    rows=$(grep -c '"engine":"mcts:visits=8,playouts=2",' "$tmp/j")
     check "D: the spec with two options, whole" \
-          "$(grep -c '"engine":"mcts:visits=8,playouts=2",.*"visits":8,"best":' "$tmp/j")" \
-          "$(wc -l < "$tmp/j")"
-    check "D: rows stored" "$([ "$(wc -l < "$tmp/j")" -ge 4 ] && echo yes)" yes
+          "$(grep -c '"engine":"mcts:visits=8,playouts=2",.*"visits":8,"best":' "$tmp/j")" "$rows"
+    check "D: rows stored" "$([ "$rows" -ge 4 ] && echo yes)" yes
+    check "D: net=FILE sent as the net's hash, computed by the worker holding it" \
+          "$(grep -c '"engine":"mcts:visits=8,net=[0-9a-f]\{32\}",.*"visits":8,"best":' "$tmp/j")" "$rows"
 fi
 exit $fail

@@ -205,7 +205,8 @@ static int s_plan(s_mcts_t *s, const hs_engine_pos_t *pos, int n, int *n_lanes,
          * 16 visits, so a small budget is not spent all at the first ply. */
         int most = s->mc.max_visits / 16 < S_LEAVES_MAX ? s->mc.max_visits / 16 : S_LEAVES_MAX;
         leaves = (cap + lanes - 1) / lanes;
-        leaves = leaves > most ? most : leaves < 1 ? 1 : leaves;
+        leaves = leaves > most ? most : leaves;
+        leaves = leaves < 1 ? 1 : leaves;
     }
     hs_mcts_config_t mc = s->mc;
     mc.threads = leaves;
