@@ -8,6 +8,7 @@
  *     PV, root moves), the same from a fresh instance on the same batch;
  *   - lanes reuse trees: a batch of consecutive moves evaluates fewer leaves
  *     than n * visits, and fewer than the same positions one call each;
+ *   - over the tiny hand-made net (ref backend), with 8 and 40 visits;
  *   - a task through the worker's path: the search's fields in the RESULT;
  *   - the record: the search's fields round-trip through the wire (field 14)
  *     and the store (extension bit 0x04, a bit a reader from before refuses);
@@ -26,6 +27,8 @@
 #include "test.h"
 #include "worker/engine.h"
 #include "worker/net_specs.h"
+#include "worker/nn/backend.h"
+#include "worker/nn/model.h"
 #include "worker/worker_internal.h"
 
 static const char s_sgf[] =
@@ -160,7 +163,7 @@ static long s_run(const char *opts, const hs_engine_pos_t *pos, int n, hs_engine
     return leaves;
 }
 
-static void s_check_result(const hs_engine_result_t *r)
+static void s_check_result(const hs_engine_result_t *r, int visits)
 {
     unsigned want = HS_ENGINE_HAS_SCORE | HS_ENGINE_HAS_WINRATE | HS_ENGINE_HAS_OWNERSHIP |
                     HS_ENGINE_HAS_RESULT | HS_ENGINE_HAS_SEARCH;
@@ -172,7 +175,7 @@ static void s_check_result(const hs_engine_result_t *r)
         own_bad += r->ownership[v] < -100 || r->ownership[v] > 100;
     HS_CHECK_INT(own_bad, 0);
     HS_CHECK(r->result[0] == 'B' || r->result[0] == 'W' || r->result[0] == '0');
-    HS_CHECK_INT(r->visits, S_VISITS);
+    HS_CHECK_INT(r->visits, visits);
     HS_CHECK(r->pv_len >= 1 && r->pv_len <= HS_ENGINE_PV_MAX);
     HS_CHECK(r->num_moves >= 1 && r->num_moves <= HS_ENGINE_SEARCH_MOVES);
     HS_CHECK_INT(r->pv[0], r->best);
@@ -210,7 +213,7 @@ static void test_engine(const hs_game_t *g)
     snprintf(opts, sizeof opts, "visits=%d", S_VISITS);
     long reused = s_run(opts, b->pos, S_N, r1);
     for (int i = 0; i < S_N; i++)
-        s_check_result(&r1[i]);
+        s_check_result(&r1[i], S_VISITS);
     /* The same batch on a fresh instance: the same results. */
     long again = s_run(opts, b->pos, S_N, r2);
     HS_CHECK_INT((int)again, (int)reused);
@@ -230,6 +233,45 @@ done:
     free(b);
     free(r1);
     free(r2);
+}
+
+/* Over a net (the tiny hand-made model, ref backend): a search of fewer than
+ * 16 visits (one leaf in flight) and one of 40 (several), results filled. */
+static void test_net(const hs_game_t *g)
+{
+    const char *data = getenv("HS_TEST_DATA");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/nnmodel/tiny-v8.bin",
+             data ? data : "tests/data");
+    hs_error_t err = { 0 };
+    hs_nn_model_t *m = NULL;
+    s_batch_t *b = calloc(1, sizeof *b);
+    hs_engine_result_t *r = calloc(S_N, sizeof *r);
+    HS_CHECK_INT(hs_nn_model_load(path, &m, &err), 0);
+    if (!m || !b || !r || s_batch(g, b, &err))
+        goto done;
+    const hs_nn_model_t *nets[1] = { m };
+    static const int visits[2] = { 8, 40 };
+    for (int k = 0; k < 2; k++) {
+        char opts[96];
+        snprintf(opts, sizeof opts, "visits=%d,net=%s", visits[k], m->hash);
+        hs_engine_config_t cfg = { .gpu = -1, .options = opts, .nets = nets, .n_nets = 1,
+                                   .net_backend = HS_NN_BACKEND_REF, .net_batch = 8 };
+        hs_engine_t eng;
+        HS_CHECK_INT(hs_engine_init(&eng, "mcts", &cfg, &err), 0);
+        if (!eng.vt)
+            continue;
+        for (int i = 0; i < 6; i++)
+            r[i].flags = 0;
+        HS_CHECK_INT(hs_engine_evaluate(&eng, b->pos, 6, r, &err), 0);
+        for (int i = 0; i < 6; i++)
+            s_check_result(&r[i], visits[k]);
+        hs_engine_fini(&eng);
+    }
+done:
+    hs_nn_model_free(&m);
+    free(b);
+    free(r);
 }
 
 /* A task through the worker's path: replay, history, batching, the RESULT. */
@@ -397,6 +439,7 @@ int main(void)
     test_record();
     if (g.num_moves >= S_N) {
         test_engine(&g);
+        test_net(&g);
         test_worker_path(&g);
     }
     hs_game_fini(&g);
