@@ -1,41 +1,67 @@
 /*
- * cli/cmd_gtp.c — `hyeongse gtp`: loads a net, creates its evaluator on the
- * chosen backend and speaks GTP on stdin/stdout (worker/gtp.h). Everything
- * that can fail at start (the net file, the backend) fails here, before the
- * first command, with a message and exit status 1, so a controller that
+ * cli/cmd_gtp.c — `hyeongse gtp`: speaks GTP on stdin/stdout
+ * (worker/gtp.h) and plays and analyses with the tree search
+ * (worker/mcts.h): with --net over the net (KataGo's .bin.gz on the chosen
+ * backend, which kata-raw-nn uses too), without it over rollouts.
+ * Everything that can fail at start (the options, the net file, the backend,
+ * the evaluator's threads) fails here, before the first command, with a
+ * message and exit status 1 (2 for a usage error), so a controller that
  * starts us sees a dead engine and a reason on stderr instead of answers
- * from no net.
+ * from a half-made one.
  */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "core/rules.h"
 #include "worker/gtp.h"
+#include "worker/mcts.h"
+#include "worker/mcts_eval.h"
 #include "worker/nn/eval.h"
 #include "worker/nn/model.h"
 
-const char hs_cmd_gtp_summary[] = "speak GTP with a KataGo net (kata-raw-nn, loadsgf, play, ...)";
+const char hs_cmd_gtp_summary[] = "play and analyse over GTP (genmove, kata-analyze, ...), "
+                                  "with a KataGo net or rollouts";
 
-/* Positions per backend run: `kata-raw-nn all` is 8 symmetries of one position. */
+/* Positions per backend run at least: `kata-raw-nn all` is 8 symmetries of one position. */
 #define S_BATCH 8
 
 static void s_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hyeongse gtp --net FILE [--rules R] [--backend ref|cpu|cuda]\n\n"
-            "Speaks GTP (version 2) on stdin/stdout with a KataGo net (.bin.gz).\n"
+            "usage: hyeongse gtp [--net FILE] [--visits N] [--threads N] [--time SECONDS]\n"
+            "                    [--backend ref|cpu|cuda] [--rules R] [--seed S]\n"
+            "                    [--resign-threshold P] [--analysis-visits N]\n\n"
+            "Speaks GTP (version 2) on stdin/stdout and searches with PUCT tree search:\n"
+            "over a KataGo net (.bin.gz) with --net, else over rollouts. docs/GTP.md has\n"
+            "the details and how to add it to Sabaki, Lizzie or KaTrain.\n"
             "Commands: protocol_version, name, version, known_command, list_commands,\n"
-            "quit, boardsize, clear_board, komi, play, loadsgf FILE [MOVE],\n"
-            "kata-set-rules, kata-get-rules, showboard, kata-raw-nn SYMMETRY|all|mean.\n\n"
-            "  --net FILE      the net (required)\n"
-            "  --rules R       rules at start: japanese (default), korean, chinese, aga,\n"
-            "                  new-zealand, tromp-taylor; komi starts as their default\n"
-            "  --backend B     ref, cpu or cuda (default: cuda with a GPU, else cpu where\n"
-            "                  built, else ref)\n");
+            "quit, boardsize, clear_board, komi, play, undo, genmove, loadsgf FILE [MOVE],\n"
+            "kata-set-rules, kata-get-rules, showboard, time_settings, kgs-time_settings,\n"
+            "time_left, final_score, final_status_list, lz-analyze, kata-analyze,\n"
+            "lz-genmove_analyze, kata-genmove_analyze, kata-raw-nn (with --net).\n\n"
+            "  --net FILE        the net (default: none, the search uses rollouts)\n"
+            "  --visits N        visits per genmove (default 200)\n"
+            "  --threads N       leaves per search step, and rollout threads (default 1)\n"
+            "  --time SECONDS    the most a genmove may take (default: only the clock\n"
+            "                    that time_settings set limits it)\n"
+            "  --backend B       ref, cpu or cuda (default: cuda with a GPU, else cpu where\n"
+            "                    built, else ref)\n"
+            "  --rules R         rules at start: japanese (default), korean, chinese, aga,\n"
+            "                    new-zealand, tromp-taylor; komi starts as their default\n"
+            "  --seed S          the search's seed (default 0; with --threads 1 a search\n"
+            "                    repeats exactly)\n"
+            "  --resign-threshold P  genmove resigns when the mover's win rate is below P\n"
+            "                    late in the game (default 0.05; 0 never resigns)\n"
+            "  --analysis-visits N  analysis stops searching there (default 1000000)\n");
 }
 
 typedef struct s_opts {
     const char *net, *rules, *backend;
+    const char *visits, *threads, *time, *seed, *resign, *analysis;
 } s_opts_t;
 
 /* 0, 1 for --help, -1 for a usage error (printed). */
@@ -47,7 +73,13 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
             return 1;
         const char **slot = !strcmp(a, "--net") ? &o->net
                           : !strcmp(a, "--rules") ? &o->rules
-                          : !strcmp(a, "--backend") ? &o->backend : NULL;
+                          : !strcmp(a, "--backend") ? &o->backend
+                          : !strcmp(a, "--visits") ? &o->visits
+                          : !strcmp(a, "--threads") ? &o->threads
+                          : !strcmp(a, "--time") ? &o->time
+                          : !strcmp(a, "--seed") ? &o->seed
+                          : !strcmp(a, "--resign-threshold") ? &o->resign
+                          : !strcmp(a, "--analysis-visits") ? &o->analysis : NULL;
         if (!slot) {
             fprintf(stderr, "hyeongse gtp: unknown option %s\n", a);
             return -1;
@@ -58,10 +90,41 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
         }
         *slot = argv[++i];
     }
-    if (!o->net) {
-        fprintf(stderr, "hyeongse gtp: --net FILE is required\n");
+    return 0;
+}
+
+/* A number in lo..hi (seconds, a probability); -1 with a message. */
+static int s_real(const char *opt, const char *text, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end || !isfinite(v) || v < lo || v > hi) {
+        fprintf(stderr, "hyeongse gtp: %s needs a number %g..%g, not '%s'\n", opt, lo, hi, text);
         return -1;
     }
+    *out = v;
+    return 0;
+}
+
+/* The numeric options into cfg and *threads; -1 (printed) on a bad one. */
+static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
+{
+    hs_mcts_config_default(&cfg->search);
+    cfg->resign_threshold = 0.05;
+    int visits = 200;
+    long seed = 0;
+    *threads = 1;
+    if ((o->visits && hs__cli_int("gtp", "--visits", o->visits, 1, 100000000, &visits)) ||
+        (o->threads && hs__cli_int("gtp", "--threads", o->threads, 1, 256, threads)) ||
+        (o->seed && hs__cli_long("gtp", "--seed", o->seed, 0, LONG_MAX, &seed)) ||
+        (o->analysis && hs__cli_int("gtp", "--analysis-visits", o->analysis, 1, 100000000,
+                                    &cfg->analysis_visits)) ||
+        (o->time && s_real("--time", o->time, 0, 1e6, &cfg->move_time)) ||
+        (o->resign && s_real("--resign-threshold", o->resign, 0, 1, &cfg->resign_threshold)))
+        return -1;
+    cfg->search.max_visits = visits;
+    cfg->search.threads = *threads;
+    cfg->search.seed = (uint64_t)seed;
     return 0;
 }
 
@@ -83,6 +146,40 @@ static int s_choices(const s_opts_t *o, hs_gtp_config_t *cfg, hs_nn_backend_kind
     return 0;
 }
 
+/* What the session searches with, and what it must free. */
+typedef struct s_engine {
+    hs_nn_model_t *model;
+    hs_nn_evaluator_t *nn;
+    hs_mcts_evaluator_t ev;
+} s_engine_t;
+
+static void s_engine_free(s_engine_t *e)
+{
+    hs_mcts_evaluator_free(&e->ev);
+    hs_nn_evaluator_free(&e->nn);
+    hs_nn_model_free(&e->model);
+}
+
+/* The net and its evaluators, or the rollout evaluator without --net. */
+static int s_engine_make(const s_opts_t *o, hs_nn_backend_kind_t kind, int threads,
+                         uint64_t seed, s_engine_t *e, hs_error_t *err)
+{
+    if (!o->net) {
+        hs_mcts_rollout_config_t rc;
+        hs_mcts_rollout_config_default(&rc);
+        rc.threads = threads;
+        rc.seed = seed;
+        return hs_mcts_rollout_evaluator_create(&rc, &e->ev, err);
+    }
+    hs_nn_backend_config_t bc = { .kind = kind, .max_batch = threads > S_BATCH ? threads : S_BATCH };
+    int rc = hs_nn_model_load(o->net, &e->model, err);
+    if (!rc)
+        rc = hs_nn_evaluator_create(e->model, &bc, &e->nn, err);
+    if (!rc)
+        rc = hs_mcts_net_evaluator_create(e->nn, seed, &e->ev, err);
+    return rc;
+}
+
 int hs_cmd_gtp(int argc, char **argv)
 {
     s_opts_t o = { 0 };
@@ -93,31 +190,37 @@ int hs_cmd_gtp(int argc, char **argv)
     }
     hs_gtp_config_t cfg = { .name = "hyeongse", .version = HS_VERSION };
     hs_nn_backend_kind_t kind;
+    int threads;
+    if (s_numbers(&o, &cfg, &threads))
+        return 2;
     if ((rc = s_choices(&o, &cfg, &kind)))
         return rc;
     hs_error_t err;
     hs_error_clear(&err);
-    hs_nn_model_t *m = NULL;
-    hs_nn_evaluator_t *e = NULL;
+    s_engine_t e = { 0 };
     hs_gtp_t *g = NULL;
-    hs_nn_backend_config_t bc = { .kind = kind, .max_batch = S_BATCH };
-    if (hs_nn_model_load(o.net, &m, &err) || hs_nn_evaluator_create(m, &bc, &e, &err)) {
+    if (s_engine_make(&o, kind, threads, cfg.search.seed, &e, &err)) {
         fprintf(stderr, "hyeongse gtp: %s\n", err.msg);
-        hs_nn_model_free(&m);
+        s_engine_free(&e);
         return 1;
     }
-    cfg.model = m;
-    cfg.eval = e;
+    cfg.model = e.model;
+    cfg.eval = e.nn;
+    cfg.search_eval = &e.ev;
     rc = hs_gtp_create(&cfg, &g, &err);
     if (!rc) {
-        fprintf(stderr, "hyeongse gtp: net %s (version %d), backend %s, rules %s: ready\n",
-                m->name, m->version, hs_nn_backend_kind_name(kind), hs_rules_get(cfg.rules).name);
+        if (e.model)
+            fprintf(stderr, "hyeongse gtp: net %s (version %d), backend %s, ", e.model->name,
+                    e.model->version, hs_nn_backend_kind_name(kind));
+        else
+            fprintf(stderr, "hyeongse gtp: rollouts, ");
+        fprintf(stderr, "%d visits, %d threads, rules %s: ready\n", cfg.search.max_visits,
+                threads, hs_rules_get(cfg.rules).name);
         rc = hs_gtp_run(g, stdin, stdout, &err);
     }
     if (rc)
         fprintf(stderr, "hyeongse gtp: %s\n", err.msg);
     hs_gtp_free(&g);
-    hs_nn_evaluator_free(&e);
-    hs_nn_model_free(&m);
+    s_engine_free(&e);
     return rc ? 1 : 0;
 }

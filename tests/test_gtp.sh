@@ -112,7 +112,7 @@ check "showboard header" "$(resp 9 | head -1)" "= Moves: 2  Next player: Black  
 check "showboard D4 is black" "$(resp 9 | grep '^ 4 ' | cut -c10)" "X"
 check "showboard Q16 is white" "$(resp 9 | grep '^16 ' | cut -c34)" "O"
 check "known_command yes" "$(resp 10)" "= true"
-check "known_command no" "$(resp 11)" "= false"
+check "known_command genmove" "$(resp 11)" "= true"
 check "komi not in halves" "$(resp 12)" "? komi must be an integer or half-integer"
 check "komi not a number" "$(resp 13)" "? Expected single float argument for komi"
 check "kata-set-rules" "$(resp 14)" "= "
@@ -176,8 +176,8 @@ for f in "$tmp/empty.bin.gz" "$tmp/junk.bin" "$tmp/absent.bin.gz"; do
     check "bad net $(basename "$f"): no GTP answer" "$(cat "$tmp/o")" ""
     check "bad net $(basename "$f"): says why" "$(grep -c '^hyeongse gtp: ' "$tmp/e")" 1
 done
-"$bin" gtp --backend ref </dev/null >/dev/null 2>&1
-check "no --net is a usage error" "$?" 2
+r=$(echo "kata-raw-nn 0" | "$bin" gtp --backend ref 2>/dev/null)
+check "no --net: rollouts, and kata-raw-nn says there is no net" "$r" "? kata-raw-nn: no net loaded"
 "$bin" gtp --net "$net" --rules bogus </dev/null >/dev/null 2>&1
 check "unknown --rules is a usage error" "$?" 2
 "$bin" gtp --net "$net" --backend bogus </dev/null >/dev/null 2>&1

@@ -1,13 +1,17 @@
 /*
- * worker/gtp.c — the GTP front end's command table, line cleaning, ids and
- * response framing (worker/gtp.h). The commands themselves are in
- * gtp_commands.c and gtp_raw_nn.c.
+ * worker/gtp.c — the GTP front end's command table, line cleaning, ids,
+ * response framing (worker/gtp.h) and the input queue hs_gtp_run reads into
+ * on its reader thread. The commands themselves are in gtp_commands.c,
+ * gtp_raw_nn.c, gtp_play.c and gtp_analyze.c.
  */
 #include "worker/gtp.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "worker/gtp_internal.h"
 
@@ -22,12 +26,34 @@ typedef struct s_command {
     void *ctx;
 } s_command_t;
 
+/* One line read ahead; text NULL for a line over S_MAX_LINE. */
+typedef struct s_line {
+    struct s_line *next;
+    char *text;
+} s_line_t;
+
+/* The reader thread's queue. eof: the reader has stopped (end of input, a
+ * read error, or no memory for a line) and queues nothing more. */
+typedef struct s_reader {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    s_line_t *head, *tail;
+    int eof;
+    FILE *in;
+    pthread_t thread;
+} s_reader_t;
+
 struct hs_gtp {
     hs_gtp_config_t cfg;
     hs_gtp_game_t game;
     s_command_t *cmds;
     int num_cmds, cap_cmds;
     int quit;
+    hs__gtp_search_t *search;   /* the search commands' shared state */
+    s_reader_t *reader;         /* inside hs_gtp_run only */
+    FILE *out;                  /* the current command's, for hs_gtp_stream */
+    const char *id;             /* likewise */
+    int streamed;               /* its header is out */
 };
 
 int hs_gtp_create(const hs_gtp_config_t *cfg, hs_gtp_t **out, hs_error_t *err)
@@ -47,6 +73,8 @@ int hs_gtp_create(const hs_gtp_config_t *cfg, hs_gtp_t **out, hs_error_t *err)
         rc = hs__gtp_register_basic(g, err);
     if (!rc)
         rc = hs__gtp_register_nn(g, err);
+    if (!rc)
+        rc = hs__gtp_register_search(g, &g->search, err);
     if (rc) {
         hs_gtp_free(&g);
         return rc;
@@ -63,6 +91,7 @@ void hs_gtp_free(hs_gtp_t **gp)
     for (int i = 0; i < g->num_cmds; i++)
         free(g->cmds[i].name);
     free(g->cmds);
+    hs__gtp_search_free(&g->search);
     hs_gtp_game_fini(&g->game);
     free(g);
     *gp = NULL;
@@ -152,18 +181,46 @@ static int s_split(char *s, char **words, int max)
     return n;
 }
 
+/* text without its blank lines and trailing blanks. */
+static void s_print_body(FILE *out, const char *text)
+{
+    size_t len = strlen(text);
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
+        len--;
+    for (size_t i = 0; i < len; i++)
+        if (!(text[i] == '\n' && (i + 1 == len || text[i + 1] == '\n' || i == 0)))
+            fputc(text[i], out);
+}
+
 /* The response text with its blank lines and trailing blanks dropped, framed. */
 static void s_print(FILE *out, int ok, const char *id, const char *text)
 {
     fprintf(out, "%c%s", ok ? '=' : '?', id);
-    size_t len = strlen(text);
-    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
-        len--;
     fputc(' ', out);   /* even before an empty response: KataGo and GNU Go do */
-    for (size_t i = 0; i < len; i++)
-        if (!(text[i] == '\n' && (i + 1 == len || text[i + 1] == '\n' || i == 0)))
-            fputc(text[i], out);
+    s_print_body(out, text);
     fputs("\n\n", out);
+}
+
+/* The end of a streamed response: the handler's leftover text, an empty line. */
+static void s_print_stream_end(FILE *out, const char *text)
+{
+    const char *t = text;
+    while (*t == '\n')
+        t++;
+    if (*t) {
+        s_print_body(out, t);
+        fputc('\n', out);
+    }
+    fputc('\n', out);
+}
+
+FILE *hs_gtp_stream(hs_gtp_t *g)
+{
+    if (!g->streamed) {
+        fprintf(g->out, "=%s\n", g->id);
+        g->streamed = 1;
+    }
+    return g->out;
 }
 
 /* Runs words[0] with the rest as arguments into resp; 0 or nonzero (failure). */
@@ -209,34 +266,169 @@ int hs_gtp_line(hs_gtp_t *g, const char *line, FILE *out)
         hs_gtp_printf(&resp, "command id too long");
     else if (n == S_MAX_ARGS)
         hs_gtp_printf(&resp, "too many arguments");
-    else
+    else {
+        g->out = out;
+        g->id = id;
+        g->streamed = 0;
         rc = s_dispatch(g, words, n, &resp);
-    if (resp.err)
+    }
+    if (g->streamed)
+        s_print_stream_end(out, resp.err ? "out of memory for the response" : resp.p ? resp.p : "");
+    else if (resp.err)
         s_print(out, 0, id, "out of memory for the response");
     else
         s_print(out, rc == 0, id, resp.p ? resp.p : "");
+    g->streamed = 0;
+    g->out = NULL;
     hs_buf_fini(&resp);
     free(buf);
     return g->quit;
 }
 
-int hs_gtp_run(hs_gtp_t *g, FILE *in, FILE *out, hs_error_t *err)
+static void s_free_ptr(void *p) { free(*(char **)p); }
+
+/* Queues l (NULL-safe: no memory ends the input). 0, or -1 to stop reading. */
+static int s_push(s_reader_t *r, s_line_t *l)
 {
+    if (!l)
+        return -1;
+    pthread_mutex_lock(&r->mu);
+    if (r->tail)
+        r->tail->next = l;
+    else
+        r->head = l;
+    r->tail = l;
+    pthread_cond_signal(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    return 0;
+}
+
+/* A queue entry for what getline read (len bytes); NULL when out of memory. */
+static s_line_t *s_line_new(const char *line, ssize_t len)
+{
+    s_line_t *l = calloc(1, sizeof *l);
+    if (!l || len > S_MAX_LINE)
+        return l;
+    if (!(l->text = strdup(line))) {
+        free(l);
+        return NULL;
+    }
+    return l;
+}
+
+/* The reader thread: lines into the queue until the end of input. Cancelled
+ * (at the read inside getline) when the session ends first. */
+static void *s_reader_main(void *arg)
+{
+    s_reader_t *r = arg;
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
+    pthread_cleanup_push(s_free_ptr, &line);
+    while ((len = getline(&line, &cap, r->in)) >= 0) {
+        int old;
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+        int stop = s_push(r, s_line_new(line, len));
+        pthread_setcancelstate(old, NULL);
+        if (stop)
+            break;
+    }
+    pthread_cleanup_pop(1);
+    pthread_mutex_lock(&r->mu);
+    r->eof = 1;
+    pthread_cond_signal(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* The next line, waiting for it; NULL at the end of input. */
+static s_line_t *s_next(s_reader_t *r)
+{
+    pthread_mutex_lock(&r->mu);
+    while (!r->head && !r->eof)
+        pthread_cond_wait(&r->cv, &r->mu);
+    s_line_t *l = r->head;
+    if (l) {
+        r->head = l->next;
+        if (!r->head)
+            r->tail = NULL;
+    }
+    pthread_mutex_unlock(&r->mu);
+    return l;
+}
+
+int hs_gtp_input_pending(hs_gtp_t *g)
+{
+    s_reader_t *r = g->reader;
+    if (!r)
+        return 1;
+    pthread_mutex_lock(&r->mu);
+    int pending = r->head != NULL || r->eof;
+    pthread_mutex_unlock(&r->mu);
+    return pending;
+}
+
+void hs_gtp_wait_input(hs_gtp_t *g, double seconds)
+{
+    s_reader_t *r = g->reader;
+    if (!r)
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    long ns = until.tv_nsec + (long)((seconds - floor(seconds)) * 1e9);
+    until.tv_sec += (time_t)floor(seconds) + ns / 1000000000L;
+    until.tv_nsec = ns % 1000000000L;
+    pthread_mutex_lock(&r->mu);
+    while (!r->head && !r->eof && pthread_cond_timedwait(&r->cv, &r->mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* Stops the reader (it may be blocked reading: then it is cancelled) and
+ * frees what it queued. */
+static void s_reader_stop(s_reader_t *r)
+{
+    pthread_mutex_lock(&r->mu);
+    int eof = r->eof;
+    pthread_mutex_unlock(&r->mu);
+    if (!eof)
+        pthread_cancel(r->thread);
+    pthread_join(r->thread, NULL);
+    for (s_line_t *l = r->head, *next; l; l = next) {
+        next = l->next;
+        free(l->text);
+        free(l);
+    }
+    pthread_cond_destroy(&r->cv);
+    pthread_mutex_destroy(&r->mu);
+}
+
+int hs_gtp_run(hs_gtp_t *g, FILE *in, FILE *out, hs_error_t *err)
+{
+    s_reader_t r = { .in = in };
+    pthread_mutex_init(&r.mu, NULL);
+    pthread_cond_init(&r.cv, NULL);
+    if (pthread_create(&r.thread, NULL, s_reader_main, &r)) {
+        pthread_cond_destroy(&r.cv);
+        pthread_mutex_destroy(&r.mu);
+        return hs_error_set(err, HS_EIO, "gtp: cannot start the input thread");
+    }
+    g->reader = &r;
     int rc = 0;
-    while (!g->quit && (len = getline(&line, &cap, in)) >= 0) {
-        if (len > S_MAX_LINE) {
+    s_line_t *l;
+    while (!g->quit && (l = s_next(&r))) {
+        if (!l->text)
             fputs("? line too long\n\n", out);
-        } else {
-            hs_gtp_line(g, line, out);
-        }
+        else
+            hs_gtp_line(g, l->text, out);
+        free(l->text);
+        free(l);
         if (fflush(out) != 0 || ferror(out)) {
             rc = hs_error_set(err, HS_EIO, "gtp: cannot write the response");
             break;
         }
     }
-    free(line);
+    g->reader = NULL;
+    s_reader_stop(&r);
     return rc;
 }

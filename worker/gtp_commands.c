@@ -92,7 +92,8 @@ static int s_boardsize(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *
     if (argc != 1 || s_int(argv[0], -1000000, 1000000, &n))
         return s_fail(r, "Expected int argument for boardsize");
     hs_error_t err;
-    if (hs_gtp_game_clear(hs_gtp_game(g), n, &err))
+    /* hs_gtp_game_clear reads a size <= 0 as "keep the size": not GTP's 0. */
+    if (n <= 0 || hs_gtp_game_clear(hs_gtp_game(g), n, &err))
         return s_fail(r, "unacceptable size");
     return 0;
 }

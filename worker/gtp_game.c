@@ -147,6 +147,17 @@ int hs_gtp_game_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illega
     return rc;
 }
 
+int hs_gtp_game_undo(hs_gtp_game_t *g, hs_error_t *err)
+{
+    if (g->num_moves == 0)
+        return hs_error_set(err, HS_EINVAL, "cannot undo");
+    g->num_moves--;
+    int rc = s_rebuild(g, err);
+    if (rc)
+        g->num_moves++;   /* out of memory: keep the move (rebuilt on the next change) */
+    return rc;
+}
+
 /* Loads r into the empty game t (rules and komi already t's). */
 static int s_load_into(hs_gtp_game_t *t, const hs_game_t *r, int before, hs_error_t *err)
 {

@@ -67,6 +67,12 @@ int hs_gtp_game_set_rules(hs_gtp_game_t *g, hs_rules_id_t rules, hs_error_t *err
 int hs_gtp_game_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
                      hs_error_t *err);
 
+/* Takes back the last move: the game is replayed from the start to the move
+ * before it (so the superko history and the boards before are exact).
+ * HS_EINVAL when no move was played since the start (the game is then
+ * unchanged), HS_ENOMEM. */
+int hs_gtp_game_undo(hs_gtp_game_t *g, hs_error_t *err);
+
 /* Loads the position of record r before move `before` (1-based as GTP's
  * loadsgf counts; 1 = the start, past the end = after the last move): its
  * size, setup, handicap, rules when RU names a known rule set (else the

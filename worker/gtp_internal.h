@@ -13,4 +13,10 @@ int hs__gtp_register_basic(hs_gtp_t *g, hs_error_t *err);
 /* kata-raw-nn (gtp_raw_nn.c). */
 int hs__gtp_register_nn(hs_gtp_t *g, hs_error_t *err);
 
+/* The search's commands (gtp_play.c, gtp_analyze.c) and the state they share
+ * (gtp_search.h), created into *s (freed by hs__gtp_search_free, NULL-safe). */
+typedef struct hs__gtp_search hs__gtp_search_t;
+int hs__gtp_register_search(hs_gtp_t *g, hs__gtp_search_t **s, hs_error_t *err);
+void hs__gtp_search_free(hs__gtp_search_t **s);
+
 #endif

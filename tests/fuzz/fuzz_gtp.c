@@ -1,7 +1,10 @@
 /*
  * tests/fuzz/fuzz_gtp.c — libFuzzer target for the GTP front end
  * (worker/gtp.h): what a controller sends us on stdin, line by line, to one
- * front end without a net.
+ * front end without a net, searching with rollouts on a tiny budget (4
+ * visits a genmove, 8 an analysis, one thread) so that genmove, undo, the
+ * clock commands, final_score and the analysis commands run on every input
+ * that names them.
  *
  * Properties checked on every line's answer: nothing for a line that is
  * empty after GTP's cleaning, else one framed response: '=' or '?', the id
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "worker/gtp.h"
+#include "worker/mcts_eval.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,7 +46,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     memcpy(text, data, size);
     text[size] = '\0';
-    hs_gtp_config_t cfg = { .rules = HS_RULES_JAPANESE };
+    hs_mcts_rollout_config_t rc;
+    hs_mcts_rollout_config_default(&rc);
+    rc.threads = 1;
+    hs_mcts_evaluator_t ev;
+    if (hs_mcts_rollout_evaluator_create(&rc, &ev, NULL))
+        abort();
+    hs_gtp_config_t cfg = { .rules = HS_RULES_JAPANESE, .search_eval = &ev,
+                            .analysis_visits = 8, .resign_threshold = 0.05 };
+    hs_mcts_config_default(&cfg.search);
+    cfg.search.max_visits = 4;
     hs_gtp_t *g = NULL;
     if (hs_gtp_create(&cfg, &g, NULL))
         abort();
@@ -62,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(out);
     }
     hs_gtp_free(&g);
+    hs_mcts_evaluator_free(&ev);
     free(text);
     return 0;
 }

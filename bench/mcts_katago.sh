@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# bench/mcts_katago.sh — the search against KataGo v1.17 (Eigen, CPU) at 200
+# visits a move, both with the same b6c96 net, 19x19, chinese rules, komi 7.5,
+# colours alternating, refereed by bench/gtp_match.py; and in the same run the
+# visits per second of both at equal threads on the same 20 positions.
+#
+# usage: bench/mcts_katago.sh [GAMES] [THREADS] [OUT_DIR]
+#   GAMES     games of the match (default 100; 0: only the speed part)
+#   THREADS   search threads of both (default: nproc, at most 16)
+#   OUT_DIR   the match folder (default BUILD/bench-out/mcts-katago-tT); a rerun
+#             with the same folder resumes the match (gtp_match.py skips the
+#             games it has)
+# Environment:
+#   BUILD      a Release build of hyeongse (default build-release)
+#   HS_NET     the net (default ../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz)
+#   HS_NN_BACKEND  our backend (default: the fastest built)
+#   VISITS     visits a move (default 200)
+#   KATAGO     a katago binary (default /work/peers/katago-build/katago; built
+#              with bench/katago_build.sh where missing)
+#   SPEED_SGF  the record of the speed positions (default: the 270-move AlphaGo
+#              Master game of ../shared/data/pro19-sample), SPEED_MOVES the move
+#              numbers (default 20,30,...,210)
+#
+# The engines:
+#   hyeongse gtp --net NET --visits V --threads T --rules chinese --seed GAME
+#            (OMP_NUM_THREADS=T: the cpu backend gets the same cores as KataGo;
+#            started anew each game with the game's number as its seed, so that
+#            its symmetries differ from game to game as KataGo's random ones do;
+#            seed 1 in the speed part)
+#   katago gtp -model NET -config GENERATED: maxVisits V, numSearchThreads T,
+#            rules chinese, no pondering, resignation at a win rate under 5% for
+#            3 moves in a row (ours: --resign-threshold 0.05, late in the game),
+#            logSearchInfo to stderr (the visits of the speed part).
+# A finished game is scored by both engines' final_score (they share the net,
+# so they rarely differ); GNU Go (--chinese-rules) decides a dispute where it
+# is installed.
+#
+# Speed, how it is measured: for each position, `loadsgf SGF M+1` (the position
+# after M moves; both engines then search a fresh tree), KataGo also
+# `clear_cache` (no evaluation from its cache), then `genmove` for the side to
+# move, timed from outside as the GTP round trip by gtp_match.py speed. Visits:
+# KataGo's "Root visits: N" log line per genmove; ours reports none on stderr,
+# so its figure is the budget V (root visits of a fresh tree, which the search
+# stops at exactly). visits/s = all visits / all genmove seconds.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+games=${1:-100}
+threads=${2:-$(n=$(nproc); echo $((n > 16 ? 16 : n)))}
+build=${BUILD:-$here/../build-release}
+out=${3:-$build/bench-out/mcts-katago-t$threads}
+visits=${VISITS:-200}
+net=${HS_NET:-$(ls "$here"/../../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz 2>/dev/null | head -1)}
+speed_sgf=${SPEED_SGF:-$here/../../shared/data/pro19-sample/alphago-vs-pro_master_48-2017.01.03-Master-Park_Jung-hwan.sgf}
+speed_moves=${SPEED_MOVES:-$(seq -s, 20 10 210)}
+hs=$build/cli/hyeongse
+[ -x "$hs" ] || { echo "no $hs: build with -DCMAKE_BUILD_TYPE=Release first" >&2; exit 1; }
+[ -f "$net" ] || { echo "no net (set HS_NET)" >&2; exit 1; }
+net=$(cd "$(dirname "$net")" && pwd)/$(basename "$net")
+katago=${KATAGO:-/work/peers/katago-build/katago}
+[ -x "$katago" ] || katago=$("$here/katago_build.sh" | tail -1)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+cfg=$out/katago-gtp.cfg
+cat > "$cfg" <<EOF
+# Written by bench/mcts_katago.sh.
+logFile = /dev/null
+logToStderr = true
+logSearchInfo = true
+logAllGTPCommunication = false
+rules = chinese
+maxVisits = $visits
+numSearchThreads = $threads
+ponderingEnabled = false
+allowResignation = true
+resignThreshold = -0.90
+resignConsecTurns = 3
+nnRandomize = true
+EOF
+
+ours="env OMP_NUM_THREADS=$threads $hs gtp --net $net --visits $visits --threads $threads --rules chinese ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND}"
+theirs="$katago gtp -model $net -config $cfg"
+gnugo=$(command -v gnugo || { [ -x /usr/games/gnugo ] && echo /usr/games/gnugo; } || true)
+
+echo "== $(date -u +%FT%TZ) hyeongse $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo '?') vs $("$katago" version 2>/dev/null | head -1)"
+echo "   net $net, $visits visits, $threads threads, $(nproc) cores"
+echo
+echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")"
+for side in ours theirs; do
+    if [ $side = ours ]; then cmd="$ours --seed 1"; name=hyeongse; re=; else cmd=$theirs; name=katago; re='Root visits: ([0-9]+)'; fi
+    python3 "$here/gtp_match.py" speed --engine "$cmd" --name "$name" --sgf "$speed_sgf" \
+        --moves "$speed_moves" --budget "$visits" ${re:+--visits-re "$re"} \
+        --stderr "$out/speed-$name.stderr" | tee "$out/speed-$name.txt" | tail -1
+done
+python3 - "$out/speed-hyeongse.txt" "$out/speed-katago.txt" <<'PY'
+import re, sys
+rate = lambda p: float(re.search(r"= ([0-9.]+) visits/s", open(p).read().splitlines()[-1]).group(1))
+o, k = rate(sys.argv[1]), rate(sys.argv[2])
+print(f"visits/s: hyeongse {o:.1f}, katago {k:.1f}, ratio {o / k if k else float('nan'):.2f} (goal >= 1.2)")
+PY
+
+[ "$games" -gt 0 ] || exit 0
+echo
+echo "== match: $games games, 19x19, komi 7.5, chinese, in $out"
+python3 "$here/gtp_match.py" match --a "$ours --seed {game}" --b "$theirs" --name-a hyeongse --name-b katago \
+    --games "$games" --size 19 --komi 7.5 --rules chinese --out "$out" \
+    --visits-re-b 'Root visits: ([0-9]+)' ${gnugo:+--scorer "$gnugo --mode gtp --chinese-rules"}

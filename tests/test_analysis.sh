@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# tests/test_analysis.sh — `hyeongse analysis`, KataGo's JSON analysis protocol:
+# scripted sessions (tests/data/analysis/NAME.jsonl) checked by
+# tests/data/analysis/check.py against NAME.expect (ids, turn numbers, errors and
+# their fields exactly; the reply's shape and invariants for every analysis), run
+# with rollouts on small boards, one thread and a seed. Then what needs two runs:
+# the same session twice gives the same replies; one query searched alone or
+# among others gives the same replies (the shared batches change nothing);
+# turns of one query come in priority order when one search runs at a time;
+# --report-as black/white/side turn the same numbers around; bad options. Last,
+# one session with the shared net (skipped where ../shared has no net).
+set -u
+bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$here/data/analysis
+data=${HS_DATA_DIR:-$here/../../shared/data}
+net=$data/../nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz
+if ! command -v python3 >/dev/null; then
+    echo "SKIP: python3 (the checker) is not installed"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$here/lib.sh"
+
+an() { "$bin" analysis --threads 1 --seed 7 "$@" 2>>"$tmp/stderr"; }
+# session NAME [OPTIONS]: runs NAME.jsonl, checks it against NAME.expect.
+session() {
+    local name=$1
+    shift
+    an "$@" < "$dir/$name.jsonl" > "$tmp/$name.out"
+    check "$name: exit status" "$?" 0
+    if python3 "$dir/check.py" "$dir/$name.jsonl" "$tmp/$name.out" "$dir/$name.expect"; then
+        echo "ok: $name: replies"
+    else
+        echo "FAIL: $name: replies (above)"
+        fail=1
+    fi
+}
+# The final replies, one a line, sorted (order between searches may vary).
+finals() { grep '"isDuringSearch":false' "$1" | sort; }
+
+# --- sessions against golden replies ---------------------------------------
+session basic
+session malformed
+session concurrent --max-active 1
+session terminate --max-active 1
+
+# --- the same session twice: the same replies --------------------------------
+an < "$dir/basic.jsonl" > "$tmp/basic2.out"
+check "basic: same replies twice" "$(finals "$tmp/basic.out" | md5sum)" "$(finals "$tmp/basic2.out" | md5sum)"
+
+# --- searched alone or together: the same replies ---------------------------
+an --max-active 16 < "$dir/concurrent.jsonl" > "$tmp/concurrent16.out"
+check "concurrent: 1 or 16 searches at a time, same replies" \
+    "$(finals "$tmp/concurrent.out" | md5sum)" "$(finals "$tmp/concurrent16.out" | md5sum)"
+grep '"id":"high"' "$dir/concurrent.jsonl" > "$tmp/high.jsonl"
+an < "$tmp/high.jsonl" > "$tmp/high.out"
+check "concurrent: a query alone gives what it gave among others" \
+    "$(finals "$tmp/high.out" | md5sum)" \
+    "$(grep '"id":"high"' "$tmp/concurrent16.out" | grep '"isDuringSearch":false' | md5sum)"
+order=$(grep -o '"id":"pri","turnNumber":[0-9]' "$tmp/concurrent.out" | cut -d: -f3 | tr -d '\n')
+check "concurrent: turns by priorities [0,5,-3,9] with one search at a time" "$order" 3102
+
+# --- a line over the 4 MiB limit, then a good one -----------------------------
+python3 -c 'print("{\"id\":\"huge\",\"x\":\"" + "a" * (5 << 20) + "\"}")' > "$tmp/long.jsonl"
+echo '{"id":"ok","moves":[],"rules":"chinese","boardXSize":5,"boardYSize":5,"maxVisits":4}' >> "$tmp/long.jsonl"
+an < "$tmp/long.jsonl" > "$tmp/long.out"
+check "long line: refused, then the next query answered" \
+    "$(cut -c1-40 "$tmp/long.out" | tr -d '\n')" \
+    '{"error":"request line too long (over 4 {"id":"ok","turnNumber":0,"isDuringSearc'
+
+# --- perspectives -------------------------------------------------------------
+q='{"id":"p","moves":[["B","E5"],["W","C3"],["B","D6"]],"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":16,"includeOwnership":true}'
+for p in black white side; do echo "$q" | an --report-as "$p" > "$tmp/$p.out"; done
+python3 - "$tmp" <<'PY' && echo "ok: --report-as black/white/side" || { echo "FAIL: --report-as"; fail=1; }
+import json, sys
+d = {p: json.loads(open("%s/%s.out" % (sys.argv[1], p)).readline()) for p in ("black", "white", "side")}
+b, w, s = d["black"], d["white"], d["side"]
+assert b["rootInfo"]["currentPlayer"] == "W"          # White to move: side = white
+assert s == w, "side to move (White) differs from white"
+close = lambda x, y: abs(x - y) < 2e-6 * max(1, abs(x))
+rb, rw = b["rootInfo"], w["rootInfo"]
+assert close(rb["winrate"], 1 - rw["winrate"]) and close(rb["scoreLead"], -rw["scoreLead"])
+assert close(rb["utility"], -rw["utility"]) and rb["visits"] == rw["visits"]
+for mb, mw in zip(b["moveInfos"], w["moveInfos"]):
+    assert mb["move"] == mw["move"] and mb["visits"] == mw["visits"]
+    assert close(mb["winrate"], 1 - mw["winrate"]) and close(mb["scoreLead"], -mw["scoreLead"])
+    assert close(mb["lcb"], 1 - mw["lcb"]) and close(mb["utility"], -mw["utility"])
+assert all(close(x, -y) for x, y in zip(b["ownership"], w["ownership"]))
+PY
+
+# --- options ------------------------------------------------------------------
+echo '{}' | "$bin" analysis --report-as sideways >/dev/null 2>&1
+check "--report-as sideways: usage error" "$?" 2
+echo '{}' | "$bin" analysis --threads 0 >/dev/null 2>&1
+check "--threads 0: usage error" "$?" 2
+echo '{}' | "$bin" analysis --net "$tmp/no-such-net.bin.gz" >/dev/null 2>&1
+check "--net missing file: fails at start" "$?" 1
+
+# --- KataGo's command line: -config, -override-config, -quit-without-waiting ----
+q='{"id":"k","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"typo":1}'
+echo "$q" > "$tmp/k.jsonl"
+"$bin" analysis -config "$dir/katago.cfg" < "$tmp/k.jsonl" > "$tmp/k.out" 2>>"$tmp/stderr"
+check "-config: maxVisits from the file, no typo warning (warnUnusedFields = false)" \
+    "$(python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(len(r), r[-1]["rootInfo"]["visits"])' "$tmp/k.out")" "1 13"
+echo "$q" | "$bin" analysis --report-as white --threads 2 --visits 13 --batch 8 \
+    > "$tmp/k2.out" 2>>"$tmp/stderr"
+check "-config: the same replies as its settings given as options" \
+    "$(finals "$tmp/k.out" | md5sum)" "$(finals "$tmp/k2.out" | md5sum)"
+echo "$q" | "$bin" analysis --threads 2 --visits 13 --batch 8 > "$tmp/k4.out" 2>>"$tmp/stderr"
+if [ "$(finals "$tmp/k.out")" = "$(finals "$tmp/k4.out")" ]; then
+    echo "FAIL: -config: reportAnalysisWinratesAs = WHITE made no difference"
+    fail=1
+fi
+"$bin" analysis -config "$dir/katago.cfg" -override-config "maxVisits=17, warnUnusedFields=true" \
+    < "$tmp/k.jsonl" > "$tmp/k3.out" 2>>"$tmp/stderr"
+check "-override-config: maxVisits 17, and the typo warned again" \
+    "$(python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; print(r[0].get("field"), r[-1]["rootInfo"]["visits"])' "$tmp/k3.out")" "typo 17"
+echo "$q" | "$bin" analysis -override-config "maxVisits=lots" >/dev/null 2>&1
+check "-override-config: a bad value is a usage error" "$?" 2
+echo '{"id":"q","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":100000000}' |
+    "$bin" analysis -quit-without-waiting > "$tmp/q.out" 2>>"$tmp/stderr"
+check "-quit-without-waiting: EOF ends an endless query with one final reply" \
+    "$?:$(grep -c '"id":"q","turnNumber":0,"isDuringSearch":false' "$tmp/q.out")" "0:1"
+
+# --- with the net -------------------------------------------------------------
+if [ -f "$net" ]; then
+    backend=ref
+    if echo | "$bin" analysis --net "$net" --backend cpu >/dev/null 2>&1; then backend=cpu; fi
+    cat > "$tmp/net.jsonl" <<JSON
+{"id":"n19","moves":[["B","Q16"],["W","D4"],["B","Q3"]],"rules":"japanese","komi":6.5,"boardXSize":19,"boardYSize":19,"maxVisits":8,"analyzeTurns":[2,3],"includeOwnership":true,"includePolicy":true,"includePVVisits":true}
+{"id":"n9","moves":[],"rules":"chinese","komi":7,"boardXSize":9,"boardYSize":9,"maxVisits":8}
+{"id":"m","action":"query_models"}
+JSON
+    cat > "$tmp/net.expect" <<'JSON'
+{"id":"n19","turnNumber":2,"rootInfo":{"visits":8,"currentPlayer":"B","rawWinrate":"$present"}}
+{"id":"n19","turnNumber":3,"rootInfo":{"visits":8,"currentPlayer":"W"}}
+{"id":"n9","turnNumber":0,"rootInfo":{"visits":8,"currentPlayer":"B"}}
+{"id":"m","action":"query_models","models":[{"name":"g170-b6c96-s175395328-d26788732.bin.gz","version":"$present"}]}
+JSON
+    an --net "$net" --backend "$backend" < "$tmp/net.jsonl" > "$tmp/net.out"
+    check "net ($backend): exit status" "$?" 0
+    if python3 "$dir/check.py" "$tmp/net.jsonl" "$tmp/net.out" "$tmp/net.expect"; then
+        echo "ok: net: replies"
+    else
+        echo "FAIL: net: replies"
+        fail=1
+    fi
+else
+    echo "SKIP (part): no shared net at $net"
+fi
+
+if [ "$fail" != 0 ]; then
+    echo "--- stderr of the runs:"
+    tail -20 "$tmp/stderr"
+fi
+exit $fail

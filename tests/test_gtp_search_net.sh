@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tests/test_gtp_search_net.sh — `hyeongse gtp --net`: the search over the
+# b6c96 net of ../shared on 9x9 with a small budget (skipped with 77 where
+# ../shared is absent). genmove plays a legal move, twice the same with a
+# seed and one thread; kata-genmove_analyze's reports carry the net's
+# ownership (81 numbers); kata-raw-nn still answers beside the search; the
+# side to move's view: after Black's moves fill the left of the board, the
+# net's search says Black leads and, asked for White, that White trails.
+set -u
+bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
+data=${HS_DATA_DIR:-$(dirname "$0")/../../shared/data}
+net=$data/../nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz
+if [ ! -f "$net" ]; then
+    echo "SKIP: the shared net is not here ($net)"
+    exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+
+backend=ref
+if echo quit | "$bin" gtp --net "$net" --backend cpu >/dev/null 2>&1; then backend=cpu; fi
+echo "backend: $backend"
+gtp() { timeout 300 "$bin" gtp --net "$net" --backend "$backend" --threads 1 --seed 3 "$@"; }
+
+printf '%s\n' 'boardsize 9' 'komi 7' '1 genmove b' '2 genmove w' '3 kata-raw-nn 0' \
+    '4 kata-genmove_analyze b interval 1 ownership true rootInfo true' '5 showboard' > "$tmp/s"
+gtp --visits 16 < "$tmp/s" > "$tmp/a" 2> "$tmp/e"
+check "net session: exit status" "$?" 0
+gtp --visits 16 < "$tmp/s" > "$tmp/b" 2>/dev/null
+resp() { awk -v RS= -v n="$2" 'NR == n' "$1"; }
+check "genmove b: a point" "$(resp "$tmp/a" 3 | grep -cE '^=1 [A-HJ][1-9]$')" 1
+check "genmove w: a point" "$(resp "$tmp/a" 4 | grep -cE '^=2 [A-HJ][1-9]$')" 1
+check "same seed, same moves" "$(resp "$tmp/a" 3; resp "$tmp/a" 4)" "$(resp "$tmp/b" 3; resp "$tmp/b" 4)"
+check "kata-raw-nn beside the search" "$(resp "$tmp/a" 5 | head -1)" "=3 symmetry 0"
+r=$(resp "$tmp/a" 6)
+check "genmove_analyze: answer line" "$(echo "$r" | head -1)" "=4"
+check "genmove_analyze: play line" "$(echo "$r" | tail -1 | grep -cE '^play [A-HJ][1-9]$')" 1
+check "genmove_analyze: 81 ownership numbers" "$(echo "$r" | tail -2 | head -1 | sed 's/.* ownership //' | wc -w)" 81
+check "three stones on the board" "$(resp "$tmp/a" 7 | head -1)" "=5 Moves: 3  Next player: White  Rules: japanese  Komi: 7"
+
+# Black far ahead (a second row of stones along the left and bottom edges
+# against nothing): Black's win rate > 0.5, White's < 0.5.
+{ printf '%s\n' 'boardsize 9' 'komi 0'
+  for p in C3 C4 C5 C6 C7 D3 E3 F3 G3 D7; do printf 'play B %s\nplay W pass\n' "$p"; done
+  printf '%s\n' 'kata-genmove_analyze b 0 rootInfo true' 'undo' 'kata-genmove_analyze w 0 rootInfo true'; } > "$tmp/v"
+gtp --visits 32 --resign-threshold 0 < "$tmp/v" > "$tmp/c" 2>/dev/null
+root() { resp "$tmp/c" "$1" | tail -2 | head -1 | sed 's/.*rootInfo //' | awk -v k="$2" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }'; }
+check "Black's view: win rate > 0.5" "$(root 23 winrate | awk '{ print ($1 > 0.5) }')" 1
+check "White's view: win rate < 0.5" "$(root 25 winrate | awk '{ print ($1 < 0.5) }')" 1
+check "White's view: lead < 0" "$(root 25 scoreLead | awk '{ print ($1 < 0) }')" 1
+exit $fail

@@ -1,0 +1,78 @@
+/*
+ * worker/analysis.h — KataGo's analysis-engine protocol (`hyeongse
+ * analysis`): JSON queries, one a line, on an input stream; JSON replies,
+ * one a line, on an output stream; every open query searched at the same
+ * time over ONE shared evaluator. docs/ANALYSIS_PROTOCOL.md lists every
+ * field we read and write and every difference from KataGo.
+ *
+ * Threads. hs_analysis_run starts one reader thread: it reads lines,
+ * parses them (core/json_read.h), answers what needs no search at once
+ * (errors, warnings, query_version, clear_cache, query_models, the
+ * acknowledgement of terminate) and puts each query's turns and each
+ * terminate on a queue. The calling thread keeps every open (query, turn) as
+ * an hs_mcts_t and drives up to max_active of them together with
+ * hs_mcts_step_many, so that their leaves share the evaluator's batches;
+ * when more turns wait than that, the highest priority goes first (ties:
+ * the earlier query, then the earlier turn), as KataGo's queue orders them.
+ * A turn's final reply is written as soon as its search is done. Output
+ * lines are whole (one lock around each line) and flushed.
+ *
+ * End: at EOF on the input the open and queued queries are finished (or,
+ * with quit_without_waiting, terminated), then hs_analysis_run returns 0.
+ * A malformed line never stops the engine (it gets {"error":...}); only a
+ * failed read of the input or an unusable configuration does.
+ *
+ * Perspective: worker/mcts.h reports Black's view; replies are turned to
+ * report_as (KataGo's reportAnalysisWinratesAs: BLACK by default in its
+ * analysis_example.cfg, also settable per query in overrideSettings).
+ */
+#ifndef HS_WORKER_ANALYSIS_H
+#define HS_WORKER_ANALYSIS_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+#include "worker/mcts.h"
+
+typedef enum hs_analysis_perspective {
+    HS_ANALYSIS_BLACK = 0,   /* win rate, score, utility, ownership: Black's */
+    HS_ANALYSIS_WHITE,       /* White's */
+    HS_ANALYSIS_SIDE,        /* the side to move's (KataGo's SIDETOMOVE) */
+} hs_analysis_perspective_t;
+
+typedef struct hs_analysis_config {
+    /* The search defaults of every query (maxVisits, threads = leaves in
+     * flight per search, seed, ...); a query's maxVisits and
+     * overrideSettings change its own copy. */
+    hs_mcts_config_t search;
+    hs_mcts_evaluator_t *eval;        /* borrowed; shared by every search */
+    hs_analysis_perspective_t report_as;
+    /* Searches stepped together; 0 = enough to fill the evaluator's batch
+     * (max_batch / search.threads, at least 1). */
+    int max_active;
+    /* query_version's answer (NULL: HS_VERSION, "<omitted>"). */
+    const char *version, *git_hash;
+    /* query_models' answer: the net's file name, internal name and model
+     * version (name NULL: no net, an empty "models" list). */
+    const char *model_file, *model_name;
+    int model_version;
+    /* KataGo's warnUnusedFields: a warning for each unknown query field. */
+    bool warn_unused_fields;
+    /* KataGo's -quit-without-waiting: at EOF, open queries end as if
+     * terminated (partial replies, noResults for those not started)
+     * instead of being finished. */
+    bool quit_without_waiting;
+} hs_analysis_config_t;
+
+/* Defaults: hs_mcts_config_default, eval NULL, report_as BLACK, max_active
+ * 0, warn_unused_fields true, no model. */
+void hs_analysis_config_default(hs_analysis_config_t *cfg);
+
+/* Runs the protocol on in/out until EOF on in and every query is answered.
+ * 0; HS_EINVAL for a bad config (no evaluator, bad search config); HS_EIO
+ * when the reader thread cannot start or in fails to read; HS_ENOMEM when
+ * even the engine's own state cannot be had. in and out are used by this
+ * call only (in by its reader thread, out under a lock). */
+int hs_analysis_run(const hs_analysis_config_t *cfg, FILE *in, FILE *out, hs_error_t *err);
+
+#endif

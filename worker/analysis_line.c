@@ -1,0 +1,231 @@
+/*
+ * worker/analysis_line.c — one input line of the analysis protocol: the
+ * JSON, the id, the special actions (query_version, query_models,
+ * clear_cache, terminate, terminate_all), else a query
+ * (analysis_query.c). Also the replay of a turn's position, which the query
+ * reader and the search share.
+ *
+ * Actions are echoed as KataGo does: the request's own fields, plus what the
+ * action adds. Messages for lines that are not a request follow KataGo's
+ * wording (command/analysis.cpp), so scripts matching them keep working.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json.h"
+#include "worker/analysis_internal.h"
+
+/* The request's members (then the caller adds its own and closes). */
+static void s_echo_open(hs__aout_t *o, const hs_json_t *r)
+{
+    hs__aout_lock(o);
+    fputc('{', o->f);
+    for (const hs_json_t *m = r->child; m; m = m->next) {
+        if (m != r->child)
+            fputc(',', o->f);
+        hs_json_string(o->f, m->key);
+        fputc(':', o->f);
+        hs_json_write(o->f, m);
+    }
+}
+
+static void s_echo_close(hs__aout_t *o)
+{
+    fputc('}', o->f);
+    hs__aout_unlock(o);
+}
+
+static void s_version(const hs_analysis_config_t *cfg, hs__aout_t *o, const hs_json_t *r)
+{
+    s_echo_open(o, r);
+    fputs(",\"version\":", o->f);
+    hs_json_string(o->f, cfg->version ? cfg->version : HS_VERSION);
+    fputs(",\"git_hash\":", o->f);
+    hs_json_string(o->f, cfg->git_hash ? cfg->git_hash : "<omitted>");
+    s_echo_close(o);
+}
+
+static void s_models(const hs_analysis_config_t *cfg, hs__aout_t *o, const hs_json_t *r)
+{
+    s_echo_open(o, r);
+    fputs(",\"models\":[", o->f);
+    if (cfg->model_file) {
+        fputs("{\"name\":", o->f);
+        hs_json_string(o->f, cfg->model_file);
+        fputs(",\"internalName\":", o->f);
+        hs_json_string(o->f, cfg->model_name ? cfg->model_name : "");
+        fprintf(o->f, ",\"maxBatchSize\":%d,\"usesHumanSLProfile\":false,\"version\":%d,"
+                      "\"usingFP16\":\"false\"}",
+                cfg->eval ? cfg->eval->max_batch : 1, cfg->model_version);
+    }
+    fputc(']', o->f);
+    s_echo_close(o);
+}
+
+/* terminate / terminate_all: acknowledged now, applied by the search thread. */
+static int s_terminate(hs__aout_t *o, const hs_json_t *r, const char *id, bool all,
+                       hs__aitem_t **item)
+{
+    const char *tid = NULL;
+    if (!all && !hs_json_str(hs_json_get(r, "terminateId"), &tid)) {
+        hs__aout_error(o, id, "terminateId",
+                       "Requests for a terminate action must have a string \"terminateId\" field",
+                       false);
+        return 0;
+    }
+    const hs_json_t *tn = hs_json_get(r, "turnNumbers");
+    static const char tn_msg[] = "If provided, must be an array of integers indicating turns to terminate";
+    if (tn && tn->type != HS_JSON_ARRAY) {
+        hs__aout_error(o, id, "turnNumbers", tn_msg, false);
+        return 0;
+    }
+    hs__aitem_t *it = calloc(1, sizeof *it);
+    if (!it)
+        goto nomem;
+    it->kind = HS__AITEM_TERMINATE;
+    if (tid && !(it->terminate_id = strdup(tid)))
+        goto nomem;
+    if (tn) {
+        if (!(it->turn_numbers = malloc((size_t)(tn->count + 1) * sizeof(int))))
+            goto nomem;
+        for (const hs_json_t *e = tn->child; e; e = e->next) {
+            int64_t x;
+            if (!hs_json_int(e, INT32_MIN, INT32_MAX, &x)) {
+                hs__aitem_free(it);
+                hs__aout_error(o, id, "turnNumbers", tn_msg, false);
+                return 0;
+            }
+            it->turn_numbers[it->n_turn_numbers++] = (int)x;
+        }
+    }
+    s_echo_open(o, r);
+    s_echo_close(o);
+    *item = it;
+    return 0;
+nomem:
+    hs__aitem_free(it);
+    hs__aout_error(o, id, NULL, "out of memory", false);
+    return HS_ENOMEM;
+}
+
+static int s_action(const hs_analysis_config_t *cfg, hs__aout_t *o, const hs_json_t *r,
+                    const char *id, const char *action, hs__aitem_t **item)
+{
+    if (!strcmp(action, "query_version"))
+        s_version(cfg, o, r);
+    else if (!strcmp(action, "query_models"))
+        s_models(cfg, o, r);
+    else if (!strcmp(action, "clear_cache")) {
+        /* No evaluation cache to clear: the evaluators keep none. */
+        s_echo_open(o, r);
+        s_echo_close(o);
+    } else if (!strcmp(action, "terminate") || !strcmp(action, "terminate_all"))
+        return s_terminate(o, r, id, !strcmp(action, "terminate_all"), item);
+    else
+        hs__aout_error(o, NULL, NULL, "'action' field must be 'query_version' or 'query_models' "
+                                      "or 'clear_cache' or 'terminate' or 'terminate_all'", false);
+    return 0;
+}
+
+/* A short, printable copy of a bad line for its error message. */
+static void s_bad_line(hs__aout_t *o, const char *line, size_t len, const char *why)
+{
+    char msg[HS_ERROR_MSG_MAX + 300];
+    int n = len > 200 ? 200 : (int)len;
+    snprintf(msg, sizeof msg, "%s - could not parse input line as json request: %.*s%s", why, n,
+             line, len > 200 ? "..." : "");
+    /* A NUL in the line would cut the copy short; that is fine for a message. */
+    hs__aout_error(o, NULL, NULL, msg, false);
+}
+
+/* KataGo's words for valid JSON that is not a request object. */
+static void s_not_object(hs__aout_t *o, const hs_json_t *r)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (f) {
+        fputs("Request line was valid json but was not an object, ignoring: ", f);
+        hs_json_write(f, r);
+        fclose(f);
+    }
+    hs__aout_error(o, NULL, NULL, text ? text : "Request line was valid json but was not an object",
+                   false);
+    free(text);
+}
+
+int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char *line,
+                      size_t len, long seq, hs__aitem_t **item)
+{
+    *item = NULL;
+    size_t k = 0;
+    while (k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
+        k++;
+    if (k == len)
+        return 0;   /* blank lines are skipped, as KataGo skips them */
+    hs_json_doc_t *d = NULL;
+    hs_error_t err;
+    int rc = hs_json_parse(line, len, NULL, &d, &err);
+    if (rc == HS_ENOMEM) {
+        hs__aout_error(o, NULL, NULL, "out of memory reading a request", false);
+        return rc;
+    }
+    if (rc) {
+        s_bad_line(o, line, len, err.msg);
+        return 0;
+    }
+    const hs_json_t *r = hs_json_root(d);
+    const char *id = NULL, *action = NULL;
+    if (r->type != HS_JSON_OBJECT)
+        s_not_object(o, r);
+    else if (!hs_json_str(hs_json_get(r, "id"), &id))
+        hs__aout_error(o, NULL, NULL, "Request must have a string \"id\" field", false);
+    else if (hs_json_str(hs_json_get(r, "action"), &action))
+        rc = s_action(cfg, o, r, id, action, item);
+    else
+        rc = hs__analysis_query(cfg, o, r, id, seq, item);
+    hs_json_free(&d);
+    return rc;
+}
+
+static int s_count(const hs_board_t *b, hs_color_t c)
+{
+    int k = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++)
+            k += b->color[hs_board_point(b, x, y)] == c;
+    return k;
+}
+
+int hs__aturn_game(const hs__aturn_t *t, hs_gtp_game_t *g, hs_error_t *err)
+{
+    const hs__aquery_t *q = t->q;
+    int rc = hs_gtp_game_init(g, q->size, q->rules, q->komi, err);
+    if (rc)
+        return rc;
+    if (q->n_setup && hs_board_set_stones(&g->start, q->setup_pt, q->setup_col, q->n_setup))
+        return hs_error_set(err, HS_EINVAL, "bad initial stones");
+    g->setup_black = s_count(&g->start, HS_BLACK);
+    g->setup_white = s_count(&g->start, HS_WHITE);
+    /* KataGo's reading of setup stones: Black's alone (2 or more) are a
+     * handicap, and White then moves first. */
+    g->handicap = g->setup_white == 0 && g->setup_black >= 2 ? g->setup_black : 0;
+    hs_color_t first = q->first_player;
+    if (first == HS_EMPTY)
+        first = q->n_moves ? q->moves[0].color : g->handicap ? HS_WHITE : HS_BLACK;
+    g->start.to_move = first;
+    if ((rc = hs_gtp_game_set_rules(g, q->rules, err)))
+        return rc;
+    for (int i = 0; i < t->turn; i++) {
+        hs_illegal_t why;
+        rc = hs_gtp_game_play(g, q->moves[i].color, q->moves[i].point, &why, err);
+        if (rc == HS_EILLEGAL) {
+            char name[8];
+            return hs_error_set(err, rc, "Illegal move %d: %s", i,
+                                hs_board_point_name(&g->board, q->moves[i].point, name));
+        }
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

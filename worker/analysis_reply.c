@@ -1,0 +1,170 @@
+/*
+ * worker/analysis_reply.c — a turn's reply in KataGo's layout: moveInfos,
+ * rootInfo, ownership, ownershipStdev and policy, from one search result.
+ *
+ * worker/mcts.h reports Black's view (and each move's utility and lcb from
+ * the mover's, i.e. the side to move at the root); here everything is turned
+ * to the query's perspective. Boards are square, so KataGo's row-major order
+ * "from the top-left (A19) to the bottom-right (T1)" is exactly our vertex
+ * order v = y * size + x with y counted from the top.
+ */
+#include <inttypes.h>
+
+#include "core/json.h"
+#include "worker/analysis_internal.h"
+
+typedef struct s_view {
+    double sign;      /* Black's value times sign = the reported one */
+    double mover;     /* the side to move's value times mover = Black's */
+} s_view_t;
+
+static s_view_t s_view_of(const hs__aquery_t *q, hs_color_t to_move)
+{
+    s_view_t v = { 1, to_move == HS_BLACK ? 1 : -1 };
+    if (q->report_as == HS_ANALYSIS_WHITE
+        || (q->report_as == HS_ANALYSIS_SIDE && to_move == HS_WHITE))
+        v.sign = -1;
+    return v;
+}
+
+/* A Black win rate (or one in [0,1] of the same kind) in the reported view. */
+static double s_wr(s_view_t v, double black)
+{
+    return v.sign > 0 ? black : 1.0 - black;
+}
+
+static void s_key_num(FILE *f, const char *key, double x)
+{
+    fprintf(f, ",\"%s\":", key);
+    hs__aout_num(f, x);
+}
+
+static void s_move_name(FILE *f, const hs_board_t *b, int v)
+{
+    int n = b->size;
+    char name[8];
+    hs_point_t p = v >= n * n ? HS_PASS : hs_board_point(b, v % n, v / n);
+    hs_json_string(f, hs_board_point_name(b, p, name));
+}
+
+static void s_pv(FILE *f, const hs_board_t *b, const char *key, const int *xs, int len,
+                 bool names)
+{
+    fprintf(f, ",\"%s\":[", key);
+    for (int i = 0; i < len; i++) {
+        if (i)
+            fputc(',', f);
+        if (names)
+            s_move_name(f, b, xs[i]);
+        else
+            fprintf(f, "%d", xs[i]);
+    }
+    fputc(']', f);
+}
+
+static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_view_t v,
+                        const hs_mcts_move_info_t *mi)
+{
+    const hs__aquery_t *q = t->q;
+    double lead = mi->score_lead * v.sign;
+    double black_lcb = v.mover > 0 ? mi->lcb : 1.0 - mi->lcb;
+    fputs("{\"move\":", f);
+    s_move_name(f, b, mi->move);
+    fprintf(f, ",\"visits\":%d,\"edgeVisits\":%d", mi->visits, mi->visits);
+    s_key_num(f, "winrate", s_wr(v, mi->winrate));
+    s_key_num(f, "scoreMean", lead);
+    s_key_num(f, "scoreLead", lead);
+    s_key_num(f, "scoreSelfplay", lead);
+    s_key_num(f, "scoreStdev", mi->score_stdev);
+    s_key_num(f, "prior", mi->prior);
+    s_key_num(f, "utility", mi->utility * v.mover * v.sign);
+    s_key_num(f, "lcb", s_wr(v, black_lcb));
+    if (q->no_result)
+        s_key_num(f, "noResultValue", 0);
+    fprintf(f, ",\"order\":%d", mi->order);
+    int len = mi->pv_len < 1 + q->pv_len ? mi->pv_len : 1 + q->pv_len;
+    s_pv(f, b, "pv", mi->pv, len, true);
+    if (q->pv_visits) {
+        s_pv(f, b, "pvVisits", mi->pv_visits, len, false);
+        s_pv(f, b, "pvEdgeVisits", mi->pv_visits, len, false);
+    }
+    fputc('}', f);
+}
+
+static void s_root_info(FILE *f, const hs_mcts_result_t *r, const hs_board_t *b, s_view_t v)
+{
+    fprintf(f, ",\"rootInfo\":{\"visits\":%d", r->visits);
+    s_key_num(f, "winrate", s_wr(v, r->winrate));
+    s_key_num(f, "scoreLead", r->score_lead * v.sign);
+    s_key_num(f, "scoreSelfplay", r->score_lead * v.sign);
+    s_key_num(f, "scoreStdev", r->score_stdev);
+    s_key_num(f, "utility", r->utility * v.mover * v.sign);
+    s_key_num(f, "rawWinrate", s_wr(v, r->raw_winrate));
+    s_key_num(f, "rawLead", r->raw_score * v.sign);
+    fprintf(f, ",\"thisHash\":\"%016" PRIX64 "\",\"currentPlayer\":\"%c\"}", hs_board_key(b),
+            r->to_move == HS_BLACK ? 'B' : 'W');
+}
+
+static void s_array(FILE *f, const char *key, const float *xs, int n, double mul)
+{
+    fprintf(f, ",\"%s\":[", key);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        hs__aout_num(f, xs[i] * mul);
+    }
+    fputc(']', f);
+}
+
+static void s_policy(FILE *f, const hs_mcts_result_t *r)
+{
+    int n = r->size * r->size + 1;
+    fputs(",\"policy\":[", f);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        if (r->policy[i] < 0)
+            fputs("-1", f);   /* illegal, as KataGo marks it */
+        else
+            hs__aout_num(f, r->policy[i]);
+    }
+    fputc(']', f);
+}
+
+void hs__areply(hs__aout_t *o, const hs__aturn_t *t, bool during, hs_mcts_result_t *r)
+{
+    hs_mcts_get_result(t->m, r);
+    const hs_board_t *b = hs_mcts_root_board(t->m);
+    s_view_t v = s_view_of(t->q, r->to_move);
+    FILE *f = o->f;
+    hs__aout_lock(o);
+    fputs("{\"id\":", f);
+    hs_json_string(f, t->q->id);
+    fprintf(f, ",\"turnNumber\":%d,\"isDuringSearch\":%s,\"moveInfos\":[", t->turn,
+            during ? "true" : "false");
+    for (int i = 0; i < r->num_moves; i++) {
+        if (i)
+            fputc(',', f);
+        s_move_info(f, t, b, v, &r->moves[i]);
+    }
+    fputc(']', f);
+    s_root_info(f, r, b, v);
+    int area = r->size * r->size;
+    if (t->q->own)
+        s_array(f, "ownership", r->ownership, area, v.sign);
+    if (t->q->own_stdev)
+        s_array(f, "ownershipStdev", r->ownership_stdev, area, 1);
+    if (t->q->policy)
+        s_policy(f, r);
+    fputc('}', f);
+    hs__aout_unlock(o);
+}
+
+void hs__areply_none(hs__aout_t *o, const hs__aturn_t *t)
+{
+    hs__aout_lock(o);
+    fputs("{\"id\":", o->f);
+    hs_json_string(o->f, t->q->id);
+    fprintf(o->f, ",\"turnNumber\":%d,\"isDuringSearch\":false,\"noResults\":true}", t->turn);
+    hs__aout_unlock(o);
+}

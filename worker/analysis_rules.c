@@ -1,0 +1,263 @@
+/*
+ * worker/analysis_rules.c — a query's "rules" (KataGo's names, or its JSON
+ * object form) and "overrideSettings", mapped onto what core/rules.h and
+ * worker/mcts.h can do.
+ *
+ * Rules: KataGo has more rule sets than core/rules.h (the button, the "tax"
+ * of stone scoring, Spight ko). A name or object that lands exactly on one
+ * of our six is taken; anything else is an error, not a silent nearest
+ * match, because the net and the counting would then answer a different
+ * question than the one asked. KataGo's "chinese" has simple ko where ours
+ * has positional superko: it is read as our chinese (the difference shows
+ * only in superko cycles), and docs/ANALYSIS_PROTOCOL.md says so.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <strings.h>
+
+#include "worker/analysis_internal.h"
+
+typedef struct s_alias {
+    const char *name;
+    hs_rules_id_t id;
+} s_alias_t;
+
+/* KataGo's spellings (lowercased, trimmed) of the rule sets we have. */
+static const s_alias_t s_aliases[] = {
+    { "japanese", HS_RULES_JAPANESE }, { "korean", HS_RULES_KOREAN },
+    { "chinese", HS_RULES_CHINESE }, { "chinese-ogs", HS_RULES_CHINESE },
+    { "chinese_ogs", HS_RULES_CHINESE }, { "chineseogs", HS_RULES_CHINESE },
+    { "chinese-kgs", HS_RULES_CHINESE }, { "chinese_kgs", HS_RULES_CHINESE },
+    { "chinesekgs", HS_RULES_CHINESE }, { "aga", HS_RULES_AGA }, { "bga", HS_RULES_AGA },
+    { "french", HS_RULES_AGA }, { "nz", HS_RULES_NEW_ZEALAND },
+    { "newzealand", HS_RULES_NEW_ZEALAND }, { "new zealand", HS_RULES_NEW_ZEALAND },
+    { "new-zealand", HS_RULES_NEW_ZEALAND }, { "new_zealand", HS_RULES_NEW_ZEALAND },
+    { "tromp-taylor", HS_RULES_TROMP_TAYLOR }, { "tromp_taylor", HS_RULES_TROMP_TAYLOR },
+    { "tromp taylor", HS_RULES_TROMP_TAYLOR }, { "tromptaylor", HS_RULES_TROMP_TAYLOR },
+    { "goe", HS_RULES_TROMP_TAYLOR }, { "ing", HS_RULES_TROMP_TAYLOR },
+};
+
+/* KataGo's names of rule sets core/rules.h does not have. */
+static const char *const s_theirs[] = {
+    "stonescoring", "stone-scoring", "stone_scoring", "stone scoring", "ancientarea",
+    "ancient-area", "ancient_area", "ancient area", "ancientterritory", "ancient-territory",
+    "ancient_territory", "ancient territory", "agabutton", "aga-button", "aga_button",
+    "aga button", NULL
+};
+
+/* 0, HS_EUNSUPPORTED (KataGo's name of a rule set we lack), HS_ENOTFOUND. */
+static int s_name(const char *s, hs_rules_id_t *out)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char low[32];
+    size_t n = 0;
+    for (; s[n] && n + 1 < sizeof low; n++)
+        low[n] = (char)tolower((unsigned char)s[n]);
+    if (s[n])
+        return HS_ENOTFOUND;
+    while (n && isspace((unsigned char)low[n - 1]))
+        n--;
+    low[n] = '\0';
+    for (size_t i = 0; i < sizeof s_aliases / sizeof *s_aliases; i++)
+        if (!strcmp(low, s_aliases[i].name)) {
+            *out = s_aliases[i].id;
+            return 0;
+        }
+    for (int i = 0; s_theirs[i]; i++)
+        if (!strcmp(low, s_theirs[i]))
+            return HS_EUNSUPPORTED;
+    return HS_ENOTFOUND;
+}
+
+/* The object form, as KataGo reads it: unspecified keys default to
+ * tromp-taylor's (positional ko, area, no tax, suicide, no button, no
+ * handicap bonus). */
+typedef struct s_obj {
+    char ko, scoring, tax;     /* 'S'imple/'P'ositional/'T'situational; 'A'/'T'; 'N'/'S'eki/'A'll */
+    bool suicide, button;
+    int whb;                   /* 0, 1 = N, 2 = N-1 */
+} s_obj_t;
+
+static const struct {
+    s_obj_t r;
+    hs_rules_id_t id;
+} s_objs[] = {
+    { { 'S', 'T', 'S', false, false, 0 }, HS_RULES_JAPANESE },
+    { { 'S', 'A', 'N', false, false, 1 }, HS_RULES_CHINESE },
+    { { 'P', 'A', 'N', false, false, 1 }, HS_RULES_CHINESE },
+    { { 'T', 'A', 'N', false, false, 2 }, HS_RULES_AGA },
+    { { 'T', 'A', 'N', true, false, 0 }, HS_RULES_NEW_ZEALAND },
+    { { 'P', 'A', 'N', true, false, 0 }, HS_RULES_TROMP_TAYLOR },
+};
+
+static bool s_pick(const char *s, const char *const *words, const char *codes, char *out)
+{
+    for (int i = 0; words[i]; i++)
+        if (!strcmp(s, words[i])) {
+            *out = codes[i];
+            return true;
+        }
+    return false;
+}
+
+/* One member of the object; false when its value cannot be read. */
+static bool s_obj_member(const hs_json_t *m, s_obj_t *r, double *komi, bool *has_komi)
+{
+    static const char *const ko[] = { "SIMPLE", "POSITIONAL", "SITUATIONAL", NULL };
+    static const char *const sc[] = { "AREA", "TERRITORY", NULL };
+    static const char *const tax[] = { "NONE", "SEKI", "ALL", NULL };
+    static const char *const whb[] = { "0", "N", "N-1", NULL };
+    const char *s = NULL;
+    char c;
+    if (!strcmp(m->key, "ko"))
+        return hs_json_str(m, &s) && s_pick(s, ko, "SPT", &r->ko);
+    if (!strcmp(m->key, "score") || !strcmp(m->key, "scoring"))
+        return hs_json_str(m, &s) && s_pick(s, sc, "AT", &r->scoring);
+    if (!strcmp(m->key, "tax"))
+        return hs_json_str(m, &s) && s_pick(s, tax, "NSA", &r->tax);
+    if (!strcmp(m->key, "suicide"))
+        return hs_json_bool(m, &r->suicide);
+    if (!strcmp(m->key, "hasButton"))
+        return hs_json_bool(m, &r->button);
+    if (!strcmp(m->key, "friendlyPassOk")) {
+        bool ignored;   /* the end of the game is not ours to judge here */
+        return hs_json_bool(m, &ignored);
+    }
+    if (!strcmp(m->key, "whiteHandicapBonus")) {
+        if (!hs_json_str(m, &s) || !s_pick(s, whb, "012", &c))
+            return false;
+        r->whb = c - '0';
+        return true;
+    }
+    if (!strcmp(m->key, "komi")) {
+        *has_komi = true;
+        return hs_json_double(m, -400, 400, komi);
+    }
+    return false;
+}
+
+int hs__arules(const hs_json_t *v, hs_rules_id_t *id, double *komi, bool *has_komi)
+{
+    const char *s;
+    *has_komi = false;
+    if (hs_json_str(v, &s))
+        return s_name(s, id);
+    if (!v || v->type != HS_JSON_OBJECT)
+        return HS_EINVAL;
+    s_obj_t r = { 'P', 'A', 'N', true, false, 0 };
+    bool tax_given = false;
+    for (const hs_json_t *m = v->child; m; m = m->next) {
+        if (!s_obj_member(m, &r, komi, has_komi))
+            return HS_ENOTFOUND;
+        tax_given |= !strcmp(m->key, "tax");
+    }
+    /* KataGo: territory scoring without a tax given means the seki tax. */
+    if (!tax_given && r.scoring == 'T')
+        r.tax = 'S';
+    for (size_t i = 0; i < sizeof s_objs / sizeof *s_objs; i++)
+        if (!memcmp(&s_objs[i].r.ko, &r.ko, 3) && s_objs[i].r.suicide == r.suicide
+            && s_objs[i].r.button == r.button && s_objs[i].r.whb == r.whb) {
+            *id = s_objs[i].id;
+            return 0;
+        }
+    return HS_EUNSUPPORTED;
+}
+
+int hs__awhb(const char *s, hs_rules_id_t id)
+{
+    hs_rules_t r = hs_rules_get(id);
+    /* core/rules.h: offset 0 = N, 1 = N-1, -1 = none. */
+    const char *ours = r.handicap_bonus_offset == 0 ? "N"
+                     : r.handicap_bonus_offset == 1 ? "N-1" : "0";
+    if (strcmp(s, "0") && strcmp(s, "N") && strcmp(s, "N-1"))
+        return HS_EINVAL;
+    return strcmp(s, ours) ? HS_EUNSUPPORTED : 0;
+}
+
+/* A setting's value as a number: a JSON number, or a string holding one
+ * (KataGo turns every override into text before reading it). */
+static bool s_num(const hs_json_t *v, double lo, double hi, double *out)
+{
+    const char *s;
+    if (hs_json_double(v, lo, hi, out))
+        return true;
+    if (!hs_json_str(v, &s) || !*s)
+        return false;
+    char *end;
+    double x = strtod(s, &end);
+    if (*end || !(x >= lo && x <= hi))
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool s_perspective(const hs_json_t *v, hs_analysis_perspective_t *out)
+{
+    const char *s;
+    if (!hs_json_str(v, &s))
+        return false;
+    if (!strcasecmp(s, "BLACK") || !strcasecmp(s, "b"))
+        *out = HS_ANALYSIS_BLACK;
+    else if (!strcasecmp(s, "WHITE") || !strcasecmp(s, "w"))
+        *out = HS_ANALYSIS_WHITE;
+    else if (!strcasecmp(s, "SIDETOMOVE"))
+        *out = HS_ANALYSIS_SIDE;
+    else
+        return false;
+    return true;
+}
+
+/* One setting; 1 applied, 0 unknown, -1 known but its value is bad. */
+static int s_setting(const hs_json_t *m, hs__aquery_t *q)
+{
+    const char *k = m->key;
+    double x;
+    hs_mcts_config_t *c = &q->cfg;
+    if (!strcmp(k, "reportAnalysisWinratesAs"))
+        return s_perspective(m, &q->report_as) ? 1 : -1;
+    static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
+                                        "numSearchThreadsPerAnalysisThread", NULL };
+    for (int i = 0; ints[i]; i++)
+        if (!strcmp(k, ints[i])) {
+            /* threads: worker/mcts.h takes 1..4096 */
+            if (!s_num(m, 1, i < 2 ? 1 << 30 : 4096, &x) || x != (int)x)
+                return -1;
+            *(i == 0 ? &c->max_visits : i == 1 ? &c->max_playouts : &c->threads) = (int)x;
+            return 1;
+        }
+    static const char *const dbls[] = { "maxTime", "cpuctExploration", "fpuReductionMax",
+                                        "staticScoreUtilityFactor", NULL };
+    double *slot[] = { &c->max_time, &c->cpuct, &c->fpu_reduction, &c->score_utility };
+    for (int i = 0; dbls[i]; i++)
+        if (!strcmp(k, dbls[i])) {
+            /* cpuct must be > 0 for the search (worker/mcts.h) */
+            if (!s_num(m, i == 1 ? 1e-9 : 0, 1e9, &x))
+                return -1;
+            *slot[i] = x;
+            return 1;
+        }
+    return 0;
+}
+
+int hs__asettings(const hs_json_t *v, hs__aquery_t *q, char *unknown, size_t cap,
+                  const char **bad)
+{
+    unknown[0] = '\0';
+    size_t used = 0;
+    for (const hs_json_t *m = v->child; m; m = m->next) {
+        int rc = s_setting(m, q);
+        if (rc < 0) {
+            *bad = m->key;
+            return HS_EINVAL;
+        }
+        if (rc == 0) {
+            int n = snprintf(unknown + used, cap - used, "%s%s", used ? "," : "", m->key);
+            if (n > 0 && (size_t)n < cap - used)
+                used += (size_t)n;
+        }
+    }
+    return 0;
+}

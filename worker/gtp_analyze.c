@@ -1,0 +1,379 @@
+/*
+ * worker/gtp_analyze.c — live analysis over GTP as Leela Zero and KataGo
+ * give it (their GTP extensions, which Sabaki, Lizzie and KaTrain speak):
+ * lz-analyze and kata-analyze search the position until the controller sends
+ * its next line (or the input ends), printing one report line every
+ * `interval` centiseconds; lz-genmove_analyze and kata-genmove_analyze search
+ * with genmove's budget, printing reports, then play and answer `play MOVE`.
+ *
+ * Arguments, as KataGo parses them: [player] [interval] then key/value pairs
+ * interval, minmoves, maxmoves and, for the kata- forms, ownership,
+ * ownershipStdev, pvVisits, rootInfo (true/false). avoid/allow are not
+ * supported (they are an error, as any unknown key).
+ *
+ * `analyze` and `genmove_analyze` are KataGo's forms for Sabaki: the kata-
+ * ones with every float written with a decimal point.
+ *
+ * A report is one line: "info move ... " per move, then (kata-) "rootInfo
+ * ...", "ownership ..." and "ownershipStdev ...". Values are the side to
+ * move's (the search gives Black's: flipped here); lz- prints win rates and
+ * priors as integers 0..10000, kata- as floats 0..1 and score leads in
+ * points. Before stopping, an analysis always reaches S_MIN_VISITS visits and
+ * prints a last report, so that even an analysis interrupted at once says
+ * something (and a test can count on one report whatever the timing).
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/clock.h"
+#include "worker/gtp_search.h"
+
+/* Root visits an analysis reaches before it looks at the input: the root's
+ * own and one for a move, so the last report names at least one move. */
+#define S_MIN_VISITS 2
+/* KataGo's bound for user-given times (centiseconds here). */
+#define S_MAX_INTERVAL 1e9
+
+typedef struct s_args {
+    hs_color_t color;
+    double interval;      /* seconds between reports; 0: only the last one */
+    int minmoves, maxmoves;
+    bool ownership, ownership_stdev, pv_visits, root_info;
+} s_args_t;
+
+static int s_number(const char *s, double *out)
+{
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int s_count(const char *s, int *out)
+{
+    double v;
+    if (s_number(s, &v) || v < 0 || v >= 1e9 || v != floor(v))
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int s_bool(const char *s, bool *out)
+{
+    if (!strcasecmp(s, "true") || !strcmp(s, "1"))
+        *out = true;
+    else if (!strcasecmp(s, "false") || !strcmp(s, "0"))
+        *out = false;
+    else
+        return -1;
+    return 0;
+}
+
+/* One key/value pair into a; -1 for an unknown key or a bad value. */
+static int s_pair(const char *key, const char *value, int kata, s_args_t *a)
+{
+    double cs;
+    if (!strcmp(key, "interval")) {
+        if (s_number(value, &cs) || cs < 0 || cs >= S_MAX_INTERVAL)
+            return -1;
+        a->interval = cs / 100;
+        return 0;
+    }
+    if (!strcmp(key, "minmoves"))
+        return s_count(value, &a->minmoves);
+    if (!strcmp(key, "maxmoves"))
+        return s_count(value, &a->maxmoves);
+    bool *flag = !kata ? NULL
+               : !strcmp(key, "ownership") ? &a->ownership
+               : !strcmp(key, "ownershipStdev") ? &a->ownership_stdev
+               : !strcmp(key, "pvVisits") ? &a->pv_visits
+               : !strcmp(key, "rootInfo") ? &a->root_info : NULL;
+    return flag ? s_bool(value, flag) : -1;
+}
+
+static int s_parse(hs_gtp_t *g, int kata, int argc, char **argv, s_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->color = hs_gtp_game(g)->board.to_move;
+    int i = 0;
+    if (i < argc && !hs__gtp_parse_color(argv[i], &a->color))
+        i++;
+    double cs;
+    if (i < argc && !s_number(argv[i], &cs) && cs >= 0 && cs < S_MAX_INTERVAL) {
+        a->interval = cs / 100;
+        i++;
+    }
+    for (; i < argc; i += 2)
+        if (i + 1 >= argc || s_pair(argv[i], argv[i + 1], kata, a))
+            return -1;
+    return 0;
+}
+
+/* Win rate and score from Black's view to the mover's. */
+static double s_wr(const hs_mcts_result_t *res, double black)
+{
+    return res->to_move == HS_BLACK ? black : 1 - black;
+}
+static double s_lead(const hs_mcts_result_t *res, double black)
+{
+    return (res->to_move == HS_BLACK ? black : -black) + 0.0;   /* + 0.0: no "-0" */
+}
+
+/* Styles of the reports: lz- (integers), kata- (floats as %g prints them),
+ * Sabaki's `analyze` (kata- with every float written with a decimal point,
+ * as KataGo's `analyze` does for Sabaki's parser). */
+enum { S_LZ = 0, S_KATA = 1, S_SABAKI = 2 };
+
+/* "KEY V " (or "V " without a key): V as %.6g, with ".0" added in Sabaki's
+ * style where %g wrote an integer. */
+static void s_real(hs_buf_t *out, const char *key, double v, int style)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%.6g", v + 0.0);   /* + 0.0: no "-0" */
+    int integral = !strpbrk(num, ".eni");
+    hs_gtp_printf(out, "%s%s%s%s ", key ? key : "", key ? " " : "", num,
+                  style == S_SABAKI && integral ? ".0" : "");
+}
+
+/* Win rates and priors as lz- prints them: integers 0..10000. */
+static int s_lz(double p) { return (int)lround(p * 10000); }
+
+static void s_pv(hs_buf_t *out, const hs_board_t *b, const hs_mcts_move_info_t *m, const s_args_t *a)
+{
+    char name[8];
+    hs_gtp_printf(out, " pv");
+    for (int k = 0; k < m->pv_len; k++)
+        hs_gtp_printf(out, " %s", hs__gtp_vertex(b, m->pv[k], name));
+    if (a->pv_visits) {
+        hs_gtp_printf(out, " pvVisits");
+        for (int k = 0; k < m->pv_len; k++)
+            hs_gtp_printf(out, " %d", m->pv_visits[k]);
+    }
+}
+
+static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *res,
+                   const hs_mcts_move_info_t *m, int kata, const s_args_t *a)
+{
+    char name[8];
+    double wr = s_wr(res, m->winrate);
+    hs_gtp_printf(out, " info move %s visits %d ", hs__gtp_vertex(b, m->move, name), m->visits);
+    if (kata) {
+        double lead = s_lead(res, m->score_lead);
+        const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead",
+                               "prior", "lcb" };
+        double vals[] = { m->utility, wr, lead, m->score_stdev, lead, m->prior, m->lcb };
+        for (int k = 0; k < 7; k++)
+            s_real(out, keys[k], vals[k], kata);
+        hs_gtp_printf(out, "order %d", m->order);
+    } else {
+        hs_gtp_printf(out, "winrate %d prior %d lcb %d order %d", s_lz(wr), s_lz(m->prior),
+                s_lz(m->lcb), m->order);
+    }
+    s_pv(out, b, m, a);
+}
+
+/* minmoves: the most likely unsearched moves by prior, shown with no visits
+ * and the root's values, until n moves are listed. */
+static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *res, int listed,
+                         int n, int kata, const s_args_t *a)
+{
+    int area = res->size * res->size;
+    bool *used = calloc((size_t)area + 1, sizeof *used);
+    if (!used)
+        return listed;
+    for (int i = 0; i < res->num_moves; i++)
+        used[res->moves[i].move] = true;
+    for (; listed < n; listed++) {
+        int best = -1;
+        for (int v = 0; v <= area; v++)
+            if (!used[v] && res->policy[v] >= 0 && (best < 0 || res->policy[v] > res->policy[best]))
+                best = v;
+        if (best < 0)
+            break;
+        used[best] = true;
+        hs_mcts_move_info_t m = { .move = best, .winrate = res->winrate, .score_lead =
+                                  res->score_lead, .prior = res->policy[best], .order = listed,
+                                  .pv_len = 1, .pv = { best } };
+        s_info(out, b, res, &m, kata, a);
+    }
+    free(used);
+    return listed;
+}
+
+static void s_grid(hs_buf_t *out, const char *key, const float *v, int area, double sign,
+                   int style)
+{
+    hs_gtp_printf(out, " %s ", key);
+    for (int i = 0; i < area; i++)
+        s_real(out, NULL, sign * v[i], style);
+    out->len -= out->len > 0 && out->p[out->len - 1] == ' ';
+}
+
+/* One report line of the search's state now into line (starting with a
+ * blank); the number of moves it lists. */
+static int s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_args_t *a)
+{
+    hs_mcts_result_t *res = s->res;
+    hs_mcts_get_result(s->mcts, res);
+    const hs_board_t *b = &s->root_board;
+    int n = res->num_moves;
+    if (a->maxmoves > 0 && n > a->maxmoves)
+        n = a->maxmoves;
+    for (int i = 0; i < n; i++)
+        s_info(out, b, res, &res->moves[i], kata, a);
+    int want = a->maxmoves > 0 && a->minmoves > a->maxmoves ? a->maxmoves : a->minmoves;
+    if (want > n)
+        n = s_unsearched(out, b, res, n, want, kata, a);
+    if (kata && a->root_info) {
+        hs_gtp_printf(out, " rootInfo visits %d ", res->visits);
+        const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead" };
+        double vals[] = { res->utility, s_wr(res, res->winrate), s_lead(res, res->score_lead),
+                          res->score_stdev, s_lead(res, res->score_lead) };
+        for (int k = 0; k < 5; k++)
+            s_real(out, keys[k], vals[k], kata);
+        out->len -= out->len > 0 && out->p[out->len - 1] == ' ';
+    }
+    double sign = res->to_move == HS_BLACK ? 1 : -1;
+    int area = res->size * res->size;
+    if (kata && a->ownership)
+        s_grid(out, "ownership", res->ownership, area, sign, kata);
+    if (kata && a->ownership_stdev)
+        s_grid(out, "ownershipStdev", res->ownership_stdev, area, 1, kata);
+    return n;
+}
+
+/* Writes one report line, whole (a controller reading a half line would
+ * parse a half report). */
+static void s_report(FILE *out, hs__gtp_search_t *s, int kata, const s_args_t *a)
+{
+    hs_buf_t line = { 0 };
+    /* A report without a move (before the first child has a visit) would be
+     * a line that no client expects: none. */
+    int moves = s_report_line(&line, s, kata, a);
+    if (!line.err && moves > 0) {
+        fwrite(line.p + 1, 1, line.len - 1, out);
+        fputc('\n', out);
+        fflush(out);
+    }
+    hs_buf_fini(&line);
+}
+
+/* Searches with reports until done, or (stop_on_input) until a line comes. */
+static int s_run(hs_gtp_t *g, hs__gtp_search_t *s, int kata, const s_args_t *a, int stop_on_input)
+{
+    FILE *out = hs_gtp_stream(g);
+    hs_mcts_begin(s->mcts);
+    double last = hs_clock_now();
+    hs_error_t err;
+    for (;;) {
+        int done = hs_mcts_done(s->mcts);
+        if (!done && hs_mcts_step_many(&s->mcts, 1, s->ev, &err) < 0) {
+            fprintf(stderr, "hyeongse gtp: analysis: %s\n", err.msg);
+            return 1;
+        }
+        done = hs_mcts_done(s->mcts);
+        int settled = done || hs_mcts_root_visits(s->mcts) >= S_MIN_VISITS;
+        if (stop_on_input && settled && hs_gtp_input_pending(g))
+            break;
+        if (done && !stop_on_input)
+            break;
+        if (!done && a->interval > 0 && hs_clock_now() - last >= a->interval) {
+            s_report(out, s, kata, a);
+            last = hs_clock_now();
+        }
+        if (done)   /* the visit limit: nothing to do but wait for the next line */
+            hs_gtp_wait_input(g, 1.0);
+    }
+    s_report(out, s, kata, a);
+    return 0;
+}
+
+static int s_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int argc, char **argv,
+                     hs_buf_t *r)
+{
+    s_args_t a;
+    if (s_parse(g, kata, argc, argv, &a)) {
+        hs_gtp_printf(r, "Could not parse analyze arguments or arguments out of range: '");
+        for (int i = 0; i < argc; i++)
+            hs_gtp_printf(r, "%s%s", i ? " " : "", argv[i]);
+        hs_gtp_printf(r, "'");
+        return 1;
+    }
+    hs_mcts_config_t cfg = s->cfg;
+    cfg.max_visits = s->analysis_visits;
+    cfg.max_playouts = 0;
+    cfg.max_time = 0;
+    if (hs__gtp_search_root(g, s, a.color, &cfg, r))
+        return 1;
+    s_run(g, s, kata, &a, 1);
+    return 0;
+}
+
+static int s_genmove_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int argc, char **argv,
+                             hs_buf_t *r)
+{
+    s_args_t a;
+    if (s_parse(g, kata, argc, argv, &a)) {
+        hs_gtp_printf(r, "Could not parse genmove_analyze arguments or arguments out of range");
+        return 1;
+    }
+    hs_mcts_config_t cfg;
+    hs__gtp_genmove_config(g, s, a.color, &cfg);
+    if (hs__gtp_search_root(g, s, a.color, &cfg, r))
+        return 1;
+    double t0 = hs_clock_now();
+    if (s_run(g, s, kata, &a, 0))
+        return 1;
+    char name[8];
+    int rc = hs__gtp_play_chosen(g, s, a.color, name, r);
+    hs__gtp_clock_spend(s, a.color, hs_clock_now() - t0);
+    if (!rc)
+        hs_gtp_printf(r, "play %s", name);
+    return rc;
+}
+
+static int s_lz_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_analyze(g, ctx, S_LZ, argc, argv, r);
+}
+static int s_kata_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_analyze(g, ctx, S_KATA, argc, argv, r);
+}
+static int s_sabaki_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_analyze(g, ctx, S_SABAKI, argc, argv, r);
+}
+static int s_sabaki_genmove_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_genmove_analyze(g, ctx, S_SABAKI, argc, argv, r);
+}
+static int s_lz_genmove_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_genmove_analyze(g, ctx, S_LZ, argc, argv, r);
+}
+static int s_kata_genmove_analyze(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    return s_genmove_analyze(g, ctx, S_KATA, argc, argv, r);
+}
+
+int hs__gtp_register_analyze(hs_gtp_t *g, hs__gtp_search_t *s, hs_error_t *err)
+{
+    static const struct { const char *name; hs_gtp_handler_t fn; } table[] = {
+        { "lz-analyze", s_lz_analyze }, { "kata-analyze", s_kata_analyze },
+        { "lz-genmove_analyze", s_lz_genmove_analyze },
+        { "kata-genmove_analyze", s_kata_genmove_analyze },
+        { "analyze", s_sabaki_analyze }, { "genmove_analyze", s_sabaki_genmove_analyze },
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        int rc = hs_gtp_register(g, table[i].name, table[i].fn, s, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
