@@ -17,10 +17,20 @@
 #   HS_NET=FILE: the net engine instead (`--engines net --net FILE`, backend
 #   HS_NN_BACKEND or analyze's default); THREADS "" then leaves the engine
 #   threads to analyze (one thread driving a backend that uses every core).
+#   HS_ENGINES=LIST: these engines instead (with HS_NET, bound to that net:
+#   HS_ENGINES=mcts:visits=100 HS_NET=FILE is the tree search on the net).
+#   HS_GAMES=N: only the archive's first N games (.sgf members in its order),
+#   extracted into the bench's temporary folder.
+#   The issue's bulk-speed run (100 pro games, mcts with 100 visits on the CPU):
+#     HS_ENGINES=mcts:visits=100 HS_NET=../shared/nets/katago-g170-b6c96/*.bin.gz \
+#     HS_GAMES=100 bench/analyze.sh build-release "" ""
+#   prints positions/s and the search's mean leaf batch (evaluator calls and
+#   leaves, from analyze's summary).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-release}
-archive=${2:-$here/../shared/data/pro19/pro19-archive.tar.gz}
+archive=${2:-}
+archive=${archive:-$here/../shared/data/pro19/pro19-archive.tar.gz}
 threads=${3-$(nproc)}
 moves=${4:-all}
 maps=${5:+--maps $5}
@@ -31,8 +41,16 @@ if [ ! -x "$build/cli/hyeongse" ]; then
 fi
 db=$(mktemp -d /tmp/hs-bench-analyze-XXXXXX)
 trap 'rm -rf "$db"' EXIT
-engines=(--engines influence,judge)
-[ -n "${HS_NET:-}" ] && engines=(--engines net --net "$HS_NET" ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND})
+if [ -n "${HS_GAMES:-}" ]; then   # the first N games: a folder of them
+    mkdir -p "$db/games"
+    tar tf "$archive" 2>/dev/null | grep -i '\.sgf$' | head -n "$HS_GAMES" > "$db/members" || true
+    tar xf "$archive" -C "$db/games" -T "$db/members"
+    echo "== the first $(wc -l < "$db/members") games of $archive"
+    archive=$db/games
+fi
+engines=(--engines "${HS_ENGINES:-influence,judge}")
+[ -n "${HS_NET:-}" ] && engines=(--engines "${HS_ENGINES:-net}" --net "$HS_NET"
+                                 ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND})
 threads_arg=(${threads:+--threads "$threads"})
 echo "== ${engines[*]} on $archive (${threads:-the default} threads, moves $moves)"
 "$build/cli/hyeongse" analyze "$archive" --db "$db/a" "${threads_arg[@]}" --moves "$moves" \
@@ -46,6 +64,9 @@ tb=$(grep -o 'done in [0-9.]*' "$db/b.out" | awk '{print $3}')
 awk -v a="$ta" -v b="$tb" 'BEGIN { printf "== share of time outside the engines (noop run / engine run): %.1f%% (%.2f s / %.2f s)\n", 100 * b / a, b, a }'
 grep -o 'cpu .*inside engines, [0-9.]*% outside' "$db/a.out" | \
     sed 's/^cpu */== share of CPU time outside the engines (engine thread CPU \/ process CPU): /'
+grep -o '[0-9]* positions evaluated ([0-9.]* positions/s)' "$db/a.out" | sed 's/^/== speed: /'
+grep -o '[0-9]* leaf evaluator calls, [0-9]* leaves, mean batch [0-9.]*' "$db/a.out" | \
+    sed 's/^/== search batching: /' || true
 awk '$1 == "positions" { p = $2 } $1 == "map_used" { u = $2 }
      END { if (p > 0) printf "== store: %.0f bytes a position (%.0f MB in use / %d positions)\n", u / p, u / 1e6, p }' \
     "$db/a.stats"

@@ -99,8 +99,14 @@ static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
     char list[sizeof j->rec.engines];
     snprintf(list, sizeof list, "%s", j->rec.engines);
     j->num_engines = 0;
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
+    /* Split as every list reader does: a spec's options have commas too
+     * ("mcts:visits=100,net=<hash>", core/poskey.h). */
+    for (char *tok = list, *next; *tok; tok = next) {
+        size_t len = hs_engine_list_entry(tok);
+        next = tok + len + (tok[len] == ',');
+        tok[len] = '\0';
+        if (!len)
+            continue;
         if (j->num_engines >= HS_WIRE_MAX_ENGINES || strlen(tok) >= HS_WIRE_MAX_NAME)
             return hs_error_set(err, HS_EINVAL, "too many or too long engine specs");
         strcpy(j->engines[j->num_engines], tok);
@@ -131,7 +137,7 @@ static int s_job_add(hs__broker_t *b, hs__bjob_t *j)
  * broker hands a job to the workers whose offer names its specs exactly, and it
  * cannot canonicalize them itself (it does not know the engines). A spec that can
  * never be canonical by its syntax (hs_engine_spec_split, the workers' own rules)
- * — no name, a ',' (the journal's separator), a bad revision, "@1" (written bare)
+ * — no name, a ',' (the journal's separator) but between options, a bad revision, "@1" (written bare)
  * or one with a leading zero — or a spec listed twice would leave the job waiting
  * forever, or break its RESULT check, so the SUBMIT is refused with the reason. An
  * unknown engine name is not refused: workers of another build may offer it. */
@@ -145,8 +151,11 @@ static int s_check_specs(char *const *specs, int n, hs_error_t *err)
         int bad = hs_engine_spec_split(spec, strlen(spec), &sp);
         if (sp.name_len == 0)
             return hs_error_set(err, HS_EINVAL, "engine spec '%s' has no engine name", spec);
-        if (strchr(spec, ','))
-            return hs_error_set(err, HS_EINVAL, "engine spec '%s' holds a ','", spec);
+        /* ',' separates the journal's specs: inside one only between options,
+         * where the list splitter (core/poskey.h) keeps the spec whole. */
+        if (hs_engine_list_entry(spec) != strlen(spec))
+            return hs_error_set(err, HS_EINVAL, "engine spec '%s' holds a ',' outside its "
+                                "options", spec);
         if (!bad && sp.revision == 1 && spec[sp.name_len + 1] == '1')
             return hs_error_set(err, HS_EINVAL, "engine spec '%s': revision 1 is written "
                                 "without '@1' (canonical specs, docs/PROTOCOL.md)", spec);

@@ -360,9 +360,15 @@ int hs_submitter_new(hs_submitter_t **out, hs_client_t *c, const char *job_name,
     snprintf(s->engines_buf, sizeof s->engines_buf, "%s", engines);
     snprintf(s->moves, sizeof s->moves, "%s", moves_spec ? moves_spec : "all");
     s_make_token(s->token, s);
-    for (char *save = NULL, *tok = strtok_r(s->engines_buf, ",", &save);
-         tok && s->num_engines < HS_WIRE_MAX_ENGINES; tok = strtok_r(NULL, ",", &save))
-        s->engines[s->num_engines++] = tok;
+    /* Split as every list reader does: a spec's options have commas too. */
+    for (char *tok = s->engines_buf; *tok && s->num_engines < HS_WIRE_MAX_ENGINES;) {
+        size_t len = hs_engine_list_entry(tok);
+        bool more = tok[len] == ',';
+        tok[len] = '\0';
+        if (len)
+            s->engines[s->num_engines++] = tok;
+        tok += len + more;
+    }
     *out = s;
     return 0;
 }

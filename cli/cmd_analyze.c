@@ -36,6 +36,7 @@
 #include "core/clock.h"
 #include "store/store.h"
 #include "worker/engine.h"
+#include "worker/net_specs.h"
 #include "worker/nn/backend.h"
 #include "worker/nn/model.h"
 #include "worker/worker.h"
@@ -50,12 +51,13 @@ typedef struct s_opts {
     const char *db, *engines, *moves;
     int threads, chunk;
     bool threads_given;
-    /* --net FILE: the one model this process loads, shared by every engine
-     * thread (read-only); --backend, --batch: how the net engines run it */
+    /* --net FILE and the files of specs' net=FILE: the models this process
+     * loads, shared by every engine thread (read-only); --backend, --batch:
+     * how the net engines run them */
     const char *net_file;
-    hs_nn_model_t *net;
-    const hs_nn_model_t *nets[1];
-    int n_nets;
+    hs_net_set_t nets;
+    bool mcts;                  /* a tree search is among the engines */
+    char file_engines[1024];
     hs_nn_backend_kind_t backend;
     int batch, net_threads;
     char bound_engines[1024];
@@ -141,7 +143,9 @@ static void s_usage(FILE *out)
             "                  that end in two passes, 8-15 ms a game)\n"
             "  --net FILE      a KataGo .bin.gz model for the engine `net` (its spec becomes\n"
             "                  net:net=<the file's content hash>); without --engines, the\n"
-            "                  engines are `net`\n"
+            "                  engines are `net`. mcts:visits=V runs the tree search on it\n"
+            "                  (without any net, on rollouts); a spec's net=FILE loads FILE\n"
+            "                  as --net does: mcts:visits=200,net=FILE\n"
             "  --backend B     cpu (oneDNN), cuda (cuDNN) or ref (plain C); default: cuda\n"
             "                  where a GPU is present, else cpu where built, else ref\n"
             "  --batch N       positions per engine call, 1..%d (default: the backend's, cpu\n"
@@ -232,12 +236,25 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
     return -1;
 }
 
-/* --net FILE loaded (once for the process), and the backend checked. 0 or -1
- * after printing why. */
-static int s_load_net(s_opts_t *o)
+/* --net FILE and the specs' net=FILE loaded (once for the process) into
+ * o->nets, the specs bound to them, and the backend checked. 0 or -1 after
+ * printing why. */
+static int s_load_nets(s_opts_t *o, const char **engines)
 {
     hs_error_t err = { 0 };
-    if (!o->net_file) {
+    if (o->net_file && hs_net_set_load(&o->nets, o->net_file, &err) < 0) {
+        fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
+        return -1;
+    }
+    if (!*engines)
+        *engines = o->nets.n ? "net" : hs__cli_default_engines();
+    if (hs_net_specs_files(&o->nets, *engines, o->file_engines, sizeof o->file_engines,
+                           &err) < 0) {
+        fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
+        return -1;
+    }
+    *engines = o->file_engines;
+    if (!o->nets.n) {
         if (o->batch)
             fprintf(stderr, "hyeongse analyze: note: --batch without --net sets the "
                             "positions per engine call of every engine\n");
@@ -248,17 +265,24 @@ static int s_load_net(s_opts_t *o)
                 hs_nn_backend_kind_name(o->backend), err.msg);
         return -1;
     }
-    if (hs_nn_model_load(o->net_file, &o->net, &err) < 0) {
-        fprintf(stderr, "hyeongse analyze: --net %s: %s\n", o->net_file, err.msg);
-        return -1;
-    }
-    o->nets[0] = o->net;
-    o->n_nets = 1;
     if (!o->batch) {
         int b = hs_nn_backend_default_batch(o->backend);
         o->batch = b < S_MAX_BATCH ? b : S_MAX_BATCH;
     }
     return 0;
+}
+
+/* Whether a canonical engine list holds a spec of engine name. */
+static bool s_lists_engine(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; *s;) {
+        size_t len = hs_engine_list_entry(s);
+        if (len >= n && !strncmp(s, name, n) && (len == n || s[n] == ':' || s[n] == '@'))
+            return true;
+        s += len + (s[len] == ',');
+    }
+    return false;
 }
 
 /*
@@ -272,8 +296,10 @@ static int s_load_net(s_opts_t *o)
  */
 static void s_net_threads(s_opts_t *o)
 {
-    /* Only net engines take the option net= (a bound spec always has it). */
-    if (!o->net || o->backend == HS_NN_BACKEND_REF || !strstr(o->engines, ":net="))
+    /* Only engines that run a net take the option net= (a bound spec always
+     * has it): "net:net=", "mcts:visits=9,net=". */
+    if (!o->nets.n || o->backend == HS_NN_BACKEND_REF ||
+        (!strstr(o->engines, ":net=") && !strstr(o->engines, ",net=")))
         return;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (!o->threads_given)
@@ -305,11 +331,10 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
      * computes them (worker/engine.h, "Revisions"); a net engine's spec names
      * the net loaded by --net. */
     hs_error_t err = { 0 };
-    if (s_load_net(o) < 0)
+    if (s_load_nets(o, &o->engines) < 0)
         return 2;
-    if (!o->engines)
-        o->engines = o->net ? "net" : hs__cli_default_engines();
-    if (hs_engine_bind_nets(o->engines, o->nets, o->n_nets, o->net_file, o->bound_engines,
+    if (hs_engine_bind_nets(o->engines, (const struct hs_nn_model *const *)o->nets.models,
+                            o->nets.n, o->net_file, o->bound_engines,
                             sizeof o->bound_engines, &err) < 0 ||
         hs_engine_canonical_list(o->bound_engines, HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD,
                                  o->canon_engines, sizeof o->canon_engines, &err) < 0) {
@@ -317,6 +342,7 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
         return 2;
     }
     o->engines = o->canon_engines;
+    o->mcts = s_lists_engine(o->engines, "mcts");
     s_net_threads(o);
     return -1;
 }
@@ -353,12 +379,16 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
     c->wt.cfg = (hs_worker_config_t){
         .endpoint = c->endpoint, .zmq_ctx = c->ctx, .threads = o->threads,
         .stop = &c->stop_worker, .name = "analyze", .verbose = verbose,
-        .batch = o->batch, .nets = o->nets, .n_nets = o->n_nets, .net_backend = (int)o->backend,
-        .net_batch = o->batch, .net_threads = o->net_threads,
+        /* A tree search takes the most positions per call: its lanes of
+         * consecutive moves fill the net's batches with leaves (engine_mcts.c). */
+        .batch = o->mcts ? S_MAX_BATCH : o->batch,
+        .nets = (const struct hs_nn_model *const *)o->nets.models, .n_nets = o->nets.n,
+        .net_backend = (int)o->backend, .net_batch = o->batch, .net_threads = o->net_threads,
         /* Tasks in flight: with a net, enough for two full batches even of
          * one-position tasks, so the engine thread's group (worker.c) can fill
          * a batch from several tasks (`--moves every:50` makes 5-position tasks). */
-        .credit = o->net ? 4 * o->threads + 8 + 2 * o->batch : 0,
+        .credit = o->nets.n || o->mcts ? 4 * o->threads + 8 + 2 * (o->mcts ? S_MAX_BATCH
+                                                                            : o->batch) : 0,
     };
     if (pthread_create(&c->btid, NULL, s_run_broker, c) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the broker thread\n");
@@ -430,9 +460,9 @@ static int s_submit_and_wait(s_cluster_t *c, const s_opts_t *o, s_run_t *r)
         if (!o->quiet)
             fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
                     o->paths[0], o->engines, o->threads, o->db);
-        if (!o->quiet && o->net)
-            fprintf(stderr, "analyze: net %s (%s), backend %s, batch %d\n", o->net_file,
-                    o->net->hash, hs_nn_backend_kind_name(o->backend), o->batch);
+        for (int i = 0; !o->quiet && i < o->nets.n; i++)
+            fprintf(stderr, "analyze: net %s, backend %s, batch %d\n", o->nets.hashes[i],
+                    hs_nn_backend_kind_name(o->backend), o->batch);
         rc = hs__cli_submit_paths(cl, (const char *const *)o->paths, o->npaths, o->engines,
                                   o->moves, "analyze", 0, o->follow_symlinks, r->resume.token,
                                   &r->job, &r->rep, false, &err);
@@ -470,6 +500,10 @@ static void s_print_summary(const s_cluster_t *c, const s_opts_t *o, const s_run
            ws->engine_cpu_seconds, cpu);
     printf("  wall       %.1f%% of %d threads x wall time inside engines (counts waits for "
            "a CPU as outside)\n", 100.0 * engine_share, o->threads);
+    if (ws->eval_calls > 0)   /* a tree search's leaf batches (engine_mcts.c) */
+        printf("  search     %" PRIu64 " leaf evaluator calls, %" PRIu64 " leaves, mean batch "
+               "%.1f\n", ws->eval_calls, ws->eval_leaves,
+               (double)ws->eval_leaves / (double)ws->eval_calls);
 }
 
 /* The store's own figures after the run. */
@@ -500,7 +534,7 @@ int hs_cmd_analyze(int argc, char **argv)
     s_opts_t o;
     int status = s_parse_args(argc, argv, &o);
     if (status >= 0) {
-        hs_nn_model_free(&o.net);
+        hs_net_set_free(&o.nets);
         return status;
     }
     s_make_parents(o.db);
@@ -523,6 +557,6 @@ int hs_cmd_analyze(int argc, char **argv)
     }
     hs_ingest_report_fini(&r.rep);
     zmq_ctx_term(c.ctx);
-    hs_nn_model_free(&o.net);   /* after the worker's threads have ended */
+    hs_net_set_free(&o.nets);   /* after the worker's threads have ended */
     return status;
 }

@@ -309,7 +309,8 @@ static void s_usage(FILE *out)
             "  --engines LIST  comma-separated engines (default %s)\n"
             "  --net FILE      the net (KataGo .bin.gz) of the net engines: --engines net\n"
             "                  becomes net:net=<its hash> (one spec per --net, up to %d);\n"
-            "                  a spec already net:net=<hash> needs no --net\n"
+            "                  a spec already net:net=<hash> needs no --net; a spec's\n"
+            "                  net=FILE (mcts:visits=200,net=FILE) is loaded the same way\n"
             "  --moves SPEC    positions to evaluate: all (default), every:N, last\n"
             "  --name NAME     job name (default: the first archive's name, \"(+N)\" when\n"
             "                  more follow)\n"
@@ -336,14 +337,17 @@ static int s_net_engines(const char *engines, const char *const *paths, int n, c
     hs_error_t err = { 0 };
     bool used = false;
     int status = 0;
+    char files[1024];   /* a spec's net=FILE loaded too: its hash goes in the spec */
     for (int i = 0; i < n && !status; i++)
         if (hs_net_set_load(&nets, paths[i], &err) < 0)
             status = 1;
-    if (!status && hs_net_specs(engines, nets.hashes, nets.n, out, size, &used, &err) < 0)
+    if (!status && hs_net_specs_files(&nets, engines, files, sizeof files, &err) < 0)
+        status = 1;
+    if (!status && hs_net_specs(files, nets.hashes, nets.n, out, size, &used, &err) < 0)
         status = 2;
     if (!status && n > 0 && !used) {
         snprintf(err.msg, sizeof err.msg, "--net: no engine of '%s' runs a net (net, "
-                 "judge-net)", engines);
+                 "judge-net, mcts)", engines);
         status = 2;
     }
     if (status)

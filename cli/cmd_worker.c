@@ -121,11 +121,12 @@ static void s_describe_nets(const hs_net_set_t *nets, hs_nn_backend_kind_t kind,
         snprintf(out + at, size - at, " on %s", hs_nn_backend_kind_name(kind));
 }
 
-/* --net and --backend: loads the nets (before connecting, so a missing or
- * broken file stops the worker at once) and checks the backend is there. 0,
- * or the exit status. */
+/* --net, --backend and net=FILE in --engines: loads the nets (before
+ * connecting, so a missing or broken file stops the worker at once) and checks
+ * the backend is there. 0, or the exit status. */
 static int s_nets_setup(hs_net_set_t *nets, const char *const *paths, int n_paths,
-                        const char *backend, hs_worker_config_t *cfg)
+                        const char *backend, hs_worker_config_t *cfg, char *engines_buf,
+                        size_t engines_size)
 {
     hs_error_t err = { 0 };
     hs_nn_backend_kind_t kind = hs_nn_backend_default();
@@ -142,6 +143,15 @@ static int s_nets_setup(hs_net_set_t *nets, const char *const *paths, int n_path
             fprintf(stderr, "hyeongse worker: %s\n", err.msg);
             return 1;
         }
+    /* --engines mcts:net=FILE: FILE loaded as --net FILE is, its hash in the
+     * spec (the offer keeps only names; the net's hash goes in READY). */
+    if (cfg->engines && hs_net_specs_files(nets, cfg->engines, engines_buf, engines_size,
+                                           &err) < 0) {
+        fprintf(stderr, "hyeongse worker: %s\n", err.msg);
+        return 1;
+    }
+    if (cfg->engines)
+        cfg->engines = engines_buf;
     cfg->nets = (const struct hs_nn_model *const *)nets->models;
     cfg->n_nets = nets->n;
     cfg->net_backend = (int)kind;
@@ -230,7 +240,9 @@ int hs_cmd_worker(int argc, char **argv)
         cfg.threads = n > 0 ? (int)n : 1;
     }
     hs_net_set_t nets = { 0 };
-    int status = s_nets_setup(&nets, net_paths, n_net_paths, backend, &cfg);
+    char engines_buf[1024];
+    int status = s_nets_setup(&nets, net_paths, n_net_paths, backend, &cfg, engines_buf,
+                              sizeof engines_buf);
     if (status) {
         hs_net_set_free(&nets);
         return status;

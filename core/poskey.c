@@ -52,6 +52,21 @@ int hs_engine_spec_split(const char *s, size_t len, hs_engine_spec_t *out)
     return 0;
 }
 
+size_t hs_engine_list_entry(const char *s)
+{
+    size_t n = strcspn(s, ",");
+    if (!memchr(s, ':', n))
+        return n;   /* no options: a following "k=v" is no part of it */
+    while (s[n] == ',') {
+        const char *q = s + n + 1;
+        size_t m = strcspn(q, ","), k = strcspn(q, "=:@");
+        if (k == 0 || k >= m || q[k] != '=')
+            break;
+        n += 1 + m;
+    }
+    return n;
+}
+
 static bool s_key_byte(char c, bool first)
 {
     return (c >= 'a' && c <= 'z') || (!first && ((c >= '0' && c <= '9') || c == '_'));

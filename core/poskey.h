@@ -48,6 +48,16 @@ typedef struct hs_engine_spec {
  */
 int hs_engine_spec_split(const char *s, size_t len, hs_engine_spec_t *out);
 
+/*
+ * The length of the spec at the start of the comma-separated engine list s:
+ * up to the ',' that ends it, or the end. A spec's options are separated by
+ * ',' too ("mcts:visits=200,net=<hash>"), so an entry after a comma that is a
+ * "key=value" (an '=' before any ':' or '@': an engine name has neither)
+ * continues the spec before it when that spec has options. Every reader of a
+ * list (engines, the submitter, the broker's job record, READY) splits with it.
+ */
+size_t hs_engine_list_entry(const char *s);
+
 /* Longest option key and value hs_engine_options_syntax accepts. */
 #define HS_ENGINE_OPTION_MAX 32
 

@@ -396,8 +396,12 @@ static void s_enc_eval(s_enc_t *e, const hs_eval_t *v)
     /* The net's fields are a later addition: sent only when there are some,
      * so every other eval encodes exactly as before (and as the store's
      * format-1 records hold them). */
-    bool ext = v->score_stdev > 0 || v->num_policy > 0;
-    msgpack_pack_array(&e->pk, ext ? 14 : 12);
+    bool search = v->visits > 0;
+    if (search && !hs_eval_search_valid(v))
+        { s_bad(e, "eval search fields out of range"); return; }
+    bool ext = search || v->score_stdev > 0 || v->num_policy > 0;
+    /* Field 14, the search's, came after 12-13: 15 fields only with it. */
+    msgpack_pack_array(&e->pk, search ? 15 : ext ? 14 : 12);
     msgpack_pack_int(&e->pk, v->move_number);
     s_bin(e, v->pos_key, 16);
     msgpack_pack_uint32(&e->pk, v->engine_id);
@@ -445,6 +449,10 @@ static void s_enc_eval(s_enc_t *e, const hs_eval_t *v)
             s_bin(e, b, 4 * (size_t)v->num_policy);
         else
             msgpack_pack_nil(&e->pk);
+    }
+    if (search) {
+        uint8_t b[HS_EVAL_SEARCH_BYTES_MAX];
+        s_bin(e, b, hs_eval_search_put(v, b));
     }
 }
 

@@ -120,6 +120,20 @@ typedef struct hs_eval_move {
     uint16_t prob;
 } hs_eval_move_t;
 
+/* A tree search's fields of an eval (the "mcts" engine): the principal
+ * variation (its first move is the best move) and the most visited root
+ * moves. Win rates and priors as x / 65535, leads in tenths of a point
+ * (Black's, clamped to +-3276.7): the store keeps them in these forms. */
+#define HS_EVAL_PV_MAX 10
+#define HS_EVAL_MOVES_MAX 8
+typedef struct hs_eval_search_move {
+    uint16_t vertex;          /* y * size + x or HS_GAME_PASS */
+    uint32_t visits;
+    uint16_t win_rate;        /* Black's winning probability x 65535 */
+    int16_t lead;             /* Black's lead, tenths of a point */
+    uint16_t prior;           /* x 65535 */
+} hs_eval_search_move_t;
+
 typedef struct hs_eval {
     int move_number;          /* position after this many moves (0 = after setup) */
     uint8_t pos_key[16];      /* hs_position_key() of that position */
@@ -137,6 +151,12 @@ typedef struct hs_eval {
     float score_stdev;        /* the score's spread (std dev, points) > 0; 0 = none */
     int num_policy;           /* 0..HS_EVAL_POLICY_MAX */
     hs_eval_move_t policy[HS_EVAL_POLICY_MAX];   /* most probable first */
+    /* Optional field 14: a tree search's (absent = none). */
+    uint32_t visits;          /* root visits; 0 = no search fields */
+    int pv_len;               /* 1..HS_EVAL_PV_MAX when visits > 0; pv[0] = the best move */
+    uint16_t pv[HS_EVAL_PV_MAX];
+    int num_moves;            /* 0..HS_EVAL_MOVES_MAX, most visited first */
+    hs_eval_search_move_t moves[HS_EVAL_MOVES_MAX];
     /* Set by the decoder: this eval's MessagePack bytes inside the decoded buffer
      * (not owned; valid only while that buffer lives), so a store can keep the
      * record without encoding it again. NULL for an eval built in memory; cleared
@@ -144,6 +164,27 @@ typedef struct hs_eval {
     const uint8_t *raw;
     uint32_t raw_len;
 } hs_eval_t;
+
+/*
+ * The search fields of an eval as bytes: the wire's field 14 (a bin) and the
+ * store record's extension (docs/STORE.md) hold exactly these. Layout:
+ * varint visits (LEB128), a byte pv_len then pv_len x uint16 LE vertex, a
+ * byte K then K x (uint16 LE vertex, varint visits, uint16 LE win rate,
+ * int16 LE lead, uint16 LE prior). Vertices y * size + x or 0xFFFF = pass.
+ */
+#define HS_EVAL_SEARCH_BYTES_MAX (5 + 1 + 2 * HS_EVAL_PV_MAX + 1 + HS_EVAL_MOVES_MAX * 13)
+
+/* Whether e's search fields are in range for its size (visits > 0). */
+bool hs_eval_search_valid(const hs_eval_t *e);
+
+/* Writes e's search fields (valid ones) to out (HS_EVAL_SEARCH_BYTES_MAX
+ * bytes); returns the bytes written. */
+size_t hs_eval_search_put(const hs_eval_t *e, uint8_t *out);
+
+/* Reads search fields from p[0..end) into e for a board of size N: returns
+ * the bytes used, or 0 when they are malformed (a count or vertex out of
+ * range, zero visits, too short). */
+size_t hs_eval_search_get(const uint8_t *p, const uint8_t *end, int size, hs_eval_t *e);
 
 /* Frees the arrays and strings of e (not e itself) and zeroes it. NULL-safe. */
 void hs_eval_fini(hs_eval_t *e);

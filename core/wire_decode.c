@@ -242,6 +242,21 @@ static int s_dec_eval_net(hs_wire_reader_t *r, hs_eval_t *e, uint32_t nn)
     return 0;
 }
 
+/* The optional field 14 of an eval: a tree search's fields (nil, or the bytes
+ * of hs_eval_search_put, used exactly). */
+static int s_dec_eval_search(hs_wire_reader_t *r, hs_eval_t *e)
+{
+    r->ctx = "eval.search";
+    if (hs_wire_read_nil(r))
+        return 0;
+    const uint8_t *p;
+    uint32_t n;
+    TRY(hs_wire_read_bin(r, &p, &n, HS_EVAL_SEARCH_BYTES_MAX));
+    if (hs_eval_search_get(p, p + n, e->size, e) != n)
+        return s_fail(r, "malformed search fields");
+    return 0;
+}
+
 static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
 {
     const uint8_t *start = r->p;
@@ -312,7 +327,9 @@ static int s_dec_eval(hs_wire_reader_t *r, hs_eval_t *e)
     TRY(s_str(r, "eval.error", &e->error, HS_WIRE_MAX_STR));
     if (nf >= 14)
         TRY(s_dec_eval_net(r, e, nn));
-    TRY(s_skip_rest(r, nf, nf >= 14 ? 14 : 12));
+    if (nf >= 15)
+        TRY(s_dec_eval_search(r, e));
+    TRY(s_skip_rest(r, nf, nf >= 15 ? 15 : nf >= 14 ? 14 : 12));
     e->raw = start;
     e->raw_len = (uint32_t)(r->p - start);
     return 0;

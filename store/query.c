@@ -258,7 +258,7 @@ static void s_header(const hs_query_t *q, FILE *out)
 {
     if (q->format == HS_QUERY_CSV)
         fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error,"
-              "score_stdev,policy\n", out);
+              "score_stdev,policy,visits,best,pv,moves\n", out);
     else if (q->format == HS_QUERY_TABLE)
         fprintf(out, "%-12s %5s %-10s %*s  %5s  %*s  %-8s %s\n", "game", "move", "engine",
                 S_TABLE_NUM_WIDTH, "score", "winB", S_TABLE_NUM_WIDTH, "swing", "result",
@@ -571,7 +571,7 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
     if (rc == 0) {
         if (q->format == HS_QUERY_CSV)
             fputs("kind,position,engine,score_lead,win_rate,result,error,game,move,source,"
-                  "score_stdev,policy\n", out);
+                  "score_stdev,policy,visits,best,pv,moves\n", out);
         else if (q->format == HS_QUERY_TABLE)
             fprintf(out, "position %s\n%-16s %*s  %5s  %s\n", r->keyhex, "engine",
                     S_TABLE_NUM_WIDTH, "score", "winB", "result");

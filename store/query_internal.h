@@ -25,4 +25,14 @@ void hs__query_csv_net(FILE *out, const hs_eval_t *e);
  * when the eval has them. */
 void hs__query_table_net(FILE *out, const hs_eval_t *e);
 
+/* A tree search's fields (store/query_search.c), each only where the eval
+ * has them. JSON: ",\"visits\":V,\"best\":\"D4\",\"pv\":[...],\"moves\":[{\"move\",
+ * \"visits\",\"winrate\",\"lead\",\"prior\"},...]" (Black's win rate and lead).
+ * CSV: the four last columns ",V,D4,D4 Q16 ...,D4 V W L P;..." (empty when
+ * absent). Table: indented lines under the row. The net's functions above
+ * call them, so every place that prints the net's fields prints these. */
+void hs__query_json_search(FILE *out, const hs_eval_t *e);
+void hs__query_csv_search(FILE *out, const hs_eval_t *e);
+void hs__query_table_search(FILE *out, const hs_eval_t *e);
+
 #endif

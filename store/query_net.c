@@ -35,14 +35,15 @@ void hs__query_json_net(FILE *out, const hs_eval_t *e)
     char name[8];
     if (e->score_stdev > 0)
         fprintf(out, ",\"score_stdev\":%.2f", e->score_stdev);
-    if (e->num_policy <= 0)
-        return;
-    fputs(",\"policy\":[", out);
-    for (int i = 0; i < e->num_policy; i++)
-        fprintf(out, "%s{\"move\":\"%s\",\"prob\":%.4f}", i ? "," : "",
-                hs__query_move_name(e->size, e->policy[i].vertex, name),
-                s_prob(e->policy[i].prob));
-    fputc(']', out);
+    if (e->num_policy > 0) {
+        fputs(",\"policy\":[", out);
+        for (int i = 0; i < e->num_policy; i++)
+            fprintf(out, "%s{\"move\":\"%s\",\"prob\":%.4f}", i ? "," : "",
+                    hs__query_move_name(e->size, e->policy[i].vertex, name),
+                    s_prob(e->policy[i].prob));
+        fputc(']', out);
+    }
+    hs__query_json_search(out, e);
 }
 
 void hs__query_csv_net(FILE *out, const hs_eval_t *e)
@@ -56,11 +57,13 @@ void hs__query_csv_net(FILE *out, const hs_eval_t *e)
         fprintf(out, "%s%s %.4f", i ? ";" : "",
                 hs__query_move_name(e->size, e->policy[i].vertex, name),
                 s_prob(e->policy[i].prob));
+    hs__query_csv_search(out, e);
 }
 
 void hs__query_table_net(FILE *out, const hs_eval_t *e)
 {
     char name[8];
+    hs__query_table_search(out, e);
     if (e->score_stdev <= 0 && e->num_policy <= 0)
         return;
     fputs("      ", out);

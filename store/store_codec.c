@@ -234,9 +234,13 @@ static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8
 #define S_F_ERROR 0x40u
 #define S_F_EXT 0x80u      /* an extension byte follows the engine time */
 
-/* Bits of the extension byte (the net engine's fields). */
+/* Bits of the extension byte: the net engine's fields, then the tree
+ * search's (a reader from before a bit refuses records with it: corrupt, never
+ * misread). */
 #define S_X_SPREAD 0x01u
 #define S_X_POLICY 0x02u
+#define S_X_SEARCH 0x04u
+#define S_X_KNOWN (S_X_SPREAD | S_X_POLICY | S_X_SEARCH)
 
 static size_t s_put_f32(uint8_t *p, float f)
 {
@@ -317,6 +321,8 @@ static size_t s_put_ext(uint8_t *out, const hs_eval_t *e, unsigned x)
             }
         }
     }
+    if (x & S_X_SEARCH)
+        o += hs_eval_search_put(e, out + o);
     return o;
 }
 
@@ -329,7 +335,7 @@ static int s_get_ext(const uint8_t **pp, const uint8_t *end, uint32_t nn, hs_eva
     if (end - *pp < 1)
         return -1;
     unsigned x = *(*pp)++;
-    if (!x || (x & ~(S_X_SPREAD | S_X_POLICY)))
+    if (!x || (x & ~S_X_KNOWN))
         return -1;
     if ((x & S_X_SPREAD) &&
         (s_get_f32(pp, end, &e->score_stdev) || !(e->score_stdev > 0)))
@@ -349,6 +355,12 @@ static int s_get_ext(const uint8_t **pp, const uint8_t *end, uint32_t nn, hs_eva
         }
         e->num_policy = n;
         *pp = p;
+    }
+    if (x & S_X_SEARCH) {
+        size_t used = hs_eval_search_get(*pp, end, e->size, e);
+        if (!used)
+            return -1;
+        *pp += used;
     }
     return 0;
 }
@@ -373,7 +385,10 @@ int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_
     f |= !isnan(e->win_rate) ? S_F_WIN : 0;
     f |= e->result ? S_F_RESULT : 0;
     f |= e->error ? S_F_ERROR : 0;
-    unsigned x = (e->score_stdev > 0 ? S_X_SPREAD : 0) | (e->num_policy > 0 ? S_X_POLICY : 0);
+    unsigned x = (e->score_stdev > 0 ? S_X_SPREAD : 0) | (e->num_policy > 0 ? S_X_POLICY : 0) |
+                 (e->visits > 0 ? S_X_SEARCH : 0);
+    if (e->visits > 0 && !hs_eval_search_valid(e))
+        return hs_error_set(err, HS_EINVAL, "eval record: search fields out of range");
     f |= x ? S_F_EXT : 0;
     if (e->num_policy < 0 || e->num_policy > HS_EVAL_POLICY_MAX || !(e->score_stdev <= 1e6f))
         return hs_error_set(err, HS_EINVAL, "eval record: policy count or spread out of range");

@@ -242,10 +242,15 @@ static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8
                                 &sc, err);
         if (rc)
             return rc;
-        /* The net's fields are inline in e, decoded already. */
+        /* The net's and the search's fields are inline in e, decoded already. */
         view.score_stdev = e->score_stdev;
         view.num_policy = e->num_policy;
         memcpy(view.policy, e->policy, sizeof view.policy);
+        view.visits = e->visits;
+        view.pv_len = e->pv_len;
+        memcpy(view.pv, e->pv, sizeof view.pv);
+        view.num_moves = e->num_moves;
+        memcpy(view.moves, e->moves, sizeof view.moves);
         e = &view;
     }
     size_t len;

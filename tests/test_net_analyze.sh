@@ -41,9 +41,9 @@ check "json: win rate and lead" "$(grep -c '"score_lead":-*[0-9.]*,"win_rate":0\
 check "json --ownership: 81 values" \
       "$(grep -o '"ownership":\[[-0-9,]*\]' "$tmp/jo" | tr ',' '\n' | wc -l)" 81
 "$BIN" query --db "$tmp/db" --format csv --limit 2 > "$tmp/c" 2>/dev/null
-check "csv: header ends with the net's columns" "$(head -1 "$tmp/c" | grep -c ',error,score_stdev,policy$')" 1
-check "csv: a row's last column holds 8 moves" \
-      "$(sed -n 2p "$tmp/c" | awk -F, '{ print $NF }' | tr ';' '\n' | grep -c '^[A-Z][0-9]* 0\.[0-9]*$')" 8
+check "csv: header ends with the net's and the search's columns" "$(head -1 "$tmp/c" | grep -c ',error,score_stdev,policy,visits,best,pv,moves$')" 1
+check "csv: a row's policy column (before the search's four) holds 8 moves" \
+      "$(sed -n 2p "$tmp/c" | awk -F, '{ print $(NF-4) }' | tr ';' '\n' | grep -c '^[A-Z][0-9]* 0\.[0-9]*$')" 8
 "$BIN" query --db "$tmp/db" --limit 1 > "$tmp/t" 2>/dev/null
 check "table: a line with the spread and the policy" "$(grep -c '^ *spread [0-9.]*  policy [A-Z][0-9]* ' "$tmp/t")" 1
 "$BIN" query --db "$tmp/db" --engine "$spec" --limit 3 --json > "$tmp/e" 2>&1

@@ -5,7 +5,7 @@
  *         overhead (bench/broker.sh).
  * "area"  a Tromp-Taylor area count with no dead-stone removal: a cheap real
  *         engine that every build has.
- * Engines written elsewhere in worker/ (influence, judge, net; later mcts) are
+ * Engines written elsewhere in worker/ (influence, judge, net, mcts) are
  * listed in s_registry through the vtables their headers export.
  */
 #include "worker/engine.h"
@@ -203,8 +203,10 @@ typedef struct s_spec {
     char name[HS_ENGINE_NAME_MAX];
     const hs_engine_vtable_t *vt;
     int revision;               /* asked for, or this build's when the spec gives none */
-    const char *options;        /* after ':', or NULL */
+    const char *options;        /* after ':', or NULL; copts when canonical is set */
     size_t options_len;
+    bool canonical;             /* options rewritten into copts (s_options_canonical) */
+    char copts[HS_ENGINE_OPTIONS_TEXT_MAX];
 } s_spec_t;
 
 static int s_revision_of(const hs_engine_vtable_t *vt)
@@ -273,6 +275,66 @@ static int s_options_check(const s_spec_t *sp, int len, const char *s, hs_error_
     }
 }
 
+/* The default of an integer option, when the engine gives one. */
+static bool s_default_of(const hs_engine_vtable_t *vt, const char *key, long *value)
+{
+    for (const hs_engine_option_default_t *d = vt->defaults; d && d->key; d++)
+        if (!strcmp(d->key, key)) {
+            *value = d->value;
+            return true;
+        }
+    return false;
+}
+
+/* The value of key in sp's options, or NULL; *n its length. */
+static const char *s_option_value(const s_spec_t *sp, const char *key, size_t *n)
+{
+    size_t klen = strlen(key);
+    const char *p = sp->options, *end = p + sp->options_len;
+    while (p && p < end) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t len = comma ? (size_t)(comma - p) : (size_t)(end - p);
+        if (len > klen && p[klen] == '=' && !memcmp(p, key, klen)) {
+            *n = len - klen - 1;
+            return p + klen + 1;
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* The options (checked) of an engine with defaults, rewritten into sp->copts:
+ * in the table's order, numbers as %ld, a value equal to its default left
+ * out ("mcts:visits=200" is "mcts"), so that one configuration has one spec
+ * text and one engine id however it was written. */
+static int s_options_canonical(s_spec_t *sp, hs_error_t *err)
+{
+    size_t used = 0;
+    for (const hs_engine_option_t *o = sp->vt->options; o && o->key; o++) {
+        size_t n = 0;
+        const char *v = s_option_value(sp, o->key, &n);
+        if (!v)
+            continue;
+        char val[HS_ENGINE_OPTION_MAX + 1];
+        snprintf(val, sizeof val, "%.*s", (int)n, v);
+        if (o->kind == HS_ENGINE_OPT_INT) {
+            long x = strtol(val, NULL, 10), def;
+            if (s_default_of(sp->vt, o->key, &def) && x == def)
+                continue;
+            snprintf(val, sizeof val, "%ld", x);
+        }
+        int w = snprintf(sp->copts + used, sizeof sp->copts - used, "%s%s=%s", used ? "," : "",
+                         o->key, val);
+        if (w < 0 || (size_t)w >= sizeof sp->copts - used)
+            return hs_error_set(err, HS_EINVAL, "engine %s: options too long", sp->name);
+        used += (size_t)w;
+    }
+    sp->canonical = true;
+    sp->options = used ? sp->copts : NULL;
+    sp->options_len = used;
+    return 0;
+}
+
 /* Splits the spec s[0..len) (a list entry, or a whole "name[@R]" string): the
  * syntax by hs_engine_spec_split (core/poskey.h, the broker checks with it too),
  * then the name looked up among the registered engines. */
@@ -296,9 +358,12 @@ static int s_spec_parse(const char *s, size_t len, const char *list, s_spec_t *s
     sp->revision = split.revision ? split.revision : s_revision_of(sp->vt);
     sp->options = split.options;
     sp->options_len = split.options_len;
-    if (sp->options)
-        return s_options_check(sp, (int)len, s, err);
-    return 0;
+    sp->canonical = false;
+    int rc = sp->options ? s_options_check(sp, (int)len, s, err) : 0;
+    if (rc == 0 && sp->options && sp->revision == s_revision_of(sp->vt) &&
+        sp->vt->defaults)
+        rc = s_options_canonical(sp, err);
+    return rc;
 }
 
 /* Walks a list: checks every spec and, when out is set, writes the canonical list. */
@@ -314,8 +379,8 @@ static int s_list_walk(const char *list, int max, unsigned flags, char *out, siz
         out[0] = '\0';
     const char *s = list;
     for (;;) {
-        const char *e = strchr(s, ',');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
+        size_t len = hs_engine_list_entry(s);
+        const char *e = s[len] == ',' ? s + len : NULL;
         if (count >= max || count >= 16)
             return hs_error_set(err, HS_EINVAL, "too many engines in '%s' (at most %d)",
                                 list, max < 16 ? max : 16);
@@ -333,7 +398,10 @@ static int s_list_walk(const char *list, int max, unsigned flags, char *out, siz
                 !seen[i].options == !sp.options && seen[i].options_len == sp.options_len &&
                 (!sp.options_len || !memcmp(seen[i].options, sp.options, sp.options_len)))
                 return hs_error_set(err, HS_EINVAL, "engine '%.*s' listed twice", (int)len, s);
-        seen[count++] = sp;
+        seen[count] = sp;
+        if (sp.canonical && sp.options)   /* it pointed into the local copy */
+            seen[count].options = seen[count].copts;
+        count++;
         if (out) {
             char rev[16] = "";
             if (sp.revision > 1)
@@ -416,4 +484,11 @@ int hs_engine_evaluate(hs_engine_t *eng, const hs_engine_pos_t *pos, int n,
 double hs_engine_helper_cpu(const hs_engine_t *eng)
 {
     return eng->vt && eng->vt->helper_cpu ? eng->vt->helper_cpu(eng->state) : 0.0;
+}
+
+void hs_engine_eval_counts(const hs_engine_t *eng, long *calls, long *leaves)
+{
+    *calls = *leaves = 0;
+    if (eng->vt && eng->vt->eval_counts)
+        eng->vt->eval_counts(eng->state, calls, leaves);
 }

@@ -57,9 +57,23 @@
 #define HS_ENGINE_HAS_RESULT    0x20u
 #define HS_ENGINE_HAS_SPREAD    0x40u   /* score_stdev */
 #define HS_ENGINE_HAS_POLICY    0x80u   /* policy[0..num_policy) */
+#define HS_ENGINE_HAS_SEARCH    0x100u  /* a tree search's: visits, best, pv, moves */
 
 /* The policy moves a result keeps (the net engine's top moves). */
 #define HS_ENGINE_POLICY_TOP 8
+
+/* A tree search's principal variation and the root moves a result keeps. */
+#define HS_ENGINE_PV_MAX 10
+#define HS_ENGINE_SEARCH_MOVES 8
+
+/* One searched root move (the search's view, Black's like every result). */
+typedef struct hs_engine_search_move {
+    uint16_t vertex;            /* y * size + x or HS_GAME_PASS */
+    int visits;
+    float winrate;              /* Black's winning probability over the move's subtree */
+    float score;                /* Black's lead over it */
+    float prior;                /* the evaluator's prior of the move, 0..1 */
+} hs_engine_search_move_t;
 
 /* One position to evaluate: borrowed pointers, valid for the evaluate() call. */
 typedef struct hs_engine_pos {
@@ -99,6 +113,15 @@ typedef struct hs_engine_result {
     /* The most probable moves for the side to move, most probable first. */
     int num_policy;
     hs_engine_move_t policy[HS_ENGINE_POLICY_TOP];
+    /* A tree search's (HS_ENGINE_HAS_SEARCH, the "mcts" engine): the root's
+     * visits, the best move (the most visited), the principal variation
+     * starting with it, and the most visited root moves, best first. */
+    int visits;
+    uint16_t best;
+    int pv_len;
+    uint16_t pv[HS_ENGINE_PV_MAX];
+    int num_moves;
+    hs_engine_search_move_t moves[HS_ENGINE_SEARCH_MOVES];
 } hs_engine_result_t;
 
 /* Per-instance configuration; zero-initialise and set what you need. */
@@ -146,6 +169,15 @@ typedef struct hs_engine_option {
     hs_engine_option_kind_t kind;   /* 0 = HS_ENGINE_OPT_INT */
 } hs_engine_option_t;
 
+/* An integer option's default (hs_engine_vtable_t.defaults). */
+typedef struct hs_engine_option_default {
+    const char *key;
+    long value;
+} hs_engine_option_default_t;
+
+/* Longest options text of one spec ("visits=200,net=<hash>"). */
+#define HS_ENGINE_OPTIONS_TEXT_MAX 192
+
 /*
  * The operations of one engine kind. Engines fill a const table of these
  * (Pachi engine.h style); the registry lists the tables.
@@ -156,6 +188,13 @@ typedef struct hs_engine_vtable {
     int max_batch;              /* preferred largest batch (>= 1) */
     int history;                /* previous boards it reads (hs_engine_pos_t.prev1/2): 0..2 */
     const hs_engine_option_t *options;  /* the options it knows, NULL-key terminated */
+    /* NULL, or the defaults of its integer options (NULL-key terminated): then
+     * hs_engine_canonical_list writes its specs in canonical form, options
+     * in the table's order and a value equal to its default left out
+     * ("mcts:visits=200" is "mcts"), so one configuration has one engine id.
+     * Engines without defaults keep their options as written (their ids
+     * predate this). */
+    const hs_engine_option_default_t *defaults;
     /* Creates private state into *state. 0 or HS_ENOMEM / HS_EINVAL with *err. */
     int (*create)(const hs_engine_config_t *cfg, void **state, hs_error_t *err);
     /* Frees state (NULL-safe). */
@@ -171,6 +210,9 @@ typedef struct hs_engine_vtable {
      * spent since create, beyond the calling thread; NULL = none. The worker
      * adds the increase over an evaluate() to its engine CPU. */
     double (*helper_cpu)(void *state);
+    /* Leaf evaluator calls and the leaves they carried since create (a tree
+     * search's batching: the mean batch is leaves / calls); NULL = none. */
+    void (*eval_counts)(void *state, long *calls, long *leaves);
 } hs_engine_vtable_t;
 
 /* An engine instance: a vtable plus private state. Used by one thread at a time. */
@@ -231,6 +273,9 @@ int hs_engine_canonical_list(const char *list, int max, unsigned flags, char *ou
  */
 int hs_engine_init(hs_engine_t *eng, const char *name, const hs_engine_config_t *cfg,
                    hs_error_t *err);
+
+/* The instance's eval_counts, 0 and 0 when its engine has none. */
+void hs_engine_eval_counts(const hs_engine_t *eng, long *calls, long *leaves);
 
 /* The instance's helper_cpu, 0 when its engine has none. */
 double hs_engine_helper_cpu(const hs_engine_t *eng);

@@ -33,8 +33,7 @@
 
 /* ------------------------------------------------------------ the helpers */
 
-/* The value of `key` in a "k=v,k=v" string into buf; false when absent. */
-static bool s_opt_str(const char *opts, const char *key, char *buf, size_t size)
+bool hs__engine_opt_str(const char *opts, const char *key, char *buf, size_t size)
 {
     size_t klen = strlen(key);
     for (const char *p = opts; p && *p;) {
@@ -54,7 +53,7 @@ int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
 {
     char want[HS_ENGINE_OPTION_MAX + 1];
     *model = NULL;
-    if (!s_opt_str(options, "net", want, sizeof want))
+    if (!hs__engine_opt_str(options, "net", want, sizeof want))
         return hs_error_set(err, HS_EINVAL, "the engine needs net=<hash>: give --net FILE");
     char held[3 * (HS_NN_HASH_LEN + 2)] = "";
     size_t used = 0;
@@ -85,13 +84,15 @@ int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets,
     int rc = hs_net_specs(list, hashes, n_nets, out, size, NULL, err);
     /* hs_net_specs lets a spec name any net (a cluster's other workers may
      * hold it); whoever computes the evals itself must hold it. */
-    for (const char *p = out; !rc && n_nets && (p = strstr(p, ":net=")); p += 5) {
+    for (const char *p = out; !rc && n_nets && (p = strstr(p, "net=")); p += 4) {
+        if (p == out || (p[-1] != ':' && p[-1] != ','))
+            continue;   /* an option is "net=" after ':' or ',' ("mcts:visits=9,net=") */
         bool held = false;
         for (int i = 0; i < n_nets; i++)
-            held |= !strncmp(p + 5, nets[i]->hash, HS_NN_HASH_LEN);
+            held |= !strncmp(p + 4, nets[i]->hash, HS_NN_HASH_LEN);
         if (!held)
             rc = hs_error_set(err, HS_EINVAL, "spec names net %.*s but --net %s is net %s",
-                              HS_NN_HASH_LEN, p + 5, net_file ? net_file : "FILE",
+                              HS_NN_HASH_LEN, p + 4, net_file ? net_file : "FILE",
                               nets[0]->hash);
     }
     return rc;
@@ -130,7 +131,7 @@ static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     char v[16];
     s->model = m;
-    s->sym = s_opt_str(cfg->options, "sym", v, sizeof v) ? atoi(v) : 0;
+    s->sym = hs__engine_opt_str(cfg->options, "sym", v, sizeof v) ? atoi(v) : 0;
     hs_nn_backend_config_t bc = {
         .kind = (hs_nn_backend_kind_t)cfg->net_backend,
         .max_batch = cfg->net_batch > 0 ? cfg->net_batch
@@ -146,9 +147,7 @@ static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err
     return 0;
 }
 
-/* The net's view of one engine position: side to move, rules, komi, the stones
- * each side has put down, the last moves and the boards before them. */
-static void s_nn_pos(const hs_engine_pos_t *ep, hs_nn_pos_t *p)
+void hs__engine_nn_pos(const hs_engine_pos_t *ep, hs_nn_pos_t *p)
 {
     const hs_game_t *g = ep->game;
     int played = ep->move_number;
@@ -228,7 +227,7 @@ static int s_evaluate(void *state, const hs_engine_pos_t *pos, int n,
         s->cap = n;
     }
     for (int i = 0; i < n; i++)
-        s_nn_pos(&pos[i], &s->pos[i]);
+        hs__engine_nn_pos(&pos[i], &s->pos[i]);
     int rc = hs_nn_evaluate(s->ev, s->pos, n, s->sym, s->out, err);
     if (rc < 0)
         return rc;

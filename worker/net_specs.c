@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/poskey.h"
 #include "core/wire.h"
@@ -13,6 +14,27 @@
 bool hs_net_engine_name(const char *name, size_t len)
 {
     return (len == 3 && !memcmp(name, "net", 3)) || (len == 9 && !memcmp(name, "judge-net", 9));
+}
+
+bool hs_net_engine_optional(const char *name, size_t len)
+{
+    return len == 4 && !memcmp(name, "mcts", 4);
+}
+
+/* The value of option key in opts[0..len) ("k=v,k=v"), or NULL; *n its length. */
+static const char *s_opt(const char *opts, size_t len, const char *key, size_t *n)
+{
+    size_t klen = strlen(key);
+    for (const char *p = opts, *end = opts + len; p && p < end;) {
+        const char *comma = memchr(p, ',', (size_t)(end - p));
+        size_t m = comma ? (size_t)(comma - p) : (size_t)(end - p);
+        if (m > klen && p[klen] == '=' && !memcmp(p, key, klen)) {
+            *n = m - klen - 1;
+            return p + klen + 1;
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return NULL;
 }
 
 /* Appends s[0..len) to out at *at; false when it does not fit (with the NUL). */
@@ -36,8 +58,8 @@ static int s_net_spec(const char *s, size_t len, const hs_engine_spec_t *sp,
         if (sp->options_len < 4 || memcmp(sp->options, "net=", 4)
             || !hs_wire_net_hash_valid(sp->options + 4, sp->options_len - 4))
             return hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a net engine's option is "
-                                "net=<%d lowercase hex digits>, the net's hash", (int)len, s,
-                                HS_WIRE_NET_HASH_LEN);
+                                "net=<%d lowercase hex digits>, the net's hash (or net=FILE, "
+                                "a model file)", (int)len, s, HS_WIRE_NET_HASH_LEN);
         return s_put(out, size, at, s, len) ? 0 : HS_ELIMIT;
     }
     if (n <= 0)
@@ -55,6 +77,36 @@ static int s_net_spec(const char *s, size_t len, const hs_engine_spec_t *sp,
     return 0;
 }
 
+/* A spec of an engine that may run a net (mcts): its net= is a hash when
+ * given; without one it is bound to every loaded net, one spec each
+ * (",net=<hash>" appended), or kept as it is (rollouts) when none is. */
+static int s_optional_spec(const char *s, size_t len, const hs_engine_spec_t *sp,
+                           const char *const *hashes, int n, char *out, size_t size,
+                           size_t *at, bool *used, hs_error_t *err)
+{
+    size_t hl = 0;
+    const char *h = sp->options ? s_opt(sp->options, sp->options_len, "net", &hl) : NULL;
+    if (h && !hs_wire_net_hash_valid(h, hl))
+        return hs_error_set(err, HS_EINVAL, "engine spec '%.*s': net=<%d lowercase hex "
+                            "digits>, the net's hash (or net=FILE, a model file)", (int)len, s,
+                            HS_WIRE_NET_HASH_LEN);
+    if (h || n <= 0) {
+        *used |= h != NULL;
+        return s_put(out, size, at, s, len) ? 0 : HS_ELIMIT;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!hashes[i] || !hs_wire_net_hash_valid(hashes[i], strlen(hashes[i])))
+            return hs_error_set(err, HS_EINVAL, "not a net hash: '%s'",
+                                hashes[i] ? hashes[i] : "(null)");
+        if ((i && !s_put(out, size, at, ",", 1)) || !s_put(out, size, at, s, len)
+            || !s_put(out, size, at, sp->options ? ",net=" : ":net=", 5)
+            || !s_put(out, size, at, hashes[i], HS_WIRE_NET_HASH_LEN))
+            return HS_ELIMIT;
+    }
+    *used = true;
+    return 0;
+}
+
 int hs_net_specs(const char *engines, const char *const *hashes, int n, char *out, size_t size,
                  bool *used, hs_error_t *err)
 {
@@ -64,8 +116,9 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
     if (!out || size == 0)
         return hs_error_set(err, HS_ELIMIT, "no room for the engine list");
     out[0] = '\0';
+    bool any = false;
     for (const char *s = engines ? engines : "";;) {
-        size_t len = strcspn(s, ",");
+        size_t len = hs_engine_list_entry(s);
         hs_engine_spec_t sp;
         int bad = hs_engine_spec_split(s, len, &sp);
         if (s != engines && !s_put(out, size, &at, ",", 1))
@@ -79,6 +132,12 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
             rc = bad ? hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a revision is a "
                                     "number after '@', then ':' or the end", (int)len, s)
                      : s_net_spec(s, len, &sp, hashes, n, out, size, &at, err);
+        } else if (sp.name_len && hs_net_engine_optional(s, sp.name_len)) {
+            rc = bad ? hs_error_set(err, HS_EINVAL, "engine spec '%.*s': a revision is a "
+                                    "number after '@', then ':' or the end", (int)len, s)
+                     : s_optional_spec(s, len, &sp, hashes, n, out, size, &at, &any, err);
+            if (used)
+                *used |= any;
         } else if (!s_put(out, size, &at, s, len)) {
             rc = HS_ELIMIT;
         }
@@ -92,7 +151,8 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
     }
 }
 
-int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err)
+/* hs_net_set_load, *hash set to the hash of the net at path (held by s). */
+static int s_load(hs_net_set_t *s, const char *path, const char **hash, hs_error_t *err)
 {
     hs_nn_model_t *m = NULL;
     hs_error_t why = { 0 };
@@ -103,6 +163,7 @@ int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err)
     for (int i = 0; i < s->n; i++)
         if (!strcmp(s->models[i]->hash, m->hash)) {
             hs_nn_model_free(&m);   /* the same net twice: one is enough */
+            *hash = s->hashes[i];
             return 0;
         }
     if (s->n >= HS_NET_MAX) {
@@ -111,8 +172,54 @@ int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err)
     }
     s->models[s->n] = m;
     s->hashes[s->n] = m->hash;
+    *hash = m->hash;
     s->n++;
     return 0;
+}
+
+int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err)
+{
+    const char *hash;
+    return s_load(s, path, &hash, err);
+}
+
+int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t size,
+                       hs_error_t *err)
+{
+    size_t at = 0;
+    if (!out || size == 0)
+        return hs_error_set(err, HS_ELIMIT, "no room for the engine list");
+    out[0] = '\0';
+    for (const char *s = engines ? engines : "";;) {
+        size_t len = hs_engine_list_entry(s), vl = 0;
+        const char *colon = memchr(s, ':', len);
+        const char *v = colon ? s_opt(colon + 1, len - (size_t)(colon + 1 - s), "net", &vl)
+                              : NULL;
+        char path[4096];
+        bool ok, file = v && !hs_wire_net_hash_valid(v, vl) && vl < sizeof path;
+        if (file) {
+            memcpy(path, v, vl);
+            path[vl] = '\0';
+        }
+        /* A value that is neither a hash nor a file passes, for hs_net_specs
+         * to refuse as not a hash ("net:net=0123" is a typo, not a path). */
+        if (file && access(path, F_OK) == 0) {
+            const char *hash;
+            int rc = s_load(set, path, &hash, err);
+            if (rc < 0)
+                return rc;
+            ok = s_put(out, size, &at, s, (size_t)(v - s)) &&
+                 s_put(out, size, &at, hash, strlen(hash)) &&
+                 s_put(out, size, &at, v + vl, len - (size_t)(v + vl - s));
+        } else {
+            ok = s_put(out, size, &at, s, len);
+        }
+        if (!ok || (s[len] == ',' && !s_put(out, size, &at, ",", 1)))
+            return hs_error_set(err, HS_ELIMIT, "engine list too long");
+        if (s[len] != ',')
+            return 0;
+        s += len + 1;
+    }
 }
 
 void hs_net_set_free(hs_net_set_t *s)

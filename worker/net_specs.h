@@ -26,6 +26,11 @@
  * takes a `net` option: "net" and "judge-net". */
 bool hs_net_engine_name(const char *name, size_t len);
 
+/* Whether the engine name[0..len) may run a net but needs none: "mcts"
+ * (rollouts without net=). Its spec keeps its other options; a bare one is
+ * bound to the loaded nets by hs_net_specs. */
+bool hs_net_engine_optional(const char *name, size_t len);
+
 /*
  * Expands the comma-separated engine list `engines` (as --engines takes it)
  * into out (size bytes, NUL-terminated):
@@ -34,6 +39,10 @@ bool hs_net_engine_name(const char *name, size_t len);
  *   - one that gives net=<hash> is kept as is (the hash must have the form,
  *     HS_WIRE_NET_HASH_LEN lowercase hex; it need not be among hashes: another
  *     worker may hold it);
+ *   - a spec of an engine that may run a net (hs_net_engine_optional) with
+ *     net=<hash> among its options is kept as is; without net= it becomes one
+ *     spec per hash with ",net=<hash>" (":net=<hash>" when it has no options)
+ *     appended, or is kept as it is when n == 0 (mcts: the rollout search);
  *   - every other entry is copied unchanged (its checks are
  *     hs_engine_canonical_list's, which the caller runs next).
  * *used (may be NULL): whether the list holds a net engine.
@@ -60,6 +69,18 @@ typedef struct hs_net_set {
  * the path.
  */
 int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err);
+
+/*
+ * The issue's `--engines mcts:visits=200,net=FILE`: every spec whose option
+ * net= is not a hash but a file that exists has it loaded into set (as --net
+ * FILE is; a net already there is not loaded twice) and replaced by the net's
+ * hash in the list written to out. Other specs are copied as they are (a
+ * value that is neither is hs_net_specs's to refuse, as not a hash).
+ * Returns 0, HS_ELIMIT (out too small, or past HS_NET_MAX nets) or the
+ * loader's error naming the file. Run it before hs_net_specs.
+ */
+int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t size,
+                       hs_error_t *err);
 
 /* Frees the models and zeroes s. NULL-safe. */
 void hs_net_set_free(hs_net_set_t *s);

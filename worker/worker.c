@@ -114,6 +114,9 @@ static void s_eval_group(s_worker_t *w, hs__eval_ctx_t *x, s_group_t *g)
     }
     w->st.engine_seconds += x->engine_seconds - before;
     w->st.engine_cpu_seconds += x->engine_cpu_seconds - cpu_before;
+    w->st.eval_calls += x->eval_calls;
+    w->st.eval_leaves += x->eval_leaves;
+    x->eval_calls = x->eval_leaves = 0;
     pthread_mutex_unlock(&w->mu);
 }
 
@@ -321,8 +324,10 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
     char list[sizeof w->offer], *names[HS_WIRE_MAX_ENGINES];
     int n = 0;
     memcpy(list, w->offer, sizeof list);
-    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok && n < HS_WIRE_MAX_ENGINES;
-         tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = list, *next; *tok && n < HS_WIRE_MAX_ENGINES; tok = next) {
+        size_t len = hs_engine_list_entry(tok);   /* options have commas too */
+        next = tok + len + (tok[len] == ',');
+        tok[len] = '\0';
         tok[strcspn(tok, ":")] = '\0';   /* options are the job's business */
         names[n++] = tok;
     }

@@ -117,6 +117,44 @@ static void s_policy(const hs_engine_result_t *r, int nv, hs_eval_t *ev)
     ev->num_policy = k;
 }
 
+/* 0..1 as x / 65535. */
+static uint16_t s_fix16(float p)
+{
+    return (uint16_t)lroundf((p < 0 ? 0 : p > 1 ? 1 : p) * 65535.0f);
+}
+
+static bool s_on_board(uint16_t v, int nv)
+{
+    return v == HS_GAME_PASS || v < nv;
+}
+
+/* A tree search's fields into the eval in the wire's and the store's forms:
+ * win rates and priors x 65535, leads in tenths of a point (clamped). A PV
+ * is cut at a move off the board; without a valid best move there are none. */
+static void s_search(const hs_engine_result_t *r, int nv, hs_eval_t *ev)
+{
+    int k = 0;
+    for (int i = 0; i < r->pv_len && i < HS_EVAL_PV_MAX && s_on_board(r->pv[i], nv); i++)
+        ev->pv[k++] = r->pv[i];
+    if (k == 0)
+        return;
+    ev->pv_len = k;
+    ev->visits = (uint32_t)r->visits;
+    k = 0;
+    for (int i = 0; i < r->num_moves && i < HS_EVAL_MOVES_MAX; i++) {
+        const hs_engine_search_move_t *m = &r->moves[i];
+        if (!s_on_board(m->vertex, nv) || m->visits < 0)
+            continue;
+        float lead = isnan(m->score) ? 0.0f : m->score * 10.0f;
+        lead = lead > 32767 ? 32767 : lead < -32767 ? -32767 : lead;
+        ev->moves[k++] = (hs_eval_search_move_t){
+            .vertex = m->vertex, .visits = (uint32_t)m->visits, .win_rate = s_fix16(m->winrate),
+            .lead = (int16_t)lroundf(lead), .prior = s_fix16(m->prior),
+        };
+    }
+    ev->num_moves = k;
+}
+
 /*
  * Evaluates the batch with every engine of x->batch_task and appends each
  * position's evals to the RESULT it came from (x->owner). The clocks are read
@@ -139,9 +177,14 @@ static void s_flush(hs__eval_ctx_t *x)
         hs_error_t err = { 0 };
         double t0 = hs_clock_now(), c0 = hs_clock_thread_cpu();
         double h0 = hs_engine_helper_cpu(x->engs[e]);
+        long calls0, leaves0, calls1, leaves1;
+        hs_engine_eval_counts(x->engs[e], &calls0, &leaves0);
         int rc = hs_engine_evaluate(x->engs[e], x->pos, n, x->results, &err);
         x->engine_cpu_seconds += hs_clock_thread_cpu() - c0
                                + hs_engine_helper_cpu(x->engs[e]) - h0;
+        hs_engine_eval_counts(x->engs[e], &calls1, &leaves1);
+        x->eval_calls += (uint64_t)(calls1 - calls0);
+        x->eval_leaves += (uint64_t)(leaves1 - leaves0);
         double dt = hs_clock_now() - t0;
         x->engine_seconds += dt;
         if (rc < 0) {
@@ -184,6 +227,8 @@ static void s_flush(hs__eval_ctx_t *x)
                 ev->score_stdev = r->score_stdev;
             if (r->flags & HS_ENGINE_HAS_POLICY)
                 s_policy(r, nv, ev);
+            if ((r->flags & HS_ENGINE_HAS_SEARCH) && r->visits > 0 && r->pv_len > 0)
+                s_search(r, nv, ev);
             if (oom)
                 s_fail(res, "out of memory", HS_ENOMEM);
         }

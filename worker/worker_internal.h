@@ -57,6 +57,7 @@ typedef struct hs__eval_ctx {
     int batch_limit;
     double engine_seconds;                       /* wall time in evaluate() */
     double engine_cpu_seconds;                   /* this thread's CPU time in it */
+    uint64_t eval_calls, eval_leaves;            /* the engines' leaf evaluator calls */
     hs_wire_msg_t msgs[HS__GROUP_MAX];           /* the RESULTs of one call (scratch) */
 } hs__eval_ctx_t;
 

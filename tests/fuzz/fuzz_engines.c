@@ -71,8 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (this_build && hs_engine_canonical_list(list, 16, HS_ENGINE_THIS_BUILD, out, room,
                                                NULL) == 0) {
-        char *save = NULL;
-        for (char *tok = strtok_r(out, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        /* Split as every list reader does: a spec's options have commas too. */
+        for (char *tok = out, *next; *tok; tok = next) {
+            size_t len = hs_engine_list_entry(tok);
+            next = tok + len + (tok[len] == ',');
+            tok[len] = '\0';
             tok[strcspn(tok, ":")] = '\0';
             if (s_needs_net(tok))
                 continue;   /* created only where a process holds its net */

@@ -1,0 +1,69 @@
+/*
+ * store/query_search.c — a tree search's fields in query output (see
+ * store/query_internal.h): root visits, the best move, the principal
+ * variation and the most visited root moves with their visits, Black's win
+ * rate and lead, and prior. Stored as fixed point (docs/STORE.md): win rates
+ * and priors hold four decimals, leads one.
+ */
+#include "store/query_internal.h"
+
+static double s_fix(uint16_t p)
+{
+    return p / 65535.0;
+}
+
+void hs__query_json_search(FILE *out, const hs_eval_t *e)
+{
+    char name[8];
+    if (e->visits == 0 || e->pv_len < 1)
+        return;
+    fprintf(out, ",\"visits\":%u,\"best\":\"%s\",\"pv\":[", e->visits,
+            hs__query_move_name(e->size, e->pv[0], name));
+    for (int i = 0; i < e->pv_len; i++)
+        fprintf(out, "%s\"%s\"", i ? "," : "", hs__query_move_name(e->size, e->pv[i], name));
+    fputs("],\"moves\":[", out);
+    for (int i = 0; i < e->num_moves; i++) {
+        const hs_eval_search_move_t *m = &e->moves[i];
+        fprintf(out, "%s{\"move\":\"%s\",\"visits\":%u,\"winrate\":%.4f,\"lead\":%.1f,"
+                "\"prior\":%.4f}", i ? "," : "", hs__query_move_name(e->size, m->vertex, name),
+                m->visits, s_fix(m->win_rate), m->lead / 10.0, s_fix(m->prior));
+    }
+    fputc(']', out);
+}
+
+void hs__query_csv_search(FILE *out, const hs_eval_t *e)
+{
+    char name[8];
+    if (e->visits == 0 || e->pv_len < 1) {
+        fputs(",,,,", out);
+        return;
+    }
+    fprintf(out, ",%u,%s,", e->visits, hs__query_move_name(e->size, e->pv[0], name));
+    for (int i = 0; i < e->pv_len; i++)
+        fprintf(out, "%s%s", i ? " " : "", hs__query_move_name(e->size, e->pv[i], name));
+    fputc(',', out);
+    for (int i = 0; i < e->num_moves; i++) {
+        const hs_eval_search_move_t *m = &e->moves[i];
+        fprintf(out, "%s%s %u %.4f %.1f %.4f", i ? ";" : "",
+                hs__query_move_name(e->size, m->vertex, name), m->visits, s_fix(m->win_rate),
+                m->lead / 10.0, s_fix(m->prior));
+    }
+}
+
+void hs__query_table_search(FILE *out, const hs_eval_t *e)
+{
+    char name[8];
+    if (e->visits == 0 || e->pv_len < 1)
+        return;
+    fprintf(out, "      visits %u  best %s  pv", e->visits,
+            hs__query_move_name(e->size, e->pv[0], name));
+    for (int i = 0; i < e->pv_len; i++)
+        fprintf(out, " %s", hs__query_move_name(e->size, e->pv[i], name));
+    fputc('\n', out);
+    for (int i = 0; i < e->num_moves; i++) {
+        const hs_eval_search_move_t *m = &e->moves[i];
+        fprintf(out, "      %-4s visits %u  winB %5.1f%%  lead %+.1f  prior %.1f%%\n",
+                hs__query_move_name(e->size, m->vertex, name), m->visits,
+                100.0 * s_fix(m->win_rate), m->lead / 10.0, 100.0 * s_fix(m->prior));
+    }
+}
