@@ -26,7 +26,7 @@ status=0
 # WATCH-cap check needs a job to outlast 256 watchers' connects, which under
 # TSan on a loaded machine it did not always (1 run in 2 failed, no race
 # reported); batch and chunks run the same broker and worker threads.
-tsan_tests='^(batch|chunks|cluster|query|analyze|ingest)$'
+tsan_tests='^(batch|chunks|cluster|query|analyze|ingest|mcts_eval|gtp_front|analysis)$'
 
 run_build() {  # name, cmake args... [-- ctest args...]
     local dir=$1; shift

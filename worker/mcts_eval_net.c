@@ -4,11 +4,9 @@
  * pick, then hs_nn_output_t (White's view) turned into hs_mcts_eval_t (the
  * side to move's view).
  *
- * Batching: hs_nn_evaluate takes one symmetry per call, so a call's leaves
- * are sorted into (at most eight) groups by symmetry and each group goes
- * through one hs_nn_evaluate, which cuts it into backend batches itself.
- * The groups keep the leaves' order within them; results go back to the
- * leaves' own slots.
+ * Batching: the whole call goes through one hs_nn_evaluate_syms, each leaf
+ * at its own symmetry, so a call of n leaves is one backend batch of n (it
+ * was up to eight smaller ones when each symmetry needed a call of its own).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,17 +19,13 @@ typedef struct s_net {
     hs_nn_evaluator_t *nn;       /* borrowed */
     uint64_t seed;
     int max_batch;
-    hs_nn_pos_t *pos;            /* [max_batch] the leaves sorted by symmetry */
-    int *leaf;                   /* [max_batch] which leaf each sorted slot is */
-    unsigned char *sym;          /* [max_batch] each leaf's symmetry, in call order */
-    hs_nn_output_t *out;         /* [max_batch] the net's outputs, sorted */
+    unsigned char *sym;          /* [max_batch] each leaf's symmetry */
+    hs_nn_output_t *out;         /* [max_batch] the net's outputs */
 } s_net_t;
 
 static void s_destroy(void *ctx)
 {
     s_net_t *s = ctx;
-    free(s->pos);
-    free(s->leaf);
     free(s->sym);
     free(s->out);
     free(s);
@@ -68,31 +62,13 @@ static int s_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out,
     if (n < 0 || n > s->max_batch)
         return hs_error_set(err, HS_EINVAL, "net evaluator: %d leaves (at most %d a call)", n,
                             s->max_batch);
-    /* Counting sort by symmetry: stable, so each group keeps the call's order. */
-    int start[HS_NN_SYM_ALL + 1] = {0};
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         s->sym[i] = (unsigned char)(hs__mcts_mix(s->seed, hs__mcts_leaf_key(&pos[i])) & 7);
-        start[s->sym[i] + 1]++;
-    }
-    for (int k = 0; k < HS_NN_SYM_ALL; k++)
-        start[k + 1] += start[k];
-    int fill[HS_NN_SYM_ALL];
-    memcpy(fill, start, sizeof fill);
-    for (int i = 0; i < n; i++) {
-        int slot = fill[s->sym[i]]++;
-        s->pos[slot] = pos[i];
-        s->leaf[slot] = i;
-    }
-    for (int k = 0; k < HS_NN_SYM_ALL; k++) {
-        int m = start[k + 1] - start[k];
-        if (!m)
-            continue;
-        int rc = hs_nn_evaluate(s->nn, s->pos + start[k], m, k, s->out + start[k], err);
-        if (rc)
-            return rc;
-    }
-    for (int slot = 0; slot < n; slot++)
-        s_convert(&s->out[slot], s->pos[slot].to_move, &out[s->leaf[slot]]);
+    int rc = hs_nn_evaluate_syms(s->nn, pos, n, s->sym, s->out, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < n; i++)
+        s_convert(&s->out[i], pos[i].to_move, &out[i]);
     return 0;
 }
 
@@ -109,11 +85,9 @@ int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_e
     s->nn = nn;
     s->seed = seed;
     s->max_batch = mb > 0 ? mb : 1;
-    s->pos = malloc((size_t)s->max_batch * sizeof *s->pos);
-    s->leaf = malloc((size_t)s->max_batch * sizeof *s->leaf);
     s->sym = malloc((size_t)s->max_batch);
     s->out = malloc((size_t)s->max_batch * sizeof *s->out);
-    if (!s->pos || !s->leaf || !s->sym || !s->out) {
+    if (!s->sym || !s->out) {
         s_destroy(s);
         return hs_error_set(err, HS_ENOMEM, "net evaluator: out of memory for a batch of %d",
                             mb > 0 ? mb : 1);

@@ -169,11 +169,11 @@ static int s_flush(hs_nn_evaluator_t *e, int slots, int n, const hs_nn_pos_t *po
     return rc;
 }
 
-int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int sym,
-                   hs_nn_output_t *out, hs_error_t *err)
+/* hs_nn_evaluate and hs_nn_evaluate_syms: every position at sym, or
+ * position p at syms[p] when syms is not NULL. */
+static int s_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int sym,
+                      const unsigned char *syms, hs_nn_output_t *out, hs_error_t *err)
 {
-    if (sym < 0 || sym > HS_NN_SYM_ALL)
-        return hs_error_set(err, HS_EINVAL, "net: symmetry %d (0-7, or 8 for all)", sym);
     unsigned char *legal = malloc((size_t)(count > 0 ? count : 1) * (HS_NN_MAX_AREA + 1));
     if (!legal)
         return hs_error_set(err, HS_ENOMEM, "net: out of memory");
@@ -194,6 +194,8 @@ int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int 
             break;
         hs_nn_legal_moves(&pos[p], legal + (size_t)p * (HS_NN_MAX_AREA + 1));
         size_t a = (size_t)n * (size_t)n;
+        if (syms)
+            s0 = s1 = syms[p];
         for (int s = s0; s <= s1; s++) {
             if (slots == e->max_batch) {    /* max_batch < 8 with every symmetry */
                 rc = s_flush(e, slots, n, pos, legal, out, err);
@@ -216,6 +218,23 @@ int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int 
             s_scale(&out[p], 1.0f / 8.0f);
     free(legal);
     return rc;
+}
+
+int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int sym,
+                   hs_nn_output_t *out, hs_error_t *err)
+{
+    if (sym < 0 || sym > HS_NN_SYM_ALL)
+        return hs_error_set(err, HS_EINVAL, "net: symmetry %d (0-7, or 8 for all)", sym);
+    return s_evaluate(e, pos, count, sym, NULL, out, err);
+}
+
+int hs_nn_evaluate_syms(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count,
+                        const unsigned char *syms, hs_nn_output_t *out, hs_error_t *err)
+{
+    for (int p = 0; p < count; p++)
+        if (syms[p] > 7)
+            return hs_error_set(err, HS_EINVAL, "net: symmetry %d (0-7)", syms[p]);
+    return s_evaluate(e, pos, count, 0, syms, out, err);
 }
 
 int hs_nn_eval_ref(const hs_nn_model_t *m, const hs_nn_pos_t *pos, int sym,

@@ -34,6 +34,12 @@ void hs_nn_evaluator_free(hs_nn_evaluator_t **e);
 int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int sym,
                    hs_nn_output_t *out, hs_error_t *err);
 
+/* As hs_nn_evaluate, with position p at symmetry syms[p] (0-7), all in the
+ * same batches: the tree search gives each leaf its own symmetry and would
+ * otherwise cut a batch into up to eight. HS_EINVAL for a symmetry over 7. */
+int hs_nn_evaluate_syms(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count,
+                        const unsigned char *syms, hs_nn_output_t *out, hs_error_t *err);
+
 /* hs_nn_backend_helper_cpu of its backend. */
 double hs_nn_evaluator_helper_cpu(const hs_nn_evaluator_t *e);
 
