@@ -402,6 +402,53 @@ static void test_failing_evaluator(void)
     HS_CHECK(m == NULL);
 }
 
+/* An evaluator whose playouts say that whoever plays vertex 12 first wins,
+ * with a value of 0 everywhere: only RAVE can see that 12 is the move. */
+static int amaf_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out, hs_error_t *err)
+{
+    int rc = toy_eval(ctx, pos, n, out, err);
+    for (int i = 0; !rc && i < n; i++) {
+        out[i].value = out[i].score = 0;
+        out[i].has_amaf = 1;
+        out[i].amaf_playouts = 1;
+        memset(out[i].amaf_n, 0, sizeof out[i].amaf_n);
+        memset(out[i].amaf_value, 0, sizeof out[i].amaf_value);
+        if (pos[i].board->color[hs_board_point(pos[i].board, 2, 2)] == HS_EMPTY) {
+            int c = pos[i].to_move - 1;
+            out[i].amaf_n[c][12] = 1;
+            out[i].amaf_value[c][12] = 1;
+        }
+    }
+    return rc;
+}
+
+static void test_rave(void)
+{
+    static hs_mcts_result_t res;
+    static const char *const rows[] = { ".....", ".....", ".....", ".....", "....." };
+    hs_error_t err;
+    for (int on = 0; on <= 1; on++) {
+        toy_pos_t p;
+        toy_setup(&p, rows, 5, HS_BLACK, 0.5);
+        toy_t t;
+        hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+        ev.eval = amaf_eval;
+        hs_mcts_t *m = new_search(60, 1, 1);
+        hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+        cfg.rave_equiv = on ? 1000 : 0;
+        cfg.score_utility = 0;
+        HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+        HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+        hs_mcts_get_result(m, &res);
+        if (on)   /* the tree's own zeros dilute it, but 12 stays far ahead */
+            HS_CHECK(res.best_move == 12 && res.moves[0].visits >= 3 * res.moves[1].visits);
+        else      /* no reason to prefer any move */
+            HS_CHECK(res.moves[0].visits <= 2 * res.moves[1].visits);
+        hs_mcts_free(&m);
+    }
+}
+
 int main(void)
 {
     test_capture_and_signs();
@@ -413,5 +460,6 @@ int main(void)
     test_finished();
     test_noise_and_temperature();
     test_failing_evaluator();
+    test_rave();
     return hs_test_finish();
 }

@@ -28,6 +28,7 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->fpu_reduction = 0.2;
     cfg->score_utility = 0.1;
     cfg->score_scale = 20.0;
+    cfg->rave_equiv = 1000.0;
     cfg->allow_pass = true;
 }
 
@@ -38,7 +39,7 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
     if (c->max_visits < 0 || c->max_playouts < 0 || !(c->max_time >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a negative budget");
     if (!(c->cpuct > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
-        !(c->score_scale > 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
+        !(c->score_scale > 0) || !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
@@ -68,8 +69,10 @@ int hs_mcts_create(const hs_mcts_config_t *cfg, hs_mcts_t **out, hs_error_t *err
 
 static void s_free_leaves(hs_mcts_t *m)
 {
-    for (int i = 0; i < m->cap_leaves; i++)
+    for (int i = 0; i < m->cap_leaves; i++) {
         free(m->leaves[i].path);
+        free(m->leaves[i].moves);
+    }
     free(m->leaves);
     m->leaves = NULL;
     m->cap_leaves = 0;
@@ -284,7 +287,8 @@ bool hs_mcts_done(const hs_mcts_t *m)
 
 /* The edge PUCT picks at n (whose side to move is the children's mover), or
  * -1 when none may be picked. Edges are sorted by prior, so among unvisited
- * ones only the first can win (they share the FPU value). */
+ * ones only the first can win (they share the FPU value) unless RAVE gives
+ * them values of their own. */
 static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
 {
     double parent_n = n->visits + n->vloss;
@@ -299,6 +303,7 @@ static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
     int best = -1;
     double best_v = -1e300;
     bool unvisited_seen = false;
+    const bool rave = n->has_amaf && m->cfg.rave_equiv > 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_edge_t *e = &n->edges[i];
         if (at_root && m->banned[e->move])
@@ -306,13 +311,20 @@ static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
         const hs__mcts_node_t *c = e->child;
         int cn = c ? c->visits + c->vloss : 0;
         double q;
+        bool amaf = false;
         if (cn > 0) {
             q = (c->util_sum - (double)c->vloss) / cn;   /* a virtual loss counts as a loss */
         } else {
+            if (unvisited_seen && !rave)
+                continue;
+            q = fpu;
+        }
+        if (rave)
+            q = hs__mcts_rave_q(m, e, cn, q, &amaf);
+        if (cn == 0 && !amaf) {
             if (unvisited_seen)
                 continue;
             unvisited_seen = true;
-            q = fpu;
         }
         double v = q + m->cfg.cpuct * e->prior * sqrt_n / (1 + cn);
         if (v > best_v) {
@@ -328,9 +340,13 @@ static int s_leaf_push(hs__mcts_leaf_t *L, hs__mcts_node_t *n)
     if (L->depth + 1 >= L->cap) {
         int cap = L->cap ? 2 * L->cap : 64;
         hs__mcts_node_t **p = realloc(L->path, (size_t)cap * sizeof *p);
-        if (!p)
+        if (p)
+            L->path = p;
+        uint16_t *mv = realloc(L->moves, (size_t)cap * sizeof *mv);
+        if (mv)
+            L->moves = mv;
+        if (!p || !mv)
             return HS_ENOMEM;
-        L->path = p;
         L->cap = cap;
     }
     L->path[++L->depth] = n;
@@ -397,8 +413,8 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
         hs__mcts_edge_t *e = &n->edges[i];
         if (!e->child && !(e->child = hs__mcts_node_new(m, L->depth == 0)))
             return HS_ENOMEM;
-        if ((rc = s_leaf_play(m, L, e)) == 0)
-            rc = s_leaf_push(L, e->child);
+        if ((rc = s_leaf_play(m, L, e)) == 0 && (rc = s_leaf_push(L, e->child)) == 0)
+            L->moves[L->depth - 1] = e->move;
         n = e->child;
     }
     if (rc)
@@ -418,6 +434,7 @@ static void s_score_terminal(const hs_mcts_t *m, const hs_nn_pos_t *nn, hs_mcts_
     out->value = (float)(margin > 0 ? s : margin < 0 ? -s : 0);
     out->score = (float)(s * margin);
     out->score_stdev = 0;
+    out->has_amaf = 0;
     uint8_t owner[HS_BOARD_MAX_POINTS];
     hs_score_ownership(nn->board, NULL, owner);
     hs_color_t me = nn->to_move;
@@ -459,6 +476,7 @@ static int s_expand(hs_mcts_t *m, hs__mcts_node_t *n, const hs_mcts_eval_t *ev)
         if (ev->policy[v] >= 0 && (v < m->area || m->cfg.allow_pass)) {
             e[k].move = (uint16_t)v;
             e[k].prior = sum > 0 ? (float)(ev->policy[v] / sum) : 1.0f / (float)count;
+            e[k].amaf_n = e[k].amaf_w = 0;
             e[k++].child = NULL;
         }
     qsort(e, (size_t)count, sizeof *e, s_cmp_edge);
@@ -507,6 +525,8 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         if (n->own)
             s_add_ownership(n, ev, to_black, m->area);
     }
+    if (ev->has_amaf && m->cfg.rave_equiv > 0)
+        hs__mcts_rave_backup(m, L, ev);
     return 0;
 }
 
@@ -581,8 +601,10 @@ static int s_evaluate(hs__mcts_leaf_t **leaves, int total, hs_mcts_evaluator_t *
     int done = 0;
     while (!rc && done < total) {
         int cnt = total - done < batch ? total - done : batch;
-        for (int j = 0; j < cnt; j++)
+        for (int j = 0; j < cnt; j++) {
             pos[j] = leaves[done + j]->nn;
+            out[j].has_amaf = 0;
+        }
         rc = ev->eval(ev->ctx, pos, cnt, out, err);
         ev->calls++;
         ev->leaves += cnt;

@@ -77,6 +77,16 @@ typedef struct hs_mcts_eval {
     float score;          /* expected lead in points, komi included */
     float score_stdev;    /* its spread (>= 0; 0 where unknown) */
     float ownership[HS_MCTS_MAX_AREA];   /* +1 = the side to move's, in [-1, 1] */
+    /* "All moves as first" statistics of playout evaluators, for RAVE (the
+     * search clears has_amaf before each call; the net leaves it 0). Over
+     * amaf_playouts playouts from the leaf: amaf_n[c-1][v] = the playouts in
+     * which vertex v was first played by colour c (1 Black, 2 White),
+     * amaf_value[c-1][v] = the sum of their results from c's view (+1 win,
+     * -1 loss, 0 jigo). */
+    int has_amaf;
+    float amaf_playouts;
+    float amaf_n[2][HS_MCTS_MAX_AREA];
+    float amaf_value[2][HS_MCTS_MAX_AREA];
 } hs_mcts_eval_t;
 
 /* Evaluates pos[0..n) (n <= max_batch) into out[0..n). Returns 0, or a
@@ -117,6 +127,12 @@ typedef struct hs_mcts_config {
      * which keeps play sensible when the game is decided. */
     double score_utility;
     double score_scale;
+    /* RAVE, where the evaluator gives AMAF statistics (rollouts): a child's
+     * value blends its own mean with its AMAF mean, the AMAF weight
+     * beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv), so the AMAF
+     * mean counts fully before the first visit and fades once a child has
+     * about rave_equiv visits of its own. 0 = off. No effect with the net. */
+    double rave_equiv;
     /* Self-play only (both 0 for analysis): Dirichlet noise on the root's
      * priors, Dirichlet(alpha) mixed in with weight noise_weight. */
     double noise_alpha;
@@ -129,8 +145,8 @@ typedef struct hs_mcts_config {
 } hs_mcts_config_t;
 
 /* Defaults for analysis: cpuct 1.1, fpu_reduction 0.2, score_utility 0.1,
- * score_scale 20 (points; for 19x19, scaled by size/19), no noise, temperature
- * 0, threads 1, max_visits 200, allow_pass, seed 0. */
+ * score_scale 20 (points; for 19x19, scaled by size/19), rave_equiv 1000, no
+ * noise, temperature 0, threads 1, max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 /* ------------------------------------------------------------------ */

@@ -255,7 +255,7 @@ static hs_point_t s_random(s_leaf_t *L, const hs_board_t *b, uint8_t me)
 
 /* Plays the policy on b to two passes or 3 * size * size moves; A holds
  * b's strings in atari. */
-static void s_playout(s_leaf_t *L, s_atari_t *A, hs_board_t *b)
+static void s_playout(s_leaf_t *L, s_atari_t *A, hs_board_t *b, uint8_t *first)
 {
     const int max_moves = 3 * b->size * b->size;
     for (int m = 0; m < max_moves && b->passes < 2; m++) {
@@ -266,9 +266,24 @@ static void s_playout(s_leaf_t *L, s_atari_t *A, hs_board_t *b)
         if (p == HS_PASS) {
             hs_board_play(b, (hs_color_t)me, HS_PASS, 0, NULL);
         } else {
+            int v = hs_board_y(b, p) * b->size + hs_board_x(b, p);
+            if (!first[v])
+                first[v] = me;   /* AMAF: who played here first */
             hs_board_play_legal(b, (hs_color_t)me, p);
             s_note(A, b, p);
         }
+    }
+}
+
+/* AMAF: every point's first player in this playout gets its result. */
+static void s_amaf_add(hs_mcts_eval_t *out, const uint8_t *first, int area, double black_result)
+{
+    for (int v = 0; v < area; v++) {
+        if (!first[v])
+            continue;
+        int c = first[v] - 1;
+        out->amaf_n[c][v] += 1.0f;
+        out->amaf_value[c][v] += (float)(c == 0 ? black_result : -black_result);
     }
 }
 
@@ -387,15 +402,23 @@ void hs__mcts_rollout_leaf(const hs_nn_pos_t *pos, int playouts, int self_atari_
     s_atari_t first, atari;
     s_atari_scan(&first, &start);
     double value = 0.0, sum = 0.0, sum_sq = 0.0;
+    uint8_t played[HS_MCTS_MAX_AREA];
+    memset(out->amaf_n, 0, sizeof out->amaf_n);
+    memset(out->amaf_value, 0, sizeof out->amaf_value);
     for (int k = 0; k < playouts; k++) {
         hs_board_copy(&work, &start);
         atari = first;
-        s_playout(&L, &atari, &work);
+        memset(played, 0, (size_t)area);
+        s_playout(&L, &atari, &work, played);
         double margin = sign * ((double)s_count(&work, own) - komi);
-        value += (margin > 0.0) - (margin < 0.0);
+        double result = (margin > 0.0) - (margin < 0.0);
+        value += result;
         sum += margin;
         sum_sq += margin * margin;
+        s_amaf_add(out, played, area, sign * result);
     }
+    out->has_amaf = 1;
+    out->amaf_playouts = (float)playouts;
     const double inv = playouts > 0 ? 1.0 / playouts : 0.0;
     out->value = (float)(value * inv);
     out->score = (float)(sum * inv);

@@ -25,6 +25,7 @@ typedef struct hs__mcts_edge {
     uint16_t move;            /* vertex, or pass = size * size */
     float prior;              /* as selection uses it (noise included at the root) */
     hs__mcts_node_t *child;   /* NULL until first visited */
+    float amaf_n, amaf_w;     /* RAVE: AMAF playouts and their results, mover's view */
 } hs__mcts_edge_t;
 
 struct hs__mcts_node {
@@ -33,6 +34,7 @@ struct hs__mcts_node {
     int32_t num_edges;        /* 0 until expanded */
     uint8_t expanded;
     uint8_t terminal;         /* two passes: scored, never evaluated */
+    uint8_t has_amaf;         /* some edge has AMAF statistics (RAVE selection) */
     float raw_value;          /* the evaluator's value here, mover's view */
     float raw_score;          /* likewise */
     double util_sum;          /* utility sums, mover's view */
@@ -50,6 +52,7 @@ struct hs__mcts_node {
 typedef struct hs__mcts_leaf {
     struct hs_mcts *owner;    /* the search it belongs to */
     hs__mcts_node_t **path;   /* path[0] = root .. path[depth] = leaf */
+    uint16_t *moves;          /* moves[d]: the move from path[d] to path[d + 1] */
     int depth, cap;
     hs_board_t ring[3];
     hs_nn_pos_t nn;
@@ -88,6 +91,12 @@ void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n);
  * first), and undoing it. */
 void hs__mcts_apply_noise(hs_mcts_t *m);
 void hs__mcts_restore_priors(hs_mcts_t *m);
+
+/* mcts_rave.c: RAVE's share of a child's value in selection, and the AMAF
+ * update of a backed-up leaf's path. */
+double hs__mcts_rave_q(const hs_mcts_t *m, const hs__mcts_edge_t *e, int visits, double q,
+                       bool *used);
+void hs__mcts_rave_backup(hs_mcts_t *m, const hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree. */
 hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);
