@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# examples/make-examples.sh — builds the example archives of examples/:
+# examples/make-examples.sh — builds the example archive of examples/ and the
+# tests' fixed archive:
 #   selfplay.tar.gz  real games of the tree search against itself
 #                    (`hyeongse selfplay`): selfplay9/, 9x9 with rollouts, and
 #                    selfplay19/, 19x19 with the b6c96 net (only where
 #                    ../shared/nets holds it; few visits, so it takes minutes)
-#   random9.tar.gz   200 random-playout 9x9 games (`hyeongse playout`), the
-#                    fixed input of tests/test_analyze.sh, test_net_analyze.sh
-#                    and test_store_faults.sh (they count on its 200 games)
+#   tests/data/random9.tar.gz   200 random-playout 9x9 games (`hyeongse
+#                    playout`), the fixed input of tests/test_analyze.sh,
+#                    test_net_analyze.sh, test_mcts_analyze.sh and
+#                    test_store_faults.sh (they count on its 200 games); not
+#                    an example any more, since random playouts are not Go
 # Seeds are fixed, so the same program gives the same games (the DT of the
 # self-play records aside); packed reproducibly (sorted names, fixed times
 # and owners, gzip without a time stamp), then checked with `hyeongse ingest
@@ -26,19 +29,19 @@ what=${HS_EXAMPLES:-all}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-pack() {  # pack NAME.tar.gz DIR...: reproducible tar.gz of the folders in $tmp
+pack() {  # pack PATH.tar.gz DIR...: reproducible tar.gz of the folders in $tmp
     local name=$1
     shift
     (cd "$tmp" && tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
-         -cf - "$@" | gzip -9n > "$here/$name")
-    echo "wrote $here/$name"
-    "$bin" ingest "$here/$name" --dry-run --no-progress
+         -cf - "$@" | gzip -9n > "$name")
+    echo "wrote $name"
+    "$bin" ingest "$name" --dry-run --no-progress
 }
 
 if [ "$what" = all ] || [ "$what" = random ]; then
     games=${HS_EXAMPLE_GAMES:-200}
     "$bin" playout --size 9 --games "$games" --seed 20240901 --komi 7 --out "$tmp/random9"
-    pack random9.tar.gz random9
+    pack "$root/tests/data/random9.tar.gz" random9
 fi
 
 if [ "$what" = all ] || [ "$what" = selfplay ]; then
@@ -54,5 +57,5 @@ if [ "$what" = all ] || [ "$what" = selfplay ]; then
     else
         echo "no net (../shared/nets or HS_NET): selfplay.tar.gz gets no 19x19 games" >&2
     fi
-    pack selfplay.tar.gz "${dirs[@]}"
+    pack "$here/selfplay.tar.gz" "${dirs[@]}"
 fi

@@ -14,7 +14,7 @@
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ARCHIVE="$ROOT/examples/random9.tar.gz"
+ARCHIVE="$ROOT/tests/data/random9.tar.gz"
 command -v python3 >/dev/null || { echo "SKIP: python3 is needed to damage a store"; exit 77; }
 [ -f "$ARCHIVE" ] || { echo "SKIP: $ARCHIVE is missing"; exit 77; }
 

@@ -17,7 +17,7 @@
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ARCHIVE="$ROOT/examples/random9.tar.gz"
+ARCHIVE="$ROOT/tests/data/random9.tar.gz"
 TINY="$ROOT/tests/fuzz/corpus/nnmodel/tiny-v8.bin.gz"
 [ -f "$ARCHIVE" ] && [ -f "$TINY" ] || { echo "SKIP: $ARCHIVE or $TINY is missing"; exit 77; }
 tmp=$(mktemp -d /tmp/hs-test-mcts-XXXXXX)

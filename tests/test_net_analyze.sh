@@ -17,7 +17,7 @@
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ARCHIVE="$ROOT/examples/random9.tar.gz"
+ARCHIVE="$ROOT/tests/data/random9.tar.gz"
 TINY="$ROOT/tests/fuzz/corpus/nnmodel/tiny-v8.bin.gz"
 TINY2="$ROOT/tests/fuzz/corpus/nnmodel/tiny-v11.bin.gz"
 DIRECT="$(dirname "$BIN")/../tests/test_net_engine"

@@ -17,7 +17,7 @@
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-ARCHIVE=$ROOT/examples/random9.tar.gz
+ARCHIVE=$ROOT/tests/data/random9.tar.gz
 tmp=$(mktemp -d /tmp/hs-test-store-faults-XXXXXX)
 mounted=""
 trap '[ -n "$mounted" ] && umount "$mounted"; rm -rf "$tmp"' EXIT
