@@ -18,8 +18,7 @@
 /* A record bigger than this is not a game record (and would only cost memory). */
 #define S_MAX_SGF (64u << 20)
 
-/* A whole decimal int, nothing else ("3x", "", " 3" fail). */
-static int s_int(const char *s, long lo, long hi, int *out)
+int hs__gtp_int(const char *s, long lo, long hi, int *out)
 {
     char *end = NULL;
     errno = 0;
@@ -30,7 +29,7 @@ static int s_int(const char *s, long lo, long hi, int *out)
     return 0;
 }
 
-static int s_fail(hs_buf_t *resp, const char *msg)
+int hs__gtp_fail(hs_buf_t *resp, const char *msg)
 {
     hs_gtp_printf(resp, "%s", msg);
     return 1;
@@ -61,7 +60,7 @@ static int s_known_command(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf
 {
     (void)ctx;
     if (argc != 1)
-        return s_fail(r, "Expected single argument for known_command");
+        return hs__gtp_fail(r, "Expected single argument for known_command");
     hs_gtp_printf(r, "%s", hs_gtp_known(g, argv[0]) ? "true" : "false");
     return 0;
 }
@@ -89,12 +88,12 @@ static int s_boardsize(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *
 {
     (void)ctx;
     int n;
-    if (argc != 1 || s_int(argv[0], -1000000, 1000000, &n))
-        return s_fail(r, "Expected int argument for boardsize");
+    if (argc != 1 || hs__gtp_int(argv[0], -1000000, 1000000, &n))
+        return hs__gtp_fail(r, "Expected int argument for boardsize");
     hs_error_t err;
     /* hs_gtp_game_clear reads a size <= 0 as "keep the size": not GTP's 0. */
     if (n <= 0 || hs_gtp_game_clear(hs_gtp_game(g), n, &err))
-        return s_fail(r, "unacceptable size");
+        return hs__gtp_fail(r, "unacceptable size");
     return 0;
 }
 
@@ -103,7 +102,7 @@ static int s_clear_board(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t
     (void)ctx, (void)argc, (void)argv;
     hs_error_t err;
     if (hs_gtp_game_clear(hs_gtp_game(g), 0, &err))
-        return s_fail(r, err.msg);
+        return hs__gtp_fail(r, err.msg);
     return 0;
 }
 
@@ -113,12 +112,12 @@ static int s_komi(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     char *end = NULL;
     double k = argc == 1 ? strtod(argv[0], &end) : NAN;
     if (argc != 1 || end == argv[0] || *end)
-        return s_fail(r, "Expected single float argument for komi");
+        return hs__gtp_fail(r, "Expected single float argument for komi");
     /* KataGo's bounds: the net was trained on komi within them, in halves. */
     if (!isfinite(k) || fabs(k) > 150)
-        return s_fail(r, "unacceptable komi");
+        return hs__gtp_fail(r, "unacceptable komi");
     if (k * 2 != floor(k * 2))
-        return s_fail(r, "komi must be an integer or half-integer");
+        return hs__gtp_fail(r, "komi must be an integer or half-integer");
     hs_gtp_game(g)->komi = k;
     return 0;
 }
@@ -141,7 +140,7 @@ static int s_play(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     hs_color_t c;
     hs_point_t p;
     if (argc != 2)
-        return s_fail(r, "Expected two arguments for play");
+        return hs__gtp_fail(r, "Expected two arguments for play");
     if (s_color(argv[0], &c)) {
         hs_gtp_printf(r, "Could not parse color: '%s'", argv[0]);
         return 1;
@@ -153,7 +152,7 @@ static int s_play(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     hs_error_t err;
     int rc = hs_gtp_game_play(game, c, p, NULL, &err);
     if (rc)
-        return s_fail(r, rc == HS_EILLEGAL ? "illegal move" : err.msg);
+        return hs__gtp_fail(r, rc == HS_EILLEGAL ? "illegal move" : err.msg);
     return 0;
 }
 
@@ -179,9 +178,9 @@ static int s_loadsgf(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     (void)ctx;
     int move = 1 << 30;   /* none given: after the last move */
     if (argc != 1 && argc != 2)
-        return s_fail(r, "Expected one or two arguments for loadsgf");
-    if (argc == 2 && s_int(argv[1], 1, 10000000, &move))
-        return s_fail(r, "Invalid value for moveNumber for loadsgf");
+        return hs__gtp_fail(r, "Expected one or two arguments for loadsgf");
+    if (argc == 2 && hs__gtp_int(argv[1], 1, 10000000, &move))
+        return hs__gtp_fail(r, "Invalid value for moveNumber for loadsgf");
     hs_game_t game;
     hs_game_init(&game, 19);
     hs_error_t err;
@@ -207,7 +206,7 @@ static int s_set_rules(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *
     }
     hs_error_t err;
     if (hs_gtp_game_set_rules(hs_gtp_game(g), rules.id, &err))
-        return s_fail(r, err.msg);
+        return hs__gtp_fail(r, err.msg);
     return 0;
 }
 

@@ -10,6 +10,12 @@
 /* protocol_version ... showboard (gtp_commands.c). */
 int hs__gtp_register_basic(hs_gtp_t *g, hs_error_t *err);
 
+/* For handlers (gtp_commands.c): a whole decimal int in lo..hi and nothing
+ * else ("3x", "", " 3" fail): 0 with *out, or -1; and a failure answer,
+ * msg into resp, returning 1 (a handler's failure status). */
+int hs__gtp_int(const char *s, long lo, long hi, int *out);
+int hs__gtp_fail(hs_buf_t *resp, const char *msg);
+
 /* kata-raw-nn (gtp_raw_nn.c). */
 int hs__gtp_register_nn(hs_gtp_t *g, hs_error_t *err);
 

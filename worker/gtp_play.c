@@ -22,23 +22,6 @@
 /* GTP's times are whole seconds; KataGo takes up to about 2^31. */
 #define S_MAX_TIME 2147483647.0
 
-static int s_fail(hs_buf_t *r, const char *msg)
-{
-    hs_gtp_printf(r, "%s", msg);
-    return 1;
-}
-
-/* A whole decimal int in lo..hi, nothing else. */
-static int s_int(const char *s, long lo, long hi, int *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
 
 /* A finite number of seconds in lo..S_MAX_TIME. */
 static int s_seconds(const char *s, double lo, double *out)
@@ -56,7 +39,7 @@ static int s_genmove(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     hs__gtp_search_t *s = ctx;
     hs_color_t color;
     if (argc != 1)
-        return s_fail(r, "Expected one argument for genmove");
+        return hs__gtp_fail(r, "Expected one argument for genmove");
     if (hs__gtp_parse_color(argv[0], &color)) {
         hs_gtp_printf(r, "Could not parse color: '%s'", argv[0]);
         return 1;
@@ -68,7 +51,7 @@ static int s_genmove(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     double t0 = hs_clock_now();
     hs_error_t err;
     if (hs_mcts_search(s->mcts, s->ev, &err))
-        return s_fail(r, err.msg);
+        return hs__gtp_fail(r, err.msg);
     char name[8];
     int rc = hs__gtp_play_chosen(g, s, color, name, r);
     hs__gtp_clock_spend(s, color, hs_clock_now() - t0);
@@ -83,7 +66,7 @@ static int s_undo(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     hs_error_t err;
     int rc = hs_gtp_game_undo(hs_gtp_game(g), &err);
     if (rc)
-        return s_fail(r, err.msg);
+        return hs__gtp_fail(r, err.msg);
     return 0;
 }
 
@@ -112,8 +95,8 @@ static int s_time_settings(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf
     double main_time, byo;
     int stones;
     if (argc != 3 || s_seconds(argv[0], 0, &main_time) || s_seconds(argv[1], 0, &byo) ||
-        s_int(argv[2], 0, 1000000, &stones))
-        return s_fail(r, "Expected main time, byo-yomi time and byo-yomi stones "
+        hs__gtp_int(argv[2], 0, 1000000, &stones))
+        return hs__gtp_fail(r, "Expected main time, byo-yomi time and byo-yomi stones "
                          "(non-negative numbers) for time_settings");
     hs__gtp_clock_t k = { .main_time = main_time, .byo_time = byo, .byo_stones = stones };
     k.kind = stones == 0 && byo > 0 ? HS__GTP_TIME_NONE
@@ -134,11 +117,11 @@ static int s_kgs_time_settings(hs_gtp_t *g, void *ctx, int argc, char **argv, hs
     int want = !strcasecmp(what, "none") ? 1 : !strcasecmp(what, "absolute") ? 2
              : !strcasecmp(what, "byoyomi") || !strcasecmp(what, "canadian") ? 4 : 0;
     if (!want)
-        return s_fail(r, "Expected 'none', 'absolute', 'byoyomi', or 'canadian' as first "
+        return hs__gtp_fail(r, "Expected 'none', 'absolute', 'byoyomi', or 'canadian' as first "
                          "argument for kgs-time_settings");
     if (argc != want || (want >= 2 && s_seconds(argv[1], 0, &k.main_time)) ||
-        (want == 4 && (s_seconds(argv[2], 0, &k.byo_time) || s_int(argv[3], 1, 1000000, &k.byo_stones))))
-        return s_fail(r, "Expected non-negative times and a positive count for kgs-time_settings");
+        (want == 4 && (s_seconds(argv[2], 0, &k.byo_time) || hs__gtp_int(argv[3], 1, 1000000, &k.byo_stones))))
+        return hs__gtp_fail(r, "Expected non-negative times and a positive count for kgs-time_settings");
     k.kind = want == 1 ? HS__GTP_TIME_NONE : want == 2 ? HS__GTP_TIME_ABSOLUTE
            : !strcasecmp(what, "byoyomi") ? HS__GTP_TIME_BYOYOMI : HS__GTP_TIME_CANADIAN;
     if (k.kind == HS__GTP_TIME_BYOYOMI) {
@@ -161,11 +144,11 @@ static int s_time_left(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *
     /* KataGo is slightly tolerant of a negative time left: a clock a little
      * over is still a clock. */
     if (argc != 3 || hs__gtp_parse_color(argv[0], &c) || s_seconds(argv[1], -10, &t) ||
-        s_int(argv[2], 0, 100000, &stones))
-        return s_fail(r, "Expected player and float time and int stones for time_left");
+        hs__gtp_int(argv[2], 0, 100000, &stones))
+        return hs__gtp_fail(r, "Expected player and float time and int stones for time_left");
     hs__gtp_clock_t *k = &s->clock;
     if (stones > 0 && k->kind != HS__GTP_TIME_BYOYOMI && k->kind != HS__GTP_TIME_CANADIAN)
-        return s_fail(r, "stones left in period is > 0 but the time control used does not "
+        return hs__gtp_fail(r, "stones left in period is > 0 but the time control used does not "
                          "have any overtime periods");
     k->left[c] = t;
     k->stones[c] = stones;
@@ -177,14 +160,14 @@ static hs_judge_t *s_judge(hs_gtp_t *g, hs_buf_t *r)
 {
     hs_judge_t *j = malloc(sizeof *j);
     if (!j) {
-        s_fail(r, "out of memory");
+        hs__gtp_fail(r, "out of memory");
         return NULL;
     }
     hs_judge_config_t cfg;
     hs_judge_config_final(&cfg);
     hs_error_t err;
     if (hs_judge_compute(&hs_gtp_game(g)->board, NULL, &cfg, j, &err)) {
-        s_fail(r, err.msg);
+        hs__gtp_fail(r, err.msg);
         free(j);
         return NULL;
     }
@@ -242,15 +225,15 @@ static int s_final_status_list(hs_gtp_t *g, void *ctx, int argc, char **argv, hs
         if (!strcasecmp(argv[0], names[i]))
             want = i;
     if (argc != 1)
-        return s_fail(r, "Expected one argument for final_status_list");
+        return hs__gtp_fail(r, "Expected one argument for final_status_list");
     if (want < 0)
-        return s_fail(r, "Argument to final_status_list must be 'alive' or 'seki' or 'dead'");
+        return hs__gtp_fail(r, "Argument to final_status_list must be 'alive' or 'seki' or 'dead'");
     hs_judge_t *j = s_judge(g, r);
     uint8_t *seki = calloc(HS_BOARD_MAX_POINTS, 1);
     if (!j || !seki) {
         free(j);
         free(seki);
-        return j ? s_fail(r, "out of memory") : 1;
+        return j ? hs__gtp_fail(r, "out of memory") : 1;
     }
     const hs_board_t *b = &hs_gtp_game(g)->board;
     s_seki_strings(b, j, seki);
