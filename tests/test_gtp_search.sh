@@ -157,10 +157,12 @@ check "EOF ends lz-analyze" "$?" 0
 check "its reports parse" "$(parse 2 lz 9)" ok
 
 # Values are the side to move's: Black has walled off 36 points to White's 27
-# (komi 0.5, Chinese rules): Black's search says Black wins, White's that
+# and gets 20.5 points of reverse komi (Chinese rules): a lead of 29.5, so
+# that even the noisy rollout averages of a 200-visit search (which let White
+# invade) agree on its sign. Black's search says Black wins, White's that
 # White loses. genmove_analyze, not analyze: it searches its whole budget
 # whatever the input (the queued next line would stop an analysis at once).
-{ printf '%s\n' 'boardsize 9' 'komi 0.5' 'kata-set-rules chinese'
+{ printf '%s\n' 'boardsize 9' 'komi -20.5' 'kata-set-rules chinese'
   for y in 1 2 3 4 5 6 7 8 9; do printf 'play B E%d\nplay W F%d\n' "$y" "$y"; done
   printf '%s\n' 'kata-genmove_analyze b 0 rootInfo true' 'undo' 'kata-genmove_analyze w 0 rootInfo true' \
       'undo' 'lz-genmove_analyze w 0'; } |
