@@ -20,8 +20,9 @@
  *          searched together (hs_mcts_search_many), analysis defaults;
  *   net    the raw net at symmetry 0: Black's win probability
  *          white_loss + no_result / 2, and Black's lead;
- *   judge  the static judge, mid-game configuration (hs_judge_config_default
- *          without relaxed kill: the "judge" engine's), Black's score.
+ *   judge  the static judge as the `judge` engine runs it (worker/engine.h:
+ *          stability from the reader, then the mid-game configuration), its
+ *          score: Black's lead with komi.
  * Output (stdout): a header line, then one tab-separated row per position:
  *   sgf  half  move  area  recorded  judge  net_p  net_lead  mcts_p  mcts_lead
  * sgf: the game written to --sgf-dir as NNNN.sgf (for GNU Go's loadsgf), half
@@ -37,7 +38,7 @@
 #include "core/clock.h"
 #include "core/game.h"
 #include "ingest/ingest.h"
-#include "worker/judge.h"
+#include "worker/engine.h"
 #include "worker/mcts.h"
 #include "worker/mcts_eval.h"
 #include "worker/nn/eval.h"
@@ -50,7 +51,8 @@ typedef struct ctx {
     hs_mcts_evaluator_t ev;
     hs_mcts_t *search[MAX_MOVES];
     hs_mcts_result_t *res;
-    hs_judge_t judge;
+    hs_engine_t judge;
+    hs_engine_result_t *jres;
     int visits, threads, games, moves[MAX_MOVES], n_moves;
     bool with_fox;
     const char *sgf_dir;
@@ -102,19 +104,25 @@ static bool s_eligible(const ctx_t *c, const char *source, const hs_game_t *g)
     return hs_game_replay(g, -1, &b, NULL) == 0;
 }
 
-/* The static judge's and the raw net's view of one position. */
-static int s_static_and_net(ctx_t *c, const hs_nn_game_pos_t *jp, const hs_rules_t *rules,
-                            const hs_game_t *g, double *judge, double *net_p, double *net_lead)
+/* The static judge's and the raw net's view of the position after move. */
+static int s_static_and_net(ctx_t *c, const hs_nn_game_pos_t *jp, int move, const hs_game_t *g,
+                            double *judge, double *net_p, double *net_lead)
 {
-    hs_judge_config_t cfg;
-    hs_judge_config_default(&cfg);
-    cfg.relaxed_kill = false;
     double t0 = hs_clock_now();
-    hs_judge_compute(&jp->board, NULL, &cfg, &c->judge, NULL);
-    *judge = hs_judge_score(&c->judge, &jp->board, rules, g->komi, g->handicap);
+    hs_engine_pos_t ep = { .game = g, .board = &jp->board, .move_number = move };
+    hs_engine_result_t *r = c->jres;
+    r->flags = 0;
+    r->num_vertices = 0;
+    r->classes[0] = r->result[0] = 0;
+    int rc = hs_engine_evaluate(&c->judge, &ep, 1, r, &c->err);
+    if (rc)
+        return rc;
+    if (!(r->flags & HS_ENGINE_HAS_SCORE))
+        return hs_error_set(&c->err, HS_EINVAL, "the judge gave no score");
+    *judge = r->score;
     double t1 = hs_clock_now();
     hs_nn_output_t out;
-    int rc = hs_nn_evaluate(c->nn, &jp->nn, 1, 0, &out, &c->err);
+    rc = hs_nn_evaluate(c->nn, &jp->nn, 1, 0, &out, &c->err);
     c->t_judge += t1 - t0;
     c->t_net += hs_clock_now() - t1;
     *net_p = out.white_loss + 0.5 * out.no_result;
@@ -132,7 +140,7 @@ static int s_game(ctx_t *c, const hs_game_t *g, const hs_rules_t *rules, const c
         if (g->num_moves < c->moves[k] ||
             hs_nn_game_pos_at(g, c->moves[k], rules->id, g->komi, g->handicap, &jp[n], NULL))
             continue;
-        rc = s_static_and_net(c, &jp[n], rules, g, &judge[n], &net_p[n], &net_lead[n]);
+        rc = s_static_and_net(c, &jp[n], c->moves[k], g, &judge[n], &net_p[n], &net_lead[n]);
         if (!rc) rc = hs_mcts_set_root(c->search[n], &jp[n].nn, NULL, &c->err);
         at[n++] = c->moves[k];
     }
@@ -226,7 +234,10 @@ static int s_setup(ctx_t *c, const char *net, const char *backend, hs_nn_model_t
     for (int k = 0; !rc && k < c->n_moves; k++)
         rc = hs_mcts_create(&mc, &c->search[k], &c->err);
     c->res = malloc(sizeof *c->res);
-    if (!rc && !c->res) rc = hs_error_set(&c->err, HS_ENOMEM, "out of memory");
+    c->jres = malloc(sizeof *c->jres);
+    if (!rc && (!c->res || !c->jres)) rc = hs_error_set(&c->err, HS_ENOMEM, "out of memory");
+    hs_engine_config_t ec = { .gpu = -1 };
+    if (!rc) rc = hs_engine_init(&c->judge, "judge", &ec, &c->err);
     if (!rc)
         fprintf(stderr, "bench_value: net %.8s, backend %s, mcts %d visits, %d leaves per step\n",
                 (*model)->hash, hs_nn_backend_kind_name(bc.kind), c->visits, c->threads);
@@ -240,7 +251,9 @@ static void s_teardown(ctx_t *c, hs_nn_model_t **model)
     hs_mcts_evaluator_free(&c->ev);
     hs_nn_evaluator_free(&c->nn);
     hs_nn_model_free(model);
+    hs_engine_fini(&c->judge);
     free(c->res);
+    free(c->jres);
 }
 
 int main(int argc, char **argv)
