@@ -24,7 +24,10 @@
  * mean margin) and the ownership (the mean owner of each point). The prior is
  * uniform over legal moves other than own eyes, with boosts for captures and
  * atari escapes and a smaller one for the third and fourth lines, so that a
- * rollout search spends its first visits where a player would look. A batch
+ * rollout search spends its first visits where a player would look; one's
+ * own eyes and suicides get prior 0 (legal, searched last), pass a tenth of
+ * a plain move's weight. The playouts also report their AMAF statistics
+ * (hs_mcts_eval_t.amaf_*), for the search's RAVE. A batch
  * of leaves is spread over `threads` worker threads (each leaf seeded from
  * the seed and its board key, so results do not depend on the threads).
  */
