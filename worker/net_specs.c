@@ -119,6 +119,12 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
     bool any = false;
     for (const char *s = engines ? engines : "";;) {
         size_t len = hs_engine_list_entry(s);
+        /* "key=value" alone is an option that follows a spec without options
+         * ("net,i=net"): expanding that spec gives it options, and the option
+         * would join it on the next reading (found by fuzz_netspecs). */
+        if (!memchr(s, ':', len) && memchr(s, '=', len))
+            return hs_error_set(err, HS_EINVAL, "engine option '%.*s' follows no engine "
+                                "options (write name:key=value,...)", (int)len, s);
         hs_engine_spec_t sp;
         int bad = hs_engine_spec_split(s, len, &sp);
         if (s != engines && !s_put(out, size, &at, ",", 1))
