@@ -119,10 +119,13 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
     bool any = false;
     for (const char *s = engines ? engines : "";;) {
         size_t len = hs_engine_list_entry(s);
-        /* "key=value" alone is an option that follows a spec without options
-         * ("net,i=net"): expanding that spec gives it options, and the option
-         * would join it on the next reading (found by fuzz_netspecs). */
-        if (!memchr(s, ':', len) && memchr(s, '=', len))
+        /* "key=value" alone ('=' before any ':' or '@') is an option that
+         * follows a spec without options ("net,i=net", "net@1,k=v:"):
+         * expanding that spec gives it options, and the option would join it
+         * on the next reading, as hs_engine_list_entry reads (found by
+         * fuzz_netspecs). */
+        size_t key = strcspn(s, "=:@");
+        if (key > 0 && key < len && s[key] == '=')
             return hs_error_set(err, HS_EINVAL, "engine option '%.*s' follows no engine "
                                 "options (write name:key=value,...)", (int)len, s);
         hs_engine_spec_t sp;
