@@ -92,6 +92,61 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
                       bool games, FILE *out, int64_t *evals, int64_t *reached,
                       hs_error_t *err);
 
+/* ---- by board (the board index; store/query_board.c) ---- */
+
+/* One move played from the asked board, in the asked board's orientation. */
+typedef struct hs_board_next {
+    int x, y;                /* 0-based, y = 0 the top row; x = y = -1: a pass */
+    int color;               /* HS_BLACK or HS_WHITE, who played it */
+    int count;               /* games that played it here */
+    int decided;             /* of those, games with a recorded winner */
+    int wins;                /* of those, games the player of this move won */
+    float eval_win_rate;     /* mean stored win rate after it (Black's view), NAN = none */
+    float eval_lead;         /* mean stored score lead after it (Black's view), NAN = none */
+    char eval_engine[64];    /* the engine those evals are from (mcts, net, judge), "" */
+} hs_board_next_t;
+
+/* One game that reached the asked board. */
+typedef struct hs_board_hit {
+    uint64_t game_id[2];
+    int move_number;         /* the board stood after this many moves */
+    int sym;                 /* symmetry from that game's orientation to the asked one */
+} hs_board_hit_t;
+
+typedef struct hs_board_answer {
+    int size;
+    hs_board_hit_t *hits;    /* game id / move order */
+    int num_hits;
+    /* Moves merged when the asked board's own symmetries map one onto another
+     * (on an empty board the 4-4 points are one move), each shown at the image
+     * with the smallest y*size+x; most played first, then by that vertex. */
+    hs_board_next_t *next;
+    int num_next;
+} hs_board_answer_t;
+
+/*
+ * Answers "which stored games reached board b (in any orientation), and what was
+ * played next" from the board index: no scan. The games' recorded results give
+ * `wins`; the stored evals of the position after the next move give eval_*
+ * (MCTS first, then net, then judge). *out is owned by the caller
+ * (hs_board_answer_fini). 0, HS_EUNSUPPORTED (the store's index is incomplete:
+ * "run hyeongse index --db DIR"), HS_ENOMEM or a store error.
+ */
+int hs_query_board(hs_store_t *s, const hs_board_t *b, hs_board_answer_t *out,
+                   hs_error_t *err);
+
+/* Frees what hs_query_board allocated and zeroes a. NULL-safe. */
+void hs_board_answer_fini(hs_board_answer_t *a);
+
+/*
+ * Prints an answer: as a table (the games, then the next moves with count,
+ * win % of their players and the stored evaluation) or with json as ONE JSON
+ * object {"size":N,"games":[{"game":hex,"move":M},...],"next":[{"move":"Q16",
+ * "color":"B","count":C,"decided":D,"wins":W,"win_rate":..,"lead":..,"engine":..}]}.
+ */
+int hs_board_answer_print(hs_store_t *s, const hs_board_answer_t *a, bool json, FILE *out,
+                          hs_error_t *err);
+
 /*
  * Writes ONE JSON object (one line) with the store's statistics: games,
  * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,

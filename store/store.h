@@ -17,6 +17,8 @@
  *   evaldata  eval sequence number (u64, grows)  -> eval record (compact maps: the
  *                                                   ones --maps keeps, run-coded)
  *   engines   engine id (u32)                    -> engine spec string
+ *   boards    board key (u64) + game id (16)     -> symmetry (u8): the board index
+ *             + move number (u16)                   (core/symmetry.h; see below)
  *   jobs      job id (u64, grows)                -> job record
  *   tasks     task id (u64, grows)               -> task record
  *   taskstate state (u8) + task id (u64)         -> (empty)   [index by state]
@@ -292,6 +294,48 @@ typedef int (*hs_store_position_cb)(void *ctx, const uint64_t game_id[2], int mo
  */
 int hs_store_position_games(hs_store_t *s, const uint8_t pos_key[16],
                             hs_store_position_cb cb, void *ctx, hs_error_t *err);
+
+/* ---- the board index (store/store_boards.c) ----
+ *
+ * `boards`: canonical board key (u64, core/symmetry.h) + game id (16) + move
+ * number (u16) -> one byte, the symmetry that maps that game's board onto the
+ * canonical orientation. One entry per position of every stored game (move 0 =
+ * after the setup, up to the last move), written by hs_store_game_put in the same
+ * batch as the game, so it is never behind the games. A store written before the
+ * index existed has none: meta "boards" records that the index is complete, and
+ * hs_store_boards_rebuild back-fills it. A game that cannot be replayed (an
+ * illegal move) is indexed up to the position before that move. */
+
+/* Whether the board index covers every stored game (meta "boards" is set). */
+bool hs_store_boards_complete(hs_store_t *s);
+
+/* Progress callback of the rebuild: games done of total (called every few
+ * hundred games and at the end); return non-zero to stop (that value is returned;
+ * what was indexed so far is committed and the index stays incomplete). */
+typedef int (*hs_store_progress_cb)(void *ctx, int64_t done, int64_t total);
+
+/*
+ * Writer only: indexes every stored game that has no entries yet (in batches of
+ * its own; an open batch is HS_EBADSTATE), then marks the index complete.
+ * Idempotent: a second run adds nothing. *added (may be NULL) gets the entries
+ * written. 0, HS_EBADSTATE, or a store error.
+ */
+int hs_store_boards_rebuild(hs_store_t *s, hs_store_progress_cb cb, void *ctx,
+                            int64_t *added, hs_error_t *err);
+
+/* Callback for hs_store_boards_find: a game, the move number after which it had
+ * the board, and the symmetry from that game's orientation to the canonical one. */
+typedef int (*hs_store_board_cb)(void *ctx, const uint64_t game_id[2], int move_number,
+                                 int sym);
+
+/* Calls cb for every indexed (game, move number) whose board key is key, in game
+ * id / move order: one LMDB range read, no scan. 0 or a store error. */
+int hs_store_boards_find(hs_store_t *s, uint64_t key, hs_store_board_cb cb, void *ctx,
+                         hs_error_t *err);
+
+/* Bytes the `boards` table takes (its pages × page size), for the index's share
+ * of the store in bench/ and `query stats`. */
+int hs_store_boards_bytes(hs_store_t *s, uint64_t *bytes, hs_error_t *err);
 
 /* ---- the job journal (broker) ---- */
 

@@ -1,0 +1,83 @@
+/*
+ * reports/stats.h — the report's tables over many games: per archive, per job,
+ * per player. Built one game at a time (hs_report_stats_add with a loaded
+ * hs_report_game_t), so a report streams over the store and never holds more
+ * than one game and the running sums.
+ *
+ * What is counted:
+ *  - games analysed (with at least one evaluation) and games failed (the
+ *    store's failed table, hs_report_stats_add_failed);
+ *  - how often the final evaluation's winner agrees with the recorded result;
+ *  - how well the result is predicted by move number: for buckets of 50 moves,
+ *    the share of positions whose evaluation's winner (win rate, else the sign
+ *    of the lead) is the recorded winner;
+ *  - per player: moves judged, the mean point loss per move and the accuracy
+ *    (the share of moves that lost at most 1 point), overall, by year (from the
+ *    game's date) and by opponent;
+ *  - histograms: point loss per move (0..10 points in 20 bins, the last bin
+ *    holding everything above), and the final lead (-50..50 in 20 bins).
+ * The writers give every table as CSV (a header row, RFC 4180 quoting) and as
+ * JSON (one object of arrays), ready for pandas and spreadsheets.
+ */
+#ifndef HS_REPORTS_STATS_H
+#define HS_REPORTS_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/error.h"
+#include "reports/game_report.h"
+
+#define HS_STATS_MOVE_BUCKET 50      /* moves per prediction bucket */
+#define HS_STATS_BUCKETS 8           /* 0-49, ..., 350+ */
+#define HS_STATS_LOSS_BINS 20
+#define HS_STATS_LEAD_BINS 20
+
+typedef struct hs_stats_player {
+    char *name;                  /* malloc'd */
+    int64_t games, moves;        /* moves with a measured loss */
+    double loss_sum;             /* points */
+    int64_t accurate;            /* moves that lost <= 1 point */
+} hs_stats_player_t;
+
+/* One row of a per-player breakdown: player + key (a year "2019" or an opponent). */
+typedef struct hs_stats_split {
+    char *player, *key;          /* malloc'd */
+    int64_t games, moves, accurate;
+    double loss_sum;
+} hs_stats_split_t;
+
+typedef struct hs_report_stats {
+    int64_t games, analysed, failed;
+    int64_t final_known, final_agree;
+    int64_t predict_total[HS_STATS_BUCKETS], predict_right[HS_STATS_BUCKETS];
+    int64_t loss_hist[HS_STATS_LOSS_BINS];
+    int64_t lead_hist[HS_STATS_LEAD_BINS];
+    hs_stats_player_t *players;  /* sorted by name after hs_report_stats_finish */
+    int num_players;
+    hs_stats_split_t *by_year, *by_opponent;
+    int num_by_year, num_by_opponent;
+    void *index;                 /* internal lookup tables */
+} hs_report_stats_t;
+
+void hs_report_stats_init(hs_report_stats_t *st);
+/* Counts one loaded game. 0 or HS_ENOMEM. */
+int hs_report_stats_add(hs_report_stats_t *st, const hs_report_game_t *g, hs_error_t *err);
+/* Counts one game the store could not read (its failed table). */
+void hs_report_stats_add_failed(hs_report_stats_t *st);
+/* Sorts the tables (players by name, splits by player then key). */
+void hs_report_stats_finish(hs_report_stats_t *st);
+void hs_report_stats_fini(hs_report_stats_t *st);
+
+/* The tables by name: "summary", "prediction", "players", "by_year",
+ * "by_opponent", "loss_histogram", "lead_histogram". */
+extern const char *const hs_report_stats_tables[];
+extern const int hs_report_stats_num_tables;
+
+/* Writes table `name` as CSV to out. 0, HS_EINVAL (unknown table), HS_EIO. */
+int hs_report_stats_csv(const hs_report_stats_t *st, const char *name, FILE *out,
+                        hs_error_t *err);
+/* Writes every table as ONE JSON object {"summary":{...},"players":[...],...}. */
+int hs_report_stats_json(const hs_report_stats_t *st, FILE *out, hs_error_t *err);
+
+#endif
