@@ -1,0 +1,55 @@
+/*
+ * cli/sgf_file.c — one game of a local SGF file (cli/sgf_file.h).
+ */
+#include "sgf_file.h"
+
+#include <stdlib.h>
+
+#include "core/buf.h"
+#include "core/sgf.h"
+
+int hs__cli_sgf_game(const char *path, int index, hs_game_t *g, hs_error_t *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    /* Past the SGF reader's file limit the parse would refuse it anyway. */
+    int rc = hs_buf_read_file(path, (size_t)64 << 20, &data, &len, err);
+    if (rc)
+        return rc;
+    hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, err);
+    free(data);
+    if (!c)
+        return err && err->code ? err->code : HS_EPARSE;
+    hs_error_clear(err);
+    if (index >= c->num_trees) {
+        rc = hs_error_set(err, HS_EINVAL, "%s has %d game(s); no game %d", path, c->num_trees,
+                          index);
+        hs_sgf_destroy(&c);
+        return rc;
+    }
+    const hs_sgf_tree_t *t = &c->trees[index];
+    if (t->status || !t->root) {
+        rc = hs_error_set(err, HS_EPARSE, "%s game %d: %s", path, index,
+                          t->message && *t->message ? t->message : "empty game tree");
+        hs_sgf_destroy(&c);
+        return rc;
+    }
+    rc = hs_game_from_sgf(t->root, g, err);
+    hs_sgf_destroy(&c);
+    return rc;
+}
+
+int hs__cli_sgf_board(const char *path, int index, int move, hs_board_t *b, hs_error_t *err)
+{
+    hs_game_t g;
+    int rc = hs__cli_sgf_game(path, index, &g, err);
+    if (rc)
+        return rc;
+    if (move > g.num_moves)
+        rc = hs_error_set(err, HS_EINVAL, "%s game %d has %d moves; no move %d", path, index,
+                          g.num_moves, move);
+    else
+        rc = hs_game_replay(&g, move, b, err);
+    hs_game_fini(&g);
+    return rc;
+}

@@ -1,0 +1,265 @@
+/*
+ * reports/report.c — `hyeongse report` (reports/report.h): the selection's game
+ * ids, then one game at a time (load, count in the tables, its page and SGF),
+ * then the tables as CSV and JSON, then index.html.
+ */
+#include "reports/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "reports/game_report.h"
+#include "reports/html_internal.h"
+#include "reports/stats.h"
+
+static const struct { const char *name; unsigned bit; } s_formats[] = {
+    { "html", HS_REPORT_HTML }, { "svg", HS_REPORT_SVG }, { "png", HS_REPORT_PNG },
+    { "csv", HS_REPORT_CSV },   { "json", HS_REPORT_JSON }, { "sgf", HS_REPORT_SGF },
+};
+
+int hs_report_formats_parse(const char *list, unsigned *formats, hs_error_t *err)
+{
+    unsigned f = 0;
+    for (const char *s = list ? list : "";;) {
+        size_t n = strcspn(s, ",");
+        bool ok = n == 3 && !memcmp(s, "all", 3);
+        if (ok)
+            f = HS_REPORT_HTML | HS_REPORT_SVG | HS_REPORT_PNG | HS_REPORT_CSV | HS_REPORT_JSON |
+                HS_REPORT_SGF;
+        for (size_t i = 0; !ok && i < sizeof s_formats / sizeof *s_formats; i++)
+            if (strlen(s_formats[i].name) == n && !memcmp(s, s_formats[i].name, n)) {
+                f |= s_formats[i].bit;
+                ok = true;
+            }
+        if (!ok)
+            return hs_error_set(err, HS_EINVAL, "unknown report format '%.*s' (html, svg, "
+                                "png, csv, json, sgf or all)", (int)n, s);
+        if (!s[n])
+            break;
+        s += n + 1;
+    }
+    *formats = f;
+    return 0;
+}
+
+/* The selection's ids, grown as the store hands them over. */
+typedef struct s_ids {
+    uint64_t (*id)[2];
+    int64_t n, cap;
+    uint64_t job;            /* keep only this job's games (0 = all) */
+    hs_store_t *store;
+} s_ids_t;
+
+static int s_add_id(void *ctx, const uint64_t id[2])
+{
+    s_ids_t *ids = ctx;
+    if (ids->n == ids->cap) {
+        int64_t cap = ids->cap ? ids->cap * 2 : 1024;
+        void *p = realloc(ids->id, (size_t)cap * sizeof *ids->id);
+        if (!p)
+            return HS_ENOMEM;
+        ids->id = p;
+        ids->cap = cap;
+    }
+    ids->id[ids->n][0] = id[0];
+    ids->id[ids->n][1] = id[1];
+    ids->n++;
+    return 0;
+}
+
+/* Only the games whose record says job ids->job (the header alone is read). */
+static int s_filter_job(s_ids_t *ids, hs_error_t *err)
+{
+    int64_t kept = 0;
+    for (int64_t i = 0; i < ids->n; i++) {
+        uint64_t job = 0;
+        int rc = hs_store_game_get(ids->store, ids->id[i], NULL, NULL, &job, err);
+        if (rc < 0)
+            return rc;
+        if (job == ids->job) {
+            ids->id[kept][0] = ids->id[i][0];
+            ids->id[kept][1] = ids->id[i][1];
+            kept++;
+        }
+    }
+    ids->n = kept;
+    return 0;
+}
+
+static int s_parse_hex(const char *hex, uint64_t id[2])
+{
+    if (!hex || strlen(hex) != 32)
+        return HS_EINVAL;
+    for (int half = 0; half < 2; half++) {
+        uint64_t v = 0;
+        for (int i = 0; i < 16; i++) {
+            char ch = hex[half * 16 + i];
+            int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                  : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+            if (d < 0)
+                return HS_EINVAL;
+            v = v << 4 | (uint64_t)d;
+        }
+        id[half] = v;
+    }
+    return 0;
+}
+
+static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
+                    hs_error_t *err)
+{
+    int chosen = (sel->game_hex != NULL) + (sel->player != NULL) + (sel->job != 0) + sel->all;
+    if (chosen != 1)
+        return hs_error_set(err, HS_EINVAL, "report: choose exactly one of --game ID, "
+                            "--player NAME, --job ID and --all");
+    ids->store = s;
+    if (sel->game_hex) {
+        uint64_t id[2];
+        if (s_parse_hex(sel->game_hex, id) < 0)
+            return hs_error_set(err, HS_EINVAL, "report: a game id is 32 hex digits, not '%s'",
+                                sel->game_hex);
+        int rc = hs_store_game_get(s, id, NULL, NULL, NULL, err);
+        if (rc == HS_ENOTFOUND)
+            return hs_error_set(err, rc, "report: no game %s in the store", sel->game_hex);
+        return rc < 0 ? rc : s_add_id(ids, id);
+    }
+    int rc = sel->player ? hs_store_games_by_player(s, sel->player, s_add_id, ids, err)
+                         : hs_store_games_each(s, s_add_id, ids, err);
+    if (rc == HS_ENOMEM)
+        return hs_error_set(err, rc, "report: out of memory listing the games");
+    if (rc == 0 && sel->job) {
+        ids->job = sel->job;
+        rc = s_filter_job(ids, err);
+    }
+    return rc;
+}
+
+/* Counts the failed games of the selection (all, or the job's). */
+typedef struct s_failed {
+    hs_report_stats_t *st;
+    uint64_t job;
+} s_failed_t;
+
+static int s_count_failed(void *ctx, const char *source, const char *reason, uint64_t job)
+{
+    s_failed_t *f = ctx;
+    if (!f->job || f->job == job)
+        hs_report_stats_add_failed(f->st);
+    return 0;
+}
+
+static int s_tables(hs__report_ctx_t *c, const hs_report_stats_t *st)
+{
+    int rc = 0;
+    for (int i = 0; rc == 0 && (c->formats & HS_REPORT_CSV) && i < hs_report_stats_num_tables;
+         i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "csv/%s.csv", hs_report_stats_tables[i]);
+        FILE *f = hs__report_open(c, rel);
+        if (!f)
+            return HS_EIO;
+        rc = hs_report_stats_csv(st, hs_report_stats_tables[i], f, c->err);
+        int rc2 = hs__report_close(c, f, rel);
+        rc = rc ? rc : rc2;
+    }
+    if (rc == 0 && (c->formats & HS_REPORT_JSON)) {
+        FILE *f = hs__report_open(c, "report.json");
+        if (!f)
+            return HS_EIO;
+        rc = hs_report_stats_json(st, f, c->err);
+        int rc2 = hs__report_close(c, f, "report.json");
+        rc = rc ? rc : rc2;
+    }
+    return rc;
+}
+
+/* Every game of ids: loaded, counted, written; rows gets the index's rows. */
+static int s_games(hs__report_ctx_t *c, const s_ids_t *ids, hs_report_stats_t *st, FILE *rows)
+{
+    for (int64_t i = 0; i < ids->n; i++) {
+        hs_report_game_t g;
+        int rc = hs_report_game_load(c->store, ids->id[i], &g, c->err);
+        if (rc < 0)
+            return rc;
+        rc = hs_report_stats_add(st, &g, c->err);
+        if (rc == 0)
+            rc = hs__report_game(c, &g, rows);
+        hs_report_game_fini(&g);
+        if (rc < 0)
+            return rc;
+        if (c->sum)
+            c->sum->games++;
+        if (c->o->progress)
+            c->o->progress(c->o->progress_ctx, i + 1, ids->n);
+    }
+    return 0;
+}
+
+static void s_title(const hs_report_select_t *sel, char *buf, size_t size)
+{
+    if (sel->game_hex)
+        snprintf(buf, size, "Game %s", sel->game_hex);
+    else if (sel->player)
+        snprintf(buf, size, "Games of %s", sel->player);
+    else if (sel->job)
+        snprintf(buf, size, "Job %llu", (unsigned long long)sel->job);
+    else
+        snprintf(buf, size, "Every game in the store");
+}
+
+static int s_out_dir(const char *dir, hs_error_t *err)
+{
+    struct stat st;
+    if (!dir || !*dir)
+        return hs_error_set(err, HS_EINVAL, "report: --out DIR is needed");
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return hs_error_set(err, HS_EINVAL, "report: --out %s is a file, not a folder", dir);
+    if (mkdir(dir, 0777) != 0 && stat(dir, &st) != 0)
+        return hs_error_set(err, HS_EIO, "report: cannot create %s", dir);
+    return 0;
+}
+
+int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_opts_t *o,
+                  hs_report_summary_t *sum, hs_error_t *err)
+{
+    hs_report_summary_t local = { 0 };
+    hs__report_ctx_t c = { .store = s, .o = o, .formats = o->formats ? o->formats
+                                                                     : HS_REPORT_DEFAULT,
+                           .board_px = o->board_px > 0 ? o->board_px : 300,
+                           .sum = sum ? sum : &local, .err = err };
+    memset(c.sum, 0, sizeof *c.sum);
+    int rc = s_out_dir(o->out_dir, err);
+    s_ids_t ids = { 0 };
+    if (rc == 0 && !(o->board && !sel->game_hex && !sel->player && !sel->job && !sel->all))
+        rc = s_select(s, sel, &ids, err);
+    hs_report_stats_t st;
+    hs_report_stats_init(&st);
+    FILE *rows = rc == 0 ? tmpfile() : NULL;
+    if (rc == 0 && !rows)
+        rc = hs_error_set(err, HS_EIO, "report: no temporary file for the games list");
+    if (rc == 0)
+        rc = s_games(&c, &ids, &st, rows);
+    if (rc == 0 && (sel->all || sel->job)) {
+        s_failed_t f = { &st, sel->job };
+        rc = hs_store_failed_each(s, s_count_failed, &f, err);
+    }
+    if (rc == 0) {
+        hs_report_stats_finish(&st);
+        c.sum->failed = st.failed;
+        if (ids.n || !o->board)   /* a board alone has no tables */
+            rc = s_tables(&c, &st);
+    }
+    if (rc == 0 && (c.formats & HS_REPORT_HTML)) {
+        char title[300];
+        s_title(sel, title, sizeof title);
+        rc = hs__report_index(&c, o->board && ids.n == 0 ? "Position explorer" : title,
+                              ids.n || !o->board ? &st : NULL, rows);
+    }
+    if (rows)
+        fclose(rows);
+    hs_report_stats_fini(&st);
+    free(ids.id);
+    return rc;
+}
