@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# tests/test_report.sh — `hyeongse report` end to end on a small job:
+#   A. analyze four 9x9 self-play games (judge, influence and rollout MCTS, every
+#      move, every map), then report --all: index.html, a page and an annotated
+#      SGF per game, every CSV table and report.json, in one run;
+#   B. the pages are self-contained: no scripts, styles or images fetched, no
+#      external links but the SVG namespace; the graphs, maps and tables are in
+#      the page; report.json parses;
+#   C. the annotated SGF round-trips: our own reader reads it back to the same
+#      game id (same size, setup, moves and komi) and it holds C, TB/TW comments;
+#   D. --format png,svg writes the pictures as files, and the PNGs are drawn
+#      (not blank); --game ID alone; --player NAME;
+#   E. bad input: no selection, two selections, a bad format, a bad game id, an
+#      unknown game, --out naming a file, no store: a clear message, exit 2 or 1.
+set -u
+BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
+PNG_STATS=${HS_PNG_STATS:-}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ARCHIVE="$ROOT/examples/selfplay.tar.gz"
+[ -f "$ARCHIVE" ] || { echo "SKIP: $ARCHIVE is missing"; exit 77; }
+tmp=$(mktemp -d /tmp/hs-test-report-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+tar xzf "$ARCHIVE" -C "$tmp" selfplay9
+
+# A.
+"$BIN" analyze "$tmp/selfplay9" --db "$tmp/db" --engines judge,influence,mcts:visits=16 \
+    --maps all --threads 2 --quiet > "$tmp/analyze.out" 2>&1
+check "A: analyze: exit status" "$?" 0
+"$BIN" report --db "$tmp/db" --all --out "$tmp/r" > "$tmp/out" 2> "$tmp/err"
+check "A: report --all: exit status" "$?" 0
+check "A: the summary line" "$(grep -c '^report: 4 games, 0 failed, [0-9]* pictures, [0-9]* files in ' "$tmp/err")" 1
+check "A: index.html" "$(test -s "$tmp/r/index.html" && echo yes)" yes
+check "A: a page per game" "$(ls "$tmp/r/games/"*.html | wc -l)" 4
+check "A: an annotated SGF per game" "$(ls "$tmp/r/games/"*.sgf | wc -l)" 4
+for t in summary prediction players by_year by_opponent loss_histogram lead_histogram; do
+    check "A: csv/$t.csv has a header" "$(head -1 "$tmp/r/csv/$t.csv" | grep -c ',')" 1
+done
+check "A: csv/players.csv: the two players" "$(($(wc -l < "$tmp/r/csv/players.csv") - 1))" 2
+
+# B.
+page=$(ls "$tmp/r/games/"*.html | head -1)
+for f in "$tmp/r/index.html" "$page"; do
+    n=$(grep -o -E '(src|href)="(https?:)?//[^"]*"|<link |@import|url\(' "$f" | wc -l)
+    check "B: $(basename "$f"): nothing fetched" "$n" 0
+done
+check "B: the win-rate graph" "$(grep -c '<figure class="graph" id="winrate"><svg' "$page")" 1
+check "B: the score-lead graph" "$(grep -c '<figure class="graph" id="lead"><svg' "$page")" 1
+check "B: ownership maps" "$(grep -o '<figure class="map ownership">' "$page" | wc -l | awk '$1 >= 2 {print "yes"}')" yes
+check "B: influence maps" "$(grep -o '<figure class="map influence">' "$page" | wc -l | awk '$1 >= 2 {print "yes"}')" yes
+check "B: MCTS ownership maps" "$(grep -o '<figure class="map net">' "$page" | wc -l | awk '$1 >= 2 {print "yes"}')" yes
+check "B: the mistakes tables" "$(grep -c 'id="mistakes-black"\|id="mistakes-white"' "$page")" 2
+check "B: the players table sorts" "$(grep -c '<table class="sortable" id="players">' "$tmp/r/index.html")" 1
+check "B: four game rows" "$(grep -o 'href="games/[0-9a-f]*.html"' "$tmp/r/index.html" | wc -l)" 4
+python3 -m json.tool "$tmp/r/report.json" > /dev/null
+check "B: report.json parses" "$?" 0
+
+# C.
+sgf=$(ls "$tmp/r/games/"*.sgf | head -1)
+id=$(basename "$sgf" .sgf)
+check "C: our reader reads the annotated SGF back to the same game id" \
+      "$("$BIN" inspect "$sgf" | grep -c "$id")" 1
+check "C: comments" "$(grep -o 'C\[' "$sgf" | wc -l | awk '$1 >= 10 {print "yes"}')" yes
+check "C: territory" "$(grep -c 'TB\[\|TW\[' "$sgf" | awk '$1 >= 1 {print "yes"}')" yes
+
+# D.
+"$BIN" report --db "$tmp/db" --game "$id" --out "$tmp/one" --format html,png,svg --quiet 2> "$tmp/err"
+check "D: --game ID --format html,png,svg: exit status" "$?" 0
+check "D: one page" "$(ls "$tmp/one/games/"*.html | wc -l)" 1
+check "D: PNG files" "$(ls "$tmp/one/png/"*.png 2>/dev/null | wc -l | awk '$1 >= 6 {print "yes"}')" yes
+check "D: as many SVG files" "$(ls "$tmp/one/svg/"*.svg | wc -l)" "$(ls "$tmp/one/png/"*.png | wc -l)"
+if [ -x "$PNG_STATS" ]; then
+    for p in "$tmp/one/png/$id-winrate.png" "$tmp/one/png/$id-m050-ownership.png"; do
+        read -r w h colours ink < <("$PNG_STATS" "$p")
+        check "D: $(basename "$p") is drawn (>= 100 px wide, > 20 colours, > 5% ink)" \
+              "$(awk -v w="$w" -v c="$colours" -v i="$ink" 'BEGIN {print (w >= 100 && c > 20 && i > 0.05) ? "drawn" : "blank " w " " c " " i}')" drawn
+    done
+fi
+player=$(sed -n '2p' "$tmp/r/csv/players.csv" | cut -d, -f1)
+"$BIN" report --db "$tmp/db" --player "$player" --out "$tmp/pl" --format html --quiet 2> /dev/null
+check "D: --player NAME: every game of the player" "$(ls "$tmp/pl/games/"*.html | wc -l)" 4
+
+# E.
+expect_fail() {   # DESCRIPTION STATUS MESSAGE-PATTERN ARGS...
+    local what=$1 status=$2 pattern=$3
+    shift 3
+    "$BIN" report "$@" > /dev/null 2> "$tmp/err"
+    check "E: $what: exit status" "$?" "$status"
+    check "E: $what: says why" "$(grep -c -- "$pattern" "$tmp/err")" 1
+}
+expect_fail "no selection" 2 "choose exactly one of" --db "$tmp/db" --out "$tmp/e1"
+expect_fail "two selections" 2 "choose exactly one of" --db "$tmp/db" --out "$tmp/e1" --all --game "$id"
+expect_fail "a bad format" 2 "unknown report format 'pdf'" --db "$tmp/db" --out "$tmp/e1" --all --format html,pdf
+expect_fail "a bad game id" 2 "32 hex digits" --db "$tmp/db" --out "$tmp/e1" --game xyz
+expect_fail "an unknown game" 1 "no game 0000" --db "$tmp/db" --out "$tmp/e1" --game 00000000000000000000000000000000
+touch "$tmp/file"
+expect_fail "--out names a file" 2 "is a file, not a folder" --db "$tmp/db" --out "$tmp/file" --all
+expect_fail "no store" 1 "no store in" --db "$tmp/nothing" --out "$tmp/e1" --all
+expect_fail "bad --moves" 2 "--moves takes" --db "$tmp/db" --out "$tmp/e1" --all --moves 10,x
+exit $fail
