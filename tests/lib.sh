@@ -43,3 +43,19 @@ start_broker_at() {
     fail=1
     return 1
 }
+
+# report_job DIR: the small job the report tests read: the four 9x9 self-play
+# games of examples/ as played by two players (Black and White alternate, one
+# game a year from 2017), analysed with judge, influence and rollout MCTS at
+# every move with every map into DIR/db. Returns analyze's status.
+report_job() {
+    local dir=$1 i=0 b w f
+    tar xzf "$(dirname "${BASH_SOURCE[0]}")/../examples/selfplay.tar.gz" -C "$dir" selfplay9 || return 1
+    for f in "$dir"/selfplay9/*.sgf; do
+        i=$((i + 1))
+        if [ $((i % 2)) -eq 1 ]; then b="Lee Sedol"; w="Park Junghwan"; else b="Park Junghwan"; w="Lee Sedol"; fi
+        sed -i "s/PB\[[^]]*\]/PB[$b]/; s/PW\[[^]]*\]/PW[$w]/; s/DT\[[^]]*\]/DT[$((2016 + i))-01-01]/" "$f"
+    done
+    "$BIN" analyze "$dir/selfplay9" --db "$dir/db" --engines judge,influence,mcts:visits=16 \
+        --maps all --threads 2 --quiet > "$dir/analyze.out" 2>&1
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/test_report.sh — `hyeongse report` end to end on a small job:
-#   A. analyze four 9x9 self-play games (judge, influence and rollout MCTS, every
-#      move, every map), then report --all: index.html, a page and an annotated
+#   A. the job of tests/lib.sh's report_job (four 9x9 self-play games of two
+#      players; judge, influence and rollout MCTS at every move, every map),
+#      then report --all: index.html, a page and an annotated
 #      SGF per game, every CSV table and report.json, in one run;
 #   B. the pages are self-contained: no scripts, styles or images fetched, no
 #      external links but the SVG namespace; the graphs, maps and tables are in
@@ -22,11 +23,9 @@ tmp=$(mktemp -d /tmp/hs-test-report-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
-tar xzf "$ARCHIVE" -C "$tmp" selfplay9
 
 # A.
-"$BIN" analyze "$tmp/selfplay9" --db "$tmp/db" --engines judge,influence,mcts:visits=16 \
-    --maps all --threads 2 --quiet > "$tmp/analyze.out" 2>&1
+report_job "$tmp"
 check "A: analyze: exit status" "$?" 0
 "$BIN" report --db "$tmp/db" --all --out "$tmp/r" > "$tmp/out" 2> "$tmp/err"
 check "A: report --all: exit status" "$?" 0

@@ -17,9 +17,7 @@ tmp=$(mktemp -d /tmp/hs-test-browser-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
-tar xzf "$ARCHIVE" -C "$tmp" selfplay9
-"$BIN" analyze "$tmp/selfplay9" --db "$tmp/db" --engines judge,influence,mcts:visits=16 \
-    --maps all --threads 2 --quiet > /dev/null 2>&1
+report_job "$tmp"
 check "analyze: exit status" "$?" 0
 "$BIN" report --db "$tmp/db" --all --out "$tmp/r" --quiet 2> "$tmp/err"
 check "report: exit status" "$?" 0
