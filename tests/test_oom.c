@@ -13,9 +13,12 @@
  * Each run must either give exactly the result of a run without failures, or
  * fail with HS_ENOMEM, and must not crash or leak (the ASan build checks
  * leaks). The store run also reopens the store and checks that it holds
- * exactly the batches whose commit returned 0.
+ * exactly the batches whose commit returned 0. The report's tables
+ * (reports/stats.h) must count a game whole or not at all: the tables of an
+ * armed run equal those of a clean run over the games whose add returned 0.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@
 #include "core/sgf.h"
 #include "core/wire.h"
 #include "core/poskey.h"
+#include "reports/stats.h"
 #include "store/store.h"
 #include "test.h"
 
@@ -412,6 +416,93 @@ static void s_test_store(void)
         hs_game_fini(&games[b]);
 }
 
+/* ---- the report's tables ---- */
+
+#define S_STATS_GAMES 6
+
+/* Hand-built games: new and known players, a self-play, a nameless side. */
+static void s_stats_games(hs_report_game_t *g)
+{
+    static const char *const who[S_STATS_GAMES][3] = {
+        { "A", "B", "2019" }, { "B", "C", "2019" }, { "A", "B", "2020" },
+        { "C", "C", "2018" }, { "D", NULL, "?" }, { "E", "A", "2021" },
+    };
+    for (int i = 0; i < S_STATS_GAMES; i++) {
+        memset(&g[i], 0, sizeof g[i]);
+        hs_game_init(&g[i].game, 19);
+        g[i].game.black = strdup(who[i][0]);
+        g[i].game.white = who[i][1] ? strdup(who[i][1]) : NULL;
+        g[i].game.date = strdup(who[i][2]);
+        g[i].game.result.winner = HS_WINNER_BLACK;
+        g[i].game.num_moves = 4;
+        g[i].game.moves = calloc(4, sizeof *g[i].game.moves);
+        g[i].pos = calloc(5, sizeof *g[i].pos);
+        for (int m = 0; m <= 4; m++) {
+            if (m < 4)
+                g[i].game.moves[m].color = m % 2 ? HS_WHITE : HS_BLACK;
+            g[i].pos[m] = (hs_report_pos_t){ HS_SOURCE_JUDGE, 0.6f, (float)i, -1,
+                                             m ? (float)(m + i) * 0.5f : NAN, NAN };
+        }
+        g[i].analysed = 5;
+    }
+}
+
+/* The JSON of st (finished) into a string: libc's own allocations are not counted. */
+static char *s_stats_json(hs_report_stats_t *st)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    hs_report_stats_finish(st);
+    HS_CHECK_INT(hs_report_stats_json(st, f, NULL), 0);
+    fclose(f);
+    return text;
+}
+
+/* One armed run; false when it did not reach the failure point. */
+static bool s_stats_run(long at, const hs_report_game_t *g)
+{
+    hs_report_stats_t st, ref;
+    bool added[S_STATS_GAMES];
+    hs_report_stats_init(&st);
+    s_arm(at);
+    for (int i = 0; i < S_STATS_GAMES; i++) {
+        int rc = hs_report_stats_add(&st, &g[i], NULL);
+        added[i] = rc == 0;
+        if (rc)
+            HS_CHECK_INT(rc, HS_ENOMEM);
+    }
+    s_disarm();
+    hs_report_stats_init(&ref);
+    for (int i = 0; i < S_STATS_GAMES; i++)
+        if (added[i])
+            HS_CHECK_INT(hs_report_stats_add(&ref, &g[i], NULL), 0);
+    char *a = s_stats_json(&st), *b = s_stats_json(&ref);
+    HS_CHECK(a && b && !strcmp(a, b));
+    free(a);
+    free(b);
+    hs_report_stats_fini(&st);
+    hs_report_stats_fini(&ref);
+    return s_fired;
+}
+
+static void s_test_stats(void)
+{
+    hs_report_game_t g[S_STATS_GAMES];
+    s_stats_games(g);
+    long at = 1;
+    int failed = hs_test_failed;
+    while (at < S_MAX_RUNS && hs_test_failed == failed && s_stats_run(at, g))
+        at++;
+    if (hs_test_failed != failed)
+        fprintf(stderr, "  stats: the run failing allocation %ld\n", at);
+    printf("stats: %ld runs%s\n", at, s_persist ? " (persistent)" : "");
+    for (int i = 0; i < S_STATS_GAMES; i++) {
+        hs_game_fini(&g[i].game);
+        free(g[i].pos);
+    }
+}
+
 int main(void)
 {
     for (int persist = 0; persist <= 1; persist++) {
@@ -419,6 +510,7 @@ int main(void)
         s_test_sgf();
         s_test_wire();
         s_test_store();
+        s_test_stats();
     }
     return hs_test_finish();
 }
