@@ -23,6 +23,7 @@ typedef struct s_maps_ctx {
     hs__engine_kinds_t kinds;
     hs_report_maps_t *m;
     uint32_t judge_engine, infl_engine, net_engine;
+    int judge_rank;
     uint32_t net_visits;
     hs_error_t *err;
 } s_maps_ctx_t;
@@ -41,13 +42,14 @@ static int s_copy(void **dst, const void *src, size_t n, hs_error_t *err)
     return 0;
 }
 
-/* The judge's ownership and classes come together from one eval. */
-static int s_take_judge(s_maps_ctx_t *c, const hs_eval_t *e, size_t nn)
+/* The judge's ownership and classes come together from one eval ("judge"
+ * before "area" and "influence", then the lowest engine id). */
+static int s_take_judge(s_maps_ctx_t *c, const hs_eval_t *e, int rank, size_t nn)
 {
     if (!e->ownership && !e->classes)
         return 0;
     if (c->m->ownership || c->m->classes) {
-        if (e->engine_id >= c->judge_engine)
+        if (rank != c->judge_rank ? rank > c->judge_rank : e->engine_id >= c->judge_engine)
             return 0;
         free(c->m->ownership);
         free(c->m->classes);
@@ -55,6 +57,7 @@ static int s_take_judge(s_maps_ctx_t *c, const hs_eval_t *e, size_t nn)
         c->m->classes = NULL;
     }
     c->judge_engine = e->engine_id;
+    c->judge_rank = rank;
     int rc = 0;
     if (e->ownership)
         rc = s_copy((void **)&c->m->ownership, e->ownership, nn, c->err);
@@ -101,11 +104,12 @@ static int s_on_eval(void *ctx, const hs_eval_t *e)
         c->infl_engine = e->engine_id;
     }
     hs_report_source_t k;
-    rc = hs__report_engine_kind(c->s, &c->kinds, e->engine_id, &k, c->err);
+    int rank;
+    rc = hs__report_engine_kind(c->s, &c->kinds, e->engine_id, &k, &rank, c->err);
     if (rc || k == HS_SOURCE_NONE)
         return rc;
     if (k == HS_SOURCE_JUDGE)
-        return s_take_judge(c, e, nn);
+        return s_take_judge(c, e, rank, nn);
     return s_take_net(c, e, k, nn);
 }
 

@@ -21,6 +21,7 @@ typedef struct s_pick {
     float win_rate, lead;       /* NAN = not given */
     int best;                   /* MCTS's best move, -1 */
     uint32_t visits, engine;
+    int rank;                   /* hs__report_spec_kind's */
     bool have;
 } s_pick_t;
 
@@ -43,26 +44,34 @@ const char *hs_report_source_name(hs_report_source_t s)
     }
 }
 
-hs_report_source_t hs__report_spec_kind(const char *spec)
+hs_report_source_t hs__report_spec_kind(const char *spec, int *rank)
 {
-    static const struct { const char *name; hs_report_source_t kind; } names[] = {
-        { "mcts", HS_SOURCE_MCTS },   { "net", HS_SOURCE_NET },
-        { "judge-net", HS_SOURCE_NET }, { "judge", HS_SOURCE_JUDGE },
-        { "area", HS_SOURCE_JUDGE },  { "influence", HS_SOURCE_JUDGE },
+    static const struct { const char *name; hs_report_source_t kind; int rank; } names[] = {
+        { "mcts", HS_SOURCE_MCTS, 0 },   { "net", HS_SOURCE_NET, 0 },
+        { "judge-net", HS_SOURCE_NET, 0 }, { "judge", HS_SOURCE_JUDGE, 0 },
+        { "area", HS_SOURCE_JUDGE, 1 },  { "influence", HS_SOURCE_JUDGE, 1 },
     };
     size_t n = strcspn(spec, "@:");
+    if (rank)
+        *rank = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strlen(names[i].name) == n && !memcmp(spec, names[i].name, n))
+        if (strlen(names[i].name) == n && !memcmp(spec, names[i].name, n)) {
+            if (rank)
+                *rank = names[i].rank;
             return names[i].kind;
+        }
     return HS_SOURCE_NONE;
 }
 
 int hs__report_engine_kind(hs_store_t *s, hs__engine_kinds_t *c, uint32_t engine_id,
-                           hs_report_source_t *kind, hs_error_t *err)
+                           hs_report_source_t *kind, int *rank, hs_error_t *err)
 {
+    int r = 0;
     for (int i = 0; i < c->n; i++)
         if (c->id[i] == engine_id) {
             *kind = (hs_report_source_t)c->kind[i];
+            if (rank)
+                *rank = c->rank[i];
             return 0;
         }
     char spec[HS_WIRE_MAX_NAME + 1];
@@ -70,23 +79,29 @@ int hs__report_engine_kind(hs_store_t *s, hs__engine_kinds_t *c, uint32_t engine
     int rc = hs_store_engine_spec(s, engine_id, spec, sizeof spec, &e2);
     if (rc && rc != HS_ENOTFOUND)
         return hs_error_set(err, rc, "engine %u: %s", (unsigned)engine_id, e2.msg);
-    *kind = rc ? HS_SOURCE_NONE : hs__report_spec_kind(spec);
+    *kind = rc ? HS_SOURCE_NONE : hs__report_spec_kind(spec, &r);
+    if (rank)
+        *rank = r;
     if (c->n < HS__ENGINE_KINDS_MAX) {
         c->id[c->n] = engine_id;
+        c->rank[c->n] = (uint8_t)r;
         c->kind[c->n++] = (uint8_t)*kind;
     }
     return 0;
 }
 
-/* Whether e should replace the pick p of kind k: MCTS by the most visits,
- * every kind then by the lowest engine id (so the choice does not depend on
- * the order the evals were stored in). */
-static bool s_better(hs_report_source_t k, const hs_eval_t *e, const s_pick_t *p)
+/* Whether e (of rank `rank`) should replace the pick p of kind k: MCTS by the
+ * most visits, the judge kind by rank ("judge" before "area"), every kind then
+ * by the lowest engine id (so the choice does not depend on the order the
+ * evals were stored in). */
+static bool s_better(hs_report_source_t k, const hs_eval_t *e, int rank, const s_pick_t *p)
 {
     if (!p->have)
         return true;
     if (k == HS_SOURCE_MCTS && e->visits != p->visits)
         return e->visits > p->visits;
+    if (rank != p->rank)
+        return rank < p->rank;
     return e->engine_id < p->engine;
 }
 
@@ -98,11 +113,12 @@ static int s_on_eval(void *ctx, const hs_eval_t *e)
     if (!isfinite(e->win_rate) && !isfinite(e->score_lead))
         return 0;   /* an engine that gives neither (influence alone) draws no curve */
     hs_report_source_t k;
-    int rc = hs__report_engine_kind(l->s, &l->kinds, e->engine_id, &k, l->err);
+    int rank;
+    int rc = hs__report_engine_kind(l->s, &l->kinds, e->engine_id, &k, &rank, l->err);
     if (rc || k == HS_SOURCE_NONE)
         return rc;
     s_pick_t *p = &l->picks[e->move_number * HS_SOURCE_COUNT + k];
-    if (!s_better(k, e, p))
+    if (!s_better(k, e, rank, p))
         return 0;
     int best = -1;
     if (k == HS_SOURCE_MCTS && e->visits > 0)
@@ -110,7 +126,7 @@ static int s_on_eval(void *ctx, const hs_eval_t *e)
     *p = (s_pick_t){ .win_rate = isfinite(e->win_rate) ? e->win_rate : NAN,
                      .lead = isfinite(e->score_lead) ? e->score_lead : NAN,
                      .best = best, .visits = e->visits, .engine = e->engine_id,
-                     .have = true };
+                     .rank = rank, .have = true };
     return 0;
 }
 

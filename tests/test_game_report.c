@@ -25,6 +25,7 @@
 static const char *const S_MCTS10 = "mcts:visits=10,net=" NET;
 static const char *const S_MCTS50 = "mcts:visits=50,net=" NET;
 static const char *const S_NET = "net:net=" NET;
+static const char *const S_JNET = "judge-net:net=" NET;
 
 /* Moves: 1 B ee (E5, vertex 40), 2 W cc (C7, 20), 3 B gc (G7, 24), 4 W cg (C3, 56),
  * 5 B gg (G3, 60), 6 W ce (C5, 38), 7 B dc (D7, 21), 8 W pass. */
@@ -84,12 +85,16 @@ static char s_classes4[82], s_classes8[82];
  *   3     3.0 .62  G3 (60)                            2.5 .64         3.0
  *   4     3.5 .67  C5 (38)                            4.0 .72         3.0
  *   5                                                 1.0 .60         0.0
- *   6                                                 2.0 .63         2.0
- *   7                                                                -4.0    0.0
- *   8                                                                 1.5        (noop +50)
+ *   6                                                 9.0 .90         2.0
+ *                                      judge-net at 6: 2.0 .63
+ *   7                                                                 0.0   -4.0
+ *   8                                                                 1.5   (judge@2 -9, noop +50)
  *
  * At 2 MCTS v50 wins by visits (v10's id is the lower one: a pick by id would
- * take v10). At 7 area wins by the lower engine id. noop is no known kind. */
+ * take v10). At 6 judge-net, a net kind too, wins by the lower engine id. At 7
+ * the judge wins over area although area's id is lower (area is a bare count);
+ * at 8 judge over judge@2 by id. noop is no known kind. At 8 area's classes
+ * (all dame) lose to the judge's for the maps. */
 static void s_fill(hs_store_t *s, const hs_game_t *g)
 {
     hs_error_t err;
@@ -118,14 +123,16 @@ static void s_fill(hs_store_t *s, const hs_game_t *g)
     e.pv[0] = 30;
     e.pv[1] = 31;
     s_put(s, g, &e, S_MCTS50);
-    static const float nl[7] = { 0.5f, -0.5f, 2.0f, 2.5f, 4.0f, 1.0f, 2.0f };
-    static const float nw[7] = { 0.51f, 0.47f, 0.56f, 0.64f, 0.72f, 0.60f, 0.63f };
+    static const float nl[7] = { 0.5f, -0.5f, 2.0f, 2.5f, 4.0f, 1.0f, 9.0f };
+    static const float nw[7] = { 0.51f, 0.47f, 0.56f, 0.64f, 0.72f, 0.60f, 0.90f };
     for (int m = 0; m < 7; m++) {
         s_ev(&e, g, m, S_NET, nl[m], nw[m]);
         e.ownership = m >= 4 ? s_own_net : NULL;
         s_put(s, g, &e, S_NET);
     }
-    static const float jl[9] = { 1, 0, 2, 3, 3, 0, 2, -4, 1.5f };
+    s_ev(&e, g, 6, S_JNET, 2.0f, 0.63f);
+    s_put(s, g, &e, S_JNET);
+    static const float jl[9] = { 1, 0, 2, 3, 3, 0, 2, 0, 1.5f };
     memset(s_classes4, '.', 81);
     memset(s_classes8, '.', 81);
     /* The end: Black territory aa ba ca, White territory gi hi ii, dead cc (white,
@@ -149,8 +156,16 @@ static void s_fill(hs_store_t *s, const hs_game_t *g)
         }
         s_put(s, g, &e, "judge");
     }
-    s_ev(&e, g, 7, "area", 0.0f, NAN);
+    s_ev(&e, g, 7, "area", -4.0f, NAN);
     s_put(s, g, &e, "area");
+    static char dame[82];
+    memset(dame, '.', 81);
+    s_ev(&e, g, 8, "area", -20.0f, NAN);
+    e.classes = dame;
+    e.ownership = s_own_net;
+    s_put(s, g, &e, "area");
+    s_ev(&e, g, 8, "judge@2", -9.0f, NAN);
+    s_put(s, g, &e, "judge@2");
     s_ev(&e, g, 8, "noop", 50.0f, 0.99f);
     s_put(s, g, &e, "noop");
     HS_CHECK_INT(hs_store_commit(s, &err), 0);
@@ -176,10 +191,14 @@ static void test_curve(const hs_report_game_t *r)
     HS_CHECK_INT(r->pos[4].best, 38);
     HS_CHECK_INT(r->pos[5].best, -1);
     HS_CHECK(CLOSE(r->pos[5].lead, 1.0f) && CLOSE(r->pos[5].win_rate, 0.60f));
-    /* Position 7: area (lower engine id) over judge; the judge has no win rate. */
+    /* Position 6: judge-net (lower engine id) over net. */
+    HS_CHECK(hs_engine_config_id(S_JNET) < hs_engine_config_id(S_NET));
+    HS_CHECK(CLOSE(r->pos[6].lead, 2.0f) && CLOSE(r->pos[6].win_rate, 0.63f));
+    /* Position 7: the judge over area (whose id is lower); no win rate. */
     HS_CHECK(hs_engine_config_id("area") < hs_engine_config_id("judge"));
+    HS_CHECK(hs_engine_config_id("judge") < hs_engine_config_id("judge@2"));
     HS_CHECK(CLOSE(r->pos[7].lead, 0.0f) && isnan(r->pos[7].win_rate));
-    /* Position 8: noop's +50 is ignored. */
+    /* Position 8: judge@2's -9 and noop's +50 are not taken. */
     HS_CHECK(CLOSE(r->pos[8].lead, 1.5f));
 
     /* Losses, from the most preferred source both sides have (mover's view):
@@ -189,7 +208,7 @@ static void test_curve(const hs_report_game_t *r)
      *   4 W  MCTS  3.0 ->  3.5, .62 -> .67     0.5      .05
      *   5 B  net   4.0 ->  1.0, .72 -> .60     3.0      .12  (no MCTS at 5)
      *   6 W  net   1.0 ->  2.0, .60 -> .63     1.0      .03
-     *   7 B  judge 2.0 ->  0.0 (area)          2.0      none (no net at 7)
+     *   7 B  judge 2.0 ->  0.0                 2.0      none (no net at 7)
      *   8 W  judge 0.0 ->  1.5                 1.5      none */
     static const float lp[9] = { NAN, 1.0f, 2.0f, 0, 0.5f, 3.0f, 1.0f, 2.0f, 1.5f };
     static const float lw[9] = { NAN, .05f, .10f, 0, .05f, .12f, .03f, NAN, NAN };
@@ -331,6 +350,7 @@ static void test_sgf(hs_store_t *s, const hs_report_game_t *r)
     hs_error_t err;
     HS_CHECK_INT(hs_report_maps_load(s, r, -1, &end, &err), 0);
     HS_CHECK_INT(end.move_number, 8);
+    HS_CHECK(end.ownership && end.ownership[1] == 100);   /* the judge's, not area's */
     HS_CHECK_INT(end.last_x, -1);   /* the last move is a pass */
     char *text = NULL;
     size_t len = 0;
