@@ -12,7 +12,8 @@
  * What goes in: the root's game properties as the stored game has them, the
  * main line, a comment (C) at every analysed position, BM[1] on each player's
  * listed mistakes (editors show it as "bad move"), and at the position
- * end_maps describes the judge's territory as TB/TW and its dead stones as MA.
+ * end_maps describes the judge's territory as TB/TW (dead stones' points
+ * included) and its dead stones as MA.
  */
 #include <math.h>
 #include <stdio.h>
@@ -275,6 +276,27 @@ static void s_root(s_arena_t *a, s_props_t *ps, const hs_report_game_t *rg)
     s_setup(a, ps, g);
 }
 
+/* What class letter c at a point holding `stone` means for the markup: the
+ * territory it counts for (HS_BLACK, HS_WHITE or HS_EMPTY) and whether a dead
+ * stone stands there. Two alphabets are in use: the judge's " .bwXOxos"
+ * (worker/judge.h: b/w territory, X/O alive, x/o dead), which is what the
+ * engines store, and PROTOCOL.md's (B/W territory, b/w alive, x/y dead);
+ * 'b' and 'w' are told apart by the stone on the point. A dead stone's point
+ * is the other side's territory, as editors mark a scored game. */
+static int s_class_owner(char c, uint8_t stone, bool *dead)
+{
+    *dead = false;
+    switch (c) {
+    case 'B': return HS_BLACK;
+    case 'W': return HS_WHITE;
+    case 'b': return stone == HS_EMPTY ? HS_BLACK : HS_EMPTY;
+    case 'w': return stone == HS_EMPTY ? HS_WHITE : HS_EMPTY;
+    case 'x': *dead = true; return HS_WHITE;
+    case 'o': case 'y': *dead = true; return HS_BLACK;
+    default: return HS_EMPTY;
+    }
+}
+
 /* TB/TW/MA from the judge's classes. */
 static void s_territory(s_arena_t *a, s_props_t *ps, const hs_report_maps_t *m)
 {
@@ -287,12 +309,13 @@ static void s_territory(s_arena_t *a, s_props_t *ps, const hs_report_maps_t *m)
     uint16_t *tb = v, *tw = v + nn, *ma = v + 2 * nn;
     int ntb = 0, ntw = 0, nma = 0;
     for (int i = 0; i < nn; i++) {
-        char c = m->classes[i];
-        if (c == 'B')
+        bool dead;
+        int owner = s_class_owner(m->classes[i], m->stones[i], &dead);
+        if (owner == HS_BLACK)
             tb[ntb++] = (uint16_t)i;
-        else if (c == 'W')
+        else if (owner == HS_WHITE)
             tw[ntw++] = (uint16_t)i;
-        else if (c == 'x' || c == 'y')
+        if (dead)
             ma[nma++] = (uint16_t)i;
     }
     s_points(a, ps, "TB", tb, ntb, m->size);

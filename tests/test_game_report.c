@@ -135,14 +135,22 @@ static void s_fill(hs_store_t *s, const hs_game_t *g)
     static const float jl[9] = { 1, 0, 2, 3, 3, 0, 2, 0, 1.5f };
     memset(s_classes4, '.', 81);
     memset(s_classes8, '.', 81);
-    /* The end: Black territory aa ba ca, White territory gi hi ii, dead cc (white,
-     * 'y') and ee (black, 'x'); alive and seki points are no markup. */
-    s_classes8[0] = s_classes8[1] = s_classes8[2] = 'B';
-    s_classes8[78] = s_classes8[79] = s_classes8[80] = 'W';
-    s_classes8[20] = 'y';
+    /* The end, in the judge's letters (worker/judge.h: b/w territory, X/O alive,
+     * x/o dead) mixed with PROTOCOL.md's (B/W territory, b/w alive, x/y dead):
+     * Black territory aa (B) ba ca (b, empty points), White territory gi (W) hi
+     * ii (w); dead white cc (20, 'o') and ce (38, 'y'), dead black ee (40, 'x'),
+     * their points the other side's territory; gc (24) is a black stone marked
+     * 'b' (alive, PROTOCOL.md), gg (60) 'X' alive, dd (30) 's' seki: no markup. */
+    s_classes8[0] = 'B';
+    s_classes8[1] = s_classes8[2] = 'b';
+    s_classes8[78] = 'W';
+    s_classes8[79] = s_classes8[80] = 'w';
+    s_classes8[20] = 'o';
+    s_classes8[38] = 'y';
     s_classes8[40] = 'x';
     s_classes8[24] = 'b';
-    s_classes8[56] = 's';
+    s_classes8[60] = 'X';
+    s_classes8[30] = 's';
     for (int m = 0; m < 9; m++) {
         s_ev(&e, g, m, "judge", jl[m], NAN);
         if (m == 4) {
@@ -417,11 +425,11 @@ static void test_sgf(hs_store_t *s, const hs_report_game_t *r)
     HS_CHECK(last && !last->first_child);
     char set[81];
     s_prop_set(last, "TB", set);
-    s_check_set(set, (const int[]){ 0, 1, 2 }, 3);
+    s_check_set(set, (const int[]){ 0, 1, 2, 20, 38 }, 5);
     s_prop_set(last, "TW", set);
-    s_check_set(set, (const int[]){ 78, 79, 80 }, 3);
+    s_check_set(set, (const int[]){ 78, 79, 80, 40 }, 4);
     s_prop_set(last, "MA", set);
-    s_check_set(set, (const int[]){ 20, 40 }, 2);
+    s_check_set(set, (const int[]){ 20, 38, 40 }, 3);
     HS_CHECK(!hs_sgf_node_has(s_node(root, 7), "TB"));
     HS_CHECK_STR(hs_sgf_node_value(last, "W"), "");
     hs_sgf_destroy(&c);

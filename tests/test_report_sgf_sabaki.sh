@@ -57,8 +57,8 @@ check('comment at move 5', line[4].data.C,
       ['Black win rate 60.0% (net), lead B+1.0\nLoss: 3.0 points, 12.0% win rate'])
 check('root comment', root.data.C, ['Black win rate 50.0% (MCTS), lead even, best E5'])
 const last = line[line.length - 1]
-check('TB at the end', last.data.TB, ['aa', 'ba', 'ca'])
-check('TW at the end', last.data.TW, ['gi', 'hi', 'ii'])
-check('MA at the end', last.data.MA, ['cc', 'ee'])
+check('TB at the end', last.data.TB, ['aa', 'ba', 'ca', 'cc', 'ce'])
+check('TW at the end', last.data.TW, ['ee', 'gi', 'hi', 'ii'])
+check('MA at the end', last.data.MA, ['cc', 'ce', 'ee'])
 process.exit(fail)
 EOF
