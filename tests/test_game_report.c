@@ -471,6 +471,20 @@ static void test_bare(hs_store_t *s)
     hs_report_game_fini(&r);
     hs_game_fini(&g);
 
+    /* A record whose second move is on the first one's point: maps up to the
+     * position before it, HS_EILLEGAL at it. */
+    s_parse_game("(;SZ[9];B[ee];W[ee])", &g);
+    HS_CHECK_INT(hs_store_game_put(s, &g, "illegal.sgf", 0, NULL, &err), 0);
+    HS_CHECK_INT(hs_report_game_load(s, g.id, &r, &err), 0);
+    HS_CHECK_INT(hs_report_maps_load(s, &r, 1, &m, &err), 0);
+    HS_CHECK_INT(m.stones[40], HS_BLACK);
+    hs_report_maps_fini(&m);
+    HS_CHECK_INT(hs_report_maps_load(s, &r, 2, &m, &err), HS_EILLEGAL);
+    HS_CHECK_INT(err.code, HS_EILLEGAL);
+    hs_report_maps_fini(&m);
+    hs_report_game_fini(&r);
+    hs_game_fini(&g);
+
     uint64_t none[2] = { 1, 2 };
     HS_CHECK_INT(hs_report_game_load(s, none, &r, &err), HS_ENOTFOUND);
 }
