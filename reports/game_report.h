@@ -7,11 +7,14 @@
  * Sources: a position's evaluation is taken from MCTS where an `mcts` engine
  * evaluated it, else from the net (`net`, `judge-net`), else from the static
  * judge (`judge`, `area`, `influence`); the source is kept per move so graphs
- * can label it. Every number is from Black's point of view.
+ * can label it. Every number is from Black's point of view. Within a kind:
+ * MCTS by the most visits; `judge` before `area` and `influence` (bare counts);
+ * then the lowest engine id.
  *
  * Loss of a move m (played by P): the mover's evaluation before it minus after
  * it, in points (score lead) and in win rate, from the same source on both
- * sides when both positions have it (else not counted); a gain counts as 0. The
+ * sides when both positions have it (else not counted): the most preferred
+ * kind that evaluated both positions; a gain counts as 0. The
  * preferred move is MCTS's best move of the position before it, where MCTS ran.
  *
  * Reads only (a store opened HS_STORE_RDONLY works); one game in memory at a time.
