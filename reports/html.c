@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/game.h"
+#include "reports/game_report_internal.h"
+
 
 void hs__html_text(FILE *out, const char *s)
 {
@@ -71,14 +72,8 @@ void hs__html_foot(FILE *out)
 
 const char *hs__html_vertex(int size, int v, char *buf)
 {
-    static const char cols[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    if (v == HS_GAME_PASS)
-        snprintf(buf, 8, "pass");
-    else if (v < 0 || size < 1 || v >= size * size)
-        snprintf(buf, 8, "-");
-    else   /* rows 1..25; "% 100" tells the compiler the text fits */
-        snprintf(buf, 8, "%c%u", cols[v % size], (unsigned)(size - v / size) % 100u);
-    return buf;
+    const char *name = hs__report_vertex_name(v, size, buf);
+    return *name ? name : "&ndash;";
 }
 
 void hs__html_num(FILE *out, double v, int decimals)

@@ -25,8 +25,8 @@ void hs__html_head(FILE *out, const char *title, const char *root);
 /* Closes the body and the page. */
 void hs__html_foot(FILE *out);
 
-/* GTP name of vertex v (y*size+x, y = 0 the top row) on a size board ("D4",
- * "pass" for HS_GAME_PASS, "-" for a negative v) into buf (>= 8 bytes). */
+/* GTP name of vertex v (y*size+x) ("D4", "pass"), or "&ndash;" for none (-1);
+ * buf >= 8 bytes. */
 const char *hs__html_vertex(int size, int v, char *buf);
 
 /* A number with `decimals` or "–" for NAN. */
