@@ -52,18 +52,21 @@ static void s_wood(hs_canvas_t *cv, const hs__board_geom_t *g)
 {
     hs_paint_t bg = {.fill = HS_RGB(0xdcb35c), .cls = "wood"};
     hs_canvas_rect(cv, 0, 0, g->w, g->w, &bg);
-    /* A faint grain: long, slightly slanted lines from a fixed small LCG, so
+    /* A faint grain: long, slightly slanted bands from a fixed small LCG, so
      * the same board always gets the same wood. */
     uint32_t r = 12345u;
-    int lines = 18 + g->n;
-    for (int i = 0; i < lines; i++) {
+    int bands = 10 + g->n / 2;
+    for (int i = 0; i < bands; i++) {
+        double lw = s_max(1.5, g->c * (0.2 + 0.15 * (i % 4)));
+        /* both ends stay on the board (not in the caption's band below) */
+        double m = g->w / 20.0 + lw, span = g->w - 2 * m;
         r = r * 1103515245u + 12345u;
-        double y = g->w * ((r >> 8) % 1000) / 1000.0;
+        double y = m + span * ((r >> 8) % 1000) / 1000.0;
         r = r * 1103515245u + 12345u;
-        double dy = g->w * (((double)((r >> 8) % 200) - 100.0) / 2500.0);
-        hs_rgba_t col = (i % 3) ? HS_RGBA(0xa0702a, 0x1c) : HS_RGBA(0xf0d080, 0x30);
-        hs_canvas_line(cv, 0, y, g->w, y + dy, col, s_max(1, g->c * (0.08 + 0.06 * (i % 4))),
-                       NULL);
+        double dy = g->w * (((double)((r >> 8) % 200) - 100.0) / 2000.0);
+        dy = y + dy < m || y + dy > g->w - m ? -dy : dy;
+        hs_rgba_t col = (i % 3) ? HS_RGBA(0xa06a20, 0x22) : HS_RGBA(0xf2d68a, 0x38);
+        hs_canvas_line(cv, 0, y, g->w, y + dy, col, lw, NULL);
     }
 }
 

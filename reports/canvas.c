@@ -4,6 +4,9 @@
  */
 #include "reports/canvas_internal.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 
 int hs_canvas_open(hs_canvas_t **out, hs_pic_format_t fmt, int w, int h, hs_error_t *err)
 {
@@ -45,10 +48,60 @@ void hs_canvas_poly(hs_canvas_t *c, const double *xy, int n, bool closed, const 
         c->ops->poly(c, xy, n, closed, p);
 }
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one. */
+static int s_utf8_len(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : (s[0] >> 5) == 6 ? 2 : (s[0] >> 4) == 14 ? 3 : (s[0] >> 3) == 30 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] >> 6) != 2)
+            return 0;
+    if ((n == 2 && s[0] < 0xc2) || (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
+        (n == 3 && s[0] == 0xed && s[1] >= 0xa0) || (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+        (n == 4 && (s[0] > 0xf4 || (s[0] == 0xf4 && s[1] >= 0x90))))
+        return 0;   /* overlong, a surrogate, or past U+10FFFF */
+    return n;
+}
+
+/* Whether text needs cleaning: invalid UTF-8 makes cairo fail the whole
+ * picture and the SVG unreadable XML, and XML forbids control characters. */
+static bool s_needs_cleaning(const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int n = s_utf8_len(p);
+        if (!n || *p < 0x20)
+            return true;
+        p += n;
+    }
+    return false;
+}
+
 void hs_canvas_text(hs_canvas_t *c, double x, double y, const hs_font_t *f, const char *text)
 {
-    if (text && *text)
+    if (!text || !*text)
+        return;
+    if (!s_needs_cleaning(text)) {
         c->ops->text(c, x, y, f, text);
+        return;
+    }
+    /* Names come from SGF files: a bad byte becomes '?', a control a space,
+     * rather than losing the picture. */
+    size_t len = strlen(text);
+    char *t = malloc(len + 1);
+    if (!t)
+        return;   /* a label lost to memory beats failing the whole picture */
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p;) {
+        int n = s_utf8_len(p);
+        if (!n)
+            t[k++] = '?', p++;
+        else if (*p < 0x20)
+            t[k++] = ' ', p++;
+        else
+            memcpy(t + k, p, (size_t)n), k += (size_t)n, p += n;
+    }
+    t[k] = 0;
+    c->ops->text(c, x, y, f, t);
+    free(t);
 }
 
 void hs_canvas_group(hs_canvas_t *c, const char *cls)

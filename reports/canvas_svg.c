@@ -70,8 +70,11 @@ static void s_escaped(hs_buf_t *b, const char *s)
 static void s_color(hs_buf_t *b, const char *name, hs_rgba_t c)
 {
     char t[64];
-    snprintf(t, sizeof t, " %s=\"#%02x%02x%02x\"", name, hs__rgba_r(c), hs__rgba_g(c),
-             hs__rgba_b(c));
+    unsigned r = hs__rgba_r(c), g = hs__rgba_g(c), bl = hs__rgba_b(c);
+    if (r % 17 == 0 && g % 17 == 0 && bl % 17 == 0)   /* #rgb where it says the same */
+        snprintf(t, sizeof t, " %s=\"#%x%x%x\"", name, r / 17, g / 17, bl / 17);
+    else
+        snprintf(t, sizeof t, " %s=\"#%02x%02x%02x\"", name, r, g, bl);
     s_puts(b, t);
     if (hs__rgba_a(c) < 255) {
         snprintf(t, sizeof t, " %s-opacity=\"%.2g\"", name, hs__rgba_a(c) / 255.0);
@@ -112,9 +115,15 @@ static int s_gradient(hs_canvas_t *c, hs_rgba_t inner, hs_rgba_t outer, double f
     s_svg_t *s = (s_svg_t *)c;
     if (s->buf.err || c->num_gradients >= S_MAX_GRADIENTS)
         return 0;
+    /* FNV-1a of the gradient's values: the id is short (every stone repeats
+     * it) and equal ids mean equal gradients. */
+    uint32_t hv = 2166136261u;
+    const uint32_t parts[4] = {inner, outer, (uint32_t)lround(fx * 1000), (uint32_t)lround(fy * 1000)};
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 4; k++)
+            hv = (hv ^ ((parts[i] >> (8 * k)) & 0xffu)) * 16777619u;
     char *id = s->gid[c->num_gradients];
-    snprintf(id, sizeof s->gid[0], "hsg%08x%08x%02d%02d", (unsigned)inner, (unsigned)outer,
-             (int)lround(fx * 99), (int)lround(fy * 99));
+    snprintf(id, sizeof s->gid[0], "hs%08x", (unsigned)hv);
     char t[200];
     /* The focus (fx, fy) is where the light falls; the circle stays centred so
      * the rim is the outer colour all around, as on a real stone. */
@@ -182,7 +191,7 @@ static void s_poly(hs_canvas_t *c, const double *xy, int n, bool closed, const h
     if (!closed)
         q.fill = HS_NONE, q.gradient = 0;   /* a polyline is a stroke, never an area */
     s_paint(s, &q);
-    if (!closed)
+    if (!closed && n > 2)
         s_puts(&s->buf, " stroke-linejoin=\"round\"");
     s_puts(&s->buf, "/>\n");
 }

@@ -180,6 +180,18 @@ static void test_svg_board(void)
         HS_CHECK_INT(mark[i], st[i] == HS_BLACK);
     free(svg);
 
+    /* a caption that is not UTF-8 (a bad byte, a control) is cleaned, not fatal */
+    p.caption = "Lee \xff\xc3 Sedol\x01!";
+    HS_CHECK_INT(hs_board_pic_draw(&p, HS_OVERLAY_NONE, HS_PIC_SVG, &svg, &len, &err), 0);
+    HS_CHECK(strstr(svg, ">Lee ?? Sedol !</text>") != NULL);
+    free(svg);
+    HS_CHECK_INT(hs_board_pic_draw(&p, HS_OVERLAY_NONE, HS_PIC_PNG, &svg, &len, &err), 0);
+    free(svg);
+    p.caption = "\xec\x9d\xb4\xec\x84\xb8\xeb\x8f\x8c";   /* 이세돌 passes through */
+    HS_CHECK_INT(hs_board_pic_draw(&p, HS_OVERLAY_NONE, HS_PIC_SVG, &svg, &len, &err), 0);
+    HS_CHECK(strstr(svg, ">\xec\x9d\xb4\xec\x84\xb8\xeb\x8f\x8c</text>") != NULL);
+    free(svg);
+
     /* star points by size: 13x13 and 19x19 */
     static uint8_t big[19 * 19];
     p = (hs_board_pic_t){.size = 19, .stones = big, .last_x = -1, .last_y = -1, .width_px = 300};
