@@ -87,8 +87,10 @@ void hs_canvas_text(hs_canvas_t *c, double x, double y, const hs_font_t *f, cons
      * rather than losing the picture. */
     size_t len = strlen(text);
     char *t = malloc(len + 1);
-    if (!t)
-        return;   /* a label lost to memory beats failing the whole picture */
+    if (!t) {
+        c->err = HS_ENOMEM;   /* reported by hs_canvas_finish, as every failure */
+        return;
+    }
     size_t k = 0;
     for (const unsigned char *p = (const unsigned char *)text; *p;) {
         int n = s_utf8_len(p);
@@ -118,6 +120,11 @@ int hs_canvas_finish(hs_canvas_t *c, char **out, size_t *len, hs_error_t *err)
 {
     *out = NULL;
     *len = 0;
+    if (c->err) {
+        int code = c->err;
+        c->ops->free(c);
+        return hs_error_set(err, code, "canvas: %s", hs_strerror(code));
+    }
     return c->ops->finish(c, out, len, err);
 }
 

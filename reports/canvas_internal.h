@@ -13,6 +13,7 @@ struct hs_canvas {
     const struct hs__canvas_ops *ops;
     int width, height;
     int num_gradients;
+    int err;            /* a failure of the front (canvas.c) itself: HS_ENOMEM */
 };
 
 struct hs__canvas_ops {
