@@ -73,7 +73,7 @@ static void s_wood(hs_canvas_t *cv, const hs__board_geom_t *g)
 static void s_grid(hs_canvas_t *cv, const hs__board_geom_t *g, bool plain)
 {
     const int n = g->n;
-    double lw = s_max(0.7, g->c * 0.055), end = s_px(g, n - 1);
+    double lw = fmin(1.6, s_max(0.7, g->c * 0.055)), end = s_px(g, n - 1);
     hs_rgba_t ink = plain ? HS_RGB(0x303030) : HS_RGB(0x2b1d0a);
     hs_canvas_group(cv, "grid");
     for (int i = 0; i < n; i++) {
@@ -91,7 +91,7 @@ static void s_grid(hs_canvas_t *cv, const hs__board_geom_t *g, bool plain)
 static void s_coords(hs_canvas_t *cv, const hs__board_geom_t *g, bool plain)
 {
     const int n = g->n;
-    double fs = s_max(7, g->c * 0.48), off = g->c * 1.0;
+    double fs = fmin(16, s_max(7, g->c * 0.48)), off = g->c * 1.0;
     hs_font_t f = {.size = fs, .anchor = HS_ANCHOR_MIDDLE,
                    .color = plain ? HS_RGB(0x404040) : HS_RGB(0x3d2b10)};
     hs_canvas_group(cv, "coords");

@@ -174,6 +174,10 @@ static void s_marks(hs_canvas_t *cv, const s_frame_t *f, const hs_graph_t *g)
         snprintf(t, sizeof t, "%d", m);
         /* above the point, or below it when the point is near the top */
         double ty = y - r - f->fs * 0.35 < f->top + f->fs ? y + r + f->fs : y - r - f->fs * 0.35;
+        /* a pale backing so the number reads where it crosses the curve */
+        double tw = 0.62 * lab.size * (double)strlen(t) + 2;
+        hs_canvas_rect(cv, x - tw / 2, ty - 0.85 * lab.size, tw, lab.size,
+                       &(hs_paint_t){.fill = HS_RGBA(0xffffff, 0xc8)});
         hs_canvas_text(cv, x, ty, &lab, t);
     }
 }
