@@ -151,8 +151,10 @@ static void s_cross(hs_canvas_t *cv, double cx, double cy, double half, hs_rgba_
     hs_canvas_poly(cv, xy2, 2, false, &pen);
 }
 
-/* Whether the stone at i is dead: its class says so, or the owner is the
- * other side by more than half. */
+/* Whether the stone at i is dead: its class says so (the judge's letters,
+ * worker/judge.h: 'x' a dead black stone, 'o' a dead white one; 'y', which an
+ * older text of docs/PROTOCOL.md gave for the white one, is read too), or the
+ * owner is the other side by more than half. */
 static bool s_dead(const hs_board_pic_t *p, int i)
 {
     uint8_t s = p->stones[i];
@@ -160,7 +162,7 @@ static bool s_dead(const hs_board_pic_t *p, int i)
     int o = p->ownership[i];
     if (s == HS_BLACK)
         return k == 'x' || o < -50;
-    return k == 'y' || o > 50;
+    return k == 'o' || k == 'y' || o > 50;
 }
 
 static void s_ownership(hs_canvas_t *cv, const hs__board_geom_t *g, const hs_board_pic_t *p)

@@ -11,7 +11,7 @@
  *
  * Ownership is drawn as the patent displays it: on empty points a square whose
  * side grows with |ownership| in its owner's colour; dead stones (classes 'x'
- * and 'y', or ownership against the stone beyond -50) marked with a cross in
+ * and 'o', or ownership against the stone beyond -50) marked with a cross in
  * the owner's colour; dame ('.') and seki ('s') points crossed in grey.
  * Influence is Park's map from the stored SI (×100): the influence points
  * (|SI| >= tau on empty points) as dots, their 4-connected lumps, the cores
