@@ -11,7 +11,7 @@
  *
  * Ownership is drawn as the patent displays it: on empty points a square whose
  * side grows with |ownership| in its owner's colour; dead stones (classes 'x'
- * and 'y', or ownership against the stone beyond -50) marked with a cross in
+ * and 'o', or ownership against the stone beyond -50) marked with a cross in
  * the owner's colour; dame ('.') and seki ('s') points crossed in grey.
  * Influence is Park's map from the stored SI (×100): the influence points
  * (|SI| >= tau on empty points) as dots, their 4-connected lumps, the cores
@@ -19,7 +19,10 @@
  * coloured by side.
  *
  * Errors: HS_EINVAL (a size outside 2..25, a width under 100 px, a NULL stones
- * array), HS_ENOMEM, HS_EIO (cairo failed: its status string in the message).
+ * array; also a side over HS_CANVAS_MAX_PX = 10000 px, a graph or histogram
+ * under 50 px high, tau < 0, a last move or label off the board: the full list
+ * is in docs/REPORTS.md), HS_ENOMEM, HS_EIO (cairo failed: its status string in
+ * the message). Text that is not UTF-8 is drawn cleaned ('?'), not refused.
  * Outputs are malloc'd; the caller frees them. No state; thread-safe.
  */
 #ifndef HS_REPORTS_PICTURE_H

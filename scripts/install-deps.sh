@@ -13,6 +13,7 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential cmake pkg-config clang libclang-rt-dev \
     libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev zlib1g-dev libdnnl-dev \
+    libcairo2-dev fonts-dejavu-core \
     python3 python3-torch ca-certificates >/dev/null
 # The cuda backend needs NVIDIA's CUDA 13 toolkit with cuDNN 9 and cuBLAS, which
 # Debian does not package: it is built where they are (HS_CUDNN, /usr/local/cuda).

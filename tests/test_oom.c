@@ -16,6 +16,8 @@
  * exactly the batches whose commit returned 0. The report's tables
  * (reports/stats.h) must count a game whole or not at all: the tables of an
  * armed run equal those of a clean run over the games whose add returned 0.
+ * The report's pictures (reports/picture.h) are run the same way, as SVG and as PNG (cairo's own
+ * allocations are inside its shared library and not counted; ours are).
  */
 #include <dirent.h>
 #include <math.h>
@@ -31,6 +33,7 @@
 #include "core/wire.h"
 #include "core/poskey.h"
 #include "reports/stats.h"
+#include "reports/picture.h"
 #include "store/store.h"
 #include "test.h"
 
@@ -501,6 +504,62 @@ static void s_test_stats(void)
         hs_game_fini(&g[i].game);
         free(g[i].pos);
     }
+/* ---- the report's pictures: a board with each overlay, a graph ---- */
+
+static int s_picture_run(int what, hs_pic_format_t fmt, char **out, size_t *len)
+{
+    enum { N = 9 };
+    uint8_t st[N * N] = {0};
+    int8_t own[N * N];
+    int16_t si[N * N];
+    for (int i = 0; i < N * N; i++) {
+        st[i] = (uint8_t)(i % 7 == 0 ? HS_BLACK : i % 5 == 0 ? HS_WHITE : HS_EMPTY);
+        own[i] = (int8_t)(i % N < 4 ? 70 : -60);
+        si[i] = (int16_t)(i % N < 4 ? 180 : -150);
+    }
+    hs_board_label_t label = {2, 2, "7"};
+    /* the caption's bad byte takes the text cleaning's allocation too */
+    hs_board_pic_t p = {.size = N, .stones = st, .last_x = 0, .last_y = 0, .ownership = own,
+                        .influence = si, .labels = &label, .num_labels = 1,
+                        .caption = "Move 9 \xff", .width_px = 120};
+    float v[12] = {50, 55, 60, NAN, 40, 45, 50, 70, 80, 75, 60, 65};
+    int marks[2] = {2, 8};
+    hs_graph_t g = {.title = "Win rate", .unit = "%", .values = v, .n = 12, .y_min = 0,
+                    .y_max = 100, .y_mid = 50, .marks = marks, .num_marks = 2,
+                    .width_px = 200, .height_px = 100};
+    hs_error_t err;
+    if (what < 3)
+        return hs_board_pic_draw(&p, (hs_board_overlay_t)what, fmt, out, len, &err);
+    return hs_graph_draw(&g, fmt, out, len, &err);
+}
+
+static void s_test_pictures(void)
+{
+    long runs = 0;
+    for (int what = 0; what < 4; what++)
+        for (int fmt = HS_PIC_SVG; fmt <= HS_PIC_PNG; fmt++) {
+            char *ref, *got;
+            size_t ref_len, got_len;
+            HS_CHECK_INT(s_picture_run(what, (hs_pic_format_t)fmt, &ref, &ref_len), 0);
+            int failed = hs_test_failed;
+            for (long at = 1; at < S_MAX_RUNS && hs_test_failed == failed; at++, runs++) {
+                s_arm(at);
+                int rc = s_picture_run(what, (hs_pic_format_t)fmt, &got, &got_len);
+                s_disarm();
+                if (rc == 0)
+                    HS_CHECK(got_len == ref_len && !memcmp(got, ref, ref_len));
+                else
+                    HS_CHECK_INT(rc, HS_ENOMEM);
+                HS_CHECK(rc == 0 || got == NULL);
+                free(got);
+                if (!s_fired)
+                    break;
+            }
+            if (hs_test_failed != failed)
+                fprintf(stderr, "  pictures: %d (format %d)\n", what, fmt);
+            free(ref);
+        }
+    printf("pictures: %ld runs%s\n", runs, s_persist ? " (persistent)" : "");
 }
 
 int main(void)
@@ -511,6 +570,7 @@ int main(void)
         s_test_wire();
         s_test_store();
         s_test_stats();
+        s_test_pictures();
     }
     return hs_test_finish();
 }
