@@ -504,6 +504,8 @@ static void s_test_stats(void)
         hs_game_fini(&g[i].game);
         free(g[i].pos);
     }
+}
+
 /* ---- the report's pictures: a board with each overlay, a graph ---- */
 
 static int s_picture_run(int what, hs_pic_format_t fmt, char **out, size_t *len)
