@@ -247,9 +247,7 @@ static void s_swings(hs_report_game_t *g, const float *dwr, const float *dlead)
             s_top_insert(g->swings, vals, &g->num_swings, HS_REPORT_SWINGS, m, fabsf(d[m]));
 }
 
-/* The winner an evaluation predicts: by win rate, else (none, or exactly even)
- * by the sign of the lead. */
-static hs_winner_t s_eval_winner(const hs_report_pos_t *p)
+hs_winner_t hs_report_pos_winner(const hs_report_pos_t *p)
 {
     if (isfinite(p->win_rate) && p->win_rate != 0.5f)
         return p->win_rate > 0.5f ? HS_WINNER_BLACK : HS_WINNER_WHITE;
@@ -264,9 +262,7 @@ static void s_final(hs_report_game_t *g)
     while (last >= 0 && g->pos[last].source == HS_SOURCE_NONE)
         last--;
     hs_result_t rec = g->game.result;
-    if (rec.winner == HS_WINNER_UNKNOWN && g->game.result_raw)
-        hs_result_parse(g->game.result_raw, &rec);
-    hs_winner_t ev = last >= 0 ? s_eval_winner(&g->pos[last]) : HS_WINNER_UNKNOWN;
+    hs_winner_t ev = last >= 0 ? hs_report_pos_winner(&g->pos[last]) : HS_WINNER_UNKNOWN;
     bool rec_known = rec.winner == HS_WINNER_BLACK || rec.winner == HS_WINNER_WHITE
                      || rec.winner == HS_WINNER_DRAW;
     g->final_known = rec_known && ev != HS_WINNER_UNKNOWN;
@@ -304,6 +300,9 @@ int hs_report_game_load(hs_store_t *s, const uint64_t id[2], hs_report_game_t *o
         hs_report_game_fini(out);
         return rc;
     }
+    /* The store keeps RE as written; every reader of the report wants it read. */
+    if (out->game.result.winner == HS_WINNER_UNKNOWN && out->game.result_raw)
+        hs_result_parse(out->game.result_raw, &out->game.result);
     int num_pos = out->game.num_moves + 1;
     s_load_t l = { .s = s, .num_pos = num_pos, .err = err };
     out->pos = malloc((size_t)num_pos * sizeof *out->pos);

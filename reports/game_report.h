@@ -78,9 +78,15 @@ typedef struct hs_report_game {
     bool final_known;            /* both are known (a recorded winner, a final eval) */
 } hs_report_game_t;
 
+/* The winner position p's evaluation predicts: by its win rate (0.5 says
+ * nothing), else by the sign of its lead (0: HS_WINNER_DRAW); HS_WINNER_UNKNOWN
+ * when it has neither. */
+hs_winner_t hs_report_pos_winner(const hs_report_pos_t *p);
+
 /*
  * Loads game id with its evaluations (every engine, in one pass over its moves
- * entries). *out is owned by the caller (hs_report_game_fini). 0, HS_ENOTFOUND,
+ * entries); game.result is read from RE when the store's record leaves it
+ * unknown. *out is owned by the caller (hs_report_game_fini). 0, HS_ENOTFOUND,
  * HS_ENOMEM or a store error.
  */
 int hs_report_game_load(hs_store_t *s, const uint64_t id[2], hs_report_game_t *out,

@@ -279,17 +279,6 @@ static s_side_t s_side(const hs_report_game_t *g, int color)
     return s;
 }
 
-/* The evaluation's winner: HS_WINNER_BLACK / WHITE, or UNKNOWN when it gives
- * none (no numbers, or an even win rate and lead). */
-static hs_winner_t s_eval_winner(const hs_report_pos_t *p)
-{
-    if (isfinite(p->win_rate) && p->win_rate != 0.5f)
-        return p->win_rate > 0.5f ? HS_WINNER_BLACK : HS_WINNER_WHITE;
-    if (isfinite(p->lead) && p->lead != 0.0f)
-        return p->lead > 0.0f ? HS_WINNER_BLACK : HS_WINNER_WHITE;
-    return HS_WINNER_UNKNOWN;
-}
-
 /* Bin of v in [lo, lo + bins * width), the outer bins holding what lies beyond. */
 static int s_bin(double v, double lo, double width, int bins)
 {
@@ -305,8 +294,8 @@ static void s_count_positions(hs_report_stats_t *st, const hs_report_game_t *g)
     float last_lead = NAN;
     for (int m = 0; g->pos && m <= g->game.num_moves; m++) {
         const hs_report_pos_t *p = &g->pos[m];
-        hs_winner_t w = s_eval_winner(p);
-        if (decided && w != HS_WINNER_UNKNOWN) {
+        hs_winner_t w = hs_report_pos_winner(p);
+        if (decided && (w == HS_WINNER_BLACK || w == HS_WINNER_WHITE)) {
             int b = m / HS_STATS_MOVE_BUCKET;
             b = b < HS_STATS_BUCKETS ? b : HS_STATS_BUCKETS - 1;
             st->predict_total[b]++;
