@@ -36,12 +36,15 @@ check "A: an annotated SGF per game" "$(ls "$tmp/r/games/"*.sgf | wc -l)" 4
 for t in summary prediction players by_year by_opponent loss_histogram lead_histogram; do
     check "A: csv/$t.csv has a header" "$(head -1 "$tmp/r/csv/$t.csv" | grep -c ',')" 1
 done
+check "A: the result predicted at moves 0-49 (every position of four games)" \
+      "$(awk -F, '$1 == "0" && $4 >= 200 {print "counted"}' "$tmp/r/csv/prediction.csv")" counted
 check "A: csv/players.csv: the two players" "$(($(wc -l < "$tmp/r/csv/players.csv") - 1))" 2
 
 # B.
 page=$(ls "$tmp/r/games/"*.html | head -1)
 for f in "$tmp/r/index.html" "$page"; do
-    n=$(grep -o -E '(src|href)="(https?:)?//[^"]*"|<link |@import|url\(' "$f" | wc -l)
+    # url(#id) is a gradient inside the same SVG, not a fetch
+    n=$(grep -o -E '(src|href)="(https?:)?//[^"]*"|<link |@import|url\([^#]' "$f" | wc -l)
     check "B: $(basename "$f"): nothing fetched" "$n" 0
 done
 check "B: the win-rate graph" "$(grep -c '<figure class="graph" id="winrate"><svg' "$page")" 1
@@ -59,7 +62,7 @@ check "B: report.json parses" "$?" 0
 sgf=$(ls "$tmp/r/games/"*.sgf | head -1)
 id=$(basename "$sgf" .sgf)
 check "C: our reader reads the annotated SGF back to the same game id" \
-      "$("$BIN" inspect "$sgf" | grep -c "$id")" 1
+      "$("$BIN" inspect "$sgf" | grep -c "^game id: *$id$")" 1
 check "C: comments" "$(grep -o 'C\[' "$sgf" | wc -l | awk '$1 >= 10 {print "yes"}')" yes
 check "C: territory" "$(grep -c 'TB\[\|TW\[' "$sgf" | awk '$1 >= 1 {print "yes"}')" yes
 
