@@ -17,7 +17,7 @@
 
 static const char *const s_db_names[HS_DB_COUNT] = {
     "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
-    "jobs", "tasks", "taskstate", "meta",
+    "jobs", "tasks", "taskstate", "meta", "boards",
 };
 
 static void s_batch_lost(hs_store_t *s);
@@ -253,6 +253,12 @@ retry:
         goto fail_mdb;
     for (int i = 0; i < HS_DB_COUNT; i++) {
         rc = mdb_dbi_open(txn, s_db_names[i], rdonly ? 0 : MDB_CREATE, &s->dbi[i]);
+        if (rc == MDB_NOTFOUND && i == HS_DB_BOARDS) {
+            /* A store from before the board index: readable, index incomplete. */
+            s->boards_absent = true;
+            rc = 0;
+            continue;
+        }
         if (rc) {
             mdb_txn_abort(txn);
             if (rc == MDB_NOTFOUND) {
@@ -292,6 +298,10 @@ retry:
     }
     /* Format version and kept maps (store_evals.c). */
     if ((rc = hs__store_format_open(s, txn, schema)) == MDB_MAP_FULL) {
+        mdb_txn_abort(txn);
+        goto grow;
+    }
+    if (rc == 0 && (rc = hs__store_boards_open(s, txn)) == MDB_MAP_FULL) {
         mdb_txn_abort(txn);
         goto grow;
     }
