@@ -85,36 +85,52 @@ static bool s_fixed_by(const hs_board_t *b, int sym)
     return true;
 }
 
-uint64_t hs_board_canonical_key(const hs_board_t *b, int *sym, unsigned *stabilizer)
+void hs_sym_hashes_init(hs_sym_hashes_t *z, const hs_board_t *b)
 {
     int n = b->size;
-    uint64_t h[HS_SYM_COUNT];
+    z->size = n;
     for (int s = 0; s < HS_SYM_COUNT; s++)
-        h[s] = s_mix(S_SEED + (uint64_t)n);
+        z->h[s] = s_mix(S_SEED + (uint64_t)n);
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++) {
             int c = b->color[hs_board_point(b, x, y)];
-            if (c != HS_BLACK && c != HS_WHITE)
-                continue;
-            for (int s = 0; s < HS_SYM_COUNT; s++) {
-                int sx, sy;
-                hs_sym_apply(n, s, x, y, &sx, &sy);
-                h[s] ^= s_zobrist(n, c, sy * n + sx);
-            }
+            if (c == HS_BLACK || c == HS_WHITE)
+                hs_sym_hashes_toggle(z, (hs_color_t)c, x, y);
         }
+}
+
+void hs_sym_hashes_toggle(hs_sym_hashes_t *z, hs_color_t color, int x, int y)
+{
+    int n = z->size;
+    for (int s = 0; s < HS_SYM_COUNT; s++) {
+        int sx, sy;
+        hs_sym_apply(n, s, x, y, &sx, &sy);
+        z->h[s] ^= s_zobrist(n, (int)color, sy * n + sx);
+    }
+}
+
+uint64_t hs_sym_hashes_key(const hs_sym_hashes_t *z, int *sym)
+{
     int best = 0;
     for (int s = 1; s < HS_SYM_COUNT; s++)
-        if (h[s] < h[best])
+        if (z->h[s] < z->h[best])
             best = s;
     if (sym)
         *sym = best;
+    return z->h[best];
+}
+
+uint64_t hs_board_canonical_key(const hs_board_t *b, int *sym, unsigned *stabilizer)
+{
+    hs_sym_hashes_t z;
+    hs_sym_hashes_init(&z, b);
     if (stabilizer) {
         /* Equal hashes are the candidates; the stones themselves decide. */
         unsigned m = 1;
         for (int s = 1; s < HS_SYM_COUNT; s++)
-            if (h[s] == h[0] && s_fixed_by(b, s))
+            if (z.h[s] == z.h[0] && s_fixed_by(b, s))
                 m |= 1u << s;
         *stabilizer = m;
     }
-    return h[best];
+    return hs_sym_hashes_key(&z, sym);
 }

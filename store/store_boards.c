@@ -44,13 +44,14 @@ int hs__store_boards_open(hs_store_t *s, MDB_txn *txn)
     return mdb_put(txn, s->dbi[HS_DB_META], &k, &d, 0);
 }
 
-/* Puts the entry of the board now on b (game g after `move` moves). new_only:
- * an existing entry is HS_EEXIST (the rebuild's test for an indexed game). */
-static int s_put_board(hs_store_t *s, const hs_board_t *b, const hs_game_t *g, int move,
+/* Puts the entry of the board whose hashes are z (game g after `move` moves).
+ * new_only: an existing entry is HS_EEXIST (the rebuild's test for an indexed
+ * game). */
+static int s_put_board(hs_store_t *s, const hs_sym_hashes_t *z, const hs_game_t *g, int move,
                        bool new_only, hs_error_t *err)
 {
     int sym = 0;
-    uint64_t key = hs_board_canonical_key(b, &sym, NULL);
+    uint64_t key = hs_sym_hashes_key(z, &sym);
     uint8_t k[S_KEY_LEN], v = (uint8_t)sym;
     hs__be64(k, key);
     hs__id_key(k + 8, g->id);
@@ -73,6 +74,24 @@ static int s_setup(hs_board_t *b, const hs_game_t *g)
     return 0;
 }
 
+/* Plays mv on b and brings z along: one stone toggled for a move that
+ * captured nothing (most moves), the hashes redone from the board otherwise.
+ * 0, or -1 for a move the board refuses. */
+static int s_play(hs_board_t *b, hs_sym_hashes_t *z, const hs_game_move_t *mv, unsigned flags)
+{
+    hs_point_t p = hs_game_board_point(b, mv->vertex);
+    int taken = b->captures[HS_BLACK] + b->captures[HS_WHITE];
+    if (hs_board_play(b, (hs_color_t)mv->color, p, flags, NULL) < 0)
+        return -1;
+    if (p == HS_PASS)
+        return 0;
+    if (taken == b->captures[HS_BLACK] + b->captures[HS_WHITE] && b->color[p] == mv->color)
+        hs_sym_hashes_toggle(z, (hs_color_t)mv->color, hs_board_x(b, p), hs_board_y(b, p));
+    else
+        hs_sym_hashes_init(z, b);
+    return 0;
+}
+
 /*
  * Indexes every position of g from the setup on, stopping before a move the
  * board refuses (suicide per the rules, simple ko, an occupied point). With
@@ -89,14 +108,12 @@ int hs__store_boards_index(hs_store_t *s, const hs_game_t *g, int64_t *added,
         return 0;
     unsigned flags = hs_rules_play_flags(&g->rules);
     int last = g->num_moves < 65535 ? g->num_moves : 65535;
+    hs_sym_hashes_t z;
+    hs_sym_hashes_init(&z, &b);
     for (int m = 0; m <= last; m++) {
-        if (m > 0) {
-            const hs_game_move_t *mv = &g->moves[m - 1];
-            if (hs_board_play(&b, (hs_color_t)mv->color, hs_game_board_point(&b, mv->vertex),
-                              flags, NULL) < 0)
-                break;
-        }
-        int rc = s_put_board(s, &b, g, m, added != NULL, err);
+        if (m > 0 && s_play(&b, &z, &g->moves[m - 1], flags) < 0)
+            break;
+        int rc = s_put_board(s, &z, g, m, added != NULL, err);
         if (rc == HS_EEXIST && m == 0)
             return 0;
         if (rc && rc != HS_EEXIST)

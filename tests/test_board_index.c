@@ -6,7 +6,9 @@
  *   - the 8 images of a position have one key, and the symmetry returned for
  *     each carries it onto the same canonical stones; stabilizers of the empty
  *     board (all 8), a 4-4 stone (identity and the diagonal) and a lopsided one;
- *   - a new store's index is complete; a game put is found at every move; a
+ *   - the incremental hashes give the same key as the board walk;
+ *   - a new store's index is complete; a game put is found at every move (also
+ *     across captures, where the writer redoes its hashes); a
  *     rotated copy is found beside it, and its next move comes back in the
  *     asked orientation, merged, with the recorded result and the best engine's
  *     eval (mcts before judge); an illegal move ends a game's entries;
@@ -118,6 +120,23 @@ static void test_keys(void)
     HS_CHECK(hs_board_canonical_key(&o, NULL, NULL) != k0);
     s_stones(&o, 19, "dddpqcpq" "ecfd", "qdcp" "jj");
     HS_CHECK(hs_board_canonical_key(&o, NULL, NULL) != k0);
+    /* The incremental hashes: stones toggled one by one, in and out again. */
+    hs_sym_hashes_t z;
+    hs_board_t none;
+    hs_board_init(&none, 19);
+    hs_sym_hashes_init(&z, &none);
+    const char *bl = "dddpqcpqecfc", *wh = "qdcpjj";
+    for (const char *p = bl; *p; p += 2)
+        hs_sym_hashes_toggle(&z, HS_BLACK, p[0] - 'a', p[1] - 'a');
+    for (const char *p = wh; *p; p += 2)
+        hs_sym_hashes_toggle(&z, HS_WHITE, p[0] - 'a', p[1] - 'a');
+    int zs;
+    HS_CHECK(hs_sym_hashes_key(&z, &zs) == k0);
+    HS_CHECK_INT(zs, sym0);
+    hs_sym_hashes_toggle(&z, HS_WHITE, 9, 9);   /* jj out */
+    hs_sym_hashes_toggle(&z, HS_WHITE, 9, 10);  /* jk in */
+    s_stones(&o, 19, "dddpqcpq" "ecfc", "qdcp" "jk");
+    HS_CHECK(hs_sym_hashes_key(&z, NULL) == hs_board_canonical_key(&o, NULL, NULL));
     hs_board_t e9, e19;
     hs_board_init(&e9, 9);
     hs_board_init(&e19, 19);
@@ -196,6 +215,27 @@ static void s_put_eval(hs_store_t *s, const hs_game_t *g, int m, const char *eng
     HS_CHECK_INT(hs_store_result_put(s, g->id, &e, engine, NULL, &err), 0);
 }
 
+/* Positions of g that the index does not hold under their canonical key. */
+static int s_missing(hs_store_t *s, const hs_game_t *g)
+{
+    int missing = 0;
+    hs_error_t err = { 0 };
+    for (int m = 0; m <= g->num_moves; m++) {
+        hs_board_t b;
+        s_board_at(g, m, &b);
+        int sym;
+        s_found_t f = { 0 };
+        HS_CHECK_INT(hs_store_boards_find(s, hs_board_canonical_key(&b, &sym, NULL), s_found,
+                                          &f, &err), 0);
+        bool seen = false;
+        for (int i = 0; i < f.n && i < 8; i++)
+            seen |= f.id[i][0] == g->id[0] && f.id[i][1] == g->id[1] && f.move[i] == m &&
+                    f.sym[i] == sym;
+        missing += !seen;
+    }
+    return missing;
+}
+
 static const char *const s_moves = "eecc gcgg cgce dd";   /* 7 moves, lopsided */
 
 static void test_store(void)
@@ -204,39 +244,30 @@ static void test_store(void)
     hs_error_t err = { 0 };
     HS_CHECK_INT(hs_store_open(&s, s_dir, HS_STORE_NOSYNC, 0, &err), 0);
     HS_CHECK(hs_store_boards_complete(s));   /* a new store */
-    hs_game_t a, r, bad;
+    hs_game_t a, r, bad, cap;
     s_game(&a, 9, s_moves, 0, "B+R");
     s_game(&r, 9, s_moves, 6, "W+3.5");   /* rotated: the same game, another id */
     /* An illegal move (onto a stone) ends that game's entries: moves 0 and 1. */
     s_game(&bad, 9, "eeeecc", 0, "?");
+    /* B takes W's corner stone at move 3, then fills the point. */
+    s_game(&cap, 9, "baaaabeeaa", 0, "B+R");
     HS_CHECK(memcmp(a.id, r.id, sizeof a.id) != 0);
     bool existed = true;
     HS_CHECK_INT(hs_store_game_put(s, &a, "a.sgf", 0, &existed, &err), 0);
     HS_CHECK(!existed);
     HS_CHECK_INT(hs_store_game_put(s, &r, "r.sgf", 0, NULL, &err), 0);
     HS_CHECK_INT(hs_store_game_put(s, &bad, "bad.sgf", 0, NULL, &err), 0);
+    HS_CHECK_INT(hs_store_game_put(s, &cap, "cap.sgf", 0, NULL, &err), 0);
     HS_CHECK_INT(hs_store_game_put(s, &a, "a-again.sgf", 0, &existed, &err), 0);
     HS_CHECK(existed);
     /* Evals after move 4 of each: judge for both, mcts for the rotated one. */
     s_put_eval(s, &a, 4, "judge", 2.0f, NAN);
     s_put_eval(s, &r, 4, "judge", 4.0f, NAN);
     s_put_eval(s, &r, 4, "mcts:visits=10", -1.5f, 0.25f);
-    /* Every position of a is found, at its own move, with its symmetry. */
-    int missing = 0;
-    for (int m = 0; m <= a.num_moves; m++) {
-        hs_board_t b;
-        s_board_at(&a, m, &b);
-        int sym;
-        s_found_t f = { 0 };
-        HS_CHECK_INT(hs_store_boards_find(s, hs_board_canonical_key(&b, &sym, NULL), s_found,
-                                          &f, &err), 0);
-        bool seen = false;
-        for (int i = 0; i < f.n && i < 8; i++)
-            seen |= f.id[i][0] == a.id[0] && f.id[i][1] == a.id[1] && f.move[i] == m &&
-                    f.sym[i] == sym;
-        missing += !seen;
-    }
-    HS_CHECK_INT(missing, 0);
+    /* Every position of a and cap is found, at its own move, with its symmetry
+     * (cap's captures make the writer redo its hashes from the board). */
+    HS_CHECK_INT(s_missing(s, &a), 0);
+    HS_CHECK_INT(s_missing(s, &cap), 0);
     /* The rotated game's board after 3 moves: both games, its own move next. */
     hs_board_t asked;
     s_board_at(&r, 3, &asked);
@@ -266,19 +297,25 @@ static void test_store(void)
         HS_CHECK(s_same_stones(&t, &asked));
     }
     hs_board_answer_fini(&ans);
-    /* Move 0, the empty board: the two games' first moves are one move merged
-     * under its 8 symmetries, plus bad's (the same e5): 3 plays of tengen. */
+    /* Move 0, the empty board: tengen three times (a, r, bad), and cap's B2
+     * shown as the image of it under the board's 8 symmetries that comes first
+     * in row-major order: (1, 0). */
     hs_board_init(&asked, 9);
     HS_CHECK_INT(hs_query_board(s, &asked, &ans, &err), 0);
-    HS_CHECK_INT(ans.num_hits, 3);
-    HS_CHECK_INT(ans.num_next, 1);
+    HS_CHECK_INT(ans.num_hits, 4);
+    HS_CHECK_INT(ans.num_next, 2);
+    if (ans.num_next == 2) {
+        HS_CHECK(ans.next[0].x == 4 && ans.next[0].y == 4 && ans.next[0].count == 3);
+        HS_CHECK(ans.next[1].x == 1 && ans.next[1].y == 0 && ans.next[1].count == 1);
+    }
     hs_board_answer_fini(&ans);
     /* bad: after "ee" once, then the illegal "ee": two entries in all. */
     hs_store_check_report_t rep;
     HS_CHECK_INT(hs_store_check(s, &rep, NULL, NULL, &err), 0);
     HS_CHECK_INT(rep.problems, 0);
-    HS_CHECK_INT(rep.boards, 8 + 8 + 2);
+    HS_CHECK_INT(rep.boards, 8 + 8 + 2 + 6);
     hs_store_close(&s);
+    hs_game_fini(&cap);
     hs_game_fini(&a);
     hs_game_fini(&r);
     hs_game_fini(&bad);
@@ -340,19 +377,19 @@ static void test_rebuild(void)
     hs_store_abort(s);
     int64_t added = -1;
     HS_CHECK_INT(hs_store_boards_rebuild(s, NULL, NULL, &added, &err), 0);
-    HS_CHECK_INT(added, 8 + 8 + 2);
+    HS_CHECK_INT(added, 8 + 8 + 2 + 6);
     HS_CHECK(hs_store_boards_complete(s));
     HS_CHECK_INT(hs_store_boards_rebuild(s, NULL, NULL, &added, &err), 0);
     HS_CHECK_INT(added, 0);   /* idempotent */
     HS_CHECK_INT(hs_query_board(s, &b, &ans, &err), 0);
-    HS_CHECK_INT(ans.num_hits, 3);
+    HS_CHECK_INT(ans.num_hits, 4);
     hs_board_answer_fini(&ans);
     HS_CHECK_INT(hs_store_boards_bytes(s, &bytes, &err), 0);
     HS_CHECK(bytes > 0);
     hs_store_check_report_t rep;
     HS_CHECK_INT(hs_store_check(s, &rep, NULL, NULL, &err), 0);
     HS_CHECK_INT(rep.problems, 0);
-    HS_CHECK_INT(rep.boards, 18);
+    HS_CHECK_INT(rep.boards, 24);
     hs_store_close(&s);
 }
 
