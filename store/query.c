@@ -10,8 +10,6 @@
 #include "core/replay.h"
 #include "core/rules.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

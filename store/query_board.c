@@ -82,7 +82,9 @@ static int s_engine_rank(s_ctx_t *c, uint32_t id, const char **name)
     int i = c->num_eng++;
     c->eng_id[i] = id;
     c->eng_rank[i] = rank;
-    snprintf(c->eng_name[i], sizeof c->eng_name[i], "%s", spec);
+    size_t n = strlen(spec) < sizeof c->eng_name[i] ? strlen(spec) : sizeof c->eng_name[i] - 1;
+    memcpy(c->eng_name[i], spec, n);   /* a name past 63 bytes is cut */
+    c->eng_name[i][n] = '\0';
     *name = c->eng_name[i];
     return rank;
 }

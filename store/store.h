@@ -186,8 +186,8 @@ bool hs_store_in_batch(const hs_store_t *s);
 
 /*
  * Stores game g (its id must be set: hs_game_compute_id) read from `source` (may be
- * NULL) for job job_id (0 = none), with its player index entries and the source
- * index entry. When a game with the same id exists, only the source index entry is
+ * NULL) for job job_id (0 = none), with its player index entries, the source
+ * index entry and (a new game only) its board index entries. When a game with the same id exists, only the source index entry is
  * added and *existed (may be NULL) is set true.
  */
 int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
