@@ -386,6 +386,7 @@ void hs_store_close(hs_store_t **sp)
     free(s->pend);
     free(s->pend_hash);
     free(s->bloom);
+    free(s->bpend);
     hs_wire_buf_free(&s->log);
     hs_wire_buf_free(&s->rec);
     free(s);
@@ -557,6 +558,7 @@ int hs_store_begin(hs_store_t *s, hs_error_t *err)
         return hs__store_mdb_error(err, rc, "mdb_txn_begin");
     }
     s->log.len = 0;
+    s->bpend_n = 0;
     s->next_eval_seq = 0;
     s->next_task_id = 0;
     s->pend_at_begin = s->num_pend;
@@ -588,7 +590,9 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
 {
     if (!s->txn)
         return hs_error_set(err, HS_EBADSTATE, "no batch is open");
-    int rc = s_save_counters(s, err);
+    int rc = hs__store_boards_flush(s, err);
+    if (rc == 0)
+        rc = s_save_counters(s, err);
     if (rc) {
         hs_store_abort(s);
         return rc;
@@ -613,6 +617,11 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
     if (s->log.cap > (64u << 20)) {
         hs_wire_buf_free(&s->log);
     }
+    if (s->bpend_cap > (16u << 20)) {
+        free(s->bpend);
+        s->bpend = NULL;
+        s->bpend_cap = 0;
+    }
     /* The batch is committed whatever happens next. A failed index flush loses
      * nothing (the entries stay pending, and are retried at the next commit and at
      * close), so it is not reported as a failed commit. */
@@ -630,6 +639,7 @@ static void s_batch_lost(hs_store_t *s)
     s->txn = NULL;
     s->log.len = 0;
     s->next_task_id = 0;
+    s->bpend_n = 0;
     hs__store_pend_truncate(s, s->pend_at_begin);
     s->num_engines_seen = 0;
     /* The puts of an aborted batch did not happen; its lookups did (they are

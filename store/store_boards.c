@@ -5,18 +5,23 @@
  *
  * A new game is indexed by hs_store_game_put in its own batch (one replay per
  * new game: the board alone, without superko history, which the key does not
- * see), so the index is never behind the games. Stores written before the index
+ * see), so the index is never behind the games. The entries wait in memory
+ * until the commit, which puts them in key order (hash keys in a game's order
+ * cost LMDB a cache miss per level of its tree; sorted, neighbours share the
+ * path); a read of the index inside the batch puts them first. Stores written before the index
  * existed are back-filled by hs_store_boards_rebuild; meta "boards" says the
  * index covers every game.
  */
 #include "store/store_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/rules.h"
 #include "core/symmetry.h"
 
 #define S_KEY_LEN 26       /* board key (8) + game id (16) + move number (2) */
+#define S_ENTRY 27         /* a pending entry: key + symmetry */
 #define S_META "boards"
 #define S_REBUILD_CHUNK 256 /* games per rebuild batch (and per progress call) */
 
@@ -44,9 +49,48 @@ int hs__store_boards_open(hs_store_t *s, MDB_txn *txn)
     return mdb_put(txn, s->dbi[HS_DB_META], &k, &d, 0);
 }
 
-/* Puts the entry of the board whose hashes are z (game g after `move` moves).
- * new_only: an existing entry is HS_EEXIST (the rebuild's test for an indexed
- * game). */
+/* Adds an entry to the batch's pending entries (put at commit). 0 or HS_ENOMEM. */
+static int s_pend(hs_store_t *s, const uint8_t k[S_KEY_LEN], uint8_t sym, hs_error_t *err)
+{
+    if (s->bpend_n == s->bpend_cap) {
+        size_t cap = s->bpend_cap ? 2 * s->bpend_cap : 4096;
+        uint8_t *p = realloc(s->bpend, cap * S_ENTRY);
+        if (!p)
+            return hs_error_set(err, HS_ENOMEM, "out of memory (board index)");
+        s->bpend = p;
+        s->bpend_cap = cap;
+    }
+    uint8_t *e = s->bpend + s->bpend_n++ * S_ENTRY;
+    memcpy(e, k, S_KEY_LEN);
+    e[S_KEY_LEN] = sym;
+    return 0;
+}
+
+static int s_cmp_entry(const void *a, const void *b)
+{
+    return memcmp(a, b, S_KEY_LEN);   /* LMDB's order for keys of one length */
+}
+
+int hs__store_boards_flush(hs_store_t *s, hs_error_t *err)
+{
+    if (!s->bpend_n)
+        return 0;
+    size_t n = s->bpend_n;
+    uint8_t *e = s->bpend;
+    qsort(e, n, S_ENTRY, s_cmp_entry);
+    s->bpend_n = 0;   /* a failed put below loses the batch, entries and all */
+    for (size_t i = 0; i < n; i++) {
+        int rc = hs__store_put(s, HS_DB_BOARDS, e + i * S_ENTRY, S_KEY_LEN,
+                               e + i * S_ENTRY + S_KEY_LEN, 1, 0, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* The entry of the board whose hashes are z (game g after `move` moves): pending
+ * for the commit (a new game), or with new_only (the rebuild) put now, an
+ * existing entry being HS_EEXIST (its test for an indexed game). */
 static int s_put_board(hs_store_t *s, const hs_sym_hashes_t *z, const hs_game_t *g, int move,
                        bool new_only, hs_error_t *err)
 {
@@ -57,8 +101,9 @@ static int s_put_board(hs_store_t *s, const hs_sym_hashes_t *z, const hs_game_t 
     hs__id_key(k + 8, g->id);
     k[24] = (uint8_t)(move >> 8);
     k[25] = (uint8_t)move;
-    return hs__store_put(s, HS_DB_BOARDS, k, sizeof k, &v, 1, new_only ? MDB_NOOVERWRITE : 0,
-                         err);
+    if (!new_only)
+        return s_pend(s, k, v, err);
+    return hs__store_put(s, HS_DB_BOARDS, k, sizeof k, &v, 1, MDB_NOOVERWRITE, err);
 }
 
 /* The board after g's setup into *b: 0, or -1 when the setup cannot be placed
@@ -262,6 +307,9 @@ int hs_store_boards_find(hs_store_t *s, uint64_t key, hs_store_board_cb cb, void
 {
     if (s->boards_absent)
         return 0;
+    int rc = hs__store_boards_flush(s, err);   /* a batch sees its own games */
+    if (rc)
+        return rc;
     uint8_t prefix[8];
     hs__be64(prefix, key);
     s_find_t f = { cb, ctx, err };
@@ -273,9 +321,12 @@ int hs_store_boards_bytes(hs_store_t *s, uint64_t *bytes, hs_error_t *err)
     *bytes = 0;
     if (s->boards_absent)
         return 0;
+    int rc = hs__store_boards_flush(s, err);
+    if (rc)
+        return rc;
     MDB_txn *txn;
     bool own;
-    int rc = hs__store_rtxn(s, &txn, &own, err);
+    rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
     MDB_stat st;

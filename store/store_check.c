@@ -456,8 +456,12 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
 {
     memset(rep, 0, sizeof *rep);
     s_check_t ck = { .s = s, .rep = rep, .cb = cb, .ctx = ctx };
+    /* Inside a batch, the batch's own board entries are walked too. */
+    int rc = hs__store_boards_flush(s, err);
+    if (rc)
+        return rc;
     /* One snapshot for the walks and for the record readers they call. */
-    int rc = hs_store_read_hold(s, err);
+    rc = hs_store_read_hold(s, err);
     bool own;
     if (rc == 0)
         rc = hs__store_rtxn(s, &ck.txn, &own, err);

@@ -309,6 +309,21 @@ static void test_store(void)
         HS_CHECK(ans.next[1].x == 1 && ans.next[1].y == 0 && ans.next[1].count == 1);
     }
     hs_board_answer_fini(&ans);
+    /* Inside a batch the index holds the batch's own new game (its entries wait
+     * for the commit, and a read puts them first); an aborted batch leaves none. */
+    hs_game_t lone;
+    s_game(&lone, 9, "aiia", 0, "?");
+    HS_CHECK_INT(hs_store_begin(s, &err), 0);
+    HS_CHECK_INT(hs_store_game_put(s, &lone, "lone.sgf", 0, NULL, &err), 0);
+    HS_CHECK_INT(s_missing(s, &lone), 0);
+    hs_store_abort(s);
+    hs_board_t lb;
+    s_board_at(&lone, 2, &lb);
+    s_found_t lf = { 0 };
+    HS_CHECK_INT(hs_store_boards_find(s, hs_board_canonical_key(&lb, NULL, NULL), s_found, &lf,
+                                      &err), 0);
+    HS_CHECK_INT(lf.n, 0);
+    hs_game_fini(&lone);
     /* bad: after "ee" once, then the illegal "ee": two entries in all. */
     hs_store_check_report_t rep;
     HS_CHECK_INT(hs_store_check(s, &rep, NULL, NULL, &err), 0);
