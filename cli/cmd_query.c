@@ -19,7 +19,7 @@
 #include "store/store.h"
 #include "worker/engine.h"
 
-const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing, position; stats)";
+const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing, position, board; stats)";
 
 static void s_usage(FILE *out)
 {
