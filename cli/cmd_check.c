@@ -34,8 +34,8 @@ static void s_usage(FILE *out)
             "sees as of one snapshot): the file size against LMDB's meta pages, every\n"
             "table walked in key order with its entry count, every game, eval, job and\n"
             "task record decoded, and the indexes (sources, players, moves, evalidx,\n"
-            "taskstate) pointing at records that exist and agree. Prints a summary and\n"
-            "each problem found (the first %d; all are counted).\n\n"
+            "taskstate, boards) pointing at records that exist and agree. Prints a\n"
+            "summary and each problem found (the first %d; all are counted).\n\n"
             "  --json   one JSON object: counts, \"problems\" and \"list\"\n\n"
             "Exit status: 0 no problem, 1 problems found, 2 usage.\n", S_LIST_MAX);
 }
@@ -94,12 +94,12 @@ static void s_summary(const s_run_t *r, int rc, const hs_error_t *err)
         printf("],\"problems\":%lld,\"file_bytes\":%llu,\"need_bytes\":%llu,\"games\":%lld,"
                "\"failed\":%lld,\"sources\":%lld,\"players\":%lld,\"positions\":%lld,"
                "\"evals\":%lld,\"index_entries\":%lld,\"engines\":%lld,\"jobs\":%lld,"
-               "\"tasks\":%lld}\n", (long long)problems,
+               "\"tasks\":%lld,\"boards\":%lld}\n", (long long)problems,
                (unsigned long long)r->file.file_size, (unsigned long long)r->file.need_bytes,
                (long long)p->games, (long long)p->failed, (long long)p->sources,
                (long long)p->players, (long long)p->positions, (long long)p->evals,
                (long long)p->index_entries, (long long)p->engines, (long long)p->jobs,
-               (long long)p->tasks);
+               (long long)p->tasks, (long long)p->boards);
         return;
     }
     if (rc)
@@ -109,11 +109,12 @@ static void s_summary(const s_run_t *r, int rc, const hs_error_t *err)
     printf("file      %s/data.mdb: %llu bytes, %llu in use\n", r->dir,
            (unsigned long long)r->file.file_size, (unsigned long long)r->file.need_bytes);
     printf("walked    %lld games, %lld failed, %lld sources, %lld players, %lld positions,\n"
-           "          %lld evals, %lld index entries, %lld engines, %lld jobs, %lld tasks\n",
+           "          %lld evals, %lld index entries, %lld engines, %lld jobs, %lld tasks,\n"
+           "          %lld boards\n",
            (long long)p->games, (long long)p->failed, (long long)p->sources,
            (long long)p->players, (long long)p->positions, (long long)p->evals,
            (long long)p->index_entries, (long long)p->engines, (long long)p->jobs,
-           (long long)p->tasks);
+           (long long)p->tasks, (long long)p->boards);
     printf("%s\n", problems ? "problems found" : "ok: no problem found");
     if (problems)
         printf("%lld problem%s\n", (long long)problems, problems == 1 ? "" : "s");

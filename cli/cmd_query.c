@@ -3,7 +3,8 @@
  * directory (read-only; works while a broker writes to it), or through a
  * broker (--broker ADDR: a QUERY message). The arguments are parsed and run by
  * store/query.h (hs_query_args_*), the same code the broker runs for a QUERY;
- * this file adds --position (a local SGF file) and the remote request.
+ * this file adds --position and --board (a local SGF file) and the remote
+ * request.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "store/store.h"
 #include "worker/engine.h"
 
-const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing, position; stats)";
+const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, move, swing, position, board; stats)";
 
 static void s_usage(FILE *out)
 {
@@ -28,6 +29,7 @@ static void s_usage(FILE *out)
         "                      [--limit N] [--format table|jsonl|csv] [--json]\n"
         "       hyeongse query --db DIR --position FILE.sgf --move N [--game K]\n"
         "                      [--engine SPEC] [--no-games] [--ownership] [--format F]\n"
+        "       hyeongse query --db DIR --board FILE.sgf --move N [--game K] [--json]\n"
         "\n"
         "Reads the store in DIR read-only (safe while a broker writes to it).\n"
         "\n"
@@ -57,24 +59,31 @@ static void s_usage(FILE *out)
         "                   positions; --no-games skips it). Exit status 3 when the\n"
         "                   position has no stored eval.\n"
         "\n"
+        "By board (the board index; no scan):\n"
+        "  --board FILE     read game K (default 0) of this SGF file, replay it to\n"
+        "                   --move N and list every stored game that reached the same\n"
+        "                   stones in any of the 8 orientations (not the side to move,\n"
+        "                   ko, komi or rules), at which move, then the moves played\n"
+        "                   next in this file's orientation: count, win %% of the\n"
+        "                   players who chose them (recorded results), and the mean\n"
+        "                   stored win rate and lead after them (mcts, else net, else\n"
+        "                   judge). --json: one JSON object. Exit status 3 when no\n"
+        "                   stored game reached the board. A store written before the\n"
+        "                   index needs `hyeongse index --db DIR` first.\n"
+        "\n"
         "Through a broker:\n"
         "  --broker ADDR    instead of --db DIR: the broker runs the same query on its\n"
         "                   store and sends the output back (byte for byte what --db\n"
-        "                   prints). Not with --position (it reads a local file). The\n"
-        "                   broker caps a reply at 8 MiB, 200,000 rows and half its\n"
-        "                   heartbeat interval (it runs on the broker's thread); a cut\n"
-        "                   reply says \"truncated\" on stderr. Prefer --db on the\n"
-        "                   broker's host for big exports.\n"
+        "                   prints). Not with --position or --board (they read a\n"
+        "                   local file). The broker caps a reply at 8 MiB, 200,000\n"
+        "                   rows and half its heartbeat interval (it runs on the\n"
+        "                   broker's thread); a cut reply says \"truncated\" on\n"
+        "                   stderr. Prefer --db on the broker's host for big exports.\n"
         "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
 }
 
-/*
- * --position: game `index` of the SGF file, replayed to q->move, looked up. The
- * game the store holds under the same id (same size, setup, moves and komi) is
- * preferred: that record is exactly what the worker replayed.
- */
-static int s_query_position(hs_store_t *s, const char *path, int index, const hs_query_t *q,
-                            bool games, int64_t *evals, hs_error_t *err)
+/* Game `index` of the SGF file at path into *g (initialised here). */
+static int s_read_sgf_game(const char *path, int index, hs_game_t *g, hs_error_t *err)
 {
     char *data = NULL;
     size_t len = 0;
@@ -100,9 +109,21 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
         hs_sgf_destroy(&c);
         return rc;
     }
-    hs_game_t g;
-    rc = hs_game_from_sgf(t->root, &g, err);
+    rc = hs_game_from_sgf(t->root, g, err);
     hs_sgf_destroy(&c);
+    return rc;
+}
+
+/*
+ * --position: game `index` of the SGF file, replayed to q->move, looked up. The
+ * game the store holds under the same id (same size, setup, moves and komi) is
+ * preferred: that record is exactly what the worker replayed.
+ */
+static int s_query_position(hs_store_t *s, const char *path, int index, const hs_query_t *q,
+                            bool games, int64_t *evals, hs_error_t *err)
+{
+    hs_game_t g;
+    int rc = s_read_sgf_game(path, index, &g, err);
     if (rc)
         return rc;
     hs_game_t stored;
@@ -121,6 +142,43 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
     if (rc == 0 && q->format == HS_QUERY_TABLE)
         fprintf(stderr, "%lld evals, %lld stored game positions%s\n", (long long)*evals,
                 (long long)reached, games ? "" : " (not searched)");
+    return rc;
+}
+
+/*
+ * --board: game `index` of the SGF file replayed to `move` (with the game's
+ * rules), then looked up in the board index. *hits gets the games found.
+ */
+static int s_query_board(hs_store_t *s, const hs_query_args_t *a, int64_t *hits,
+                         hs_error_t *err)
+{
+    hs_game_t g;
+    int rc = s_read_sgf_game(a->board, a->game_index, &g, err);
+    if (rc)
+        return rc;
+    if (a->q.move > g.num_moves) {
+        rc = hs_error_set(err, HS_EINVAL, "--move %d: game %d of %s has %d moves", a->q.move,
+                          a->game_index, a->board, g.num_moves);
+        hs_game_fini(&g);
+        return rc;
+    }
+    hs_board_t b;
+    rc = hs_game_replay(&g, a->q.move, &b, err);
+    hs_game_fini(&g);
+    if (rc)
+        return rc;
+    hs_board_answer_t ans;
+    rc = hs_query_board(s, &b, &ans, err);
+    if (rc == HS_EUNSUPPORTED)
+        return hs_error_set(err, rc, "the board index of %s is incomplete (the store was "
+                            "written before it): run `hyeongse index --db %s`", a->db, a->db);
+    if (rc == 0)
+        rc = hs_board_answer_print(s, &ans, a->json, stdout, err);
+    if (rc == 0 && !a->json)
+        fprintf(stderr, "%d stored game positions, %d next moves\n", ans.num_hits,
+                ans.num_next);
+    *hits = ans.num_hits;
+    hs_board_answer_fini(&ans);
     return rc;
 }
 
@@ -209,8 +267,8 @@ static int s_canonical_engine(hs_query_args_t *a, char **args, char *canon, size
 /* `query --db DIR`: the store opened, queried and closed (run under the guard). */
 typedef struct {
     const hs_query_args_t *a;
-    bool opened, position;
-    int64_t evals;
+    bool opened, position, board;
+    int64_t evals, hits;
 } s_local_t;
 
 static int s_query_local(void *ctx, hs_error_t *err)
@@ -222,7 +280,10 @@ static int s_query_local(void *ctx, hs_error_t *err)
         return rc;
     l->opened = true;
     l->position = l->a->position != NULL;
-    if (l->position)
+    l->board = l->a->board != NULL;
+    if (l->board)
+        rc = s_query_board(s, l->a, &l->hits, err);
+    else if (l->position)
         rc = s_query_position(s, l->a->position, l->a->game_index, &l->a->q, l->a->games,
                               &l->evals, err);
     else
@@ -254,9 +315,10 @@ int hs_cmd_query(int argc, char **argv)
         return 2;
     }
     if (a.broker) {
-        if (a.position) {
-            fprintf(stderr, "hyeongse query: --position reads a local SGF file; "
-                            "query the store with --db DIR\n");
+        if (a.position || a.board) {
+            fprintf(stderr, "hyeongse query: %s reads a local SGF file; "
+                            "query the store with --db DIR\n",
+                    a.position ? "--position" : "--board");
             return 2;
         }
         return s_query_remote(&a, argc - 1, argv + 1);
@@ -266,9 +328,11 @@ int hs_cmd_query(int argc, char **argv)
     int rc = hs_cli_guarded(s_query_local, &l, a.db, &err);
     if (rc) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
-        if (l.position)
+        if (l.position || l.board)
             return 1;
         return rc == HS_ENOTFOUND && l.opened ? 3 : 1;
     }
+    if (l.board)
+        return l.hits ? 0 : 3;
     return l.position && !l.evals ? 3 : 0;
 }

@@ -45,4 +45,21 @@ int hs_sym_compose(int a, int b);
  */
 uint64_t hs_board_canonical_key(const hs_board_t *b, int *sym, unsigned *stabilizer);
 
+/*
+ * The same key kept move by move (the board index's replay, store/store_boards.c):
+ * the hashes of the 8 orientations, set from a board, then changed one stone at
+ * a time (a stone placed or removed toggles it), so a move without captures costs
+ * 8 hash updates instead of a walk of the board. hs_sym_hashes_key gives what
+ * hs_board_canonical_key gives for the same stones (its *sym may be NULL).
+ * (Added for the write path; not in the original interface.)
+ */
+typedef struct hs_sym_hashes {
+    int size;
+    uint64_t h[HS_SYM_COUNT];
+} hs_sym_hashes_t;
+
+void hs_sym_hashes_init(hs_sym_hashes_t *z, const hs_board_t *b);
+void hs_sym_hashes_toggle(hs_sym_hashes_t *z, hs_color_t color, int x, int y);
+uint64_t hs_sym_hashes_key(const hs_sym_hashes_t *z, int *sym);
+
 #endif

@@ -3,7 +3,9 @@
 # and test; with --bench also the peers and tools the bench/ scripts use (GNU Go,
 # hyperfine, bc, Node.js and npm for @sabaki/sgf; Eigen and libzip to build
 # KataGo's Eigen backend for bench/net.sh). python3-torch is always installed:
-# tests/test_nn_torch_peer.sh checks the PyTorch peer computes our net.
+# tests/test_nn_torch_peer.sh checks the PyTorch peer computes our net; cairo
+# draws the report's PNGs and Chromium opens the report in
+# tests/test_report_browser.sh (GNU time measures bench/report.sh's memory).
 # Used by README's first command and by .ci/run (CI starts from a fresh clone).
 set -euo pipefail
 SUDO=""
@@ -13,14 +15,14 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential cmake pkg-config clang libclang-rt-dev \
     libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev zlib1g-dev libdnnl-dev \
-    libcairo2-dev fonts-dejavu-core \
+    libcairo2-dev fonts-dejavu-core chromium \
     python3 python3-torch ca-certificates >/dev/null
 # The cuda backend needs NVIDIA's CUDA 13 toolkit with cuDNN 9 and cuBLAS, which
 # Debian does not package: it is built where they are (HS_CUDNN, /usr/local/cuda).
 [ -x /usr/local/cuda/bin/nvcc ] || echo "install-deps: no CUDA toolkit in /usr/local/cuda: the cuda backend will not be built"
 if [ "${1:-}" = "--bench" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends \
-        gnugo hyperfine bc nodejs valgrind \
+        gnugo hyperfine bc time nodejs valgrind \
         libeigen3-dev libzip-dev >/dev/null
     # Debian's nodejs needs its npm package; NodeSource's nodejs carries npm and
     # conflicts with Debian's npm, so ask for it only where it is missing.

@@ -10,8 +10,6 @@
 #include "core/replay.h"
 #include "core/rules.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,6 +369,10 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
     int rc = hs_store_stats(s, &st, err);
     if (rc)
         return rc;
+    /* The board index's share of the store, and whether `index` must run. */
+    uint64_t boards = 0;
+    if ((rc = hs_store_boards_bytes(s, &boards, err)) != 0)
+        return rc;
     double hit = st.eval_lookups ? (double)st.eval_hits / (double)st.eval_lookups : 0.0;
     double dedupe = st.result_puts ? (double)st.result_dups / (double)st.result_puts : 0.0;
     const char *fmt = json
@@ -378,16 +380,19 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
           "\"players\":%lld,\"jobs\":%lld,\"tasks\":%lld,\"eval_lookups\":%lld,"
           "\"eval_hits\":%lld,\"eval_hit_rate\":%.4f,\"result_puts\":%lld,"
           "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"map_size\":%zu,\"map_used\":%zu,"
+          "\"boards_bytes\":%llu,\"boards_complete\":%s,"
         : "games          %lld\nfailed_games   %lld\npositions      %lld\nevals          %lld\n"
           "players        %lld\njobs           %lld\ntasks          %lld\n"
           "eval_lookups   %lld\neval_hits      %lld\neval_hit_rate  %.4f\n"
           "result_puts    %lld\nresult_dups    %lld\ndedupe_rate    %.4f\n"
-          "map_size       %zu\nmap_used       %zu\nengines        ";
+          "map_size       %zu\nmap_used       %zu\nboards_bytes   %llu\n"
+          "boards_complete %s\nengines        ";
     fprintf(out, fmt, (long long)st.games, (long long)st.failed_games,
             (long long)st.positions, (long long)st.evals, (long long)st.players,
             (long long)st.jobs, (long long)st.tasks, (long long)st.eval_lookups,
             (long long)st.eval_hits, hit, (long long)st.result_puts,
-            (long long)st.result_dups, dedupe, st.map_size, st.map_used);
+            (long long)st.result_dups, dedupe, st.map_size, st.map_used,
+            (unsigned long long)boards, hs_store_boards_complete(s) ? "true" : "false");
     /* The engine specs with stored evals, so that the revisions a store holds
      * ("judge", "judge@2") can be seen and named in `--engine`. */
     s_stats_engines_t e = { out, json, 0 };
@@ -606,185 +611,4 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
     free(r->reach);
     free(r);
     return rc;
-}
-
-/* ------------------------------------------------ the arguments of `query` */
-
-static int s_need(int argc, char *const *argv, int i, hs_error_t *err)
-{
-    if (i + 1 >= argc)
-        return hs_error_set(err, HS_EINVAL, "%s needs a value", argv[i]);
-    return 0;
-}
-
-int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_error_t *err)
-{
-    memset(a, 0, sizeof *a);
-    hs_query_init(&a->q);
-    a->games = true;
-    a->engine_arg = -1;
-    const char *game_arg = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        bool value = !strcmp(s, "--db") || !strcmp(s, "--broker") || !strcmp(s, "game") ||
-                     !strcmp(s, "--game") || !strcmp(s, "--position") || !strcmp(s, "--path") ||
-                     !strcmp(s, "--player") || !strcmp(s, "--move") || !strcmp(s, "--swing") ||
-                     !strcmp(s, "--engine") || !strcmp(s, "--limit") || !strcmp(s, "--format") ||
-                     !strcmp(s, "--timeout");
-        if (value && s_need(argc, argv, i, err) < 0)
-            return err ? err->code : HS_EINVAL;
-        const char *v = value ? argv[++i] : NULL;
-        char *end;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            a->help = true;
-        } else if (!strcmp(s, "--db")) {
-            a->db = v;
-        } else if (!strcmp(s, "--broker")) {
-            a->broker = v;
-        } else if (!strcmp(s, "--timeout")) {
-            long t = strtol(v, &end, 10);
-            if (*end || t < 100 || t > 3600000)
-                return hs_error_set(err, HS_EINVAL, "--timeout needs a number of ms 100..3600000");
-            a->timeout_ms = (int)t;
-        } else if (!strcmp(s, "stats")) {
-            a->stats = true;
-        } else if (!strcmp(s, "failed")) {
-            a->failed = true;
-        } else if (!strcmp(s, "game") || !strcmp(s, "--game")) {
-            game_arg = v;   /* a game id, or with --position an index */
-        } else if (!strcmp(s, "--position")) {
-            a->position = v;
-        } else if (!strcmp(s, "--no-games")) {
-            a->games = false;
-        } else if (!strcmp(s, "--path")) {
-            a->q.source = v;
-        } else if (!strcmp(s, "--player")) {
-            a->q.player = v;
-        } else if (!strcmp(s, "--move")) {
-            long m = strtol(v, &end, 10);
-            if (!*v || *end || m < 0 || m > 65535)
-                return hs_error_set(err, HS_EINVAL, "--move needs a number 0..65535");
-            a->q.move = (int)m;
-        } else if (!strcmp(s, "--swing")) {
-            a->q.swing = strtod(v, &end);
-            if (*end || !(a->q.swing > 0))
-                return hs_error_set(err, HS_EINVAL, "--swing needs a positive number");
-        } else if (!strcmp(s, "--engine")) {
-            a->engine = v;
-            a->engine_arg = i;
-        } else if (!strcmp(s, "--ownership")) {
-            a->q.ownership = true;
-        } else if (!strcmp(s, "--limit")) {
-            /* A bad count must not turn into 0 (no limit) or a huge limit. */
-            errno = 0;
-            long long n = strtoll(v, &end, 10);
-            if (!*v || *end || errno || n < 1)
-                return hs_error_set(err, HS_EINVAL, "--limit needs a whole number of rows "
-                                    "from 1 to %lld, not '%s'", LLONG_MAX, v);
-            a->q.limit = n;
-        } else if (!strcmp(s, "--format")) {
-            if (hs_query_format_parse(v, &a->q.format))
-                return hs_error_set(err, HS_EINVAL, "unknown format '%s'", v);
-        } else if (!strcmp(s, "--json")) {
-            a->json = true;
-        } else {
-            return hs_error_set(err, HS_EINVAL, "unknown argument '%s' (see --help)", s);
-        }
-    }
-    if (a->position) {
-        if (a->q.move < 0)
-            return hs_error_set(err, HS_EINVAL, "--position needs --move N");
-        if (a->stats || a->failed || a->q.source || a->q.player || a->q.swing > 0)
-            return hs_error_set(err, HS_EINVAL, "--position goes with --move, --game K, --engine, "
-                                                "--no-games, --ownership and --format only");
-        if (game_arg) {
-            char *end;
-            long k = strtol(game_arg, &end, 10);
-            if (!*game_arg || *end || k < 0 || k > 1000000)
-                return hs_error_set(err, HS_EINVAL, "with --position, --game K is the game's "
-                                                    "index in the file (0 = the first)");
-            a->game_index = (int)k;
-        }
-    } else {
-        a->q.game = game_arg;
-    }
-    if (a->json)
-        a->q.format = HS_QUERY_JSONL;
-    if (a->engine)
-        a->q.engine_id = hs_engine_config_id(a->engine);
-    return 0;
-}
-
-int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
-                      int64_t *nrows, hs_error_t *err)
-{
-    int64_t rows = 0, dummy;
-    int rc;
-    if (!nrows)
-        nrows = &dummy;
-    *nrows = 0;
-    if (a->position)
-        return hs_error_set(err, HS_EUNSUPPORTED, "--position reads a local SGF file: "
-                                                  "query the store with --db DIR");
-    if (a->stats)
-        return hs_query_stats(s, out, a->json, err);
-    if (a->failed) {
-        rc = hs_query_failed(s, out, a->q.format, &rows, err);
-        *nrows = rows;
-        if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
-            fprintf(note, "%lld failed games\n", (long long)rows);
-        return rc;
-    }
-    rc = hs_query_run(s, &a->q, out, &rows, err);
-    *nrows = rows;
-    if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
-        fprintf(note, "%lld rows\n", (long long)rows);
-    return rc;
-}
-
-int hs_query_args_join(int argc, char *const *argv, char **text, hs_error_t *err)
-{
-    size_t len = 1;
-    for (int i = 0; i < argc; i++) {
-        if (strchr(argv[i], HS_QUERY_ARG_SEP))
-            return hs_error_set(err, HS_EINVAL, "an argument holds the byte 0x1F");
-        len += strlen(argv[i]) + 1;
-    }
-    char *t = malloc(len), *p = t;
-    if (!t)
-        return hs_error_set(err, HS_ENOMEM, "out of memory");
-    for (int i = 0; i < argc; i++) {
-        size_t n = strlen(argv[i]);
-        memcpy(p, argv[i], n);
-        p += n;
-        *p++ = HS_QUERY_ARG_SEP;
-    }
-    *p = '\0';
-    *text = t;
-    return 0;
-}
-
-int hs_query_args_split(const char *text, int *argc, char ***argv, hs_error_t *err)
-{
-    size_t len = strlen(text);
-    int n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += text[i] == HS_QUERY_ARG_SEP;
-    if ((len > 0 && text[len - 1] != HS_QUERY_ARG_SEP) || n > 256)
-        return hs_error_set(err, HS_EINVAL, "malformed query text (arguments end with 0x1F; "
-                                            "at most 256)");
-    char **v = malloc(sizeof *v * ((size_t)n + 1) + len + 1);
-    if (!v)
-        return hs_error_set(err, HS_ENOMEM, "out of memory");
-    char *p = (char *)(v + n + 1);
-    memcpy(p, text, len + 1);
-    for (int i = 0; i < n; i++) {
-        v[i] = p;
-        p = strchr(p, HS_QUERY_ARG_SEP);
-        *p++ = '\0';
-    }
-    v[n] = NULL;
-    *argc = n;
-    *argv = v;
-    return 0;
 }

@@ -150,8 +150,10 @@ int hs_board_answer_print(hs_store_t *s, const hs_board_answer_t *a, bool json, 
 /*
  * Writes ONE JSON object (one line) with the store's statistics: games,
  * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,
- * eval_hit_rate, result_puts, result_dups, dedupe_rate, map_size, map_used, and
- * engines (the engine specs with stored evals, in engine-id order).
+ * eval_hit_rate, result_puts, result_dups, dedupe_rate, map_size, map_used,
+ * boards_bytes (the board index's pages), boards_complete (true/false: whether
+ * the index covers every game, see hs_store_boards_complete), and engines (the
+ * engine specs with stored evals, in engine-id order).
  * With json == false the same as aligned "name value" lines.
  */
 int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
@@ -183,10 +185,11 @@ typedef struct hs_query_args {
     const char *db;          /* --db DIR, or NULL */
     const char *broker;      /* --broker ADDR, or NULL */
     const char *position;    /* --position FILE.sgf, or NULL */
+    const char *board;       /* --board FILE.sgf, or NULL (the board index) */
     const char *engine;      /* --engine SPEC, or NULL */
     int engine_arg;          /* argv index of that SPEC (the last --engine), -1 if none:
                               * the CLI puts its canonical form there */
-    int game_index;          /* with --position: --game K (default 0) */
+    int game_index;          /* with --position or --board: --game K (default 0) */
     int timeout_ms;          /* --timeout MS: per try of a --broker request (0 = default) */
 } hs_query_args_t;
 
@@ -202,7 +205,8 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
  * Runs parsed arguments against s: stats, failed, or the row query, the output
  * to out and the notes a terminal user sees on stderr ("12 rows", "3 failed
  * games", for the table format only) to note (NULL = none). --position is not
- * run here (it reads a local SGF file: the CLI does it): HS_EUNSUPPORTED.
+ * run here, nor --board (they read a local SGF file: the CLI does it):
+ * HS_EUNSUPPORTED.
  * *rows (may be NULL) gets the rows written (0 for stats).
  * Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game id / source),
  * or a store error.

@@ -17,7 +17,7 @@
 
 static const char *const s_db_names[HS_DB_COUNT] = {
     "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
-    "jobs", "tasks", "taskstate", "meta",
+    "jobs", "tasks", "taskstate", "meta", "boards",
 };
 
 static void s_batch_lost(hs_store_t *s);
@@ -253,6 +253,12 @@ retry:
         goto fail_mdb;
     for (int i = 0; i < HS_DB_COUNT; i++) {
         rc = mdb_dbi_open(txn, s_db_names[i], rdonly ? 0 : MDB_CREATE, &s->dbi[i]);
+        if (rc == MDB_NOTFOUND && i == HS_DB_BOARDS) {
+            /* A store from before the board index: readable, index incomplete. */
+            s->boards_absent = true;
+            rc = 0;
+            continue;
+        }
         if (rc) {
             mdb_txn_abort(txn);
             if (rc == MDB_NOTFOUND) {
@@ -292,6 +298,10 @@ retry:
     }
     /* Format version and kept maps (store_evals.c). */
     if ((rc = hs__store_format_open(s, txn, schema)) == MDB_MAP_FULL) {
+        mdb_txn_abort(txn);
+        goto grow;
+    }
+    if (rc == 0 && (rc = hs__store_boards_open(s, txn)) == MDB_MAP_FULL) {
         mdb_txn_abort(txn);
         goto grow;
     }
@@ -376,6 +386,7 @@ void hs_store_close(hs_store_t **sp)
     free(s->pend);
     free(s->pend_hash);
     free(s->bloom);
+    free(s->bpend);
     hs_wire_buf_free(&s->log);
     hs_wire_buf_free(&s->rec);
     free(s);
@@ -547,6 +558,7 @@ int hs_store_begin(hs_store_t *s, hs_error_t *err)
         return hs__store_mdb_error(err, rc, "mdb_txn_begin");
     }
     s->log.len = 0;
+    s->bpend_n = 0;
     s->next_eval_seq = 0;
     s->next_task_id = 0;
     s->pend_at_begin = s->num_pend;
@@ -578,7 +590,9 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
 {
     if (!s->txn)
         return hs_error_set(err, HS_EBADSTATE, "no batch is open");
-    int rc = s_save_counters(s, err);
+    int rc = hs__store_boards_flush(s, err);
+    if (rc == 0)
+        rc = s_save_counters(s, err);
     if (rc) {
         hs_store_abort(s);
         return rc;
@@ -603,6 +617,11 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
     if (s->log.cap > (64u << 20)) {
         hs_wire_buf_free(&s->log);
     }
+    if (s->bpend_cap > (16u << 20)) {
+        free(s->bpend);
+        s->bpend = NULL;
+        s->bpend_cap = 0;
+    }
     /* The batch is committed whatever happens next. A failed index flush loses
      * nothing (the entries stay pending, and are retried at the next commit and at
      * close), so it is not reported as a failed commit. */
@@ -620,6 +639,7 @@ static void s_batch_lost(hs_store_t *s)
     s->txn = NULL;
     s->log.len = 0;
     s->next_task_id = 0;
+    s->bpend_n = 0;
     hs__store_pend_truncate(s, s->pend_at_begin);
     s->num_engines_seen = 0;
     /* The puts of an aborted batch did not happen; its lookups did (they are

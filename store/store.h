@@ -186,8 +186,8 @@ bool hs_store_in_batch(const hs_store_t *s);
 
 /*
  * Stores game g (its id must be set: hs_game_compute_id) read from `source` (may be
- * NULL) for job job_id (0 = none), with its player index entries and the source
- * index entry. When a game with the same id exists, only the source index entry is
+ * NULL) for job job_id (0 = none), with its player index entries, the source
+ * index entry and (a new game only) its board index entries. When a game with the same id exists, only the source index entry is
  * added and *existed (may be NULL) is set true.
  */
 int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
@@ -485,6 +485,7 @@ int hs_store_file_check(const char *dir, hs_store_file_info_t *info, hs_error_t 
 typedef struct hs_store_check_report {
     int64_t games, failed, sources, players, positions, evals, index_entries;
     int64_t engines, jobs, tasks;
+    int64_t boards;          /* board index entries (store_boards.c) */
     int64_t problems;        /* every one was passed to the callback */
 } hs_store_check_report_t;
 
@@ -495,8 +496,8 @@ typedef void (*hs_store_problem_cb)(void *ctx, const char *table, const char *wh
  * Verifies an open store in one read snapshot: every table walked with its
  * entry count against LMDB's, keys in order and of the right shape, every game,
  * eval, job and task record decoded with the store's own readers, every index
- * (sources, players, moves, evalidx, taskstate) pointing at records that exist
- * and agree, and every eval record referenced. Problems go to cb (may be NULL)
+ * (sources, players, moves, evalidx, taskstate, boards) pointing at records that
+ * exist and agree, and every eval record referenced. Problems go to cb (may be NULL)
  * and are counted in rep->problems; the return value is 0 even when problems were
  * found, or HS_ESTORE / HS_ENOMEM when the check itself could not run. LMDB's
  * own MDB_CORRUPTED / MDB_PAGE_NOTFOUND during a walk count as a problem of that

@@ -410,6 +410,24 @@ static void s_taskstate(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         s_problem(ck, "taskstate", "entry for a task that is not stored");
 }
 
+/* boards: board key (8) + game (16) + move (2) -> symmetry (1); the game exists.
+ * (Whether the key is right would take a replay per entry: `index` rebuilds.) */
+static void s_board(s_check_t *ck, const MDB_val *k, const MDB_val *v)
+{
+    const uint8_t *kp = k->mv_data;
+    if (k->mv_size != 26 || v->mv_size != 1 || *(const uint8_t *)v->mv_data >= 8) {
+        s_problem(ck, "boards", "malformed entry (key %zu, value %zu bytes)", k->mv_size,
+                  v->mv_size);
+        return;
+    }
+    if (!s_exists(ck, HS_DB_GAMES, kp + 8, 16)) {
+        char hex[33];
+        s_hex(kp + 8, 16, hex);
+        s_problem(ck, "boards", "game %s move %d: the game is not stored", hex,
+                  kp[24] << 8 | kp[25]);
+    }
+}
+
 /* Sizes the bitmap of referenced eval records from evaldata's last key; none
  * (and no orphan check) when that key is implausible for the entry count. */
 static void s_seen_alloc(s_check_t *ck)
@@ -438,8 +456,12 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
 {
     memset(rep, 0, sizeof *rep);
     s_check_t ck = { .s = s, .rep = rep, .cb = cb, .ctx = ctx };
+    /* Inside a batch, the batch's own board entries are walked too. */
+    int rc = hs__store_boards_flush(s, err);
+    if (rc)
+        return rc;
     /* One snapshot for the walks and for the record readers they call. */
-    int rc = hs_store_read_hold(s, err);
+    rc = hs_store_read_hold(s, err);
     bool own;
     if (rc == 0)
         rc = hs__store_rtxn(s, &ck.txn, &own, err);
@@ -461,6 +483,8 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
     rep->tasks = s_walk(&ck, HS_DB_TASKS, "tasks", s_task);
     int64_t states = s_walk(&ck, HS_DB_TASKSTATE, "taskstate", s_taskstate);
     s_walk(&ck, HS_DB_META, "meta", NULL);
+    if (!s->boards_absent)
+        rep->boards = s_walk(&ck, HS_DB_BOARDS, "boards", s_board);
     if (states != rep->tasks)
         s_problem(&ck, "taskstate", "%lld entries for %lld tasks", (long long)states,
                   (long long)rep->tasks);

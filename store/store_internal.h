@@ -23,6 +23,7 @@
 enum {
     HS_DB_GAMES, HS_DB_FAILED, HS_DB_SOURCES, HS_DB_PLAYERS, HS_DB_MOVES, HS_DB_EVALIDX,
     HS_DB_EVALDATA, HS_DB_ENGINES, HS_DB_JOBS, HS_DB_TASKS, HS_DB_TASKSTATE, HS_DB_META,
+    HS_DB_BOARDS,   /* last: a store written before the board index has no such table */
     HS_DB_COUNT
 };
 
@@ -77,6 +78,12 @@ struct hs_store {
     int num_engines_seen;
     hs_wire_buf_t rec;          /* scratch for encoding records */
     unsigned maps;              /* HS_STORE_MAP_* kept in new eval records (meta "maps") */
+    bool boards_absent;         /* a reader of a store without the `boards` table */
+    /* Board index entries of the open batch (key 26 + symmetry 1 bytes each), put
+     * in key order at commit: LMDB inserts sorted keys with far fewer cache
+     * misses than the hash order a game gives (store_boards.c). */
+    uint8_t *bpend;
+    size_t bpend_n, bpend_cap;
     /* counters not yet saved (writer) or kept in memory (reader) */
     int64_t d_lookups, d_hits, d_puts, d_dups;
 };
@@ -198,6 +205,17 @@ int hs__store_meta_u64(MDB_txn *txn, MDB_dbi dbi, const char *name, uint64_t *v)
  * true for a read-only handle, or when the filter cannot be built.
  */
 bool hs__store_idx_maybe(hs_store_t *s, MDB_txn *txn, const uint8_t key[20]);
+
+/* The board index (store_boards.c). open: in the open's transaction, a writer
+ * marks the index of a store without games complete (meta "boards"); 0 or an
+ * LMDB code. index: the entries of new game g (in the open batch). */
+int hs__store_boards_open(hs_store_t *s, MDB_txn *txn);
+int hs__store_boards_index(hs_store_t *s, const hs_game_t *g, int64_t *added,
+                          hs_error_t *err);
+/* Puts the batch's pending board entries (s->bpend) in key order, in the
+ * batch: at commit, and before a read of the index inside the batch. 0 or a
+ * store error. */
+int hs__store_boards_flush(hs_store_t *s, hs_error_t *err);
 
 /* The journal's record decoders (store_jobs.c), shared so that
  * tests/fuzz/fuzz_journal.c can feed them hostile records: key k (the 8-byte

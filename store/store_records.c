@@ -86,7 +86,7 @@ int hs__store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
 {
     static const char *const names[HS_DB_COUNT] = {
         "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
-        "jobs", "tasks", "taskstate", "meta",
+        "jobs", "tasks", "taskstate", "meta", "boards",
     };
     MDB_txn *txn;
     bool own;
@@ -141,6 +141,10 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
             if ((rc = hs__store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err)))
                 goto out;
         }
+        /* A new game's boards go into the index in the same batch: one replay
+         * per game, and the index is never behind the games. */
+        if ((rc = hs__store_boards_index(s, g, NULL, err)))
+            goto out;
     } else {
         rc = 0;
         if (existed)

@@ -1,0 +1,207 @@
+/*
+ * store/query_args.c — the arguments of `hyeongse query` (store/query.h): one
+ * parser and one runner for the CLI (`query --db`) and the broker (a QUERY from
+ * `query --broker`), so both print the same bytes; and the QUERY text coding.
+ */
+#include "store/query.h"
+
+#include "core/poskey.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------ the arguments of `query` */
+
+static int s_need(int argc, char *const *argv, int i, hs_error_t *err)
+{
+    if (i + 1 >= argc)
+        return hs_error_set(err, HS_EINVAL, "%s needs a value", argv[i]);
+    return 0;
+}
+
+int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_error_t *err)
+{
+    memset(a, 0, sizeof *a);
+    hs_query_init(&a->q);
+    a->games = true;
+    a->engine_arg = -1;
+    const char *game_arg = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        bool value = !strcmp(s, "--db") || !strcmp(s, "--broker") || !strcmp(s, "game") ||
+                     !strcmp(s, "--game") || !strcmp(s, "--position") || !strcmp(s, "--board") || !strcmp(s, "--path") ||
+                     !strcmp(s, "--player") || !strcmp(s, "--move") || !strcmp(s, "--swing") ||
+                     !strcmp(s, "--engine") || !strcmp(s, "--limit") || !strcmp(s, "--format") ||
+                     !strcmp(s, "--timeout");
+        if (value && s_need(argc, argv, i, err) < 0)
+            return err ? err->code : HS_EINVAL;
+        const char *v = value ? argv[++i] : NULL;
+        char *end;
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            a->help = true;
+        } else if (!strcmp(s, "--db")) {
+            a->db = v;
+        } else if (!strcmp(s, "--broker")) {
+            a->broker = v;
+        } else if (!strcmp(s, "--timeout")) {
+            long t = strtol(v, &end, 10);
+            if (*end || t < 100 || t > 3600000)
+                return hs_error_set(err, HS_EINVAL, "--timeout needs a number of ms 100..3600000");
+            a->timeout_ms = (int)t;
+        } else if (!strcmp(s, "stats")) {
+            a->stats = true;
+        } else if (!strcmp(s, "failed")) {
+            a->failed = true;
+        } else if (!strcmp(s, "game") || !strcmp(s, "--game")) {
+            game_arg = v;   /* a game id, or with --position an index */
+        } else if (!strcmp(s, "--position")) {
+            a->position = v;
+        } else if (!strcmp(s, "--board")) {
+            a->board = v;
+        } else if (!strcmp(s, "--no-games")) {
+            a->games = false;
+        } else if (!strcmp(s, "--path")) {
+            a->q.source = v;
+        } else if (!strcmp(s, "--player")) {
+            a->q.player = v;
+        } else if (!strcmp(s, "--move")) {
+            long m = strtol(v, &end, 10);
+            if (!*v || *end || m < 0 || m > 65535)
+                return hs_error_set(err, HS_EINVAL, "--move needs a number 0..65535");
+            a->q.move = (int)m;
+        } else if (!strcmp(s, "--swing")) {
+            a->q.swing = strtod(v, &end);
+            if (*end || !(a->q.swing > 0))
+                return hs_error_set(err, HS_EINVAL, "--swing needs a positive number");
+        } else if (!strcmp(s, "--engine")) {
+            a->engine = v;
+            a->engine_arg = i;
+        } else if (!strcmp(s, "--ownership")) {
+            a->q.ownership = true;
+        } else if (!strcmp(s, "--limit")) {
+            /* A bad count must not turn into 0 (no limit) or a huge limit. */
+            errno = 0;
+            long long n = strtoll(v, &end, 10);
+            if (!*v || *end || errno || n < 1)
+                return hs_error_set(err, HS_EINVAL, "--limit needs a whole number of rows "
+                                    "from 1 to %lld, not '%s'", LLONG_MAX, v);
+            a->q.limit = n;
+        } else if (!strcmp(s, "--format")) {
+            if (hs_query_format_parse(v, &a->q.format))
+                return hs_error_set(err, HS_EINVAL, "unknown format '%s'", v);
+        } else if (!strcmp(s, "--json")) {
+            a->json = true;
+        } else {
+            return hs_error_set(err, HS_EINVAL, "unknown argument '%s' (see --help)", s);
+        }
+    }
+    if (a->board) {
+        /* The index answers about boards, not engines or formats: refuse what
+         * it would silently ignore. */
+        if (a->position || a->stats || a->failed || a->q.source || a->q.player ||
+            a->q.swing > 0 || a->engine || a->q.ownership || a->q.limit || !a->games ||
+            a->q.format != HS_QUERY_TABLE)
+            return hs_error_set(err, HS_EINVAL, "--board goes with --move, --game K and "
+                                                "--json only");
+    }
+    if (a->position || a->board) {
+        const char *opt = a->board ? "--board" : "--position";
+        if (a->q.move < 0)
+            return hs_error_set(err, HS_EINVAL, "%s needs --move N", opt);
+        if (a->stats || a->failed || a->q.source || a->q.player || a->q.swing > 0)
+            return hs_error_set(err, HS_EINVAL, "--position goes with --move, --game K, --engine, "
+                                                "--no-games, --ownership and --format only");
+        if (game_arg) {
+            char *end;
+            long k = strtol(game_arg, &end, 10);
+            if (!*game_arg || *end || k < 0 || k > 1000000)
+                return hs_error_set(err, HS_EINVAL, "with %s, --game K is the game's "
+                                                    "index in the file (0 = the first)", opt);
+            a->game_index = (int)k;
+        }
+    } else {
+        a->q.game = game_arg;
+    }
+    if (a->json)
+        a->q.format = HS_QUERY_JSONL;
+    if (a->engine)
+        a->q.engine_id = hs_engine_config_id(a->engine);
+    return 0;
+}
+
+int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
+                      int64_t *nrows, hs_error_t *err)
+{
+    int64_t rows = 0, dummy;
+    int rc;
+    if (!nrows)
+        nrows = &dummy;
+    *nrows = 0;
+    if (a->position || a->board)
+        return hs_error_set(err, HS_EUNSUPPORTED, "%s reads a local SGF file: "
+                                                  "query the store with --db DIR",
+                            a->position ? "--position" : "--board");
+    if (a->stats)
+        return hs_query_stats(s, out, a->json, err);
+    if (a->failed) {
+        rc = hs_query_failed(s, out, a->q.format, &rows, err);
+        *nrows = rows;
+        if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
+            fprintf(note, "%lld failed games\n", (long long)rows);
+        return rc;
+    }
+    rc = hs_query_run(s, &a->q, out, &rows, err);
+    *nrows = rows;
+    if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
+        fprintf(note, "%lld rows\n", (long long)rows);
+    return rc;
+}
+
+int hs_query_args_join(int argc, char *const *argv, char **text, hs_error_t *err)
+{
+    size_t len = 1;
+    for (int i = 0; i < argc; i++) {
+        if (strchr(argv[i], HS_QUERY_ARG_SEP))
+            return hs_error_set(err, HS_EINVAL, "an argument holds the byte 0x1F");
+        len += strlen(argv[i]) + 1;
+    }
+    char *t = malloc(len), *p = t;
+    if (!t)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    for (int i = 0; i < argc; i++) {
+        size_t n = strlen(argv[i]);
+        memcpy(p, argv[i], n);
+        p += n;
+        *p++ = HS_QUERY_ARG_SEP;
+    }
+    *p = '\0';
+    *text = t;
+    return 0;
+}
+
+int hs_query_args_split(const char *text, int *argc, char ***argv, hs_error_t *err)
+{
+    size_t len = strlen(text);
+    int n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == HS_QUERY_ARG_SEP;
+    if ((len > 0 && text[len - 1] != HS_QUERY_ARG_SEP) || n > 256)
+        return hs_error_set(err, HS_EINVAL, "malformed query text (arguments end with 0x1F; "
+                                            "at most 256)");
+    char **v = malloc(sizeof *v * ((size_t)n + 1) + len + 1);
+    if (!v)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    char *p = (char *)(v + n + 1);
+    memcpy(p, text, len + 1);
+    for (int i = 0; i < n; i++) {
+        v[i] = p;
+        p = strchr(p, HS_QUERY_ARG_SEP);
+        *p++ = '\0';
+    }
+    v[n] = NULL;
+    *argc = n;
+    *argv = v;
+    return 0;
+}
