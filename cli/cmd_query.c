@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
 #include "core/game.h"
-#include "core/sgf.h"
 #include "broker/client.h"
 #include "fault_guard.h"
+#include "sgf_file.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "worker/engine.h"
@@ -82,38 +81,6 @@ static void s_usage(FILE *out)
         "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
 }
 
-/* Game `index` of the SGF file at path into *g (initialised here). */
-static int s_read_sgf_game(const char *path, int index, hs_game_t *g, hs_error_t *err)
-{
-    char *data = NULL;
-    size_t len = 0;
-    /* Past the SGF reader's file limit the parse would refuse it anyway. */
-    int rc = hs_buf_read_file(path, (size_t)64 << 20, &data, &len, err);
-    if (rc)
-        return rc;
-    hs_sgf_collection_t *c = hs_sgf_parse_ex(data, len, NULL, HS_SGF_RECOVER, err);
-    free(data);
-    if (!c)
-        return err->code ? err->code : HS_EPARSE;
-    hs_error_clear(err);
-    if (index >= c->num_trees) {
-        rc = hs_error_set(err, HS_EINVAL, "%s has %d game(s); no game %d", path, c->num_trees,
-                          index);
-        hs_sgf_destroy(&c);
-        return rc;
-    }
-    const hs_sgf_tree_t *t = &c->trees[index];
-    if (t->status || !t->root) {
-        rc = hs_error_set(err, HS_EPARSE, "%s game %d: %s", path, index,
-                          t->message && *t->message ? t->message : "empty game tree");
-        hs_sgf_destroy(&c);
-        return rc;
-    }
-    rc = hs_game_from_sgf(t->root, g, err);
-    hs_sgf_destroy(&c);
-    return rc;
-}
-
 /*
  * --position: game `index` of the SGF file, replayed to q->move, looked up. The
  * game the store holds under the same id (same size, setup, moves and komi) is
@@ -123,7 +90,7 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
                             bool games, int64_t *evals, hs_error_t *err)
 {
     hs_game_t g;
-    int rc = s_read_sgf_game(path, index, &g, err);
+    int rc = hs__cli_sgf_game(path, index, &g, err);
     if (rc)
         return rc;
     hs_game_t stored;
@@ -152,19 +119,8 @@ static int s_query_position(hs_store_t *s, const char *path, int index, const hs
 static int s_query_board(hs_store_t *s, const hs_query_args_t *a, int64_t *hits,
                          hs_error_t *err)
 {
-    hs_game_t g;
-    int rc = s_read_sgf_game(a->board, a->game_index, &g, err);
-    if (rc)
-        return rc;
-    if (a->q.move > g.num_moves) {
-        rc = hs_error_set(err, HS_EINVAL, "--move %d: game %d of %s has %d moves", a->q.move,
-                          a->game_index, a->board, g.num_moves);
-        hs_game_fini(&g);
-        return rc;
-    }
     hs_board_t b;
-    rc = hs_game_replay(&g, a->q.move, &b, err);
-    hs_game_fini(&g);
+    int rc = hs__cli_sgf_board(a->board, a->game_index, a->q.move, &b, err);
     if (rc)
         return rc;
     hs_board_answer_t ans;

@@ -46,8 +46,8 @@ int hs__cli_sgf_board(const char *path, int index, int move, hs_board_t *b, hs_e
     if (rc)
         return rc;
     if (move > g.num_moves)
-        rc = hs_error_set(err, HS_EINVAL, "%s game %d has %d moves; no move %d", path, index,
-                          g.num_moves, move);
+        rc = hs_error_set(err, HS_EINVAL, "--move %d: game %d of %s has %d moves", move,
+                          index, path, g.num_moves);
     else
         rc = hs_game_replay(&g, move, b, err);
     hs_game_fini(&g);

@@ -11,6 +11,8 @@
 #      game id (same size, setup, moves and komi) and it holds C, TB/TW comments;
 #   D. --format png,svg writes the pictures as files, and the PNGs are drawn
 #      (not blank); --game ID alone; --player NAME;
+#      --board FILE --move N: a mirrored copy of a game finds it, with the next
+#      move in the asked orientation;
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
 #      unknown game, --out naming a file, no store: a clear message, exit 2 or 1.
 set -u
@@ -82,6 +84,22 @@ fi
 player=$(sed -n '2p' "$tmp/r/csv/players.csv" | cut -d, -f1)
 "$BIN" report --db "$tmp/db" --player "$player" --out "$tmp/pl" --format html --quiet 2> /dev/null
 check "D: --player NAME: every game of the player" "$(ls "$tmp/pl/games/"*.html | wc -l)" 4
+
+# The position explorer: the board after move 10 of a game of the job, asked
+# mirrored left to right, is found in the index with the move played next.
+one=$(ls "$tmp"/selfplay9/*.sgf | head -1)
+python3 -c '
+import re, sys
+flip = {c: "abcdefghi"[8 - i] for i, c in enumerate("abcdefghi")}
+print(re.sub(r"([BW])\[([a-i])([a-i])\]", lambda m: m[1] + "[" + flip[m[2]] + m[3] + "]", sys.stdin.read()))' < "$one" > "$tmp/mirrored.sgf"
+"$BIN" report --db "$tmp/db" --board "$tmp/mirrored.sgf" --move 10 --out "$tmp/board" --quiet 2> "$tmp/err"
+check "D: --board FILE --move 10: exit status" "$?" 0
+check "D: --board: the explorer's section" "$(grep -c '<section id="board">' "$tmp/board/index.html")" 1
+check "D: --board: the game that reached it" "$(grep -c 'reached in 1 stored game (any orientation)' "$tmp/board/index.html")" 1
+next=$(sed -n '/id="board-next"/,/<\/table>/p' "$tmp/board/index.html" | grep -o '<td>A</td><td>[A-J][0-9]</td>' | sed 's/.*<td>\([A-J][0-9]\)<\/td>/\1/')
+move11=$(grep -o ';[BW]\[[a-i][a-i]\]' "$tmp/mirrored.sgf" | sed -n 11p | sed 's/.*\[\(.\)\(.\)\]/\1 \2/' |
+         awk '{ c = index("abcdefghi", $1); r = index("abcdefghi", $2); printf "%s%d", substr("ABCDEFGHJ", c, 1), 10 - r }')
+check "D: --board: move 11 as the next move, in the asked (mirrored) orientation" "$next" "$move11"
 
 # E.
 expect_fail() {   # DESCRIPTION STATUS MESSAGE-PATTERN ARGS...
