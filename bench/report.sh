@@ -7,7 +7,8 @@
 #   defaults: build-release, 1000 games of the pro archive, judge, the report's
 #   default formats (html,csv,json,sgf); FORMATS=all adds every picture as SVG
 #   and PNG files.
-# Peak memory is /usr/bin/time's maximum resident set size of the report alone.
+# Peak memory is /usr/bin/time's maximum resident set size of the report alone; it
+# counts the store's pages LMDB maps read-only (page cache) as well as the heap.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build-release}
