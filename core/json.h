@@ -1,6 +1,7 @@
 /*
  * core/json.h — JSON string literals, the one escaper every JSON writer uses
- * (`ingest --json`, `query --json`, `judge --json`, the query layer).
+ * (`ingest --json`, `query --json`, `judge --json`, the query layer), and its
+ * CSV counterpart (`query --format csv`, the report's tables).
  *
  * File names, player names and messages may hold bytes that are not UTF-8 (a
  * tar member named in Latin-1, a store written before names were repaired);
@@ -16,5 +17,11 @@
 
 /* Writes s (NULL = "") to out as a JSON string literal, quotes included. */
 void hs_json_string(FILE *out, const char *s);
+
+/* Writes s (NULL = "") as one CSV field (RFC 4180): as it is, or quoted with
+ * its quotes doubled when it holds a comma, a quote, CR or LF. Bytes pass
+ * unchanged (the CSV readers of pandas and spreadsheets take them as they
+ * come). Here beside the JSON escaper: the two text formats scripts read. */
+void hs_csv_string(FILE *out, const char *s);
 
 #endif

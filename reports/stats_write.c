@@ -175,29 +175,13 @@ static bool s_format_real(double d, char buf[64])
     return true;
 }
 
-/* RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
-static void s_csv_text(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void s_csv_cell(FILE *out, const s_cell_t *c)
 {
     char buf[64];
     if (c->type == S_INT)
         fprintf(out, "%" PRId64, c->i);
     else if (c->type == S_TEXT)
-        s_csv_text(out, c->s ? c->s : "");
+        hs_csv_string(out, c->s);
     else if (s_format_real(c->d, buf))
         fputs(buf, out);
 }

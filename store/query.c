@@ -29,24 +29,6 @@ void hs_query_init(hs_query_t *q)
     q->move = -1;
 }
 
-/* CSV field: quoted when it holds a comma, quote or newline. */
-static void s_csv(FILE *out, const char *s)
-{
-    if (!s)
-        s = "";
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 /* State of one query run, shared by the per-game and per-eval callbacks. */
 typedef struct {
     hs_store_t *s;
@@ -171,7 +153,7 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         break;
     case HS_QUERY_CSV:
         fprintf(out, "%s,%d,", r->idhex, e->move_number);
-        s_csv(out, eng);
+        hs_csv_string(out, eng);
         fputc(',', out);
         s_num(out, e->score_lead, "");
         fputc(',', out);
@@ -179,15 +161,15 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         fputc(',', out);
         s_num(out, swing, "");
         fputc(',', out);
-        s_csv(out, e->result);
+        hs_csv_string(out, e->result);
         fputc(',', out);
-        s_csv(out, r->game.black);
+        hs_csv_string(out, r->game.black);
         fputc(',', out);
-        s_csv(out, r->game.white);
+        hs_csv_string(out, r->game.white);
         fputc(',', out);
-        s_csv(out, r->source);
+        hs_csv_string(out, r->source);
         fputc(',', out);
-        s_csv(out, e->error);
+        hs_csv_string(out, e->error);
         hs__query_csv_net(out, e);
         fputc('\n', out);
         break;
@@ -323,9 +305,9 @@ static int s_failed_row(void *ctx, const char *source, const char *reason, uint6
     } else if (c->format == HS_QUERY_CSV) {
         if (c->rows == 0)
             fputs("source,reason,job\n", out);
-        s_csv(out, source);
+        hs_csv_string(out, source);
         fputc(',', out);
-        s_csv(out, reason);
+        hs_csv_string(out, reason);
         fprintf(out, ",%llu\n", (unsigned long long)job_id);
     } else {
         fprintf(out, "%s\n    %s (job %llu)\n", source, reason, (unsigned long long)job_id);
@@ -483,15 +465,15 @@ static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
         break;
     case HS_QUERY_CSV:
         fprintf(out, "eval,%s,", r->keyhex);
-        s_csv(out, r->spec);
+        hs_csv_string(out, r->spec);
         fputc(',', out);
         s_num(out, e->score_lead, "");
         fputc(',', out);
         if (!isnan(e->win_rate)) fprintf(out, "%.4f", e->win_rate);
         fputc(',', out);
-        s_csv(out, e->result);
+        hs_csv_string(out, e->result);
         fputc(',', out);
-        s_csv(out, e->error);
+        hs_csv_string(out, e->error);
         fputs(",,,", out);
         hs__query_csv_net(out, e);
         fputc('\n', out);
@@ -540,7 +522,7 @@ static int s_pos_game_row(s_pos_run_t *r, const struct s_reach *g, hs_error_t *e
         break;
     case HS_QUERY_CSV:
         fprintf(out, "game,%s,,,,,,%s,%d,", r->keyhex, hex, g->move);
-        s_csv(out, source);
+        hs_csv_string(out, source);
         fputs(",,\n", out);
         break;
     default:
