@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/poskey.h"
 #include "reports/game_report.h"
 #include "reports/html_internal.h"
 #include "reports/stats.h"
@@ -88,21 +89,17 @@ static int s_filter_job(s_ids_t *ids, hs_error_t *err)
     return 0;
 }
 
+/* A game id from its 32 hex digits (as query prints it): core's key parser,
+ * then the two big-endian halves. */
 static int s_parse_hex(const char *hex, uint64_t id[2])
 {
-    if (!hex || strlen(hex) != 32)
+    uint8_t k[16];
+    if (!hex || hs_key_parse(hex, k) < 0)
         return HS_EINVAL;
-    for (int half = 0; half < 2; half++) {
-        uint64_t v = 0;
-        for (int i = 0; i < 16; i++) {
-            char ch = hex[half * 16 + i];
-            int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                  : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-            if (d < 0)
-                return HS_EINVAL;
-            v = v << 4 | (uint64_t)d;
-        }
-        id[half] = v;
+    id[0] = id[1] = 0;
+    for (int i = 0; i < 8; i++) {
+        id[0] = id[0] << 8 | k[i];
+        id[1] = id[1] << 8 | k[8 + i];
     }
     return 0;
 }
