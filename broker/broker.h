@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/wire_curve.h"
 
 /*
  * Default positions per task. A task is the unit of leasing, retrying and
@@ -86,6 +87,30 @@ typedef struct hs_broker_config {
     void (*on_serving)(void *arg, const char *endpoints);
     void *on_serving_arg;
     int verbose;               /* log events to stderr */
+
+    /* ---- security (docs/SECURITY.md) ----
+     * With curve NULL the broker speaks plaintext and every peer has every
+     * right (one anonymous admin): allowed on inproc://, ipc:// and loopback
+     * tcp binds, and on any other bind only with insecure set (the broker
+     * then warns); otherwise hs_broker_run fails at once with HS_EINVAL. With
+     * curve set, every tcp/ipc bind is a CURVE server and a ZAP handler (on
+     * the broker's thread) admits only the keys of these lists: a worker key
+     * may lease tasks and return results; a client key may submit jobs and
+     * read, query and cancel its own; an admin key is a client with every
+     * job's rights. A key may be in several lists. Lists are borrowed until
+     * hs_broker_run returns. */
+    const hs_curve_pair_t *curve;          /* the broker's key pair, or NULL */
+    const hs_curve_list_t *worker_keys;    /* may be NULL = none */
+    const hs_curve_list_t *client_keys;
+    const hs_curve_list_t *admin_keys;
+    int insecure;                          /* plaintext on a non-loopback bind */
+
+    /* ---- limits per client key (the anonymous client counts as one) ----
+     * Past a limit a SUBMIT gets an ERROR (HS_ELIMIT) saying which; the
+     * broker and other clients go on. */
+    int limit_jobs;            /* running jobs (<= 0: 64) */
+    int limit_games;           /* games queued and unfinished (<= 0: queue_max) */
+    int64_t limit_upload;      /* SUBMIT bytes a minute (<= 0: 512 MiB) */
 } hs_broker_config_t;
 
 /*

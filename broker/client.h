@@ -26,6 +26,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/wire.h"
+#include "core/wire_curve.h"
 
 typedef struct hs_client hs_client_t;
 
@@ -37,6 +38,16 @@ typedef struct hs_client hs_client_t;
  */
 int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
                   int retries, hs_error_t *err);
+
+/*
+ * hs_client_new for a CURVE broker: every socket the client opens (each Lazy
+ * Pirate retry opens one) is a CURVE client with keys (copied; NULL = plaintext,
+ * the same as hs_client_new). A broker that refuses the key never answers:
+ * requests end in HS_ETIMEOUT, whose message says that the key may be unknown.
+ */
+int hs_client_new_curve(hs_client_t **out, void *zmq_ctx, const char *endpoint,
+                        int timeout_ms, int retries, const hs_curve_client_t *keys,
+                        hs_error_t *err);
 
 /*
  * Makes requests give up (HS_ECANCELED) at the next try once *flag is non-zero:

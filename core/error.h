@@ -36,7 +36,8 @@
     X(HS_EFULL,     -16,  "full")                                               \
     X(HS_EAGAIN,    -17,  "try again")                                         \
     X(HS_ECORRUPT,  -18,  "corrupt data")                                       \
-    X(HS_ENOSPC,    -19,  "no space left on device")
+    X(HS_ENOSPC,    -19,  "no space left on device")                             \
+    X(HS_EPERM,     -20,  "permission denied")
 
 enum hs_error_code {
 #define HS_ERROR_ENUM(name, value, desc) name = value,

@@ -68,6 +68,9 @@ typedef struct hs_worker_config {
     int net_batch;             /* positions per net batch (0: the backend's default) */
     int net_threads;           /* threads each net instance may use (0: the backend's
                                 * default, every core for cpu) */
+    /* CURVE keys for a tcp:// broker that requires them (docs/SECURITY.md);
+     * NULL = plaintext. Borrowed until hs_worker_run returns. */
+    const struct hs_curve_client *curve;
 } hs_worker_config_t;
 
 /* Counters filled by hs_worker_run (may be read after it returns). */
