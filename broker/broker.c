@@ -692,8 +692,11 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     if (!cfg || !cfg->bind || !cfg->db_dir || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "broker: bind, db_dir and stop are required");
     int rc = hs__bind_check(cfg, err);   /* before anything is opened: fail at once */
-    if (rc < 0)
+    if (rc < 0) {
+        if (cfg->ready)
+            atomic_store(cfg->ready, -1);
         return rc;
+    }
     hs__broker_t b = { .cfg = cfg };
     b.hb_ms = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
     b.liveness = cfg->liveness > 0 ? cfg->liveness : 3;
