@@ -10,7 +10,7 @@
  * uploading jobs were granted and have not sent yet, so two jobs of one key
  * cannot both spend the same room. A job's first SUBMIT has no grant yet: it
  * may add one game (what hs_submitter sends before it knows its credit), or as
- * many as a grant would be now. Jobs and games are counted from the jobs
+ * many as a grant would be now (after a broker restart, as its room allows). Jobs and games are counted from the jobs
  * themselves (no counter to drift); only the upload windows are kept here.
  */
 #include "broker/broker_internal.h"
@@ -139,8 +139,13 @@ int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global)
 {
     if (j->granted_known)
         return j->granted;
-    int64_t room = s_room(b, j), a = global < room ? global : room;
-    return a < 1 ? 1 : (int)a;
+    /* No grant: a new job (bounded by the queue too), or a job loaded after a
+     * restart, whose client may still hold a credit the broker gave before it;
+     * that one batch is bounded by the key's room only, so it is not refused. */
+    int64_t a = s_room(b, j);
+    if (j->rec.games_total == 0 && global < a)
+        a = global;
+    return a < 1 ? 1 : a > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)a;
 }
 
 void hs__limit_why(hs__broker_t *b, const hs__bjob_t *j, const hs__peer_t *p, int allowance,
