@@ -613,6 +613,38 @@ static void s_test_flood(void *x, void *y, void *admin, uint64_t jy1)
     hs_wire_msg_fini(&r);
 }
 
+/* An inproc:// peer of a CURVE broker is in its process: no handshake, every
+ * right (an embedding program); a tcp stranger of the same broker is still
+ * refused. */
+static void s_test_inproc(const s_keys_t *k)
+{
+    void *ctx = zmq_ctx_new();
+    hs_test_broker_t *tb = calloc(1, sizeof *tb);
+    char dir[] = "/tmp/hs-test-secinproc-XXXXXX";
+    HS_CHECK(mkdtemp(dir) != NULL);
+    tb->cfg = (hs_broker_config_t){ .bind = "inproc://hs-sec-inproc,tcp://127.0.0.1:*",
+                                    .zmq_ctx = ctx, .db_dir = dir,
+                                    .store_flags = HS_STORE_NOSYNC, .curve = &k->server,
+                                    .worker_keys = &k->workers, .client_keys = &k->clients,
+                                    .admin_keys = &k->admins };
+    hs_test_broker_start(tb);
+    void *in = s_dealer(ctx, "inproc://hs-sec-inproc", NULL, k, NULL, NULL);
+    hs_wire_msg_t r;
+    s_req_id(in, HS_WIRE_STATUS, 0, &r);
+    HS_CHECK_INT(r.type, HS_WIRE_STATUS_REPLY);
+    hs_wire_msg_fini(&r);
+    const char *tcp = strchr(tb->endpoint, ',');
+    void *mon;
+    void *stranger = s_dealer(ctx, tcp ? tcp + 1 : "", &k->stranger, k, "mon-inproc", &mon);
+    HS_CHECK_INT(s_handshake(mon), ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+    zmq_close(stranger);
+    zmq_close(in);
+    hs_test_broker_stop(tb);
+    zmq_ctx_term(ctx);
+    hs_test_rm_store(dir);
+    free(tb);
+}
+
 static void s_test_secure_broker(const s_keys_t *k)
 {
     hs_test_broker_t *tb = calloc(1, sizeof *tb);
@@ -680,6 +712,7 @@ int main(void)
     s_test_store_owner(&k);
     s_test_bind_rules();
     s_test_secure_broker(&k);
+    s_test_inproc(&k);
     hs_curve_list_free(&k.workers);
     hs_curve_list_free(&k.clients);
     hs_curve_list_free(&k.admins);
