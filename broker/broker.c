@@ -371,29 +371,6 @@ static int s_submit_credit(hs__broker_t *b)
     return c > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)c;
 }
 
-/* The games of SUBMIT s to running job j, up to the new games its grant allows
- * (broker_limits.c). *cut: games past the grant were left out. */
-static int s_submit_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *s,
-                          int allowance, bool *cut)
-{
-    int accepted = 0, added = 0;
-    *cut = false;
-    for (int i = 0; i < s->num_games; i++) {
-        if (added >= allowance) {
-            *cut = true;
-            break;
-        }
-        /* A duplicate adds no game to the job, so a resent batch is free. */
-        int64_t before = j->rec.games_total;
-        bool ok = false;
-        if (hs__job_add_game(b, j, &s->games[i], &ok) < 0)
-            break;
-        accepted += ok;
-        added += j->rec.games_total > before;
-    }
-    return accepted;
-}
-
 /* s arrived in a body of bytes bytes from peer p (docs/SECURITY.md: a client
  * reaches only its own jobs, within its limits). */
 static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
@@ -438,7 +415,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     bool cut = false;
     if (j->rec.state == HS_JOB_RUNNING) {
         int allowance = hs__limit_allowance(b, j, s_submit_credit(b));
-        accepted = s_submit_games(b, j, s, allowance, &cut);
+        accepted = hs__limit_add_games(b, j, s, allowance, &cut);
         if (cut) {
             /* The grant is spent; the next SUBMIT (empty, to ask) gets a new one. */
             j->granted = 0;
@@ -604,15 +581,10 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
         b->dropped++;
         return;
     }
-    /* The role its key has for the magic it speaks (docs/SECURITY.md, "Roles"):
-     * a worker message from a key that is no worker's is dropped unanswered; a
+    /* A worker message from a key that is no worker's is dropped unanswered; a
      * client waits for a reply, so it is told. */
     hs__peer_t peer;
-    hs__peer_of(b, &fr[2], &peer);
-    if (is_worker ? !peer.worker : !(peer.client || peer.admin)) {
-        if (b->refused++ < 10)
-            HS__LOG(b, "refused a %s message from a key without that role\n",
-                    is_worker ? "worker" : "client");
+    if (!hs__peer_allowed(b, &fr[2], is_worker, &peer)) {
         if (!is_worker)
             s_send_error(b, o, id, id_len, HS_EPERM, "this key may not submit or read jobs: "
                          "it is in no client or admin allow-list (--clients, --admins)");
@@ -813,8 +785,8 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
             *err = b.err;
     }
     HS__LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
-              "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their role, "
-          "%llu handshakes refused\n",
+              "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their "
+              "role, %llu handshakes refused\n",
           (unsigned long long)b.rounds, (unsigned long long)b.messages,
           (unsigned long long)b.bodies, (unsigned long long)b.commits,
           (unsigned long long)b.sent_tasks, (unsigned long long)b.sent_msgs,

@@ -157,6 +157,9 @@ void hs__zap_close(hs__broker_t *b);
 /* The rights of the peer that sent frame (any frame but the identity: the ZAP
  * handler's User-Id rides on those). */
 void hs__peer_of(const hs__broker_t *b, zmq_msg_t *frame, hs__peer_t *p);
+/* hs__peer_of, then whether the peer's role allows a message of its kind
+ * (is_worker: HSW1); a refusal is counted and logged (--verbose, the first ten). */
+bool hs__peer_allowed(hs__broker_t *b, zmq_msg_t *frame, bool is_worker, hs__peer_t *p);
 /* Whether peer p may see and act on job j: an admin, or its owner. */
 bool hs__job_visible(const hs__bjob_t *j, const hs__peer_t *p);
 
@@ -170,6 +173,10 @@ int hs__limit_jobs(hs__broker_t *b, const hs__peer_t *p, char *why, size_t size)
 /* New games a SUBMIT to j may add: what j was granted (its first SUBMIT: one, or
  * more when the credit now allows). global: the queue's credit now. */
 int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global);
+/* Adds the games of SUBMIT s to running job j, at most allowance new ones: the
+ * games accepted (duplicates included). *cut: games past it were left out. */
+int hs__limit_add_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *s,
+                        int allowance, bool *cut);
 /* Why a SUBMIT to j that carried more new games than hs__limit_allowance was cut. */
 void hs__limit_why(hs__broker_t *b, const hs__bjob_t *j, const hs__peer_t *p, int allowance,
                    char *why, size_t size);

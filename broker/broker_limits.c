@@ -148,6 +148,27 @@ int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global)
     return a < 1 ? 1 : a > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)a;
 }
 
+int hs__limit_add_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *s,
+                        int allowance, bool *cut)
+{
+    int accepted = 0, added = 0;
+    *cut = false;
+    for (int i = 0; i < s->num_games; i++) {
+        if (added >= allowance) {
+            *cut = true;
+            break;
+        }
+        /* A duplicate adds no game to the job, so a resent batch is free. */
+        int64_t before = j->rec.games_total;
+        bool ok = false;
+        if (hs__job_add_game(b, j, &s->games[i], &ok) < 0)
+            break;
+        accepted += ok;
+        added += j->rec.games_total > before;
+    }
+    return accepted;
+}
+
 void hs__limit_why(hs__broker_t *b, const hs__bjob_t *j, const hs__peer_t *p, int allowance,
                    char *why, size_t size)
 {

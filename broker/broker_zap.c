@@ -267,6 +267,17 @@ void hs__peer_of(const hs__broker_t *b, zmq_msg_t *frame, hs__peer_t *p)
     p->key[HS_CURVE_KEY_LEN] = '\0';
 }
 
+bool hs__peer_allowed(hs__broker_t *b, zmq_msg_t *frame, bool is_worker, hs__peer_t *p)
+{
+    hs__peer_of(b, frame, p);
+    if (is_worker ? p->worker : p->client || p->admin)
+        return true;
+    if (b->refused++ < 10)
+        HS__LOG(b, "refused a %s message from a key without that role\n",
+                is_worker ? "worker" : "client");
+    return false;
+}
+
 bool hs__job_visible(const hs__bjob_t *j, const hs__peer_t *p)
 {
     return p->admin || !strcmp(j->rec.owner, p->key);
