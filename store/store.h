@@ -87,6 +87,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/wire.h"
+#include "core/wire_curve.h"
 
 /* Version of the store's format, in meta "schema" (docs/STORE.md): 1 = every
  * record MessagePack without a checksum; 2 = records checksummed, evals compact.
@@ -362,6 +363,9 @@ typedef struct hs_store_job {
     int64_t positions_total, positions_done;
     int64_t created_unix, updated_unix;
     char reason[256];            /* why it failed / was canceled, or "" */
+    char owner[HS_CURVE_KEY_LEN + 1];  /* the submitting client's CURVE public key
+                                 * (Z85), "" = anonymous (a plaintext broker, or a
+                                 * record written before owners existed) */
 } hs_store_job_t;
 
 /* Creates a job from *job (its id is ignored) and sets job->id (1, 2, 3, ...). */
