@@ -365,8 +365,9 @@ static void s_ref_name(const char *ref, size_t len, char *out, size_t size)
 }
 
 /* One allow-list line into *l (blank and comment lines add nothing). A line
- * starts with a key or "@file"; a key may begin with '#' (it is Z85), so a
- * line is a comment only when its first word is not a key. */
+ * starts with a key or "@file". Z85 has '#', but never as a key's first
+ * character (that digit is at most 82 of 85), so '#' first is a comment;
+ * after the key and name, " #" starts one. */
 static int s_list_line(const char *list, int lineno, char *line, hs_curve_list_t *l,
                        hs_error_t *err)
 {
@@ -379,9 +380,9 @@ static int s_list_line(const char *list, int lineno, char *line, hs_curve_list_t
         if (rc < 0)
             return rc;
         s_ref_name(line + 1, w - 1, name, sizeof name);
+    } else if (*line == '#') {
+        return 0;
     } else if (!s_take_key(line, w, key)) {
-        if (*line == '#')
-            return 0;
         return hs_error_set(err, HS_EPARSE, "%s:%d: not a key (40 Z85 characters) nor "
                             "\"@file.pub\"", list, lineno);
     }
