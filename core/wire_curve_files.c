@@ -367,7 +367,8 @@ static void s_ref_name(const char *ref, size_t len, char *out, size_t size)
 /* One allow-list line into *l (blank and comment lines add nothing). A line
  * starts with a key or "@file". Z85 has '#', but never as a key's first
  * character (that digit is at most 82 of 85), so '#' first is a comment;
- * after the key and name, " #" starts one. */
+ * after the key and name, " #" starts one. A key may begin with '@' (one in
+ * 85 does): "@" names a file when what follows is not a key, or ends ".pub". */
 static int s_list_line(const char *list, int lineno, char *line, hs_curve_list_t *l,
                        hs_error_t *err)
 {
@@ -375,14 +376,15 @@ static int s_list_line(const char *list, int lineno, char *line, hs_curve_list_t
     char key[HS_CURVE_KEY_LEN + 1], name[sizeof l->v[0].name] = "";
     if (!*line)
         return 0;
-    if (*line == '@' && w > 1) {
+    bool is_key = s_take_key(line, w, key);
+    if (*line == '@' && w > 1 && (!is_key || (w > 4 && !strncmp(line + w - 4, ".pub", 4)))) {
         int rc = s_list_ref(list, lineno, line + 1, w - 1, key, err);
         if (rc < 0)
             return rc;
         s_ref_name(line + 1, w - 1, name, sizeof name);
     } else if (*line == '#') {
         return 0;
-    } else if (!s_take_key(line, w, key)) {
+    } else if (!is_key) {
         return hs_error_set(err, HS_EPARSE, "%s:%d: not a key (40 Z85 characters) nor "
                             "\"@file.pub\"", list, lineno);
     }

@@ -4,7 +4,7 @@
  * overwrite without force, a .key others may open refused (HS_EPERM, with
  * the fix), corrupt key files refused, public keys from .pub, .key and Z85
  * text, and allow-lists: names, "@file.pub" relative to the list, comments,
- * duplicates kept once, several files merged,
+ * a key that begins with '@', duplicates kept once, several files merged,
  * errors naming file:line and a bad file adding nothing.
  */
 #include <fcntl.h>
@@ -41,6 +41,16 @@ static unsigned s_mode(const char *name)
 {
     struct stat st;
     return stat(s_path(name), &st) == 0 ? (unsigned)(st.st_mode & 07777) : 0;
+}
+
+/* A pair whose public key begins with '@' (one in 85 does): an allow-list
+ * must read such a line as a key, not as "@file". */
+static int s_at_pair(hs_curve_pair_t *p)
+{
+    for (int i = 0; i < 20000; i++)
+        if (hs_curve_keypair(p, NULL) == 0 && p->public_key[0] == '@')
+            return 0;
+    return -1;
 }
 
 static void test_write_read(void)
@@ -135,7 +145,7 @@ static void test_lists(void)
     HS_CHECK_INT(hs_curve_keypair(&a, &err), 0);
     HS_CHECK_INT(hs_curve_keypair(&b, &err), 0);
     HS_CHECK_INT(hs_curve_keypair(&c, &err), 0);
-    HS_CHECK_INT(hs_curve_keypair(&h, &err), 0);
+    HS_CHECK_INT(s_at_pair(&h), 0);
     mkdir(s_path("keys"), 0755);
     HS_CHECK_INT(hs_curve_write(s_path("keys/w2"), &b, false, &err), 0);
     HS_CHECK_INT(hs_curve_write(s_path("keys/w3"), &c, false, &err), 0);
@@ -147,7 +157,7 @@ static void test_lists(void)
              "  @w2.pub\n"
              "@w3.pub  rack 4 node   # the third\n"
              "   # indented comment\n"
-             "%s\n"
+             "%s   # begins with '@'\n"
              "%s duplicate\n",
              a.public_key, h.public_key, a.public_key);
     s_write("keys/workers.list", text, 0644);
