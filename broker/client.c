@@ -56,6 +56,10 @@ static int s_open(hs_client_t *c, hs_error_t *err)
         return hs_error_set(err, HS_EIO, "cannot create a socket: %s", zmq_strerror(errno));
     int zero = 0;
     zmq_setsockopt(c->sock, ZMQ_LINGER, &zero, sizeof zero);
+    /* A broker that refused the handshake leaves the socket without a peer,
+     * where a send would block for good: it fails after a try's time instead,
+     * and the try ends in silence like any other. */
+    zmq_setsockopt(c->sock, ZMQ_SNDTIMEO, &c->timeout_ms, sizeof c->timeout_ms);
     /* Here, not once in hs_client_new: each Lazy Pirate retry opens a fresh
      * socket, and a plaintext one would never be answered by a CURVE broker. */
     if (c->curve && hs_curve_setup_client(c->sock, &c->keys, err) < 0) {

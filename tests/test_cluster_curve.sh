@@ -95,13 +95,18 @@ has "with a timeout" "$tmp/wrongsk.err" "no answer from the broker"
 timeout 5 "$BIN" submit "$tmp/games" --broker "$addr" --engines noop > /dev/null 2>&1
 timeout 5 "$BIN" submit "$tmp/games" --broker "$addr" --engines noop \
     --key "$K/unknown" "${SK[@]}" > /dev/null 2>&1
+# Workers: stopped once they have given up on a connection at least once
+# (--verbose says "broker silent"), so they surely tried.
 "$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name stranger --engines noop \
-    --key "$K/unknown" "${SK[@]}" 2> "$tmp/stranger.log" &
+    --verbose --key "$K/unknown" "${SK[@]}" 2> "$tmp/stranger.log" &
 spid=$!; pids+=("$spid")
 "$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name plain --engines noop \
-    2> "$tmp/plainw.log" &
+    --verbose 2> "$tmp/plainw.log" &
 ppid=$!; pids+=("$ppid")
-sleep 2
+for _ in $(seq 300); do
+    grep -q "broker silent" "$tmp/stranger.log" && grep -q "broker silent" "$tmp/plainw.log" && break
+    sleep 0.1
+done
 kill -TERM "$spid" "$ppid"; wait "$spid" "$ppid" 2>/dev/null
 has "an unknown worker is never answered" "$tmp/stranger.log" "without the broker at $addr ever answering"
 has "and says which list to check" "$tmp/stranger.log" "--workers list"

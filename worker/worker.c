@@ -316,6 +316,12 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
         return NULL;
     int zero = 0;
     zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero);
+    /* A broker that refuses the handshake (CURVE: an unknown key, or a
+     * plaintext worker) leaves the socket without a peer, and a send would then
+     * block for good: no heartbeat, no reconnect, no SIGTERM. A send that waits
+     * a heartbeat interval fails instead; the liveness check then reconnects. */
+    int sndtimeo = c->heartbeat_ms > 0 ? c->heartbeat_ms : 1000;
+    zmq_setsockopt(sock, ZMQ_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
     /* Every reconnect opens a fresh socket: each one must be a CURVE client. */
     if ((c->curve && hs_curve_setup_client(sock, c->curve, NULL) < 0) ||
         zmq_connect(sock, c->endpoint) != 0) {
