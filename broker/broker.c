@@ -178,11 +178,14 @@ static void s_send_error(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size
 
 /* --------------------------------------------------------------- workers */
 
-static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t len)
+/* The worker registered under routing id `id` by the peer holding key (a
+ * worker's lease is bound to both), or NULL. */
+static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t len,
+                                    const char *key)
 {
     for (int i = 0; i < b->num_workers; i++)
         if (b->workers[i]->id_len == len && !memcmp(b->workers[i]->id, id, len))
-            return b->workers[i];
+            return strcmp(b->workers[i]->key, key) == 0 ? b->workers[i] : NULL;
     return NULL;
 }
 
@@ -197,7 +200,8 @@ void hs__worker_remove(hs__broker_t *b, int i, const char *why)
     b->workers[i] = b->workers[--b->num_workers];
 }
 
-static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_wire_ready_t *r)
+static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const char *key,
+                       const hs_wire_ready_t *r)
 {
     for (int i = 0; i < b->num_workers; i++)
         if (b->workers[i]->id_len == len && !memcmp(b->workers[i]->id, id, len)) {
@@ -217,6 +221,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const hs_
         return;
     memcpy(w->id, id, len);
     w->id_len = len;
+    snprintf(w->key, sizeof w->key, "%s", key);
     snprintf(w->name, sizeof w->name, "%s", r->name ? r->name : "?");
     for (int i = 0; i < r->num_engines && w->num_engines < HS_WIRE_MAX_ENGINES; i++)
         if (r->engines[i] && strlen(r->engines[i]) < sizeof w->engines[0])
@@ -481,12 +486,12 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
         return;
     }
     if (is_worker) {
-        hs__bworker_t *w = s_worker_find(b, id, id_len);
+        hs__bworker_t *w = s_worker_find(b, id, id_len, p->key);
         if (w)
             w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
         switch (m.type) {
         case HS_WIRE_READY:
-            s_on_ready(b, id, id_len, &m.ready);
+            s_on_ready(b, id, id_len, p->key, &m.ready);
             break;
         case HS_WIRE_RESULT:
             s_on_result(b, w, &m.result);

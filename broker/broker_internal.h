@@ -83,6 +83,10 @@ typedef struct hs__bjob {
 typedef struct hs__bworker {
     uint8_t id[256];
     size_t id_len;
+    char key[HS_CURVE_KEY_LEN + 1]; /* the CURVE key its READY came with ("" = plaintext):
+                                     * a routing id is the connection's, so a later peer
+                                     * that takes the same id with another key is not
+                                     * this worker and cannot return its leases */
     char name[HS_WIRE_MAX_NAME];
     int num_engines;
     char engines[HS_WIRE_MAX_ENGINES][64];

@@ -700,6 +700,103 @@ static void s_test_secure_broker(const s_keys_t *k)
     free(tb);
 }
 
+/* A DEALER with key own that calls itself `rid` on the wire (ZMQ_ROUTING_ID). */
+static void *s_dealer_as(void *ctx, const char *ep, const hs_curve_pair_t *own, const s_keys_t *k,
+                         const char *rid)
+{
+    void *s = zmq_socket(ctx, ZMQ_DEALER);
+    int zero = 0;
+    zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(s, ZMQ_ROUTING_ID, rid, strlen(rid));
+    hs_curve_client_t c = { .pair = *own };
+    memcpy(c.server_key, k->server.public_key, sizeof c.server_key);
+    HS_CHECK_INT(hs_curve_setup_client(s, &c, NULL), 0);
+    zmq_connect(s, ep);
+    return s;
+}
+
+/*
+ * A lease belongs to the worker's key, not only to its routing id. Worker 1
+ * leases a task and drops its connection without a word (its lease is still
+ * held until it expires); a second listed worker connects under the same
+ * routing id, which ROUTER allows once the first pipe is gone, and returns a
+ * correct RESULT for that task. It must be treated as a stranger: told to say
+ * READY (DISCONNECT), and the job must not move.
+ */
+static void s_test_takeover(const s_keys_t *k)
+{
+    hs_curve_pair_t w2;
+    HS_CHECK_INT(hs_curve_keypair(&w2, NULL), 0);
+    hs_curve_list_t workers = { 0 };
+    HS_CHECK_INT(hs_curve_list_add(&workers, k->worker.public_key, "w1", NULL), 0);
+    HS_CHECK_INT(hs_curve_list_add(&workers, w2.public_key, "w2", NULL), 0);
+    hs_test_broker_t *tb = calloc(1, sizeof *tb);
+    char dir[] = "/tmp/hs-test-takeover-XXXXXX";
+    HS_CHECK(mkdtemp(dir) != NULL);
+    tb->cfg = (hs_broker_config_t){ .bind = "tcp://127.0.0.1:*", .db_dir = dir,
+                                    .store_flags = HS_STORE_NOSYNC, .curve = &k->server,
+                                    .worker_keys = &workers, .client_keys = &k->clients,
+                                    .admin_keys = &k->admins, .heartbeat_ms = 200,
+                                    .liveness = 1000 };
+    hs_test_broker_start(tb);
+    void *ctx = zmq_ctx_new();
+    void *admin = s_dealer(ctx, tb->endpoint, &k->admin, k, NULL, NULL);
+    uint64_t job = s_polite(admin, "takeover", 0, 1);
+
+    void *w1 = s_dealer_as(ctx, tb->endpoint, &k->worker, k, "worker-A");
+    s_ready(w1);
+    hs_wire_msg_t task = { 0 };
+    while (s_recv(w1, &task) && task.type != HS_WIRE_TASK)
+        hs_wire_msg_fini(&task);
+    HS_CHECK_INT(task.type, HS_WIRE_TASK);
+    zmq_close(w1);   /* gone without DISCONNECT: the broker still holds its lease */
+
+    hs__eval_ctx_t *x = calloc(1, sizeof *x);
+    x->batch_max = 16;
+    hs_wire_buf_t out = { 0 };
+    uint64_t positions = 0;
+    int failed = 0;
+    HS_CHECK_INT(hs__worker_eval_task(x, &task.task, &out, &positions, &failed), 0);
+    /* The new connection may be refused while the old pipe lingers: try
+     * again until the broker answers it at all (bounded by the hang guard). */
+    hs_wire_msg_t r = { 0 };
+    int got = 0;
+    for (int tries = 0; tries < 100 && !got; tries++) {
+        void *w2s = s_dealer_as(ctx, tb->endpoint, &w2, k, "worker-A");
+        hs_wire_msg_t hb;
+        hs_wire_msg_init(&hb, HS_WIRE_HEARTBEAT);
+        s_send(w2s, true, &hb);
+        zmq_pollitem_t it = { w2s, 0, ZMQ_POLLIN, 0 };
+        if (zmq_poll(&it, 1, 300) == 1) {
+            got = hs_test_recv_msg(w2s, &r);
+            zmq_send(w2s, "", 0, ZMQ_SNDMORE);
+            zmq_send(w2s, HS_WIRE_MAGIC_WORKER, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+            zmq_send(w2s, out.data, out.len, 0);
+            hs_wire_msg_t after;
+            if (got && s_recv(w2s, &after))   /* answered after the RESULT: it was read */
+                hs_wire_msg_fini(&after);
+        }
+        zmq_close(w2s);
+    }
+    HS_CHECK(got);
+    HS_CHECK_INT(r.type, HS_WIRE_DISCONNECT);   /* a stranger, not worker 1 */
+    hs_wire_msg_fini(&r);
+    char state[16];
+    HS_CHECK_INT(s_job(admin, job, state).positions_done, 0);
+    HS_CHECK_STR(state, "running");
+
+    hs_wire_msg_fini(&task);
+    hs__eval_ctx_fini(x);
+    free(x);
+    hs_wire_buf_free(&out);
+    zmq_close(admin);
+    zmq_ctx_term(ctx);
+    hs_test_broker_stop(tb);
+    hs_curve_list_free(&workers);
+    hs_test_rm_store(dir);
+    free(tb);
+}
+
 int main(void)
 {
     if (!hs_curve_available()) {
@@ -713,6 +810,7 @@ int main(void)
     s_test_bind_rules();
     s_test_secure_broker(&k);
     s_test_inproc(&k);
+    s_test_takeover(&k);
     hs_curve_list_free(&k.workers);
     hs_curve_list_free(&k.clients);
     hs_curve_list_free(&k.admins);
