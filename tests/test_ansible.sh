@@ -105,10 +105,12 @@ if [ "$secure" = true ]; then
     check "B: the worker's secret key is its owner's only" "$(stat -c %a "$prefix/keys/worker.key" 2>/dev/null)" 600
     check "B: the broker's public key, as the worker got it" "$(cat "$prefix/keys/server.pub" 2>/dev/null)" \
         "$(cat "$prefix/keys/broker.pub" 2>/dev/null)"
+    # Z85 keys hold regex characters (* + ^ ...): fixed-string matches.
     wkey=$(awk '{print $1; exit}' "$prefix/keys/worker.pub" 2>/dev/null)
     okey=$(awk '{print $1; exit}' "$prefix/controller/operator.pub" 2>/dev/null)
-    check "B: the worker's key in the broker's worker list" "$(grep -c "^$wkey localhost\$" "$prefix/etc/workers.list")" 1
-    check "B: the operator's key in the broker's admin list" "$(grep -c "^$okey operator\$" "$prefix/etc/admins.list")" 1
+    check "B: the worker's key in the broker's worker list" "$(grep -cxF "$wkey localhost" "$prefix/etc/workers.list")" 1
+    check "B: the operator's key in the broker's admin list" "$(grep -cxF "$okey operator" "$prefix/etc/admins.list")" 1
+    check "B: the operator's secret key is its owner's only" "$(stat -c %a "$prefix/controller/operator.key" 2>/dev/null)" 600
 fi
 
 # ---- C: idempotent; a changed option restarts -------------------------------------
