@@ -241,18 +241,23 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
 {
     hs__btask_t *t = hs__task_find(b, r->task_id);
     if (!t || t->rec.job_id != r->job_id)
-        return;   /* done, failed or canceled already: a late duplicate */
-    /* A good result is stored whoever holds the lease now (any copy is as good);
-     * a failure report counts only from the current lease holder. */
-    if (r->error && (t->rec.state != HS_TASK_LEASED || t->worker != w))
+        return;   /* done, failed or canceled already: a late duplicate (or a replay) */
+    /* Only the lease holder's answer counts, good or not (docs/SECURITY.md,
+     * "Result integrity"): anyone else — a peer that never said READY, another
+     * worker, a worker whose lease ended — could store anything under a task id
+     * it guessed. The late copy of an ended lease is lost: the task runs again. */
+    if (!w || t->rec.state != HS_TASK_LEASED || t->worker != w) {
+        HS__LOG(b, "task %llu: result refused: not from the lease holder\n",
+                (unsigned long long)t->rec.id);
         return;
+    }
     /* A "good" result that misses positions (a worker's bug, another build's
-     * engines) is a failure report: the task must not count done with holes. */
+     * engines) or carries other position keys is a failure report: the task must
+     * not count done with holes, nor store evals under keys of other positions. */
     char why[160];
     if (!r->error && hs__result_check(t, r, why, sizeof why) < 0) {
         HS__LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
-        if (t->rec.state == HS_TASK_LEASED && t->worker == w)
-            hs__task_requeue(b, t, why);
+        hs__task_requeue(b, t, why);
         return;
     }
     hs__task_done(b, t, r);
@@ -275,10 +280,10 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
     s->reason = j->rec.reason[0] ? j->rec.reason : NULL;
 }
 
-int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m)
+int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m)
 {
     hs_wire_status_t q = { .job_id = job_id };
-    return hs__status_page(b, &q, m);
+    return hs__status_page(b, &q, owner, m);
 }
 
 /* The job state named s ("done"), or -1. */
@@ -290,7 +295,8 @@ static int s_job_state(const char *s)
     return -1;
 }
 
-int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m)
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
+                    hs_wire_msg_t *m)
 {
     hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
     int state = q->state ? s_job_state(q->state) : -1;
@@ -309,6 +315,10 @@ int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m
     for (int i = b->num_jobs - 1; i >= 0; i--) {
         hs__bjob_t *j = b->jobs[i];
         if ((q->job_id && j->rec.id != q->job_id) || (state >= 0 && (int)j->rec.state != state))
+            continue;
+        /* Another owner's job is not there at all: its id answers "no such job"
+         * like an unknown one, so a client cannot probe which jobs exist. */
+        if (owner && strcmp(j->rec.owner, owner))
             continue;
         total++;
         if (q->before && j->rec.id >= q->before)
@@ -331,10 +341,10 @@ int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m
 }
 
 static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
-                        const hs_wire_status_t *q)
+                        const hs_wire_status_t *q, const hs__peer_t *p)
 {
     hs_wire_msg_t m;
-    int rc = hs__status_page(b, q, &m);
+    int rc = hs__status_page(b, q, p->admin ? NULL : p->key, &m);
     if (rc == HS_ENOTFOUND)
         s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
     if (rc == HS_EINVAL)
@@ -342,7 +352,10 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
                      "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
-    hs__worker_list(b, &m.status_reply);   /* without it (no memory) the reply still goes */
+    /* The worker list names hosts: for admins only. Without it (no memory) the
+     * reply still goes. */
+    if (p->admin)
+        hs__worker_list(b, &m.status_reply);
     s_outbox_add(o, id, len, false, &m);
     free(m.status_reply.jobs);
     free(m.status_reply.worker_list);
@@ -363,29 +376,40 @@ static int s_submit_credit(hs__broker_t *b)
     return c > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)c;
 }
 
+/* s arrived in a body of bytes bytes from peer p (docs/SECURITY.md: a client
+ * reaches only its own jobs, within its limits). */
 static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
-                        const hs_wire_submit_t *s)
+                        const hs_wire_submit_t *s, const hs__peer_t *p, size_t bytes)
 {
     hs__bjob_t *j = NULL;
     hs_error_t err = { 0 };
-    if (s->job_id == 0 && (j = hs__job_by_token(b, s->token)) != NULL) {
+    char why[400];
+    int rc;
+    if ((rc = hs__limit_upload(b, p, bytes, s->num_games, why, sizeof why)) < 0) {
+        s_send_error(b, o, id, len, rc, why);
+        return;
+    }
+    if (s->job_id == 0 && (j = hs__job_by_token(b, s->token, p->key)) != NULL) {
         /* A retry of the SUBMIT that created this job (its reply was lost): the
          * same job, and its games are skipped as duplicates. */
         HS__LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
     } else if (s->job_id == 0) {
-        if (hs__job_new(b, s, &j, &err) < 0) {
+        if ((rc = hs__limit_jobs(b, p, why, sizeof why)) < 0) {
+            s_send_error(b, o, id, len, rc, why);
+            return;
+        }
+        if (hs__job_new(b, s, p->key, &j, &err) < 0) {
             s_send_error(b, o, id, len, err.code, err.msg);
             return;
         }
     } else {
         j = hs__job_find(b, s->job_id);
-        if (!j) {
+        if (!j || !hs__job_visible(j, p)) {
             s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
             return;
         }
     }
     if (hs__job_abandoned(j) && s->num_games > 0) {
-        char why[400];
         snprintf(why, sizeof why, "job %llu is closed: %s", (unsigned long long)j->rec.id,
                  j->rec.reason);
         s_send_error(b, o, id, len, HS_EBADSTATE, why);
@@ -393,23 +417,29 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     }
     j->last_input = b->now;
     int accepted = 0;
+    bool cut = false;
     if (j->rec.state == HS_JOB_RUNNING) {
-        for (int i = 0; i < s->num_games; i++) {
-            bool ok = false;
-            if (hs__job_add_game(b, j, &s->games[i], &ok) < 0)
-                break;
-            accepted += ok;
-        }
-        if (s->last && !j->rec.input_complete) {
+        int allowance = hs__limit_allowance(b, j, s_submit_credit(b));
+        accepted = hs__limit_add_games(b, j, s, allowance, &cut);
+        if (cut) {
+            /* The grant is spent; the next SUBMIT (empty, to ask) gets a new one. */
+            j->granted = 0;
+            j->granted_known = true;
+            hs__limit_why(b, j, p, allowance, why, sizeof why);
+            s_send_error(b, o, id, len, HS_ELIMIT, why);
+        } else if (s->last && !j->rec.input_complete) {
             j->rec.input_complete = true;
             j->dirty = true;
         }
         hs__job_check_done(b, j);
     }
+    if (cut)
+        return;
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_SUBMIT_REPLY);
     m.submit_reply.job_id = j->rec.id;
-    m.submit_reply.credit = j->rec.state == HS_JOB_RUNNING ? s_submit_credit(b) : 0;
+    m.submit_reply.credit =
+        j->rec.state == HS_JOB_RUNNING ? hs__limit_credit(b, j, p, s_submit_credit(b)) : 0;
     m.submit_reply.accepted = accepted;
     s_outbox_add(o, id, len, false, &m);
 }
@@ -421,10 +451,11 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
  * (a worker's batched RESULTs): only RESULT bodies are taken from it, anything
  * else in it is dropped and counted, body by body. *told: a DISCONNECT already
  * went to this peer for this message (one per message, not one per body).
+ * p: the peer's rights (s_message checked its role for the magic).
  */
 static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_len,
                    bool is_worker, const void *magic, const void *data, size_t len, bool multi,
-                   bool *told)
+                   bool *told, const hs__peer_t *p)
 {
     hs_error_t err = { 0 };
     hs_wire_msg_t m;
@@ -484,14 +515,15 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
         int wi = hs__watch_touch(b, id, id_len);
         switch (m.type) {
         case HS_WIRE_SUBMIT:
-            s_on_submit(b, o, id, id_len, &m.submit);
+            s_on_submit(b, o, id, id_len, &m.submit, p, len);
             break;
         case HS_WIRE_STATUS:
-            s_on_status(b, o, id, id_len, &m.status);
+            s_on_status(b, o, id, id_len, &m.status, p);
             break;
         case HS_WIRE_WATCH: {
             char why[160];
-            int rc = hs__watch_add(b, id, id_len, m.job_id, why, sizeof why);
+            int rc = hs__watch_add(b, id, id_len, m.job_id, p->admin ? NULL : p->key, why,
+                                   sizeof why);
             if (rc < 0)
                 s_send_error(b, o, id, id_len, rc, why);
             break;
@@ -502,6 +534,8 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
             break;
         case HS_WIRE_CANCEL: {
             hs__bjob_t *j = hs__job_find(b, m.job_id);
+            if (j && !hs__job_visible(j, p))
+                j = NULL;   /* another's job: answered as an unknown one */
             hs_wire_msg_t r;
             hs_wire_msg_init(&r, HS_WIRE_CANCEL_REPLY);
             r.cancel_reply.job_id = m.job_id;
@@ -518,8 +552,12 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
             break;
         }
         case HS_WIRE_QUERY: {
-            const char *why = NULL;
-            int rc = hs__query_add(b, id, id_len, m.text, &why);
+            /* A query reads the whole store (any game, player, position), and a
+             * game's row cannot be told apart by job owner (a game is stored once,
+             * for the first job that sent it): admins only. */
+            const char *why = "QUERY reads the whole store: this key is not an admin key "
+                              "(--admins)";
+            int rc = p->admin ? hs__query_add(b, id, id_len, m.text, &why) : HS_EPERM;
             if (rc < 0)
                 s_send_error(b, o, id, id_len, rc, why);
             break;
@@ -548,9 +586,18 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
         b->dropped++;
         return;
     }
+    /* A worker message from a key that is no worker's is dropped unanswered; a
+     * client waits for a reply, so it is told. */
+    hs__peer_t peer;
+    if (!hs__peer_allowed(b, &fr[2], is_worker, &peer)) {
+        if (!is_worker)
+            s_send_error(b, o, id, id_len, HS_EPERM, "this key may not submit or read jobs: "
+                         "it is in no client or admin allow-list (--clients, --admins)");
+        return;
+    }
     for (int k = 3; k < nf; k++)
         s_body(b, o, id, id_len, is_worker, zmq_msg_data(&fr[2]), zmq_msg_data(&fr[k]),
-               zmq_msg_size(&fr[k]), nf > 4, &told);
+               zmq_msg_size(&fr[k]), nf > 4, &told, &peer);
 }
 
 static void s_timers(hs__broker_t *b)
@@ -621,6 +668,12 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
 {
     if (!cfg || !cfg->bind || !cfg->db_dir || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "broker: bind, db_dir and stop are required");
+    int rc = hs__bind_check(cfg, err);   /* before anything is opened: fail at once */
+    if (rc < 0) {
+        if (cfg->ready)
+            atomic_store(cfg->ready, -1);
+        return rc;
+    }
     hs__broker_t b = { .cfg = cfg };
     b.hb_ms = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
     b.liveness = cfg->liveness > 0 ? cfg->liveness : 3;
@@ -628,11 +681,14 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     b.max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
     b.queue_max = cfg->queue_max > 0 ? cfg->queue_max : 20000;
     b.upload_ms = cfg->upload_ms > 0 ? cfg->upload_ms : 600000;
+    b.limit_jobs = cfg->limit_jobs > 0 ? cfg->limit_jobs : 64;
+    b.limit_games = cfg->limit_games > 0 ? cfg->limit_games : b.queue_max;
+    b.limit_upload = cfg->limit_upload > 0 ? cfg->limit_upload : (int64_t)512 << 20;
     b.now = hs_clock_ms();
     bool own_ctx = cfg->zmq_ctx == NULL;
     void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
     s_outbox_t out = { 0 };
-    int rc = hs_store_open(&b.store, cfg->db_dir, cfg->store_flags, cfg->map_size, err);
+    rc = hs_store_open(&b.store, cfg->db_dir, cfg->store_flags, cfg->map_size, err);
     if (rc < 0)
         goto done;
     if ((rc = hs__broker_load(&b, err)) < 0)
@@ -654,7 +710,10 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     int64_t maxmsg = (int64_t)HS_WIRE_MAX_BODY;
     zmq_setsockopt(b.sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
     char bound[1024];
-    if ((rc = s_bind(&b, cfg->bind, bound, sizeof bound, err)) < 0)
+    /* The ZAP handler first: a CURVE socket bound before it would let its first
+     * peers in unasked. */
+    if ((rc = hs__zap_open(&b, ctx, b.sock, err)) < 0 ||
+        (rc = s_bind(&b, cfg->bind, bound, sizeof bound, err)) < 0)
         goto done;
     HS__LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
     if (cfg->on_serving)
@@ -663,10 +722,11 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
         atomic_store(cfg->ready, 1);
 
     while (!atomic_load(cfg->stop) && !b.fatal) {
-        zmq_pollitem_t item = { b.sock, 0, ZMQ_POLLIN, 0 };
-        if (zmq_poll(&item, 1, 100) < 0 && errno != EINTR && errno != ETERM)
+        zmq_pollitem_t items[2] = { { b.sock, 0, ZMQ_POLLIN, 0 }, { b.zap, 0, ZMQ_POLLIN, 0 } };
+        if (zmq_poll(items, b.zap ? 2 : 1, 100) < 0 && errno != EINTR && errno != ETERM)
             break;
         b.now = hs_clock_ms();
+        hs__zap_serve(&b);   /* handshakes wait on it: answered every round */
         /* S_MAX_READ bodies (not messages) per round, so a round's store batch
          * stays about as large whether workers batch their RESULTs or not. */
         for (int n = 0; n < S_MAX_READ;) {
@@ -730,11 +790,13 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
             *err = b.err;
     }
     HS__LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
-              "%llu TASKs in %llu messages, %llu malformed dropped\n",
+              "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their "
+              "role, %llu handshakes refused\n",
           (unsigned long long)b.rounds, (unsigned long long)b.messages,
           (unsigned long long)b.bodies, (unsigned long long)b.commits,
           (unsigned long long)b.sent_tasks, (unsigned long long)b.sent_msgs,
-          (unsigned long long)b.dropped);
+          (unsigned long long)b.dropped, (unsigned long long)b.refused,
+          (unsigned long long)b.zap_denied);
 done:
     if (cfg->ready && rc < 0 && atomic_load(cfg->ready) == 0)
         atomic_store(cfg->ready, -1);
@@ -744,6 +806,8 @@ done:
     hs__packs_free(&b);
     if (b.sock)
         zmq_close(b.sock);
+    hs__zap_close(&b);
+    hs__limits_free(&b);
     if (b.store) {
         hs_store_abort(b.store);
         hs_store_close(&b.store);

@@ -39,7 +39,9 @@ typedef struct hs__bquery {
 typedef struct hs__bwatch {
     uint8_t id[256];
     size_t id_len;
-    uint64_t job_id;                /* 0 = every job */
+    uint64_t job_id;                /* 0 = every job (of owner) */
+    bool all_owners;                /* an admin's watch: every owner's jobs */
+    char owner[HS_CURVE_KEY_LEN + 1];  /* else only this owner's */
     int64_t expiry;                 /* silent past this (ms): dropped */
     int64_t last_push;
     uint64_t sig;                   /* signature of the counts last pushed */
@@ -253,11 +255,12 @@ void hs__watch_remove(hs__broker_t *b, int i)
     b->watchers[i] = b->watchers[--b->num_watchers];
 }
 
-int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_id, char *why,
-                  size_t why_size)
+int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_id,
+                  const char *owner, char *why, size_t why_size)
 {
     snprintf(why, why_size, "out of memory");
-    if (job_id != 0 && !hs__job_find(b, job_id)) {
+    const hs__bjob_t *j = job_id ? hs__job_find(b, job_id) : NULL;
+    if (job_id != 0 && (!j || (owner && strcmp(j->rec.owner, owner)))) {
         snprintf(why, why_size, "no such job");
         return HS_ENOTFOUND;
     }
@@ -283,19 +286,22 @@ int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_i
     memcpy(w->id, id, len);
     w->id_len = len;
     w->job_id = job_id;
+    w->all_owners = owner == NULL;
+    snprintf(w->owner, sizeof w->owner, "%s", owner ? owner : "");
     w->expiry = b->now + s_watch_silence(b);
     w->force = true;   /* answered with the first push, after the commit */
     return 0;
 }
 
-/* FNV-1a over what a STATUS_REPLY shows; *running: a watched job still runs. */
-static uint64_t s_watch_sig(const hs__broker_t *b, uint64_t job_id, bool *running)
+/* FNV-1a over what a STATUS_REPLY to w shows; *running: a watched job still runs. */
+static uint64_t s_watch_sig(const hs__broker_t *b, const hs__bwatch_t *w, bool *running)
 {
     uint64_t h = 1469598103934665603ull;
     *running = false;
     for (int i = 0; i < b->num_jobs; i++) {
         const hs__bjob_t *j = b->jobs[i];
-        if (job_id != 0 && j->rec.id != job_id)
+        if ((w->job_id != 0 && j->rec.id != w->job_id) ||
+            (!w->all_owners && strcmp(j->rec.owner, w->owner)))
             continue;
         int64_t v[8] = { (int64_t)j->rec.id, j->rec.state, j->rec.games_total,
                          j->rec.games_done, j->rec.games_failed, j->rec.positions_total,
@@ -320,11 +326,11 @@ void hs__watch_push(hs__broker_t *b)
             continue;
         }
         bool running;
-        uint64_t sig = s_watch_sig(b, w->job_id, &running);
+        uint64_t sig = s_watch_sig(b, w, &running);
         if (!w->force && (sig == w->sig || (running && b->now - w->last_push < S_WATCH_PUSH_MS)))
             continue;
         hs_wire_msg_t m;
-        if (hs__status_msg(b, w->job_id, &m) < 0) {
+        if (hs__status_msg(b, w->job_id, w->all_owners ? NULL : w->owner, &m) < 0) {
             hs__watch_remove(b, i--);
             continue;
         }

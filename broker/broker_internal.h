@@ -7,6 +7,8 @@
  * Memory: one hs__btask_t (~400 bytes) per unfinished task, one hs__bjob_t per
  * job. Games are not kept in memory: a TASK is built from the store when it is
  * dispatched. Finished tasks are dropped from memory (the journal keeps them).
+ * A leased task also holds its positions' keys (16 bytes each, at most 64 a task
+ * by default) until its RESULT.
  */
 #ifndef HS_BROKER_INTERNAL_H
 #define HS_BROKER_INTERNAL_H
@@ -16,6 +18,8 @@
 #include <stdio.h>
 
 #include "broker/broker.h"
+#include <zmq.h>
+
 #include "core/wire.h"
 #include "store/store.h"
 
@@ -44,6 +48,11 @@ typedef struct hs__btask {
                                      * of up to credit x 64 leases */
     struct hs__bjob *job;
     hs__bgame_t *game;              /* shared by the chunks of one game, or NULL */
+    uint8_t (*keys)[16];            /* while LEASED: the position key of each position of
+                                     * the task, from the broker's own replay of the game
+                                     * (hs__task_build), which a RESULT's evals must carry;
+                                     * NULL when not leased or the game does not replay */
+    int size;                       /* the game's board size, which they must carry too */
     struct hs__btask *qprev, *qnext;  /* job queue links while QUEUED */
     struct hs__btask *hnext;        /* hash chain */
 } hs__btask_t;
@@ -65,6 +74,10 @@ typedef struct hs__bjob {
     int64_t last_input;             /* ms of the last SUBMIT (upload lease) */
     double rate;                    /* positions/s, smoothed */
     int64_t rate_ms, rate_done;     /* last rate sample */
+    int granted;                    /* games the last SUBMIT_REPLY let the client send
+                                     * (its credit): a SUBMIT may add that many new
+                                     * games (broker_limits.c) */
+    bool granted_known;             /* false until the first reply (and after a restart) */
 } hs__bjob_t;
 
 typedef struct hs__bworker {
@@ -113,21 +126,86 @@ typedef struct hs__broker {
     int num_queries, cap_queries;
     struct hs__bwatch *watchers;    /* WATCH subscriptions (broker_clients.c) */
     int num_watchers, cap_watchers;
+    /* ---- security (broker_zap.c, broker_limits.c; docs/SECURITY.md) ---- */
+    void *zap;                      /* the ZAP handler's REP socket (CURVE only), or NULL */
+    bool inproc_bound;              /* a bind is inproc://: a peer without a User-Id is
+                                     * in this process (no CURVE handshake there) */
+    uint64_t refused;               /* messages dropped for the peer's role */
+    uint64_t zap_denied;            /* handshakes refused by the ZAP handler */
+    int64_t zap_log_ms;             /* start of the refusal log's rate window */
+    int zap_logged;                 /* refusal lines logged in that window */
+    uint64_t zap_quiet;             /* refusals not logged in that window */
+    int limit_jobs, limit_games;    /* per client key (defaults applied) */
+    int64_t limit_upload;           /* SUBMIT bytes a minute per client key */
+    struct hs__bclient *clients;    /* per-client-key upload windows (broker_limits.c) */
+    int num_clients, cap_clients;
 } hs__broker_t;
+
+/* ---- peers and their rights: broker_zap.c ---- */
+/* What the peer of a message may do (docs/SECURITY.md, "Roles"). */
+typedef struct hs__peer {
+    bool worker;                    /* may READY, lease and return RESULTs */
+    bool client;                    /* may SUBMIT, and read and cancel its own jobs */
+    bool admin;                     /* a client with every job's rights, QUERY, worker list */
+    char key[HS_CURVE_KEY_LEN + 1]; /* its CURVE public key; "" = anonymous (plaintext) */
+} hs__peer_t;
+
+/* Fails (HS_EINVAL, with the reason) when cfg binds a non-loopback tcp address
+ * without CURVE and without cfg->insecure; warns on stderr when insecure allows
+ * it. Checked before anything is opened. */
+int hs__bind_check(const hs_broker_config_t *cfg, hs_error_t *err);
+/* With cfg->curve: binds the ZAP handler (inproc://zeromq.zap.01 in ctx) into
+ * b->zap and makes sock a CURVE server. Call before sock binds anything, or
+ * libzmq would let the first peers in unasked. 0 or HS_EIO/HS_EUNSUPPORTED. */
+int hs__zap_open(hs__broker_t *b, void *ctx, void *sock, hs_error_t *err);
+/* Answers the ZAP requests waiting on b->zap (the broker's poll saw it ready). */
+void hs__zap_serve(hs__broker_t *b);
+void hs__zap_close(hs__broker_t *b);
+/* The rights of the peer that sent frame (any frame but the identity: the ZAP
+ * handler's User-Id rides on those). */
+void hs__peer_of(const hs__broker_t *b, zmq_msg_t *frame, hs__peer_t *p);
+/* hs__peer_of, then whether the peer's role allows a message of its kind
+ * (is_worker: HSW1); a refusal is counted and logged (--verbose, the first ten). */
+bool hs__peer_allowed(hs__broker_t *b, zmq_msg_t *frame, bool is_worker, hs__peer_t *p);
+/* Whether peer p may see and act on job j: an admin, or its owner. */
+bool hs__job_visible(const hs__bjob_t *j, const hs__peer_t *p);
+
+/* ---- per-client limits: broker_limits.c ---- */
+/* Before a SUBMIT of bytes carrying games games: HS_ELIMIT (why filled) when it
+ * would pass the client's upload a minute; counts the bytes either way. */
+int hs__limit_upload(hs__broker_t *b, const hs__peer_t *p, size_t bytes, int games, char *why,
+                     size_t size);
+/* Before a SUBMIT creates a job: HS_ELIMIT (why filled) at limit_jobs running jobs. */
+int hs__limit_jobs(hs__broker_t *b, const hs__peer_t *p, char *why, size_t size);
+/* New games a SUBMIT to j may add: what j was granted (its first SUBMIT: one, or
+ * more when the credit now allows). global: the queue's credit now. */
+int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global);
+/* Adds the games of SUBMIT s to running job j, at most allowance new ones: the
+ * games accepted (duplicates included). *cut: games past it were left out. */
+int hs__limit_add_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *s,
+                        int allowance, bool *cut);
+/* Why a SUBMIT to j that carried more new games than hs__limit_allowance was cut. */
+void hs__limit_why(hs__broker_t *b, const hs__bjob_t *j, const hs__peer_t *p, int allowance,
+                   char *why, size_t size);
+/* The credit of j's SUBMIT_REPLY: global capped by its owner's room (games and
+ * upload); records it as j's grant. */
+int hs__limit_credit(hs__broker_t *b, hs__bjob_t *j, const hs__peer_t *p, int global);
+void hs__limits_free(hs__broker_t *b);
 
 /* ---- the socket loop: broker.c ---- */
 /* Encodes m and sends it to peer id at once (with the worker or client magic).
  * 0, HS_EAGAIN (the peer's pipe is full), HS_ENOTFOUND (gone), or an encode error. */
 int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
                  const hs_wire_msg_t *m);
-/* STATUS_REPLY of job_id (0 = every job) into *m; m->status_reply.jobs is
+/* STATUS_REPLY of job_id (0 = every job) of owner (NULL = any owner) into *m; m->status_reply.jobs is
  * malloc'd (free it). HS_ENOTFOUND for an unknown job, HS_ENOMEM. */
-int hs__status_msg(hs__broker_t *b, uint64_t job_id, hs_wire_msg_t *m);
+int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m);
 /* One page of STATUS q (core/wire.h: job, jobs below q->before, at most
  * q->limit, in q->state), newest first, with the total that match and whether
- * more follow. HS_ENOTFOUND (an unknown job), HS_EINVAL (an unknown state),
- * HS_ENOMEM. */
-int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, hs_wire_msg_t *m);
+ * more follow; only jobs of owner unless it is NULL (an admin). HS_ENOTFOUND (an
+ * unknown job, or another owner's), HS_EINVAL (an unknown state), HS_ENOMEM. */
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
+                    hs_wire_msg_t *m);
 
 /* ---- QUERY and WATCH: broker_clients.c ---- */
 /* Queues a QUERY for after the round's commit. 0, or an error code with *why
@@ -136,10 +214,11 @@ int hs__query_add(hs__broker_t *b, const uint8_t *id, size_t len, const char *te
                   const char **why);
 /* Runs up to a few queued QUERYs and sends their replies (no batch may be open). */
 void hs__queries_run(hs__broker_t *b);
-/* Subscribes peer id to job_id (0 = every job); the first push answers it. 0, or
- * an error code with why filled: HS_ENOTFOUND, HS_EFULL, HS_ENOMEM. */
-int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_id, char *why,
-                  size_t why_size);
+/* Subscribes peer id to job_id (0 = every job of owner; owner NULL = an admin,
+ * every job); the first push answers it. 0, or an error code with why filled:
+ * HS_ENOTFOUND (also another owner's job), HS_EFULL, HS_ENOMEM. */
+int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_id,
+                  const char *owner, char *why, size_t why_size);
 /* A message from peer id: if it watches, its silence timer restarts. Its index or -1. */
 int hs__watch_touch(hs__broker_t *b, const uint8_t *id, size_t len);
 void hs__watch_remove(hs__broker_t *b, int i);
@@ -176,12 +255,14 @@ int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);
 int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
 /* Whether good RESULT r covers task t exactly: one eval per (position of the
- * task, engine of the job), nothing else. 0, or -1 with the reason in why. */
+ * task, engine of the job), nothing else, each with the position key and board
+ * size the broker expects (t->keys, t->size). 0, or -1 with the reason in why. */
 int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size);
 int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
 /* The TASK message of t into *m (also on failure: release it with hs__task_msg_fini,
- * never hs_wire_msg_fini alone: m->task.engines is lent by the job). */
-int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
+ * never hs_wire_msg_fini alone: m->task.engines is lent by the job). Also sets
+ * t->keys and t->size for the lease that follows (freed when t leaves LEASED). */
+int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
 void hs__task_msg_fini(hs_wire_msg_t *m);
 void hs__broker_free_state(hs__broker_t *b);
 /* What broker_jobs.c needs of the task bookkeeping: */
@@ -201,10 +282,14 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t);
 
 /* ---- jobs and the journal load: broker_jobs.c ---- */
 hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id);
-int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs_error_t *err);
+/* A new job of s, owned by owner (a client key, "" = anonymous). */
+int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, hs__bjob_t **out,
+                hs_error_t *err);
 int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted);
 int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j);
-hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token);
+/* The job of owner whose client token is token: tokens are per owner, so one
+ * client's token never reaches another's job. */
+hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token, const char *owner);
 void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j);
 bool hs__job_abandoned(const hs__bjob_t *j);
 void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j);

@@ -49,12 +49,12 @@ static void s_job_token_load(hs__bjob_t *j)
     snprintf(j->token, sizeof j->token, "%s", semi ? semi + 1 : "");
 }
 
-hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token)
+hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token, const char *owner)
 {
     if (!token || !*token)
         return NULL;
     for (int i = 0; i < b->num_jobs; i++)
-        if (!strcmp(b->jobs[i]->token, token))
+        if (!strcmp(b->jobs[i]->token, token) && !strcmp(b->jobs[i]->rec.owner, owner))
             return b->jobs[i];
     return NULL;
 }
@@ -175,7 +175,8 @@ static int s_check_specs(char *const *specs, int n, hs_error_t *err)
     return 0;
 }
 
-int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs_error_t *err)
+int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, hs__bjob_t **out,
+                hs_error_t *err)
 {
     int step, rc;
     bool last_only;
@@ -188,6 +189,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, hs__bjob_t **out, hs
     if (!j)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     snprintf(j->rec.name, sizeof j->rec.name, "%s", s->job_name ? s->job_name : "");
+    snprintf(j->rec.owner, sizeof j->rec.owner, "%s", owner ? owner : "");
     const char *spec = s->moves_spec && *s->moves_spec ? s->moves_spec : "all";
     if (strchr(spec, ';') || strlen(spec) > 16 ||
         (s->token && (strchr(s->token, ';') || strlen(s->token) > HS_WIRE_MAX_TOKEN))) {
@@ -320,9 +322,12 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
         *accepted = true;
         return 0;
     }
+    /* The id is the broker's own, from the game's content, whatever the client
+     * said: a client's id could name another job's game, whose record (kept,
+     * never overwritten) would then be evaluated against this game's moves and
+     * fail, or this game take the other's place. */
     hs_game_t copy = g->game;
-    if (copy.id[0] == 0 && copy.id[1] == 0)
-        hs_game_compute_id(&copy);
+    hs_game_compute_id(&copy);
     rc = hs__fatal(b, hs_store_game_put(b->store, &copy, g->source, j->rec.id, &existed, &b->err));
     if (rc < 0)
         return rc;

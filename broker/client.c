@@ -24,6 +24,8 @@ struct hs_client {
     int timeout_ms, retries;
     atomic_int *abort_flag;
     hs_wire_buf_t buf;
+    bool curve;                 /* keys set: every socket is a CURVE client */
+    hs_curve_client_t keys;
 };
 
 void hs_client_set_abort(hs_client_t *c, atomic_int *flag)
@@ -54,6 +56,17 @@ static int s_open(hs_client_t *c, hs_error_t *err)
         return hs_error_set(err, HS_EIO, "cannot create a socket: %s", zmq_strerror(errno));
     int zero = 0;
     zmq_setsockopt(c->sock, ZMQ_LINGER, &zero, sizeof zero);
+    /* A broker that refused the handshake leaves the socket without a peer,
+     * where a send would block for good: it fails after a try's time instead,
+     * and the try ends in silence like any other. */
+    zmq_setsockopt(c->sock, ZMQ_SNDTIMEO, &c->timeout_ms, sizeof c->timeout_ms);
+    /* Here, not once in hs_client_new: each Lazy Pirate retry opens a fresh
+     * socket, and a plaintext one would never be answered by a CURVE broker. */
+    if (c->curve && hs_curve_setup_client(c->sock, &c->keys, err) < 0) {
+        zmq_close(c->sock);
+        c->sock = NULL;
+        return err ? err->code : HS_EIO;
+    }
     if (zmq_connect(c->sock, c->endpoint) != 0) {
         int rc = hs_error_set(err, HS_EIO, "cannot connect to %s: %s", c->endpoint,
                               zmq_strerror(errno));
@@ -67,9 +80,27 @@ static int s_open(hs_client_t *c, hs_error_t *err)
 int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
                   int retries, hs_error_t *err)
 {
+    return hs_client_new_curve(out, zmq_ctx, endpoint, timeout_ms, retries, NULL, err);
+}
+
+int hs_client_new_curve(hs_client_t **out, void *zmq_ctx, const char *endpoint,
+                        int timeout_ms, int retries, const hs_curve_client_t *keys,
+                        hs_error_t *err)
+{
+    if (keys && (!hs_curve_key_valid(keys->pair.public_key) ||
+                 !hs_curve_key_valid(keys->pair.secret_key) ||
+                 !hs_curve_key_valid(keys->server_key)))
+        return hs_error_set(err, HS_EINVAL, "client: a CURVE key is not 40 Z85 characters");
+    if (keys && !hs_curve_available())
+        return hs_error_set(err, HS_EUNSUPPORTED, "client: this libzmq has no CURVE "
+                            "(built without libsodium)");
     hs_client_t *c = calloc(1, sizeof *c);
     if (!c)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
+    if (keys) {
+        c->curve = true;
+        c->keys = *keys;
+    }
     snprintf(c->endpoint, sizeof c->endpoint, "%s", endpoint);
     c->timeout_ms = timeout_ms > 0 ? timeout_ms : 3000;
     c->retries = retries >= 0 ? retries : 10;
@@ -94,6 +125,7 @@ void hs_client_destroy(hs_client_t **cp)
     if (c->own_ctx && c->ctx)
         zmq_ctx_term(c->ctx);
     hs_wire_buf_free(&c->buf);
+    memset(&c->keys, 0, sizeof c->keys);   /* a secret key does not outlive its use */
     free(c);
     *cp = NULL;
 }
@@ -153,6 +185,22 @@ static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc
     return s_recv_ex(c, c->timeout_ms, false, reply, err, rc);
 }
 
+/* HS_ETIMEOUT after every try. A CURVE broker drops a handshake it refuses
+ * (an unknown key, a plaintext peer) without a word, so silence is all a
+ * refused client sees: the message names the likely causes. */
+static int s_timeout(const hs_client_t *c, hs_error_t *err)
+{
+    const char *hint = "";
+    if (c->curve)
+        hint = " (is this client's key in the broker's --clients or --admins list, and is "
+               "--server-key the broker's public key?)";
+    else if (!strncmp(c->endpoint, "tcp://", 6))
+        hint = " (a broker that runs with --key answers only clients with --key and "
+               "--server-key)";
+    return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after %d tries%s",
+                        c->endpoint, c->retries + 1, hint);
+}
+
 int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *reply,
                       hs_error_t *err)
 {
@@ -184,8 +232,7 @@ int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *r
         zmq_close(c->sock);
         c->sock = NULL;
     }
-    return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after %d tries",
-                        c->endpoint, c->retries + 1);
+    return s_timeout(c, err);
 }
 
 /* Encodes and sends m on the current socket (opened when closed). */
@@ -259,8 +306,7 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
         if (now - heard >= 3 * (int64_t)hb) {
             /* The broker is silent: a fresh socket, and WATCH again. */
             if (++tries > c->retries)
-                return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after "
-                                    "%d tries", c->endpoint, c->retries + 1);
+                return s_timeout(c, err);
             zmq_close(c->sock);
             c->sock = NULL;
             if ((rc = s_send_type(c, HS_WIRE_WATCH, job_id, err)) < 0)

@@ -7,6 +7,8 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "args.h"
 #include "broker/broker.h"
 #include "core/wire.h"
+#include "core/wire_curve.h"
 #include "store/store.h"
 
 const char hs_cmd_broker_summary[] = "run the broker: job queue, leases, results into the store";
@@ -62,13 +65,94 @@ static void s_on_signal(int sig)
     atomic_store(&s_stop, 1);
 }
 
+/* The security options as read: the broker's pair and the merged lists that
+ * hs_broker_config_t borrows. */
+typedef struct s_security {
+    hs_curve_pair_t pair;
+    bool have_pair;
+    hs_curve_list_t workers, clients, admins;
+    bool lists;                /* a list option was given */
+} s_security_t;
+
+static void s_security_free(s_security_t *s)
+{
+    hs_curve_list_free(&s->workers);
+    hs_curve_list_free(&s->clients);
+    hs_curve_list_free(&s->admins);
+    memset(&s->pair, 0, sizeof s->pair);
+}
+
+/* A list option: the file merged into *l. */
+static int s_list_opt(const char *opt, const char *path, hs_curve_list_t *l, s_security_t *s)
+{
+    hs_error_t err = { 0 };
+    s->lists = true;
+    if (hs_curve_list_load(path, l, &err) < 0) {
+        fprintf(stderr, "hyeongse broker: %s: %s\n", opt, err.msg);
+        return -1;
+    }
+    return 1;
+}
+
+/* The security and limit options: 1 taken, 0 not one of them, -1 bad (said). */
+static int s_security_opt(int c, const char *arg, s_security_t *s, hs_broker_config_t *cfg)
+{
+    hs_error_t err = { 0 };
+    long mb;
+    switch (c) {
+    case 'K':
+        if (hs_curve_read_pair(arg, &s->pair, &err) < 0) {
+            fprintf(stderr, "hyeongse broker: --key: %s\n", err.msg);
+            return -1;
+        }
+        s->have_pair = true;
+        return 1;
+    case 'W': return s_list_opt("--workers", arg, &s->workers, s);
+    case 'C': return s_list_opt("--clients", arg, &s->clients, s);
+    case 'A': return s_list_opt("--admins", arg, &s->admins, s);
+    case 'I': cfg->insecure = 1; return 1;
+    case 'J': return hs__cli_int("broker", "--limit-jobs", arg, 1, INT_MAX, &cfg->limit_jobs) < 0 ? -1 : 1;
+    case 'G': return hs__cli_int("broker", "--limit-games", arg, 1, INT_MAX, &cfg->limit_games) < 0 ? -1 : 1;
+    case 'U':
+        if (hs__cli_long("broker", "--limit-upload", arg, 1, INT64_MAX >> 20, &mb) < 0)
+            return -1;
+        cfg->limit_upload = (int64_t)mb << 20;
+        return 1;
+    default: return 0;
+    }
+}
+
+/* Wires what was read into cfg; lists without --key are a mistake worth a
+ * word (they would admit nobody and protect nothing). */
+static int s_security_check(s_security_t *s, hs_broker_config_t *cfg)
+{
+    if (s->lists && !s->have_pair) {
+        fprintf(stderr, "hyeongse broker: --workers, --clients and --admins need --key (the "
+                        "broker's key pair)\n");
+        return -1;
+    }
+    if (s->have_pair && cfg->insecure) {
+        fprintf(stderr, "hyeongse broker: --insecure is for a broker without --key\n");
+        return -1;
+    }
+    if (!s->have_pair)
+        return 0;
+    cfg->curve = &s->pair;
+    cfg->worker_keys = &s->workers;
+    cfg->client_keys = &s->clients;
+    cfg->admin_keys = &s->admins;
+    return 0;
+}
+
 static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse broker --bind ADDR --db DIR [--heartbeat-ms N] [--lease-ms N]\n"
             "                       [--max-attempts N] [--queue-max N] [--chunk N]\n"
             "                       [--map-size BYTES] [--maps LIST] [--sync] [--ready-file PATH]\n"
-            "                       [--verbose]\n\n"
+            "                       [--verbose] [--key FILE] [--workers FILE]... [--clients FILE]...\n"
+            "                       [--admins FILE]... [--insecure] [--limit-jobs N]\n"
+            "                       [--limit-games N] [--limit-upload MB] [--config FILE]\n\n"
             "Serves workers (`hyeongse worker --connect ADDR`) and clients (`submit`,\n"
             "`status`, `cancel` with --broker ADDR) on one address, and keeps jobs,\n"
             "tasks and results in the LMDB store DIR. Restarting it on the same DIR\n"
@@ -88,7 +172,25 @@ static void s_usage(FILE *out)
             "  --sync             fsync every commit (survives power loss, not only kill -9)\n"
             "  --ready-file PATH  once serving, write the bound address(es) to PATH, one\n"
             "                     line (a * port resolved); removed again on a clean stop\n"
-            "  --verbose          log events to stderr\n", HS_BROKER_DEFAULT_CHUNK);
+            "  --verbose          log events to stderr\n\n"
+            "Security (docs/SECURITY.md):\n"
+            "  --key FILE         the broker's key pair (PREFIX.key or PREFIX; `hyeongse\n"
+            "                     keygen`): every tcp/ipc address speaks CURVE and admits\n"
+            "                     only the keys of the lists below\n"
+            "  --workers FILE     allow-list of worker keys: one \"Z85KEY [name]\" or\n"
+            "                     \"@file.pub [name]\" a line (repeatable, merged)\n"
+            "  --clients FILE     allow-list of client keys: submit, and see and cancel\n"
+            "                     their own jobs (repeatable)\n"
+            "  --admins FILE      allow-list of admin keys: clients with rights on every\n"
+            "                     job (repeatable)\n"
+            "  --insecure         allow plaintext on an address that is not loopback\n"
+            "                     (without --key such a bind is refused; a warning)\n"
+            "  --limit-jobs N     running jobs per client key (default 64)\n"
+            "  --limit-games N    games queued and unfinished per client key (default:\n"
+            "                     --queue-max)\n"
+            "  --limit-upload MB  SUBMIT MiB a minute per client key (default 512)\n"
+            "  --config FILE      options from a file (\"option value\" lines)\n",
+            HS_BROKER_DEFAULT_CHUNK);
 }
 
 int hs_cmd_broker(int argc, char **argv)
@@ -100,7 +202,11 @@ int hs_cmd_broker(int argc, char **argv)
         { "sync", no_argument, 0, 's' },            { "map-size", required_argument, 0, 'M' },
         { "chunk", required_argument, 0, 'c' },     { "verbose", no_argument, 0, 'v' },
         { "ready-file", required_argument, 0, 'r' }, { "maps", required_argument, 0, 'm' },
-        { "help", no_argument, 0, 'h' },            { 0, 0, 0, 0 },
+        { "help", no_argument, 0, 'h' },            { "key", required_argument, 0, 'K' },
+        { "workers", required_argument, 0, 'W' },   { "clients", required_argument, 0, 'C' },
+        { "admins", required_argument, 0, 'A' },    { "insecure", no_argument, 0, 'I' },
+        { "limit-jobs", required_argument, 0, 'J' }, { "limit-games", required_argument, 0, 'G' },
+        { "limit-upload", required_argument, 0, 'U' }, { 0, 0, 0, 0 },
     };
     hs_broker_config_t cfg = { .store_flags = HS_STORE_NOSYNC, .stop = &s_stop,
                                .map_size = (size_t)1 << 30 };
@@ -109,7 +215,16 @@ int hs_cmd_broker(int argc, char **argv)
     optind = 1;
     unsigned maps;
     hs_error_t merr = { 0 };
+    s_security_t sec = { 0 };
     while ((c = getopt_long(argc, argv, "b:d:H:l:a:q:c:sM:vr:m:h", opts, NULL)) != -1) {
+        int src = s_security_opt(c, optarg, &sec, &cfg);
+        if (src != 0) {
+            if (src < 0) {
+                s_security_free(&sec);
+                return 2;
+            }
+            continue;
+        }
         switch (c) {
         case 'b': cfg.bind = optarg; break;
         case 'd': cfg.db_dir = optarg; break;
@@ -150,12 +265,14 @@ int hs_cmd_broker(int argc, char **argv)
             }
             cfg.store_flags |= HS_STORE_MAPS(maps);
             break;
-        case 'h': s_usage(stdout); return 0;
-        default: s_usage(stderr); return 2;
+        case 'h': s_security_free(&sec); s_usage(stdout); return 0;
+        default: s_security_free(&sec); s_usage(stderr); return 2;
         }
     }
-    if (!cfg.bind || !cfg.db_dir) {
-        s_usage(stderr);
+    if (!cfg.bind || !cfg.db_dir || s_security_check(&sec, &cfg) < 0) {
+        if (!cfg.bind || !cfg.db_dir)
+            s_usage(stderr);
+        s_security_free(&sec);
         return 2;
     }
     struct sigaction sa;
@@ -169,6 +286,7 @@ int hs_cmd_broker(int argc, char **argv)
     cfg.on_serving = s_on_serving;
     cfg.on_serving_arg = &serving;
     int rc = hs_broker_run(&cfg, &err);
+    s_security_free(&sec);
     if (serving.written)
         remove(serving.ready_path);
     if (rc < 0) {

@@ -13,6 +13,7 @@
 #include "core/game.h"
 #include "broker/client.h"
 #include "fault_guard.h"
+#include "keys.h"
 #include "sgf_file.h"
 #include "store/query.h"
 #include "store/store.h"
@@ -78,7 +79,13 @@ static void s_usage(FILE *out)
         "                   rows and half its heartbeat interval (it runs on the\n"
         "                   broker's thread); a cut reply says \"truncated\" on\n"
         "                   stderr. Prefer --db on the broker's host for big exports.\n"
-        "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n");
+        "  --timeout MS     wait this long per try for the broker (default 30000; 3 tries)\n"
+        "  --key FILE       this client's key pair (PREFIX.key or PREFIX; made by\n"
+        "                   `hyeongse keygen`): talk CURVE to the broker\n"
+        "  --server-key K   the broker's public key: its .pub or .key file, or the\n"
+        "                   40-character key itself (needed with --key)\n"
+        "\n"
+        "  --config FILE    options from a file (\"option value\" lines)\n");
 }
 
 /*
@@ -138,8 +145,33 @@ static int s_query_board(hs_store_t *s, const hs_query_args_t *a, int64_t *hits,
     return rc;
 }
 
+/*
+ * Takes --key FILE and --server-key K out of args (they are this command's,
+ * not the query's that the broker parses) into *keys. Returns the new count,
+ * or -1 when one lacks its value.
+ */
+static int s_take_keys(int argc, char **args, hs_cli_keys_t *keys)
+{
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        bool k = !strcmp(args[i], "--key"), sk = !strcmp(args[i], "--server-key");
+        if (!k && !sk) {
+            args[n++] = args[i];
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "hyeongse query: %s needs a value\n", args[i]);
+            return -1;
+        }
+        *(k ? &keys->key : &keys->server_key) = args[++i];
+    }
+    args[n] = NULL;
+    return n;
+}
+
 /* `query --broker ADDR`: sends the other arguments as one QUERY; prints the reply. */
-static int s_query_remote(const hs_query_args_t *a, int argc, char **argv)
+static int s_query_remote(const hs_query_args_t *a, const hs_cli_keys_t *keys, int argc,
+                          char **argv)
 {
     /* Every argument but --broker ADDR and --timeout MS goes to the broker, which
      * parses them again with the same hs_query_args_parse. */
@@ -164,7 +196,8 @@ static int s_query_remote(const hs_query_args_t *a, int argc, char **argv)
         return 2;
     }
     hs_client_t *cl = NULL;
-    rc = hs_client_new(&cl, NULL, a->broker, a->timeout_ms > 0 ? a->timeout_ms : 30000, 2, &err);
+    rc = hs__cli_client_new("query", keys, NULL, a->broker,
+                            a->timeout_ms > 0 ? a->timeout_ms : 30000, 2, &cl, &err);
     hs_wire_msg_t m, r;
     hs_wire_msg_init(&m, HS_WIRE_QUERY);
     m.text = text;
@@ -253,6 +286,10 @@ int hs_cmd_query(int argc, char **argv)
     hs_query_args_t a;
     hs_error_t err;
     hs_error_clear(&err);
+    hs_cli_keys_t keys = { 0 };
+    argc = s_take_keys(argc, argv, &keys);
+    if (argc < 0)
+        return 2;
     if (hs_query_args_parse(argc - 1, argv + 1, &a, &err) < 0) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg);
         return 2;
@@ -277,7 +314,11 @@ int hs_cmd_query(int argc, char **argv)
                     a.position ? "--position" : "--board");
             return 2;
         }
-        return s_query_remote(&a, argc - 1, argv + 1);
+        return s_query_remote(&a, &keys, argc - 1, argv + 1);
+    }
+    if (keys.key || keys.server_key) {
+        fprintf(stderr, "hyeongse query: --key and --server-key are for --broker ADDR\n");
+        return 2;
     }
     /* Under the fault guard (cli/fault_guard.h): a damaged store is an error. */
     s_local_t l = { .a = &a };

@@ -23,6 +23,7 @@
 #include "args.h"
 #include "cluster.h"
 #include "core/clock.h"
+#include "keys.h"
 
 const char hs_cmd_status_summary[] = "show the jobs of a broker and their progress";
 
@@ -33,7 +34,8 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]\n"
-            "                       [--all] [--state STATE] [--limit N]\n\n"
+            "                       [--all] [--state STATE] [--limit N]\n"
+            "                       [--key FILE --server-key K]\n\n"
             "Shows the jobs of the broker, newest first (or only JOB): state, games,\n"
             "failures, positions and rate, the reason of a failed job, and the live\n"
             "workers: their tasks, the nets they hold (first 8 hex digits of each hash)\n"
@@ -50,7 +52,9 @@ static void s_usage(FILE *out)
             "  --watch[=MS]    keep watching: the broker pushes progress as it changes;\n"
             "                  print it at most every MS ms (default 1000; one JSON object\n"
             "                  per line with --json) and once more when it ends, until no\n"
-            "                  job (or JOB) is running any more\n",
+            "                  job (or JOB) is running any more\n"
+            HS_CLI_KEY_HELP
+            "  --config FILE     options from a file (\"option value\" lines)\n",
             S_PAGE, HS_CLI_DEFAULT_BROKER, HS_WIRE_MAX_JOBS, S_PAGE);
 }
 
@@ -133,15 +137,19 @@ int hs_cmd_status(int argc, char **argv)
         { "broker", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
         { "watch", optional_argument, 0, 'w' },  { "help", no_argument, 0, 'h' },
         { "all", no_argument, 0, 'a' },          { "state", required_argument, 0, 's' },
-        { "limit", required_argument, 0, 'l' },  { 0, 0, 0, 0 },
+        { "limit", required_argument, 0, 'l' },  HS_CLI_KEY_OPTIONS,
+        { 0, 0, 0, 0 },
     };
     const char *broker = NULL;
     int json = 0, c, watch = 0, all = 0, paging = 0;
     hs_wire_status_t q = { .limit = S_PAGE };
+    hs_cli_keys_t keys = { 0 };
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:jh", opts, NULL)) != -1) {
         switch (c) {
         case 'b': broker = optarg; break;
+        case HS_CLI_OPT_KEY: keys.key = optarg; break;
+        case HS_CLI_OPT_SERVER_KEY: keys.server_key = optarg; break;
         case 'j': json = 1; break;
         case 'w':
             watch = 1000;
@@ -187,7 +195,8 @@ int hs_cmd_status(int argc, char **argv)
     q.job_id = job;
     hs_error_t err = { 0 };
     hs_client_t *cl = NULL;
-    if (hs_client_new(&cl, NULL, hs__cli_broker_addr(broker), 2000, 2, &err) < 0) {
+    if (hs__cli_client_new("status", &keys, NULL, hs__cli_broker_addr(broker), 2000, 2, &cl,
+                           &err) < 0) {
         fprintf(stderr, "hyeongse status: %s\n", err.msg);
         return 1;
     }

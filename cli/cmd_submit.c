@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "cluster.h"
+#include "keys.h"
 #include "worker/engine.h"
 #include "worker/net_specs.h"
 #include "core/clock.h"
@@ -301,7 +302,7 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse submit ARCHIVE... [--broker ADDR] [--engines LIST]\n"
             "                       [--moves all|every:N|last] [--name NAME] [--token TOKEN]\n"
-            "                       [--net FILE]... [--wait]\n\n"
+            "                       [--net FILE]... [--wait] [--key FILE --server-key K]\n\n"
             "Reads the archives (.sgf, folders, .tar.gz, .zip), sends every game to the\n"
             "broker as one job and prints the job id and token. Broken games are sent too and\n"
             "recorded as failed with the reason.\n\n"
@@ -322,6 +323,8 @@ static void s_usage(FILE *out)
             "                  as duplicates. Only while the job still takes input: within\n"
             "                  the broker's upload lease (10 minutes without a SUBMIT)\n"
             "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n"
+            HS_CLI_KEY_HELP
+            "  --config FILE     options from a file (\"option value\" lines)\n"
             "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
             "                  them (default: not followed, reported as \"link\" failures)\n",
             HS_CLI_DEFAULT_BROKER, hs__cli_default_engines(), HS_NET_MAX);
@@ -364,11 +367,12 @@ int hs_cmd_submit(int argc, char **argv)
         { "threads", required_argument, 0, 't' }, { "wait", no_argument, 0, 'w' },
         { "token", required_argument, 0, 'T' },  { "help", no_argument, 0, 'h' },
         { "follow-symlinks", no_argument, 0, 'L' }, { "net", required_argument, 0, 'N' },
-        { 0, 0, 0, 0 },
+        HS_CLI_KEY_OPTIONS,                      { 0, 0, 0, 0 },
     };
     const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL, *token = NULL;
     const char *net_paths[HS_NET_MAX];
     int threads = 0, wait = 0, follow = 0, n_net_paths = 0, c;
+    hs_cli_keys_t keys = { 0 };
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
         switch (c) {
@@ -383,6 +387,8 @@ int hs_cmd_submit(int argc, char **argv)
         case 'w': wait = 1; break;
         case 'T': token = optarg; break;
         case 'L': follow = 1; break;
+        case HS_CLI_OPT_KEY: keys.key = optarg; break;
+        case HS_CLI_OPT_SERVER_KEY: keys.server_key = optarg; break;
         case 'N':
             if (n_net_paths == HS_NET_MAX) {
                 fprintf(stderr, "hyeongse submit: --net: at most %d nets\n", HS_NET_MAX);
@@ -442,7 +448,7 @@ int hs_cmd_submit(int argc, char **argv)
     }
     broker = hs__cli_broker_addr(broker);
     hs_client_t *cl = NULL;
-    if (hs_client_new(&cl, NULL, broker, 3000, 10, &err) < 0) {
+    if (hs__cli_client_new("submit", &keys, NULL, broker, 3000, 10, &cl, &err) < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         return 1;
     }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "keys.h"
 #include "core/wire.h"
 #include "worker/engine.h"
 #include "worker/net_specs.h"
@@ -68,8 +69,11 @@ static void s_say_stopped(const s_life_t *l, const hs_worker_stats_t *st, int rc
         snprintf(why, sizeof why, "%s", atomic_load(&s_stop) == SIGINT ? "SIGINT"
                                         : atomic_load(&s_stop) ? "SIGTERM" : "returned");
     if (l->connections == 0) {
+        /* A CURVE broker drops an unknown key's handshake without a word. */
         fprintf(stderr, "hyeongse worker: stopped by %s without the broker at %s ever "
-                        "answering\n", why, cfg->endpoint);
+                        "answering%s\n", why, cfg->endpoint,
+                cfg->curve ? " (is this worker's key in the broker's --workers list, and is "
+                             "--server-key the broker's public key?)" : "");
         return;
     }
     fprintf(stderr, "hyeongse worker: %s stopped by %s: %llu tasks done, %llu positions, "
@@ -84,7 +88,8 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse worker --connect ADDR [--threads N] [--engines LIST]\n"
             "                       [--credit N] [--batch N] [--heartbeat-ms N] [--name NAME]\n"
-            "                       [--net FILE]... [--backend cpu|cuda|ref] [--verbose]\n\n"
+            "                       [--net FILE]... [--backend cpu|cuda|ref] [--verbose]\n"
+            "                       [--key FILE --server-key K] [--config FILE]\n\n"
             "Connects to a broker (the address given to `hyeongse broker --bind`) and\n"
             "evaluates the positions of the tasks it hands out. Reconnects after 1 s,\n"
             "doubling up to 32 s, when the broker goes silent. SIGTERM: finishes the\n"
@@ -102,7 +107,13 @@ static void s_usage(FILE *out)
             "  --heartbeat-ms N   heartbeat interval (default 1000)\n"
             "  --name NAME        name shown by the broker (default host:pid)\n"
             "  --verbose          log connection events (without it: one line when the\n"
-            "                     broker first answers, one when the worker stops)\n",
+            "                     broker first answers, one when the worker stops)\n"
+            "  --key FILE         this worker's key pair (PREFIX.key or PREFIX; made by\n"
+            "                     `hyeongse keygen`): talk CURVE to the broker, which must\n"
+            "                     list the .pub in its --workers file\n"
+            "  --server-key K     the broker's public key: its .pub or .key file, or the\n"
+            "                     40-character key itself (needed with --key)\n"
+            "  --config FILE      options from a file (\"option value\" lines)\n",
             hs_engine_list(known, sizeof known), HS_NET_MAX,
             hs_nn_backend_kind_name(hs_nn_backend_default()));
 }
@@ -189,11 +200,12 @@ int hs_cmd_worker(int argc, char **argv)
         { "heartbeat-ms", required_argument, 0, 'H' }, { "name", required_argument, 0, 'n' },
         { "net", required_argument, 0, 'N' },     { "backend", required_argument, 0, 'k' },
         { "verbose", no_argument, 0, 'v' },       { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 },
+        HS_CLI_KEY_OPTIONS,                       { 0, 0, 0, 0 },
     };
     hs_worker_config_t cfg = { .stop = &s_stop };
     const char *net_paths[HS_NET_MAX], *backend = NULL;
     int n_net_paths = 0;
+    hs_cli_keys_t keys = { 0 };
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "c:t:e:C:B:H:n:N:k:vh", opts, NULL)) != -1) {
@@ -226,6 +238,8 @@ int hs_cmd_worker(int argc, char **argv)
             break;
         case 'k': backend = optarg; break;
         case 'v': cfg.verbose = 1; break;
+        case HS_CLI_OPT_KEY: keys.key = optarg; break;
+        case HS_CLI_OPT_SERVER_KEY: keys.server_key = optarg; break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
         }
@@ -234,6 +248,14 @@ int hs_cmd_worker(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
+    hs_curve_client_t curve;
+    hs_error_t kerr = { 0 };
+    int krc = hs__cli_keys_load("worker", &keys, cfg.endpoint, &curve, &kerr);
+    if (krc < 0) {
+        fprintf(stderr, "hyeongse worker: %s\n", kerr.msg);
+        return krc == HS_EINVAL ? 2 : 1;
+    }
+    cfg.curve = krc == 1 ? &curve : NULL;
     bool threads_given = cfg.threads > 0;
     if (cfg.threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -265,5 +287,6 @@ int hs_cmd_worker(int argc, char **argv)
     int rc = hs_worker_run(&cfg, &st, &err);
     s_say_stopped(&life, &st, rc, &err);
     hs_net_set_free(&nets);
+    memset(&curve, 0, sizeof curve);
     return rc < 0 ? 1 : 0;
 }

@@ -6,10 +6,13 @@
  * return value is the process exit status) and a one-line `hs_cmd_NAME_summary`.
  * The table below is generated from those file names by cli/CMakeLists.txt, so
  * adding a command never touches this file. This front end is the only place
- * that wires the libraries together.
+ * that wires the libraries together. `--config FILE` is read here, for every
+ * command (cli/config.h).
  */
 #include <stdio.h>
 #include <string.h>
+
+#include "config.h"
 
 #define HS_COMMAND(name)                                                       \
     int hs_cmd_##name(int argc, char **argv);                                  \
@@ -40,6 +43,19 @@ static void s_usage(FILE *out)
     fprintf(out, "\nRun `hyeongse <command> --help` for the options of one command.\n");
 }
 
+/* Runs a command with its --config files read into its arguments (cli/config.h):
+ * here, once, so that every command has the option without parsing it. */
+static int s_run(const hs_command_entry_t *c, int argc, char **argv)
+{
+    hs_cli_argv_t a;
+    int status = hs__cli_config_expand(c->name, c->run, argc, argv, &a);
+    if (status)
+        return status;
+    status = c->run(a.argc, a.argv);
+    hs__cli_config_free(&a);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -64,7 +80,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; i++)
         if (!strcmp(s_commands[i].name, name))
-            return s_commands[i].run(argc - 1, argv + 1);
+            return s_run(&s_commands[i], argc - 1, argv + 1);
     fprintf(stderr, "hyeongse: '%s' is not a command. See 'hyeongse --help'.\n", name);
     return 2;
 }

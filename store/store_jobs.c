@@ -95,7 +95,9 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
         return HS_ENOMEM;
     msgpack_packer pk;
     msgpack_packer_init(&pk, &s->rec, s_rec_write);
-    msgpack_pack_array(&pk, 13);
+    /* Field 13 (owner) was appended with issue 15: a record of 13 fields reads
+     * as owner "" (anonymous), and an older reader ignores the 14th. */
+    msgpack_pack_array(&pk, 14);
     s_pack_str(&pk, j->name);
     msgpack_pack_int(&pk, (int)j->state);
     s_pack_str(&pk, j->engines);
@@ -109,6 +111,7 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
     msgpack_pack_int64(&pk, j->created_unix);
     msgpack_pack_int64(&pk, j->updated_unix);
     s_pack_str(&pk, j->reason);
+    s_pack_str(&pk, j->owner);
     return s->rec.cap == 0 || hs__store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
 }
 
@@ -141,7 +144,8 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
         && hs_wire_read_int(&r, &j->positions_done) == 0
         && hs_wire_read_int(&r, &j->created_unix) == 0
         && hs_wire_read_int(&r, &j->updated_unix) == 0
-        && s_read_fixed(&r, j->reason, sizeof j->reason) == 0;
+        && s_read_fixed(&r, j->reason, sizeof j->reason) == 0
+        && (n < 14 || s_read_fixed(&r, j->owner, sizeof j->owner) == 0);
     /* An unknown state would reach the broker's switches unhandled. */
     if (!ok || st < HS_JOB_RUNNING || st > HS_JOB_FAILED)
         return hs__store_corrupt(err, "jobs", k, "unreadable job record");

@@ -34,6 +34,7 @@
 #include <zmq.h>
 
 #include "core/clock.h"
+#include "core/wire_curve.h"
 #include "worker/nn/backend.h"
 #include "worker/nn/model.h"
 #include "worker/worker_internal.h"
@@ -315,7 +316,15 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
         return NULL;
     int zero = 0;
     zmq_setsockopt(sock, ZMQ_LINGER, &zero, sizeof zero);
-    if (zmq_connect(sock, c->endpoint) != 0) {
+    /* A broker that refuses the handshake (CURVE: an unknown key, or a
+     * plaintext worker) leaves the socket without a peer, and a send would then
+     * block for good: no heartbeat, no reconnect, no SIGTERM. A send that waits
+     * a heartbeat interval fails instead; the liveness check then reconnects. */
+    int sndtimeo = c->heartbeat_ms > 0 ? c->heartbeat_ms : 1000;
+    zmq_setsockopt(sock, ZMQ_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
+    /* Every reconnect opens a fresh socket: each one must be a CURVE client. */
+    if ((c->curve && hs_curve_setup_client(sock, c->curve, NULL) < 0) ||
+        zmq_connect(sock, c->endpoint) != 0) {
         zmq_close(sock);
         return NULL;
     }
@@ -586,6 +595,13 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
 {
     if (!cfg || !cfg->endpoint || !cfg->stop)
         return hs_error_set(err, HS_EINVAL, "worker: endpoint and stop flag are required");
+    if (cfg->curve && (!hs_curve_key_valid(cfg->curve->pair.public_key) ||
+                       !hs_curve_key_valid(cfg->curve->pair.secret_key) ||
+                       !hs_curve_key_valid(cfg->curve->server_key)))
+        return hs_error_set(err, HS_EINVAL, "worker: a CURVE key is not 40 Z85 characters");
+    if (cfg->curve && !hs_curve_available())
+        return hs_error_set(err, HS_EUNSUPPORTED, "worker: this libzmq has no CURVE (built "
+                            "without libsodium)");
     if (cfg->n_nets < 0 || cfg->n_nets > HS_WIRE_MAX_NETS || (cfg->n_nets && !cfg->nets))
         return hs_error_set(err, HS_EINVAL, "worker: at most %d nets", HS_WIRE_MAX_NETS);
     s_worker_t w = { .cfg = cfg, .threads = cfg->threads > 0 ? cfg->threads : 1 };

@@ -1,0 +1,58 @@
+/*
+ * cli/keys.c — --key/--server-key read into CURVE keys (cli/keys.h).
+ */
+#include "keys.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool hs__cli_endpoint_loopback(const char *ep)
+{
+    if (!ep || strncmp(ep, "tcp://", 6) != 0)
+        return false;
+    const char *h = ep + 6;
+    /* "tcp://IFACE;HOST:PORT" names a source first: the host is after ';'. */
+    const char *semi = strchr(h, ';');
+    if (semi)
+        h = semi + 1;
+    return !strncmp(h, "127.", 4) || !strncmp(h, "localhost:", 10) ||
+           !strncmp(h, "[::1]:", 6) || !strncmp(h, "::1:", 4);
+}
+
+int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *endpoint,
+                      hs_curve_client_t *out, hs_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!opts->key && !opts->server_key) {
+        if (endpoint && !strncmp(endpoint, "tcp://", 6) && !hs__cli_endpoint_loopback(endpoint))
+            fprintf(stderr, "hyeongse %s: warning: no --key: the connection to %s is "
+                    "plaintext (a broker with CURVE keys will not answer)\n", cmd, endpoint);
+        return 0;
+    }
+    if (!opts->key || !opts->server_key)
+        return hs_error_set(err, HS_EINVAL, "%s needs %s too (see docs/SECURITY.md)",
+                            opts->key ? "--key" : "--server-key",
+                            opts->key ? "--server-key (the broker's public key)"
+                                      : "--key (this program's key pair)");
+    int rc = hs_curve_read_pair(opts->key, &out->pair, err);
+    if (rc == 0)
+        rc = hs_curve_read_public(opts->server_key, out->server_key, err);
+    if (rc < 0) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    return 1;
+}
+
+int hs__cli_client_new(const char *cmd, const hs_cli_keys_t *opts, void *zmq_ctx,
+                       const char *endpoint, int timeout_ms, int retries, hs_client_t **out,
+                       hs_error_t *err)
+{
+    hs_curve_client_t keys;
+    int rc = hs__cli_keys_load(cmd, opts, endpoint, &keys, err);
+    if (rc >= 0)
+        rc = hs_client_new_curve(out, zmq_ctx, endpoint, timeout_ms, retries,
+                                 rc == 1 ? &keys : NULL, err);
+    memset(&keys, 0, sizeof keys);
+    return rc < 0 ? rc : 0;
+}
