@@ -10,7 +10,8 @@
 #      option changed (hs_verbose): both services restart, with it;
 #   D. `submit --wait` of tests/data/random9.tar.gz with the operator's admin
 #      key and the broker's public key; every position of the archive (counted
-#      by `ingest --dry-run`) is in the store (`query --db ... stats`);
+#      by `ingest --dry-run`) is in the store (`query --db ... stats`); the
+#      operator's `status` sees it done, a client without keys gets no answer;
 #   E. teardown.yml stops both; no process of the prefix is left.
 # A failure anywhere still stops every process of the prefix (trap).
 set -u
@@ -68,15 +69,6 @@ check "A: ansible-lint (profile production)" "$rc" 0
 port=$(free_port); [ "$port" != 0 ] || { echo "FAIL: no free port"; exit 1; }
 addr="tcp://127.0.0.1:$port"
 opts=(-e "hs_prefix=$prefix" -e "hs_port=$port" -e "hs_binary=$BIN")
-# TRANSITION (issue 15): a program without `keygen` and `--config` (the CLI of
-# the keys branch, not merged yet) is deployed with hs_secure=false and
-# hs_use_config_file=false, said loudly. Remove once main has them.
-secure=true
-if ! "$BIN" keygen --help >/dev/null 2>&1; then
-    secure=false
-    echo "NOTE: $BIN has no keygen/--config yet: deploying with hs_secure=false hs_use_config_file=false"
-    opts+=(-e hs_secure=false -e hs_use_config_file=false)
-fi
 
 deploy() {   # deploy LOG [MORE -e OPTIONS]: site.yml in the local mode
     local log=$1
@@ -97,21 +89,19 @@ bpid=$(pid_of broker); wpid=$(pid_of worker)
 check "B: the broker runs" "$(alive "$bpid")" yes
 check "B: the worker runs" "$(alive "$wpid")" yes
 check "B: the broker serves on its port" "$(head -1 "$prefix/var/run/broker.ready" 2>/dev/null)" "$addr"
-if [ "$secure" = true ]; then
-    check "B: the broker reads its options file" "$(tr '\0' ' ' 2>/dev/null <"/proc/$bpid/cmdline")" \
-        "$prefix/bin/hyeongse broker --config $prefix/etc/broker.conf "
-    grep -q "^key $prefix/keys/broker.key\$" "$prefix/etc/broker.conf"; check "B: CURVE: the broker's options name its key" "$?" 0
-    grep -q "^server-key $prefix/keys/server.pub\$" "$prefix/etc/worker.conf"; check "B: the worker's options name the broker's key" "$?" 0
-    check "B: the worker's secret key is its owner's only" "$(stat -c %a "$prefix/keys/worker.key" 2>/dev/null)" 600
-    check "B: the broker's public key, as the worker got it" "$(cat "$prefix/keys/server.pub" 2>/dev/null)" \
-        "$(cat "$prefix/keys/broker.pub" 2>/dev/null)"
-    # Z85 keys hold regex characters (* + ^ ...): fixed-string matches.
-    wkey=$(awk '{print $1; exit}' "$prefix/keys/worker.pub" 2>/dev/null)
-    okey=$(awk '{print $1; exit}' "$prefix/controller/operator.pub" 2>/dev/null)
-    check "B: the worker's key in the broker's worker list" "$(grep -cxF "$wkey localhost" "$prefix/etc/workers.list")" 1
-    check "B: the operator's key in the broker's admin list" "$(grep -cxF "$okey operator" "$prefix/etc/admins.list")" 1
-    check "B: the operator's secret key is its owner's only" "$(stat -c %a "$prefix/controller/operator.key" 2>/dev/null)" 600
-fi
+check "B: the broker reads its options file" "$(tr '\0' ' ' 2>/dev/null <"/proc/$bpid/cmdline")" \
+    "$prefix/bin/hyeongse broker --config $prefix/etc/broker.conf "
+grep -q "^key $prefix/keys/broker.key\$" "$prefix/etc/broker.conf"; check "B: CURVE: the broker's options name its key" "$?" 0
+grep -q "^server-key $prefix/keys/server.pub\$" "$prefix/etc/worker.conf"; check "B: the worker's options name the broker's key" "$?" 0
+check "B: the worker's secret key is its owner's only" "$(stat -c %a "$prefix/keys/worker.key" 2>/dev/null)" 600
+check "B: the broker's public key, as the worker got it" "$(cat "$prefix/keys/server.pub" 2>/dev/null)" \
+    "$(cat "$prefix/keys/broker.pub" 2>/dev/null)"
+# Z85 keys hold regex characters (* + ^ ...): fixed-string matches.
+wkey=$(awk '{print $1; exit}' "$prefix/keys/worker.pub" 2>/dev/null)
+okey=$(awk '{print $1; exit}' "$prefix/controller/operator.pub" 2>/dev/null)
+check "B: the worker's key in the broker's worker list" "$(grep -cxF "$wkey localhost" "$prefix/etc/workers.list")" 1
+check "B: the operator's key in the broker's admin list" "$(grep -cxF "$okey operator" "$prefix/etc/admins.list")" 1
+check "B: the operator's secret key is its owner's only" "$(stat -c %a "$prefix/controller/operator.key" 2>/dev/null)" 600
 
 # ---- C: idempotent; a changed option restarts -------------------------------------
 deploy "$tmp/deploy2.log"
@@ -132,12 +122,7 @@ grep -q '^verbose true$' "$prefix/etc/broker.conf"; check "C: broker.conf says v
 
 # ---- D: a job through the deployed cluster ----------------------------------------
 expected=$("$BIN" ingest --dry-run "$ARCHIVE" 2>/dev/null | awk '$1 == "positions" { print $2 }')
-if [ "$secure" = true ]; then
-    client=(--config "$prefix/controller/operator.conf")
-else
-    client=(--broker "$addr")
-fi
-"$BIN" submit "$ARCHIVE" "${client[@]}" --engines area --wait >"$tmp/submit.out" 2>&1
+"$BIN" submit "$ARCHIVE" --config "$prefix/controller/operator.conf" --engines area --wait >"$tmp/submit.out" 2>&1
 rc=$?
 check "D: submit --wait with the operator's key" "$rc" 0
 [ "$rc" = 0 ] || tail -n 5 "$tmp/submit.out"
@@ -145,6 +130,12 @@ stat_of() { "$BIN" query --db "$prefix/var/db" stats 2>/dev/null | awk -v k="$1"
 check "D: every position of the archive is in the store" "$(stat_of positions)" "$expected"
 check "D: every game" "$(stat_of games)" 200
 check "D: no failed game" "$(stat_of failed_games)" 0
+"$BIN" status 1 --config "$prefix/controller/operator.conf" --json >"$tmp/status.out" 2>&1
+check "D: the operator sees the job done" "$(grep -o '"state": *"[a-z]*"' "$tmp/status.out" | head -1 | tr -d ' ')" '"state":"done"'
+# The deployed broker speaks CURVE only: a client without keys gets no answer.
+"$BIN" status --broker "$addr" >"$tmp/anon.out" 2>&1
+[ $? -ne 0 ] && ! grep -q done "$tmp/anon.out"
+check "D: a client without a key is not answered" "$?" 0
 
 # ---- E: teardown ---------------------------------------------------------------
 ansible-playbook -i inventory.local.ini teardown.yml "${opts[@]}" >"$tmp/teardown.log" 2>&1
