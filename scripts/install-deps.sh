@@ -6,6 +6,8 @@
 # tests/test_nn_torch_peer.sh checks the PyTorch peer computes our net; cairo
 # draws the report's PNGs and Chromium opens the report in
 # tests/test_report_browser.sh (GNU time measures bench/report.sh's memory).
+# ansible and ansible-lint: tests/test_ansible.sh lints ansible/ and deploys it
+# on localhost (its local mode).
 # Used by README's first command and by .ci/run (CI starts from a fresh clone).
 set -euo pipefail
 SUDO=""
@@ -16,7 +18,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
     build-essential cmake pkg-config clang libclang-rt-dev \
     libzmq3-dev libmsgpack-dev liblmdb-dev lmdb-utils libarchive-dev zlib1g-dev libdnnl-dev \
     libcairo2-dev fonts-dejavu-core chromium \
-    python3 python3-torch ca-certificates >/dev/null
+    python3 python3-torch ca-certificates ansible ansible-lint >/dev/null
 # The cuda backend needs NVIDIA's CUDA 13 toolkit with cuDNN 9 and cuBLAS, which
 # Debian does not package: it is built where they are (HS_CUDNN, /usr/local/cuda).
 [ -x /usr/local/cuda/bin/nvcc ] || echo "install-deps: no CUDA toolkit in /usr/local/cuda: the cuda backend will not be built"
