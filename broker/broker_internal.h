@@ -160,9 +160,10 @@ void hs__watch_push(hs__broker_t *b);
 /* Frees the query queue and the watchers (at shutdown). */
 void hs__clients_free(hs__broker_t *b);
 /* The live workers into r->worker_list (STATUS's answer: what each READY said of
- * its nets, and its leases). Borrows the workers' strings: encode the reply
- * before the loop changes them, then free(r->worker_list) (one block). 0 or
- * HS_ENOMEM (then no list). */
+ * its engines and nets, its leases, and its counts and rate for `status
+ * --cluster`, sampling the rate), and the queue and uptime into r->cluster.
+ * Borrows the workers' strings: encode the reply before the loop changes them,
+ * then free(r->worker_list) (one block). 0 or HS_ENOMEM (then no list). */
 int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r);
 /* Counts how one of worker w's leases ended (w NULL: no lease holder, nothing
  * counted): positions are the task's, for HS__WEND_DONE. The one place the

@@ -6,7 +6,10 @@
 #     engines, each did work (positions done > 0, rate > 0), their positions
 #     add up to the job's, nothing is queued or leased after it and no job runs;
 #   - the text table shows one line a worker, and the broker's line;
-#   - --cluster with a JOB is refused.
+#   - --cluster with a JOB is refused;
+#   - a lease that expires is counted against its worker (requeued), with no
+#     positions done: a broker with --lease-ms 100 and one attempt, a worker
+#     whose noop sleeps 1 s a position (the lease is long gone when it ends).
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 command -v python3 > /dev/null || { echo "python3 not found: skipped"; exit 77; }
@@ -83,4 +86,33 @@ check "aligned" "$(awk 'NR > 1 { print index($0, $2) }' "$tmp/c.txt" | sort -u |
 
 "$BIN" status 1 --cluster --broker "$addr" > /dev/null 2>&1
 check "--cluster with JOB is refused" "$?" 2
+kill "${wpids[@]}" "$bpid" 2>/dev/null
+wait "${wpids[@]}" "$bpid" 2>/dev/null
+wpids=()
+
+# --- an expired lease -----------------------------------------------------------
+start_broker_at "tcp://127.0.0.1:*" "$tmp/db2" "$tmp/broker2.log" --lease-ms 100 \
+    --max-attempts 1 || exit 1
+printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee])\n' > "$tmp/one.sgf"
+"$BIN" worker --connect "$addr" --threads 1 --credit 1 --engines noop --name slow \
+    2>> "$tmp/workers.log" &
+wpids+=($!)
+"$BIN" submit "$tmp/one.sgf" --broker "$addr" --engines noop:delay_us=1000000 \
+    > /dev/null 2>&1
+check "submit of the slow job" "$?" 0
+state=
+for _ in $(seq 600); do
+    state=$("$BIN" status 1 --json --broker "$addr" 2>/dev/null | python3 -c \
+            'import json,sys; print(json.load(sys.stdin)["jobs"][0]["state"])' 2>/dev/null)
+    [ "$state" != running ] && [ -n "$state" ] && break
+    sleep 0.1
+done
+check "the job ended" "$state" done
+check "its game failed (its one attempt expired)" "$("$BIN" status 1 --json --broker "$addr" | \
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["jobs"][0]["games_failed"])')" 1
+cluster_json
+check "the expired lease counts against the worker" \
+      "$(py '[(w["name"], w["requeued"], w["positions_done"], w["tasks"]) for w in j["worker_list"]]')" \
+      "[('slow', 1, 0, 0)]"
+kill -9 "${wpids[@]}" 2>/dev/null   # its 2-s task is nobody's any more
 exit $fail
