@@ -242,18 +242,23 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
 {
     hs__btask_t *t = hs__task_find(b, r->task_id);
     if (!t || t->rec.job_id != r->job_id)
-        return;   /* done, failed or canceled already: a late duplicate */
-    /* A good result is stored whoever holds the lease now (any copy is as good);
-     * a failure report counts only from the current lease holder. */
-    if (r->error && (t->rec.state != HS_TASK_LEASED || t->worker != w))
+        return;   /* done, failed or canceled already: a late duplicate (or a replay) */
+    /* Only the lease holder's answer counts, good or not (docs/SECURITY.md,
+     * "Result integrity"): anyone else — a peer that never said READY, another
+     * worker, a worker whose lease ended — could store anything under a task id
+     * it guessed. The late copy of an ended lease is lost: the task runs again. */
+    if (!w || t->rec.state != HS_TASK_LEASED || t->worker != w) {
+        HS__LOG(b, "task %llu: result refused: not from the lease holder\n",
+                (unsigned long long)t->rec.id);
         return;
+    }
     /* A "good" result that misses positions (a worker's bug, another build's
-     * engines) is a failure report: the task must not count done with holes. */
+     * engines) or carries other position keys is a failure report: the task must
+     * not count done with holes, nor store evals under keys of other positions. */
     char why[160];
     if (!r->error && hs__result_check(t, r, why, sizeof why) < 0) {
         HS__LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
-        if (t->rec.state == HS_TASK_LEASED && t->worker == w)
-            hs__task_requeue(b, t, why);
+        hs__task_requeue(b, t, why);
         return;
     }
     hs__task_done(b, t, r);

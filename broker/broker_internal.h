@@ -7,6 +7,8 @@
  * Memory: one hs__btask_t (~400 bytes) per unfinished task, one hs__bjob_t per
  * job. Games are not kept in memory: a TASK is built from the store when it is
  * dispatched. Finished tasks are dropped from memory (the journal keeps them).
+ * A leased task also holds its positions' keys (16 bytes each, at most 64 a task
+ * by default) until its RESULT.
  */
 #ifndef HS_BROKER_INTERNAL_H
 #define HS_BROKER_INTERNAL_H
@@ -44,6 +46,11 @@ typedef struct hs__btask {
                                      * of up to credit x 64 leases */
     struct hs__bjob *job;
     hs__bgame_t *game;              /* shared by the chunks of one game, or NULL */
+    uint8_t (*keys)[16];            /* while LEASED: the position key of each position of
+                                     * the task, from the broker's own replay of the game
+                                     * (hs__task_build), which a RESULT's evals must carry;
+                                     * NULL when not leased or the game does not replay */
+    int size;                       /* the game's board size, which they must carry too */
     struct hs__btask *qprev, *qnext;  /* job queue links while QUEUED */
     struct hs__btask *hnext;        /* hash chain */
 } hs__btask_t;
@@ -193,12 +200,14 @@ int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);
 int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
 /* Whether good RESULT r covers task t exactly: one eval per (position of the
- * task, engine of the job), nothing else. 0, or -1 with the reason in why. */
+ * task, engine of the job), nothing else, each with the position key and board
+ * size the broker expects (t->keys, t->size). 0, or -1 with the reason in why. */
 int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size);
 int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
 /* The TASK message of t into *m (also on failure: release it with hs__task_msg_fini,
- * never hs_wire_msg_fini alone: m->task.engines is lent by the job). */
-int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
+ * never hs_wire_msg_fini alone: m->task.engines is lent by the job). Also sets
+ * t->keys and t->size for the lease that follows (freed when t leaves LEASED). */
+int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
 void hs__task_msg_fini(hs_wire_msg_t *m);
 void hs__broker_free_state(hs__broker_t *b);
 /* What broker_jobs.c needs of the task bookkeeping: */

@@ -320,9 +320,12 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
         *accepted = true;
         return 0;
     }
+    /* The id is the broker's own, from the game's content, whatever the client
+     * said: a client's id could name another job's game, whose record (kept,
+     * never overwritten) would then be evaluated against this game's moves and
+     * fail, or this game take the other's place. */
     hs_game_t copy = g->game;
-    if (copy.id[0] == 0 && copy.id[1] == 0)
-        hs_game_compute_id(&copy);
+    hs_game_compute_id(&copy);
     rc = hs__fatal(b, hs_store_game_put(b->store, &copy, g->source, j->rec.id, &existed, &b->err));
     if (rc < 0)
         return rc;

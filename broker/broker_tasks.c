@@ -28,9 +28,14 @@
  * an illegal move, a bad coordinate, a size the engine refuses) goes from LEASED
  * to FAILED at once, whatever the attempts: retrying it would fail the same way.
  *
- * A RESULT for a task that is QUEUED (it was requeued, or the broker restarted)
- * is accepted too: hs__task_done takes it out of the queue. A RESULT for a task
- * no longer in memory (DONE, FAILED, CANCELED) is ignored.
+ * A RESULT counts only from the worker that holds the task's lease (broker.c,
+ * s_on_result), and a good one only when hs__result_check finds exactly the
+ * task's positions with the keys the broker replayed for them (hs__task_build,
+ * kept in t->keys while LEASED): a RESULT for a QUEUED task (requeued, or the
+ * broker restarted), from another worker or from a peer that never said READY is
+ * ignored, and so is one for a task no longer in memory (DONE, FAILED, CANCELED),
+ * so a replayed RESULT changes nothing. Task ids stay consecutive (chunks below):
+ * guessing one gains nothing without its lease.
  *
  * Every transition but lease/unlease writes the task record (hs_store_task_move,
  * from the state the journal holds, t->jstate) into the broker's open store batch
@@ -62,6 +67,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/replay.h"
 
 int hs__fatal(hs__broker_t *b, int rc)
 {
@@ -139,6 +146,7 @@ static void s_task_free(hs__btask_t *t)
 {
     if (t->game && --t->game->left == 0)
         free(t->game);
+    free(t->keys);
     free(t);
 }
 
@@ -193,10 +201,14 @@ static void s_worker_drop_lease(hs__bworker_t *w, hs__btask_t *t)
     t->lease_slot = -1;
 }
 
-/* Takes t out of QUEUED or LEASED bookkeeping (not the journal). */
+/* Takes t out of QUEUED or LEASED bookkeeping (not the journal). Every way out
+ * of LEASED (done, requeue, unlease, fail, cancel) passes here: the lease's
+ * expected keys go with it, and the next lease replays them again. */
 void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
 {
     hs__bjob_t *j = t->job;
+    free(t->keys);
+    t->keys = NULL;
     if (t->rec.state == HS_TASK_QUEUED) {
         s_queue_remove(j, t);
         b->pending--;
@@ -408,13 +420,20 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
         int k = 0;
         while (k < ne && j->engine_ids[k] != e->engine_id)
             k++;
-        int d = e->move_number - t->rec.move_first;
+        int d = e->move_number - t->rec.move_first, p = d / t->rec.move_step;
         if (k == ne) {
             bad = snprintf(why, size, "result: an evaluation by an engine the job does not run");
-        } else if (d < 0 || d % t->rec.move_step || d / t->rec.move_step >= n) {
+        } else if (d < 0 || d % t->rec.move_step || p >= n) {
             bad = snprintf(why, size, "result: move %d is not a position of the task",
                            e->move_number);
-        } else if (seen[(d / t->rec.move_step) * ne + k]++) {
+        } else if (!t->keys || memcmp(e->pos_key, t->keys[p], 16) || e->size != t->size) {
+            /* Evals are shared by position key (the store's reuse): one stored under
+             * a key its position does not have would answer for every later game
+             * that reaches that position. No keys: the broker could not replay the
+             * game, so no good RESULT can be right (the worker reports the error). */
+            bad = snprintf(why, size, "result: move %d is not the position the broker "
+                           "expects (position key or board size)", e->move_number);
+        } else if (seen[p * ne + k]++) {
             bad = snprintf(why, size, "result: move %d evaluated twice by one engine",
                            e->move_number);
         }
@@ -467,7 +486,36 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
     return 0;
 }
 
-int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err)
+/* The position keys of t's n positions (moves[]), from the replay the worker
+ * does too (core/replay.h), into t->keys, with the board size: what
+ * hs__result_check holds a RESULT's evals to. A game that does not replay (an
+ * illegal move: the worker reports it as a permanent error) leaves t->keys NULL.
+ * 0 or HS_ENOMEM. */
+static int s_task_keys(hs__btask_t *t, const hs_game_t *g, const int *moves, int n,
+                       hs_error_t *err)
+{
+    free(t->keys);
+    t->keys = NULL;
+    t->size = g->size;
+    uint8_t (*keys)[16] = malloc(16 * (size_t)n);
+    if (!keys)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    hs_replay_t r;
+    hs_error_t why = { 0 };
+    int rc = hs_replay_start(&r, g, &why);
+    for (int i = 0; i < n && rc == 0; i++)
+        if ((rc = hs_replay_to(&r, moves[i], &why)) == 0)
+            hs_replay_key(&r, keys[i]);
+    hs_replay_fini(&r);
+    if (rc < 0) {
+        free(keys);
+        return rc == HS_ENOMEM ? hs_error_set(err, HS_ENOMEM, "out of memory") : 0;
+    }
+    t->keys = keys;
+    return 0;
+}
+
+int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err)
 {
     hs_wire_msg_init(m, HS_WIRE_TASK);
     hs_wire_task_t *task = &m->task;
@@ -496,6 +544,10 @@ int hs__task_build(hs__broker_t *b, const hs__btask_t *t, hs_wire_msg_t *m, hs_e
     for (int i = 0; i < n; i++)
         task->move_numbers[i] = t->rec.move_first + i * t->rec.move_step;
     task->num_move_numbers = n;
+    /* Replayed here, where the game is decoded anyway, rather than at RESULT time
+     * (a second read and decode); docs/SECURITY.md, "Result integrity", has the cost. */
+    if ((rc = s_task_keys(t, &task->game.game, task->move_numbers, n, err)) < 0)
+        return rc;
     /* The engine specs are the job's own strings, lent (no copy per TASK):
      * hs__task_msg_fini takes them back before freeing the rest. */
     task->engines = t->job->engine_ptrs;

@@ -8,7 +8,7 @@
  *
  *   games     game id (16)                       -> game record (metadata, source,
  *                                                   job, setup and moves)
- *   failed    hash of source (16)                -> {source, reason, job}
+ *   failed    hash of (job, source) (16)         -> {source, reason, job}
  *   sources   source path (bytes)                -> game id (16)
  *   players   name + '\0' + game id (16)         -> (empty)
  *   moves     game id (16) + move number (u16)   -> position key (16) + per engine:
@@ -67,7 +67,7 @@
  *
  * Idempotency: every put is keyed so that putting the same thing twice stores it
  * once (games by id, evals by engine + position key, moves by game + move number,
- * failed games by source); the *_put functions report whether the record already
+ * failed games by job and source); the *_put functions report whether the record already
  * existed. A broker that replays results after a crash therefore stores nothing twice.
  *
  * Errors: functions return 0 or a negative HS_E* code (HS_ESTORE for an LMDB
@@ -195,7 +195,9 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
 
 /*
  * Records that the game at `source` could not be read, with the reason. Idempotent
- * per source (*existed as above).
+ * per (job_id, source) (*existed as above): the same source in two jobs is two
+ * records, so no job's record hides another's. (A store written before this kept
+ * one record per source; those records stay readable.)
  */
 int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
                          uint64_t job_id, bool *existed, hs_error_t *err);

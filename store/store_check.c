@@ -261,8 +261,10 @@ static void s_failed(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         s_problem(ck, "failed", "malformed entry");
         return;
     }
-    hs_hash128(p + 9, strlen(p + 9), h);
-    if (memcmp(h, k->mv_data, 16) != 0)
+    uint8_t old[16];
+    hs__store_failed_key(hs__rd64((const uint8_t *)p + 1), p + 9, h);
+    hs_hash128(p + 9, strlen(p + 9), old);   /* the key before issue 15 */
+    if (memcmp(h, k->mv_data, 16) != 0 && memcmp(old, k->mv_data, 16) != 0)
         s_problem(ck, "failed", "entry for '%.200s' is under another key", p + 9);
 }
 

@@ -151,6 +151,11 @@ static inline void hs__id_key(uint8_t *p, const uint64_t id[2])
     hs__be64(p + 8, id[1]);
 }
 
+/* The key of a failed game's record: hash of (job id, source) (hs_store_game_failed;
+ * a store written before issue 15 keyed it by the source alone, which
+ * `hyeongse check` still accepts). */
+void hs__store_failed_key(uint64_t job_id, const char *source, uint8_t key[16]);
+
 /* An LMDB failure as HS_ESTORE with context (HS_ENOSPC for ENOSPC, HS_ECORRUPT for
  * MDB_CORRUPTED and MDB_PAGE_NOTFOUND). */
 int hs__store_mdb_error(hs_error_t *err, int rc, const char *what);

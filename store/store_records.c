@@ -159,6 +159,18 @@ out:
     return hs__store_wend(s, ab, rc, err);
 }
 
+void hs__store_failed_key(uint64_t job_id, const char *source, uint8_t key[16])
+{
+    /* Keyed by (job, source): idempotent for a job's resent batch, while one
+     * job's record can never stand in for another's (the broker's clients name
+     * sources as they like: one could otherwise take a source of another job and
+     * keep that job's real failure from being recorded and counted). */
+    uint8_t in[24];
+    hs__be64(in, job_id);
+    hs_hash128(source, strlen(source), in + 8);
+    hs_hash128(in, sizeof in, key);
+}
+
 int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
                          uint64_t job_id, bool *existed, hs_error_t *err)
 {
@@ -171,7 +183,7 @@ int hs_store_game_failed(hs_store_t *s, const char *source, const char *reason,
     if (rc)
         return rc;
     uint8_t key[16];
-    hs_hash128(source, strlen(source), key);
+    hs__store_failed_key(job_id, source, key);
     /* Value: format, job id, then source and reason as NUL-terminated strings,
      * then the checksum. */
     size_t sl = strlen(source), rl = reason ? strlen(reason) : 0;

@@ -25,12 +25,13 @@ status=0
 # 2 minutes under TSan, so it is left to the other legs). Not test_broker: its
 # WATCH-cap check needs a job to outlast 256 watchers' connects, which under
 # TSan on a loaded machine it did not always (1 run in 2 failed, no race
-# reported); batch and chunks run the same broker and worker threads. Not
+# reported); batch and chunks run the same broker and worker threads, and
+# broker_integrity the broker thread beside forging peers (no clock waits). Not
 # test_analysis: its net part runs oneDNN on libgomp's OpenMP team, whose
 # barriers TSan cannot see (libgomp is not built for it), so the team's
 # hand-offs, ours included (s_team_cpu), read as races; its rollout part
 # (the reader and searching threads) was run clean under TSan by hand.
-tsan_tests='^(batch|chunks|cluster|query|analyze|ingest|mcts_eval|gtp_front)$'
+tsan_tests='^(batch|chunks|broker_integrity|cluster|query|analyze|ingest|mcts_eval|gtp_front)$'
 
 run_build() {  # name, cmake args... [-- ctest args...]
     local dir=$1; shift

@@ -589,7 +589,8 @@ static void s_test_restart(hs_client_t *cl, s_fake_t *f, hs_test_broker_t *b, vo
     f->budget = -1;
     s_fake_send(f, dup.data, dup.len);   /* a duplicate: its task is DONE */
     hs_wire_buf_free(&dup);
-    s_fake_release(f);                   /* the held chunk, now QUEUED again */
+    s_fake_release(f);                   /* the held chunk, QUEUED again: dropped
+                                          * (its lease ended), leased anew */
     s_wait_job(cl, f, job, &st);
     HS_CHECK_STR(st.state, "done");
     HS_CHECK_INT(st.games_total, 3);
