@@ -235,6 +235,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const cha
         snprintf(w->nets[w->num_nets++], sizeof w->nets[0], "%s", r->nets[i]);
     snprintf(w->backend, sizeof w->backend, "%s", r->backend ? r->backend : "");
     w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
+    w->rate_ms = b->now;   /* status --cluster: its rate counts from READY */
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
     HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d, %d nets%s%s)\n",
@@ -690,6 +691,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     b.limit_games = cfg->limit_games > 0 ? cfg->limit_games : b.queue_max;
     b.limit_upload = cfg->limit_upload > 0 ? cfg->limit_upload : (int64_t)512 << 20;
     b.now = hs_clock_ms();
+    b.started = b.now;
     bool own_ctx = cfg->zmq_ctx == NULL;
     void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
     s_outbox_t out = { 0 };

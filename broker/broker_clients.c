@@ -361,21 +361,93 @@ void hs__clients_free(hs__broker_t *b)
 
 /* ------------------------------------------------------- worker list */
 
-/* One block per reply: the entries, then each worker's nets as pointers into
+/* The rate over the last >= 1 s, blended into the smoothed one (the job's rate
+ * in broker.c is smoothed the same way), so it follows a worker that slows. The
+ * first positions are sampled at once, however short the time: a worker that did
+ * work never shows 0 for its first second. */
+static void s_rate_sample(hs__broker_t *b, hs__bworker_t *w)
+{
+    int64_t dt = b->now - w->rate_ms;
+    bool first = w->rate == 0 && w->positions_done > w->rate_done;
+    if (dt < 1000 && !(first && dt > 0))
+        return;
+    double r = (double)(w->positions_done - w->rate_done) * 1000.0 / (double)dt;
+    w->rate = w->rate == 0 ? r : 0.5 * w->rate + 0.5 * r;
+    w->rate_ms = b->now;
+    w->rate_done = w->positions_done;
+}
+
+void hs__worker_account(hs__broker_t *b, hs__bworker_t *w, int64_t positions, hs__wend_t end)
+{
+    if (!w)
+        return;
+    if (end == HS__WEND_DONE) {
+        w->positions_done += positions;
+        w->tasks_done++;
+        s_rate_sample(b, w);
+    } else if (end == HS__WEND_ERROR) {
+        w->errors++;
+    } else {
+        w->requeued++;
+    }
+}
+
+static void s_cluster_info(hs__broker_t *b, hs_wire_status_reply_t *r)
+{
+    hs_wire_cluster_info_t *c = &r->cluster;
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < b->num_jobs; i++) {
+        const hs__bjob_t *j = b->jobs[i];
+        c->queued_tasks += j->queued;
+        c->leased_tasks += j->leased;
+        if (j->rec.state != HS_JOB_RUNNING)
+            continue;
+        c->jobs_running++;
+        int64_t left = j->rec.positions_total - j->rec.positions_done;
+        c->positions_pending += left > 0 ? left : 0;
+    }
+    c->uptime_ms = b->now > b->started ? b->now - b->started : 0;
+    r->has_cluster = true;
+}
+
+/* A worker's counts into v (engines: room for HS_WIRE_MAX_ENGINES borrowed
+ * names). A rate not sampled for a while (no result since) is sampled now, so
+ * an idle worker's rate falls instead of staying at its last value. */
+static void s_worker_stats(hs__broker_t *b, hs__bworker_t *w, hs_wire_worker_info_t *v,
+                           char **engines)
+{
+    s_rate_sample(b, w);
+    v->has_stats = true;
+    v->engines = engines;
+    for (int k = 0; k < w->num_engines; k++)
+        engines[k] = w->engines[k];
+    v->num_engines = w->num_engines;
+    v->rate = w->rate;
+    v->positions_done = w->positions_done;
+    v->tasks_done = w->tasks_done;
+    v->leased_positions = w->leased_positions;
+    v->errors = w->errors;
+    v->requeued = w->requeued;
+}
+
+/* One block per reply: the entries, then each worker's nets and engines as pointers into
  * the workers themselves (borrowed until the reply is encoded). */
 int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r)
 {
     int n = b->num_workers < HS_WIRE_MAX_WORKERS ? b->num_workers : HS_WIRE_MAX_WORKERS;
     r->worker_list = NULL;
     r->num_worker_list = 0;
+    s_cluster_info(b, r);
     if (n == 0)
         return 0;
     size_t head = sizeof(hs_wire_worker_info_t) * (size_t)n;
-    char *block = calloc(1, head + sizeof(char *) * (size_t)n * HS_WIRE_MAX_NETS);
+    size_t per = HS_WIRE_MAX_NETS + HS_WIRE_MAX_ENGINES;   /* borrowed names per worker */
+    char *block = calloc(1, head + sizeof(char *) * (size_t)n * per);
     if (!block)
         return HS_ENOMEM;
     hs_wire_worker_info_t *v = (hs_wire_worker_info_t *)(void *)block;
     char **nets = (char **)(void *)(block + head);
+    char **engines = nets + (size_t)n * HS_WIRE_MAX_NETS;
     for (int i = 0; i < n; i++) {
         hs__bworker_t *w = b->workers[i];
         v[i].name = w->name;
@@ -385,6 +457,7 @@ int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r)
         v[i].num_nets = w->num_nets;
         v[i].backend = w->backend[0] ? w->backend : NULL;
         v[i].tasks = w->num_leases;
+        s_worker_stats(b, w, &v[i], engines + (size_t)i * HS_WIRE_MAX_ENGINES);
     }
     r->worker_list = v;
     r->num_worker_list = n;

@@ -101,7 +101,18 @@ typedef struct hs__bworker {
     int64_t expiry;                 /* silent past this (ms) = dead */
     int64_t last_sent;
     bool blocked;                   /* its pipe is full this round */
+    /* status --cluster (hs__worker_account): counts since its READY */
+    int64_t positions_done, tasks_done, errors, requeued;
+    double rate;                    /* positions/s, smoothed */
+    int64_t rate_ms, rate_done;     /* last rate sample */
 } hs__bworker_t;
+
+/* What ended one of a worker's leases (hs__worker_account). */
+typedef enum hs__wend {
+    HS__WEND_DONE,                  /* its result stored: the task's positions done */
+    HS__WEND_ERROR,                 /* it reported a failure */
+    HS__WEND_REQUEUED,              /* the lease went back to the queue (any reason) */
+} hs__wend_t;
 
 typedef struct hs__broker {
     const hs_broker_config_t *cfg;
@@ -118,6 +129,7 @@ typedef struct hs__broker {
     int64_t pending;                /* queued + leased, all jobs */
     int64_t games_added, tasks_added;  /* since start: tasks per game, for SUBMIT credit */
     int64_t now;                    /* ms, monotonic, updated each loop */
+    int64_t started;                /* ms, monotonic: when the broker started (uptime) */
     int fatal;                      /* sticky store error (HS_E*), 0 = fine */
     hs_error_t err;
     uint64_t dropped;               /* malformed messages dropped */
@@ -231,10 +243,15 @@ void hs__watch_push(hs__broker_t *b);
 /* Frees the query queue and the watchers (at shutdown). */
 void hs__clients_free(hs__broker_t *b);
 /* The live workers into r->worker_list (STATUS's answer: what each READY said of
- * its nets, and its leases). Borrows the workers' strings: encode the reply
- * before the loop changes them, then free(r->worker_list) (one block). 0 or
- * HS_ENOMEM (then no list). */
+ * its engines and nets, its leases, and its counts and rate for `status
+ * --cluster`, sampling the rate), and the queue and uptime into r->cluster.
+ * Borrows the workers' strings: encode the reply before the loop changes them,
+ * then free(r->worker_list) (one block). 0 or HS_ENOMEM (then no list). */
 int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r);
+/* Counts how one of worker w's leases ended (w NULL: no lease holder, nothing
+ * counted): positions are the task's, for HS__WEND_DONE. The one place the
+ * per-worker counts and rate of `status --cluster` change. */
+void hs__worker_account(hs__broker_t *b, hs__bworker_t *w, int64_t positions, hs__wend_t end);
 
 /* ---- the socket loop: broker.c ---- */
 /* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe

@@ -380,6 +380,7 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
 
 int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason)
 {
+    hs__worker_account(b, t->worker, 0, HS__WEND_REQUEUED);   /* NULL when not leased */
     if (t->rec.attempts >= b->max_attempts) {
         char why[256];
         snprintf(why, sizeof why, "%s (after %d attempts)", reason, t->rec.attempts);
@@ -445,6 +446,7 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
 {
     hs__bjob_t *j = t->job;
+    if (r->error) hs__worker_account(b, t->worker, 0, HS__WEND_ERROR);
     if (r->error && r->permanent) {
         /* The worker says no attempt can succeed (an illegal move in the game,
          * a size the engine refuses): failed now, not after max_attempts sends. */
@@ -469,6 +471,7 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
         if (rc < 0)
             return rc;
     }
+    hs__worker_account(b, t->worker, hs_store_task_positions(&t->rec), HS__WEND_DONE);
     hs__task_detach(b, t);
     t->rec.state = HS_TASK_DONE;
     t->rec.reason[0] = '\0';

@@ -1,6 +1,6 @@
 /*
  * cli/cmd_status.c — `hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]
- * [--all] [--state STATE] [--limit N]`.
+ * [--all] [--state STATE] [--limit N]`, and `status --cluster [--json]`.
  *
  * Without JOB it shows one page of jobs, newest first (STATUS's before/limit/
  * state fields, docs/PROTOCOL.md), and says how many more match; --all asks
@@ -11,6 +11,9 @@
  * (at most every 250 ms) and when the job ends (docs/PROTOCOL.md, WATCH); this
  * prints one at most every MS ms, and the last one, until the job (or, without
  * JOB, every job) has stopped running. The client heartbeats meanwhile.
+ *
+ * --cluster asks the same STATUS (one job's page, not shown) for the workers'
+ * counts and the queue it answers with (cli/status_cluster.c prints them).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -22,6 +25,7 @@
 
 #include "args.h"
 #include "cluster.h"
+#include "status_cluster.h"
 #include "core/clock.h"
 #include "keys.h"
 
@@ -35,13 +39,20 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse status [JOB] [--broker ADDR] [--json] [--watch[=MS]]\n"
             "                       [--all] [--state STATE] [--limit N]\n"
-            "                       [--key FILE --server-key K]\n\n"
+            "                       [--key FILE --server-key K]\n"
+            "       hyeongse status --cluster [--json] [--broker ADDR] [--key FILE --server-key K]\n\n"
             "Shows the jobs of the broker, newest first (or only JOB): state, games,\n"
             "failures, positions and rate, the reason of a failed job, and the live\n"
             "workers: their tasks, the nets they hold (first 8 hex digits of each hash)\n"
             "and their backend. Without --all, one page: the newest %d jobs (--limit), and\n"
             "how many more there are.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
+            "  --cluster       the cluster instead of the jobs: one line a worker (engines,\n"
+            "                  nets, backend, tasks and positions leased, positions/s\n"
+            "                  smoothed, positions done, errors it reported, leases\n"
+            "                  requeued), and the broker's uptime, jobs running, tasks\n"
+            "                  queued and leased and positions pending. With --json one\n"
+            "                  object (keys: docs/PROTOCOL.md, \"status --cluster\")\n"
             "  --all           every job, page after page\n"
             "  --state STATE   only jobs in STATE: running, done, failed or canceled\n"
             "  --limit N       jobs per page, 1..%d (default %d)\n"
@@ -137,11 +148,12 @@ int hs_cmd_status(int argc, char **argv)
         { "broker", required_argument, 0, 'b' }, { "json", no_argument, 0, 'j' },
         { "watch", optional_argument, 0, 'w' },  { "help", no_argument, 0, 'h' },
         { "all", no_argument, 0, 'a' },          { "state", required_argument, 0, 's' },
-        { "limit", required_argument, 0, 'l' },  HS_CLI_KEY_OPTIONS,
+        { "limit", required_argument, 0, 'l' },  { "cluster", no_argument, 0, 'c' },
+        HS_CLI_KEY_OPTIONS,
         { 0, 0, 0, 0 },
     };
     const char *broker = NULL;
-    int json = 0, c, watch = 0, all = 0, paging = 0;
+    int json = 0, c, watch = 0, all = 0, paging = 0, cluster = 0;
     hs_wire_status_t q = { .limit = S_PAGE };
     hs_cli_keys_t keys = { 0 };
     optind = 1;
@@ -157,6 +169,7 @@ int hs_cmd_status(int argc, char **argv)
                 return 2;
             break;
         case 'a': all = 1; paging = 1; break;
+        case 'c': cluster = 1; break;
         case 's':
             if (strcmp(optarg, "running") && strcmp(optarg, "done") && strcmp(optarg, "failed")
                 && strcmp(optarg, "canceled")) {
@@ -190,6 +203,13 @@ int hs_cmd_status(int argc, char **argv)
                         "or --watch\n");
         return 2;
     }
+    if (cluster && (paging || job || watch)) {
+        fprintf(stderr, "hyeongse status: --cluster shows the workers and the queue: not with "
+                        "JOB, --watch, --all, --state or --limit\n");
+        return 2;
+    }
+    if (cluster)
+        q.limit = 1;   /* the reply's jobs are not shown: the smallest page */
     if (all && q.limit == S_PAGE)
         q.limit = HS_WIRE_MAX_JOBS;   /* fewer round trips */
     q.job_id = job;
@@ -206,7 +226,10 @@ int hs_cmd_status(int argc, char **argv)
         rc = hs_client_watch(cl, job, 1000, s_watch_print, &w, &err);
     } else {
         hs_wire_msg_t r;
-        if ((rc = s_status_pages(cl, q, all, &r, &err)) == 0) {
+        if ((rc = s_status_pages(cl, q, all, &r, &err)) == 0 && cluster) {
+            hs__cli_print_cluster(stdout, &r.status_reply, json);
+            hs_wire_msg_fini(&r);
+        } else if (rc == 0) {
             hs__cli_print_status(stdout, &r.status_reply, json);
             if (!json)
                 s_print_more(&r.status_reply, all);

@@ -192,6 +192,7 @@ void hs_wire_msg_fini(hs_wire_msg_t *m)
             hs_wire_worker_info_t *w = &m->status_reply.worker_list[i];
             free(w->name);
             s_strv_free(w->nets, w->num_nets);
+            s_strv_free(w->engines, w->num_engines);
             free(w->backend);
         }
         free(m->status_reply.worker_list);
@@ -507,17 +508,34 @@ bool hs_wire_backend_valid(const char *s, size_t n)
     return true;
 }
 
+/* A worker entry's optional fields 5-11 (has_stats): engines, rate, then the
+ * counts [positions_done, tasks_done, leased_positions, errors, requeued]. */
+static void s_enc_worker_stats(s_enc_t *e, const hs_wire_worker_info_t *w)
+{
+    s_strv(e, w->engines, w->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+    if (!isfinite(w->rate) || w->rate < 0)
+        s_bad(e, "worker rate is not a finite number >= 0");
+    msgpack_pack_double(&e->pk, w->rate);
+    const int64_t c[] = { w->positions_done, w->tasks_done, w->leased_positions, w->errors,
+                          w->requeued };
+    for (int k = 0; k < 5; k++) {
+        if (c[k] < 0)
+            s_bad(e, "negative worker count");
+        msgpack_pack_int64(&e->pk, c[k]);
+    }
+}
+
 /* STATUS_REPLY's worker list (field 6): [name, nets, backend, tasks] each, with
- * READY's own rules for the nets and the backend. */
+ * READY's own rules for the nets and the backend, and the optional stats. */
 static void s_enc_workers(s_enc_t *e, const hs_wire_worker_info_t *v, int n)
 {
-    if (n > HS_WIRE_MAX_WORKERS || !v) {
+    if (n < 0 || n > HS_WIRE_MAX_WORKERS || (n && !v)) {
         s_bad(e, "too many workers");
         return;
     }
     msgpack_pack_array(&e->pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        msgpack_pack_array(&e->pk, 4);
+        msgpack_pack_array(&e->pk, v[i].has_stats ? 11 : 4);
         s_str(e, v[i].name ? v[i].name : "", HS_WIRE_MAX_NAME);
         for (int k = 0; k < v[i].num_nets && v[i].nets && k < HS_WIRE_MAX_NETS; k++)
             if (!v[i].nets[k] || !hs_wire_net_hash_valid(v[i].nets[k], strlen(v[i].nets[k])))
@@ -529,6 +547,20 @@ static void s_enc_workers(s_enc_t *e, const hs_wire_worker_info_t *v, int n)
         if (v[i].tasks < 0)
             s_bad(e, "negative task count");
         msgpack_pack_int(&e->pk, v[i].tasks);
+        if (v[i].has_stats)
+            s_enc_worker_stats(e, &v[i]);
+    }
+}
+
+static void s_enc_cluster(s_enc_t *e, const hs_wire_cluster_info_t *c)
+{
+    const int64_t v[] = { c->queued_tasks, c->leased_tasks, c->positions_pending,
+                          c->jobs_running, c->uptime_ms };
+    msgpack_pack_array(&e->pk, 5);
+    for (int k = 0; k < 5; k++) {
+        if (v[k] < 0)
+            s_bad(e, "negative cluster count");
+        msgpack_pack_int64(&e->pk, v[k]);
     }
 }
 
@@ -679,7 +711,7 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         const hs_wire_status_reply_t *s = &m->status_reply;
         /* total and more are fields 4 and 5 (a minor addition): an older client
          * ignores them. A total below the page's count is raised to it. */
-        msgpack_pack_array(pk, s->num_worker_list > 0 ? 7 : 6);
+        msgpack_pack_array(pk, s->has_cluster ? 8 : s->num_worker_list > 0 ? 7 : 6);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
@@ -692,8 +724,10 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
         msgpack_pack_int64(pk, s->total < s->num_jobs ? s->num_jobs : s->total);
         if (s->more) msgpack_pack_true(pk); else msgpack_pack_false(pk);
-        if (s->num_worker_list > 0)
+        if (s->num_worker_list > 0 || s->has_cluster)
             s_enc_workers(&e, s->worker_list, s->num_worker_list);
+        if (s->has_cluster)   /* field 7: [queued, leased, pending, running, uptime] */
+            s_enc_cluster(&e, &s->cluster);
         break;
     }
     case HS_WIRE_CANCEL_REPLY:

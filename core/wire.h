@@ -300,7 +300,29 @@ typedef struct hs_wire_worker_info {
     int num_nets;
     char *backend;           /* READY's backend, or NULL */
     int tasks;               /* tasks leased to it now */
+    /* Optional (entry fields 5-11, a minor addition for `status --cluster`): an
+     * older broker sends none (has_stats false, the fields below 0/NULL), an older
+     * client skips them. Counts run since the worker's READY. */
+    bool has_stats;
+    char **engines;          /* READY's engine names, NULL/0 = none said */
+    int num_engines;
+    double rate;             /* positions/s, smoothed (finite, >= 0) */
+    int64_t positions_done;  /* positions of its results the broker stored */
+    int64_t tasks_done;      /* tasks those results finished */
+    int64_t leased_positions;  /* positions of the tasks leased to it now */
+    int64_t errors;          /* failure reports it sent (a RESULT with an error) */
+    int64_t requeued;        /* its leases that went back to the queue: expired, an
+                              * error reported, a result that did not cover the task */
 } hs_wire_worker_info_t;
+
+/* The broker's queue and uptime (STATUS_REPLY's optional field 7). */
+typedef struct hs_wire_cluster_info {
+    int64_t queued_tasks;    /* tasks waiting for a worker, every job */
+    int64_t leased_tasks;    /* tasks leased to workers now */
+    int64_t positions_pending;  /* positions of running jobs not yet done */
+    int64_t jobs_running;
+    int64_t uptime_ms;       /* since the broker started */
+} hs_wire_cluster_info_t;
 
 typedef struct hs_wire_status_reply {
     hs_wire_job_status_t *jobs;
@@ -314,6 +336,11 @@ typedef struct hs_wire_status_reply {
                               * answer to STATUS; a WATCH push and an older broker
                               * send none) */
     int num_worker_list;
+    bool has_cluster;        /* optional (field 7; then field 6 is sent even when
+                              * empty): cluster below was sent. An answer to STATUS
+                              * from a broker that lists its workers; false from an
+                              * older broker and in a WATCH push */
+    hs_wire_cluster_info_t cluster;
 } hs_wire_status_reply_t;
 
 typedef struct hs_wire_cancel_reply {

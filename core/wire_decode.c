@@ -381,8 +381,50 @@ static int s_dec_ready_nets(hs_wire_reader_t *r, uint32_t nf, hs_wire_ready_t *x
     return 0;
 }
 
-/* STATUS_REPLY's worker list (field 6): [name, nets, backend, tasks] each, extra
- * trailing fields of an entry skipped (a later minor addition). */
+/* A non-negative int64 count of the cluster view. */
+static int s_count(hs_wire_reader_t *r, const char *ctx, int64_t *out)
+{
+    r->ctx = ctx;
+    TRY(hs_wire_read_int(r, out));
+    return *out < 0 ? s_fail(r, "negative") : 0;
+}
+
+/* A worker entry's optional fields 5-11 (core/wire.h: has_stats). */
+static int s_dec_worker_stats(hs_wire_reader_t *r, hs_wire_worker_info_t *w)
+{
+    TRY(s_strv(r, "worker.engines", &w->engines, &w->num_engines, HS_WIRE_MAX_ENGINES,
+               HS_WIRE_MAX_NAME));
+    r->ctx = "worker.rate";
+    TRY(hs_wire_read_double(r, &w->rate));
+    if (!isfinite(w->rate) || w->rate < 0)
+        return s_fail(r, "not a finite number >= 0");
+    TRY(s_count(r, "worker.positions_done", &w->positions_done));
+    TRY(s_count(r, "worker.tasks_done", &w->tasks_done));
+    TRY(s_count(r, "worker.leased_positions", &w->leased_positions));
+    TRY(s_count(r, "worker.errors", &w->errors));
+    TRY(s_count(r, "worker.requeued", &w->requeued));
+    w->has_stats = true;
+    return 0;
+}
+
+/* STATUS_REPLY's field 7: [queued, leased, positions pending, jobs running, uptime]. */
+static int s_dec_cluster(hs_wire_reader_t *r, hs_wire_status_reply_t *s)
+{
+    uint32_t nf;
+    TRY(s_fields(r, "status_reply.cluster", 5, &nf));
+    hs_wire_cluster_info_t *c = &s->cluster;
+    TRY(s_count(r, "cluster.queued_tasks", &c->queued_tasks));
+    TRY(s_count(r, "cluster.leased_tasks", &c->leased_tasks));
+    TRY(s_count(r, "cluster.positions_pending", &c->positions_pending));
+    TRY(s_count(r, "cluster.jobs_running", &c->jobs_running));
+    TRY(s_count(r, "cluster.uptime_ms", &c->uptime_ms));
+    s->has_cluster = true;
+    return s_skip_rest(r, nf, 5);
+}
+
+/* STATUS_REPLY's worker list (field 6): [name, nets, backend, tasks] each, then
+ * the optional stats (fields 5-11); extra trailing fields of an entry skipped (a
+ * later minor addition). */
 static int s_dec_workers(hs_wire_reader_t *r, hs_wire_status_reply_t *s)
 {
     uint32_t n;
@@ -409,7 +451,9 @@ static int s_dec_workers(hs_wire_reader_t *r, hs_wire_status_reply_t *s)
         if (w->backend && !hs_wire_backend_valid(w->backend, strlen(w->backend)))
             return s_fail(r, "not a backend name ([a-z0-9_-])");
         TRY(s_int_in(r, "worker.tasks", 0, INT32_MAX, &w->tasks));
-        TRY(s_skip_rest(r, nf, 4));
+        if (nf >= 11)
+            TRY(s_dec_worker_stats(r, w));
+        TRY(s_skip_rest(r, nf, nf >= 11 ? 11 : 4));
     }
     return 0;
 }
@@ -603,6 +647,10 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         if (nf > 6) {    /* optional: the live workers */
             TRY(s_dec_workers(r, s));
             used = 7;
+        }
+        if (nf > 7) {    /* optional: the queue and uptime (status --cluster) */
+            TRY(s_dec_cluster(r, s));
+            used = 8;
         }
         break;
     }
