@@ -8,9 +8,8 @@
  *   bench_scale_host ADDR N NAME_PREFIX [CLIENT_KEY_FILE SERVER_PUB_FILE]
  *   bench_scale_host --poll ADDR [CLIENT_KEY_FILE SERVER_PUB_FILE]
  *
- * With the two key files (`hyeongse keygen` output: PREFIX.key holds
- * "public" and "secret" Z85 lines, PREFIX.pub the public line) every worker is
- * a CURVE client. Prints "connected NAME" on stdout when the broker first
+ * With the two key files (`hyeongse keygen` output: the worker's or
+ * client's PREFIX.key, the broker's PREFIX.pub) every worker is a CURVE client. Prints "connected NAME" on stdout when the broker first
  * answers a worker (hs_worker_config_t.on_connected), so a bench can start its
  * clock when all are in. Runs until SIGTERM or SIGINT, then each worker
  * finishes and leaves; exits 0, or 1 when a worker failed.
@@ -62,23 +61,17 @@ static void *s_run(void *arg)
     return NULL;
 }
 
-/* The first `lines` Z85 keys of a key file, one a line (no library call, so
- * this bench builds whatever wire_curve.c provides). 0 or -1. */
-static int s_read_keys(const char *path, char keys[][HS_CURVE_KEY_LEN + 1], int lines)
+/* The client keys of a run: own pair from a .key file, the broker's from its
+ * .pub (core/wire_curve.h reads both, with the same checks as the CLI). */
+static int s_read_keys(const char *key_file, const char *server_pub, hs_curve_client_t *c)
 {
-    FILE *f = fopen(path, "r");
-    char line[256];
-    int n = 0;
-    while (f && n < lines && fgets(line, sizeof line, f)) {
-        size_t len = strcspn(line, " \t\r\n");
-        if (len != HS_CURVE_KEY_LEN)
-            continue;
-        memcpy(keys[n], line, len);
-        keys[n++][len] = '\0';
+    hs_error_t err = { 0 };
+    if (hs_curve_read_pair(key_file, &c->pair, &err) < 0 ||
+        hs_curve_read_public(server_pub, c->server_key, &err) < 0) {
+        fprintf(stderr, "bench_scale_host: %s\n", err.msg);
+        return -1;
     }
-    if (f)
-        fclose(f);
-    return n == lines ? 0 : -1;
+    return 0;
 }
 
 /* One STATUS over s, its reply into *m. 0 or -1 (no answer in 10 s). */
@@ -118,13 +111,10 @@ static int s_status(void *s, hs_wire_msg_t *m)
 static int s_poll(int argc, char **argv)
 {
     void *ctx = zmq_ctx_new(), *s = zmq_socket(ctx, ZMQ_DEALER);
-    char k2[2][HS_CURVE_KEY_LEN + 1], k1[1][HS_CURVE_KEY_LEN + 1];
     if (argc == 5) {
-        if (s_read_keys(argv[3], k2, 2) < 0 || s_read_keys(argv[4], k1, 1) < 0)
+        hs_curve_client_t c;
+        if (s_read_keys(argv[3], argv[4], &c) < 0 || hs_curve_setup_client(s, &c, NULL) < 0)
             return 2;
-        zmq_setsockopt(s, ZMQ_CURVE_SERVERKEY, k1[0], HS_CURVE_KEY_LEN + 1);
-        zmq_setsockopt(s, ZMQ_CURVE_PUBLICKEY, k2[0], HS_CURVE_KEY_LEN + 1);
-        zmq_setsockopt(s, ZMQ_CURVE_SECRETKEY, k2[1], HS_CURVE_KEY_LEN + 1);
     }
     int zero = 0;
     zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
@@ -169,16 +159,8 @@ int main(int argc, char **argv)
         return 2;
     }
     hs_curve_client_t keys;
-    char k2[2][HS_CURVE_KEY_LEN + 1], k1[1][HS_CURVE_KEY_LEN + 1];
-    if (argc == 6) {
-        if (s_read_keys(argv[4], k2, 2) < 0 || s_read_keys(argv[5], k1, 1) < 0) {
-            fprintf(stderr, "bench_scale_host: cannot read the keys %s, %s\n", argv[4], argv[5]);
-            return 2;
-        }
-        memcpy(keys.pair.public_key, k2[0], sizeof k2[0]);
-        memcpy(keys.pair.secret_key, k2[1], sizeof k2[1]);
-        memcpy(keys.server_key, k1[0], sizeof k1[0]);
-    }
+    if (argc == 6 && s_read_keys(argv[4], argv[5], &keys) < 0)
+        return 2;
     /* The workers stop on SIGTERM: the signal is waited for here, with every
      * thread blocking it, so no handler or global flag is needed. */
     sigset_t set;

@@ -103,6 +103,12 @@ one_run() {
         "$HOST" "$addr" "$n" "sim$i" ${hk[@]+"${hk[@]}"} > "$tmp/host$i.out" 2>> "$tmp/hosts.log" &
         hpids+=($!)
     done
+    # A host that cannot start (bad keys, no broker) would leave the job, and
+    # the poll below, waiting for ever: stop the bench with its message instead.
+    sleep 1
+    for i in "${hpids[@]}"; do
+        kill -0 "$i" 2>/dev/null || { echo "scale.sh: a worker host exited:" >&2; cat "$tmp/hosts.log" >&2; exit 1; }
+    done
     # Snapshots of `status --cluster`'s fields every 0.1 s (bench_scale_host
     # --poll, one process): the broker's uptime (its own clock, so the time a
     # poll takes does not count) and the workers' positions and tasks done. The

@@ -1,7 +1,8 @@
 /*
  * broker/broker_clients.c — what the broker does for clients beyond jobs:
- * QUERY (run `hyeongse query` on the broker's store, reply capped) and WATCH
- * (push STATUS_REPLYs to subscribers after each commit). The socket loop in
+ * QUERY (run `hyeongse query` on the broker's store, reply capped), WATCH
+ * (push STATUS_REPLYs to subscribers after each commit), the pages of jobs a
+ * STATUS answers with, and the worker list with its counters (status --cluster). The socket loop in
  * broker.c decodes the messages and calls in here; replies go out through
  * hs__send_msg, after the round's commit like every other reply.
  */
@@ -461,5 +462,82 @@ int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r)
     }
     r->worker_list = v;
     r->num_worker_list = n;
+    return 0;
+}
+
+/* ---------------------------------------------- STATUS: a page of jobs */
+
+static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *j)
+{
+    s->id = j->rec.id;
+    s->name = j->rec.name;
+    s->state = (char *)hs_job_state_name(j->rec.state);
+    s->games_total = j->rec.games_total;
+    s->games_done = j->rec.games_done;
+    s->games_failed = j->rec.games_failed;
+    s->positions_total = j->rec.positions_total;
+    s->positions_done = j->rec.positions_done;
+    s->rate = j->rate;
+    s->input_complete = j->rec.input_complete;
+    s->reason = j->rec.reason[0] ? j->rec.reason : NULL;
+}
+
+int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m)
+{
+    hs_wire_status_t q = { .job_id = job_id };
+    return hs__status_page(b, &q, owner, m);
+}
+
+/* The job state named s ("done"), or -1. */
+static int s_job_state(const char *s)
+{
+    for (int st = HS_JOB_RUNNING; st <= HS_JOB_FAILED; st++)
+        if (!strcmp(s, hs_job_state_name((hs_job_state_t)st)))
+            return st;
+    return -1;
+}
+
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
+                    hs_wire_msg_t *m)
+{
+    hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
+    int state = q->state ? s_job_state(q->state) : -1;
+    if (q->state && state < 0)
+        return HS_EINVAL;
+    int limit = q->limit > 0 && q->limit < HS_WIRE_MAX_JOBS ? q->limit : HS_WIRE_MAX_JOBS;
+    int cap = b->num_jobs < limit ? b->num_jobs : limit;
+    hs_wire_job_status_t *v = calloc((size_t)cap + 1, sizeof *v);
+    if (!v)
+        return HS_ENOMEM;
+    int n = 0;
+    int64_t total = 0;
+    bool more = false;
+    /* Newest first: jobs are kept in id order. One pass counts every match (the
+     * total), fills the page below `before`, and sees whether any follow it. */
+    for (int i = b->num_jobs - 1; i >= 0; i--) {
+        hs__bjob_t *j = b->jobs[i];
+        if ((q->job_id && j->rec.id != q->job_id) || (state >= 0 && (int)j->rec.state != state))
+            continue;
+        /* Another owner's job is not there at all: its id answers "no such job"
+         * like an unknown one, so a client cannot probe which jobs exist. */
+        if (owner && strcmp(j->rec.owner, owner))
+            continue;
+        total++;
+        if (q->before && j->rec.id >= q->before)
+            continue;
+        if (n < limit)
+            s_status_fill(b, &v[n++], j);
+        else
+            more = true;
+    }
+    if (q->job_id != 0 && total == 0) {
+        free(v);
+        return HS_ENOTFOUND;
+    }
+    m->status_reply.jobs = v;
+    m->status_reply.num_jobs = n;
+    m->status_reply.workers = b->num_workers;
+    m->status_reply.total = total;
+    m->status_reply.more = more;
     return 0;
 }

@@ -29,8 +29,10 @@ tar xzf "$(dirname "$0")/../examples/selfplay.tar.gz" -C "$tmp" selfplay9 || exi
 start_broker_at "tcp://127.0.0.1:*" "$tmp/db" "$tmp/broker.log" || exit 1
 
 # --- a queued job, no worker ------------------------------------------------
-# noop sleeps 2 ms a position, so two workers with one task at a time share it.
-"$BIN" submit "$tmp/selfplay9" --broker "$addr" --engines noop:delay_us=2000 \
+# noop sleeps 20 ms a position (263 positions: about 5 s for one worker), so the
+# second worker is in long before the first could finish alone, even on a loaded
+# machine: two workers with one task at a time share it.
+"$BIN" submit "$tmp/selfplay9" --broker "$addr" --engines noop:delay_us=20000 \
     --name queued > /dev/null 2>&1
 check "submit exit status" "$?" 0
 cluster_json
