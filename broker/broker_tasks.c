@@ -446,7 +446,8 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
 {
     hs__bjob_t *j = t->job;
-    if (r->error) hs__worker_account(b, t->worker, 0, HS__WEND_ERROR);
+    if (r->error)
+        hs__worker_account(b, t->worker, 0, HS__WEND_ERROR);
     if (r->error && r->permanent) {
         /* The worker says no attempt can succeed (an illegal move in the game,
          * a size the engine refuses): failed now, not after max_attempts sends. */
