@@ -278,7 +278,7 @@ static void s_stones(const hs_nn_pos_t *p, float *sp, int n, hs_color_t pla)
 static int s_history(const hs_nn_pos_t *p, float *sp, float *g, int n, hs_color_t pla)
 {
     int used = 0;
-    for (int k = 0; k < p->n_hist && k < HS_NN_HISTORY; k++) {
+    for (int k = 0; k < p->n_hist && k < HS_NN_KATAGO_HISTORY; k++) {
         int i = p->n_hist - 1 - k;
         hs_color_t want = k % 2 == 0 ? hs_color_other(pla) : pla;
         if (p->hist_color[i] != want)

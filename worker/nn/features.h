@@ -26,8 +26,30 @@
 
 #define HS_NN_SPATIAL 22
 #define HS_NN_GLOBAL 19
-#define HS_NN_HISTORY 5
+/* moves of history a position carries: KataGo's inputs read the last 5
+ * (HS_NN_KATAGO_HISTORY), our own input set's 8 board planes need 7 */
+#define HS_NN_HISTORY 8
+#define HS_NN_KATAGO_HISTORY 5
 #define HS_NN_MAX_SIZE 19
+
+/* Which inputs a model reads (hs_nn_model_t.input_set). Both have
+ * HS_NN_SPATIAL planes and HS_NN_GLOBAL values, so every backend runs either.
+ *  KATAGO_V7: KataGo's V7 features (below), for KataGo's .bin.gz models.
+ *  HS_V1:     hyeongse's own nets (docs/NET.md, "Our own input planes"): the
+ *             patent's 18 planes plus 4 liberty planes; globals all zero:
+ *   0-7   the side to move's stones now and 1..7 moves ago
+ *   8-15  the opponent's stones now and 1..7 moves ago
+ *   16    all ones when Black is to move;  17  all ones when White is to move
+ *   18-19 the side to move's strings with 1, with 2 liberties (now)
+ *   20-21 the opponent's strings with 1, with 2 liberties (now)
+ *   History boards: 1 move ago is prev1 and 2 moves ago prev2 where given;
+ *   older boards (and missing prev1/prev2) are the next newer board with the
+ *   stone of the move between them taken off (stones that move captured are
+ *   not put back). Before the game's first position the planes are zero. */
+typedef enum hs_nn_input_set {
+    HS_NN_INPUT_KATAGO_V7 = 0,
+    HS_NN_INPUT_HS_V1 = 1
+} hs_nn_input_set_t;
 
 typedef struct hs_nn_pos {
     const hs_board_t *board;     /* the position to evaluate */
@@ -66,9 +88,18 @@ typedef struct hs_nn_game_pos {
 int hs_nn_game_pos_at(const hs_game_t *g, int move, hs_rules_id_t rules, double komi,
                       int handicap, hs_nn_game_pos_t *out, hs_error_t *err);
 
-/* Fills spatial (HS_NN_SPATIAL * N * N floats) and global (HS_NN_GLOBAL).
+/* Fills spatial (HS_NN_SPATIAL * N * N floats) and global (HS_NN_GLOBAL)
+ * with KataGo's V7 features.
  * HS_EINVAL for a board larger than 19 or a bad colour to move, HS_ENOMEM. */
 int hs_nn_features(const hs_nn_pos_t *p, float *spatial, float *global, hs_error_t *err);
+
+/* The same for hyeongse's own input set (HS_NN_INPUT_HS_V1 above); global
+ * is zeroed. Same errors. */
+int hs_nn_features_hs(const hs_nn_pos_t *p, float *spatial, float *global, hs_error_t *err);
+
+/* Dispatches on the input set (hs_nn_input_set_t); HS_EINVAL for an unknown one. */
+int hs_nn_features_for(int input_set, const hs_nn_pos_t *p, float *spatial, float *global,
+                       hs_error_t *err);
 
 /* The komi White receives in the net's eyes: komi plus the handicap bonus of
  * the rules (chinese: N stones, aga: N-1, others none), plus, under territory

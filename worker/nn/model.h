@@ -113,6 +113,9 @@ typedef struct hs_nn_model {
      * lowercase hex: what names the net in engine specs ("net:net=<hash>") */
     char hash[HS_NN_HASH_LEN + 1];
     int version;
+    /* which inputs it reads (worker/nn/features.h hs_nn_input_set_t):
+     * KataGo's files HS_NN_INPUT_KATAGO_V7, our own .hsn files what they say */
+    int input_set;
     int in_spatial, in_global;        /* input planes and global features */
     /* post-processing multipliers (version >= 13 reads them from the file;
      * earlier versions use KataGo's fixed values) */
@@ -147,6 +150,22 @@ int hs_nn_model_load(const char *path, hs_nn_model_t **out, hs_error_t *err);
  * is read as an uncompressed model. For tests and the fuzz target. */
 int hs_nn_model_parse(const void *data, size_t len, hs_nn_model_t **out,
                       hs_error_t *err);
+
+/* hyeongse's own net files (docs/NET.md, "Our own net format"): they start
+ * with these 8 bytes; hs_nn_model_load and hs_nn_model_parse read them too
+ * (by the magic, whatever the file's name), into the same description. */
+#define HS_NN_HSN_MAGIC "HSNET\0\r\n"
+#define HS_NN_HSN_VERSION 1
+
+/* The shipped default model's file name (models/ in the source tree). */
+#define HS_NN_DEFAULT_MODEL "hyeongse-default.hsn"
+
+/* The path of the default model, for `--engines net` and `judge --engine net`
+ * without --net: $HYEONGSE_MODELS/HS_NN_DEFAULT_MODEL if that variable is set,
+ * else the models/ folder of the source tree this program was built from,
+ * else <install prefix>/share/hyeongse/models; the first that exists.
+ * HS_ENOTFOUND naming the places looked at; HS_ELIMIT if cap is too small. */
+int hs_nn_default_model_path(char *buf, size_t cap, hs_error_t *err);
 
 /* Frees a model and sets *m to NULL; NULL-safe. */
 void hs_nn_model_free(hs_nn_model_t **m);
