@@ -197,7 +197,7 @@ static int s_label_one(s_worker_t *w, int i, hs_error_t *err)
     if (g->size > HS_NN_MAX_SIZE) {
         lg->status = HS_LABEL_SKIP;
         snprintf(lg->reason, sizeof lg->reason,
-                 "size: the board is %dx%d, samples go up to 19x19", g->size, g->size);
+                 "board size: %dx%d is over 19x19", g->size, g->size);
         return 0;
     }
     if (g->num_moves > UINT16_MAX) {

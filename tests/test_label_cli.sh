@@ -49,7 +49,7 @@ run() {
     local out=$1
     shift
     "$bin" label "$archive" --out "$tmp/$out" --max-games 10 --visits 4 --every 7 \
-        --val-percent 30 --seed 3 "$@" > "$tmp/$out.out" 2> "$tmp/$out.err"
+        --val-percent 50 --seed 3 "$@" > "$tmp/$out.out" 2> "$tmp/$out.err"
 }
 run t1 --threads 1; check '[ $? -eq 0 ]' "label --threads 1"
 run t2 --threads 2; check '[ $? -eq 0 ]' "label --threads 2"
@@ -109,8 +109,9 @@ check([g["id"] for g in games] == list(range(10)), "ids are the places in the li
 check(all((g["reason"] is None) == (g["status"] == "ok") for g in games),
       "a reason exactly for miss and skip")
 check(all(g["samples"] == 0 for g in games if g["status"] != "ok"), "no samples from miss/skip")
-check(all((int(g["game_id"][:16], 16) % 100 < 30) == (g["split"] == "val") for g in games),
-      "split by the game id (30 percent val)")
+check(all((int(g["game_id"][:16], 16) % 100 < 50) == (g["split"] == "val") for g in games),
+      "split by the game id (50 percent val)")
+check(s["samples_train"] > 0 and s["samples_val"] > 0, "samples in both splits")
 
 tot = {"train": 0, "val": 0}
 per_game = {}
