@@ -6,7 +6,8 @@
 # game (the moves sampled, the final position's policy -1, one Black-view
 # ownership, score and value per game, the policy's point empty, the colour
 # planes); the split by game id; byte-identical shards with --threads 1 and
-# 2; --shard-samples rolling over to more shards with the same samples.
+# 2; --shard-samples rolling over to more shards with the same samples;
+# --size leaving the other sizes out; --config FILE.
 set -u
 bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
 dump="$(dirname "$bin")/../tests/shard_dump"
@@ -173,5 +174,14 @@ EOF
 "$bin" label "$archive" --out "$tmp/s19" --max-games 3 --size 19 --visits 2 > /dev/null 2>&1
 check '[ $? -eq 0 ] && grep -q "\"games\": 0, " "$tmp/s19/index.json" && ! grep -q "\"other_sizes\": 0" "$tmp/s19/index.json"' \
     "--size 19 on a 9x9 archive: no games, the others counted"
+
+# --config FILE: the options from a file, the command line's own last.
+printf 'visits 2\nevery 3\nmax-games 2\n# a comment\nseed 9\n' > "$tmp/label.conf"
+"$bin" label "$archive" --out "$tmp/conf" --config "$tmp/label.conf" --seed 4 > /dev/null 2>&1
+check '[ $? -eq 0 ] && grep -q "\"every\": 3, \"visits\": 2," "$tmp/conf/index.json" && grep -q "\"seed\": 4," "$tmp/conf/index.json" && grep -q "\"games\": 2, " "$tmp/conf/index.json"' \
+    "--config FILE gives the options, the command line wins"
+printf 'bogus 1\n' > "$tmp/bad.conf"
+"$bin" label "$archive" --out "$tmp/conf2" --config "$tmp/bad.conf" 2> "$tmp/e.err"; rc=$?
+check "[ $rc -eq 2 ] && grep -q 'bad.conf:1: unknown option' '$tmp/e.err'" "--config with an unknown option: exit 2"
 
 exit $fail
