@@ -305,7 +305,7 @@ static void test_yose(void)
     hs__label_closed_config(&jc);
     hs_judge_t *j = malloc(sizeof *j);
     HS_CHECK_INT(hs_judge_compute(&fa, NULL, &jc, j, NULL), 0);
-    HS_CHECK(!hs__label_closed(&fa, j));
+    HS_CHECK(!hs__label_closed(&fa, j, false));
 
     s_yose_label(2, &a, &fa);
     fprintf(stderr, "yose: %d moves, status %d, margin %g, %s\n", a.yose_moves, a.status,
@@ -314,7 +314,7 @@ static void test_yose(void)
     HS_CHECK(a.status != HS_LABEL_SKIP);
     /* closed at the end, by the same test the yose stops on */
     HS_CHECK_INT(hs_judge_compute(&fa, NULL, &jc, j, NULL), 0);
-    HS_CHECK(hs__label_closed(&fa, j));
+    HS_CHECK(hs__label_closed(&fa, j, false));
     /* a sensible close: within the range of the closing moves above */
     HS_CHECK(a.black_margin >= -1.5 && a.black_margin <= 0.5);
     /* deterministic: the same again with a fresh evaluator of the same seed */
