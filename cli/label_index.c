@@ -12,6 +12,7 @@
 
 #include "core/json.h"
 #include "label_run.h"
+#include "worker/judge.h"
 
 void hs__label_reason_kind(const char *reason, char *kind, size_t cap)
 {
@@ -56,15 +57,6 @@ static const char *s_status_name(hs_label_status_t s)
     return s == HS_LABEL_OK ? "ok" : s == HS_LABEL_MISS ? "miss" : "skip";
 }
 
-/* A margin as RE writes it: "B+3.5", "W+0.5", "0". */
-static void s_margin(double m, char *buf, size_t cap)
-{
-    if (m == 0)
-        snprintf(buf, cap, "0");
-    else
-        snprintf(buf, cap, "%c+%g", m > 0 ? 'B' : 'W', m > 0 ? m : -m);
-}
-
 static void s_write_game(FILE *f, const hs__label_run_t *run, int i)
 {
     const hs__label_game_t *lg = &run->games[i];
@@ -75,7 +67,7 @@ static void s_write_game(FILE *f, const hs__label_run_t *run, int i)
     hs_json_string(f, lg->source);
     fprintf(f, ", \"index\": %d, \"size\": %d, \"split\": \"%s\", \"moves\": %d, \"rules\": ",
             lg->index, g->size, lg->val ? "val" : "train", g->num_moves);
-    hs_json_string(f, g->rules.name);
+    hs_json_string(f, hs_rules_get(hs_label_rules(g)).name);   /* as counted */
     fprintf(f, ", \"komi\": %g, \"result\": ", g->komi);
     hs_json_string(f, res);
     fprintf(f, ", \"status\": \"%s\", \"reason\": ", s_status_name(lg->status));
@@ -85,7 +77,7 @@ static void s_write_game(FILE *f, const hs__label_run_t *run, int i)
         hs_json_string(f, lg->reason);
     fputs(", \"labelled\": ", f);
     if (lg->labelled) {
-        s_margin(lg->black_margin, lab, sizeof lab);
+        hs_judge_result_string(lg->black_margin, lab);   /* as the label's reasons write it */
         hs_json_string(f, lab);
     } else {
         fputs("null", f);

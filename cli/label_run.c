@@ -128,7 +128,9 @@ static int s_sample(s_worker_t *w, int i, const hs_label_t *lab, int m, hs_shard
 {
     const hs_game_t *g = &w->pool->run->games[i].game;
     int n = g->size;
-    int rc = hs_nn_game_pos_at(g, m, g->rules.id, g->komi, g->handicap, w->gp, err);
+    /* the rules the label counted by: the planes carry no rules today, but a
+     * later input set may, and it must see what the label saw */
+    int rc = hs_nn_game_pos_at(g, m, hs_label_rules(g), g->komi, g->handicap, w->gp, err);
     if (rc)
         return rc;
     /* The player of the record's next move is the one whose move the policy

@@ -1,7 +1,9 @@
 /*
  * tests/test_label.c — worker/label.h: the patent's labels on hand-made 9x9
  * final positions (setup stones and a few moves as SGF strings, with RE),
- * and a short yose with the rollout evaluator.
+ * SKIP, closedness and the counting rules, and a short yose with the
+ * rollout evaluator (closed at the end, deterministic, the label equal to
+ * steps 2 and 3 on its last board, a count within the closing moves' range).
  *
  * Each board is drawn as 9 rows of 'X' (Black), 'O' (White), '.'; row 0 is
  * the top (SGF's "a"). The expected marks are drawn the same way: '+' Black's
@@ -186,12 +188,14 @@ static void test_own_stones(void)
  * (captures[Black] = 1); the four black stones around its point then stand
  * inside Black's territory and are marked +1. Territory: B 23 + 1 prisoner,
  * W 27 + 0.5 komi = W+3.5; area: B 13 + 23, W 9 + 27 + 0.5 = W+0.5. */
+static const char *const s_prisoner_rows[N] = {
+    ".X.X.O...", "XOXX.O...", "...X.O...", "...X.O...", "...X.O...",
+    "...X.O...", "...X.O...", "...X.O...", "...X.O...",
+};
+
 static void test_prisoners(void)
 {
-    static const char *const rows[N] = {
-        ".X.X.O...", "XOXX.O...", "...X.O...", "...X.O...", "...X.O...",
-        "...X.O...", "...X.O...", "...X.O...", "...X.O...",
-    };
+    const char *const *rows = s_prisoner_rows;
     hs_label_t l;
     s_final(rows, "KM[0.5]RU[Japanese]RE[W+3.5]", ";B[bc]", &l);
     s_check_ok(&l, -3.5);
@@ -305,7 +309,7 @@ static void test_yose(void)
     hs__label_closed_config(&jc);
     hs_judge_t *j = malloc(sizeof *j);
     HS_CHECK_INT(hs_judge_compute(&fa, NULL, &jc, j, NULL), 0);
-    HS_CHECK(!hs__label_closed(&fa, j));
+    HS_CHECK(!hs__label_closed(&fa, j, false));
 
     s_yose_label(2, &a, &fa);
     fprintf(stderr, "yose: %d moves, status %d, margin %g, %s\n", a.yose_moves, a.status,
@@ -314,7 +318,7 @@ static void test_yose(void)
     HS_CHECK(a.status != HS_LABEL_SKIP);
     /* closed at the end, by the same test the yose stops on */
     HS_CHECK_INT(hs_judge_compute(&fa, NULL, &jc, j, NULL), 0);
-    HS_CHECK(hs__label_closed(&fa, j));
+    HS_CHECK(hs__label_closed(&fa, j, false));
     /* a sensible close: within the range of the closing moves above */
     HS_CHECK(a.black_margin >= -1.5 && a.black_margin <= 0.5);
     /* deterministic: the same again with a fresh evaluator of the same seed */
@@ -326,6 +330,37 @@ static void test_yose(void)
     free(j);
 }
 
+/* Closedness: dame touching both walls close a territory count, not an
+ * area count (each is still a point); the rules a record counts by. */
+static void test_closed_rules(void)
+{
+    hs_game_t g;
+    s_game(s_dame_rows, "KM[0.5]RE[W+0.5]", NULL, &g);
+    hs_board_t b;
+    HS_CHECK_INT(hs_game_replay(&g, -1, &b, NULL), 0);
+    hs_judge_config_t jc;
+    hs__label_closed_config(&jc);
+    hs_judge_t *j = malloc(sizeof *j);
+    HS_CHECK_INT(hs_judge_compute(&b, NULL, &jc, j, NULL), 0);
+    HS_CHECK(hs__label_closed(&b, j, false));
+    HS_CHECK(!hs__label_closed(&b, j, true));
+    free(j);
+    HS_CHECK_INT(hs_label_rules(&g), HS_RULES_JAPANESE);
+    hs_game_fini(&g);
+    /* no RU at komi 7.5: Chinese; an RU always wins */
+    s_game(s_dame_rows, "KM[7.5]RE[W+0.5]", NULL, &g);
+    HS_CHECK_INT(hs_label_rules(&g), HS_RULES_CHINESE);
+    hs_game_fini(&g);
+    s_game(s_dame_rows, "KM[7.5]RU[Japanese]RE[W+0.5]", NULL, &g);
+    HS_CHECK_INT(hs_label_rules(&g), HS_RULES_JAPANESE);
+    hs_game_fini(&g);
+    /* so test_prisoners' game at komi 7.5 without RU counts by area,
+     * 36 - 36 - 7.5, not by territory (24 - 27 - 7.5) */
+    hs_label_t l;
+    s_final(s_prisoner_rows, "KM[7.5]RE[W+7.5]", ";B[bc]", &l);
+    s_check_ok(&l, -7.5);
+}
+
 int main(void)
 {
     test_seki();
@@ -334,6 +369,7 @@ int main(void)
     test_own_stones();
     test_prisoners();
     test_skip();
+    test_closed_rules();
     test_yose();
     return hs_test_finish();
 }

@@ -29,6 +29,13 @@ void hs__label_skip(hs_label_t *out, const char *fmt, ...)
     va_end(ap);
 }
 
+hs_rules_id_t hs_label_rules(const hs_game_t *g)
+{
+    if (!g->rules_raw && fabs(g->komi - 7.5) < 1e-9)
+        return HS_RULES_CHINESE;
+    return g->rules.id;
+}
+
 bool hs__label_result_usable(const hs_game_t *g, hs_label_t *out)
 {
     const hs_result_t *r = &g->result;
@@ -72,7 +79,7 @@ static int s_judge_net(hs_nn_evaluator_t *nn, const hs_game_t *g, const hs_board
     if (!pos) {
         own = (hs_nn_pos_t){
             .board = b, .to_move = b->to_move == HS_WHITE ? HS_WHITE : HS_BLACK,
-            .rules = g->rules.id, .komi = g->komi, .handicap = g->handicap,
+            .rules = hs_label_rules(g), .komi = g->komi, .handicap = g->handicap,
             .stones_black = s_stones(b, HS_BLACK) + b->captures[HS_WHITE],
             .stones_white = s_stones(b, HS_WHITE) + b->captures[HS_BLACK],
         };
@@ -223,7 +230,8 @@ int hs__label_final_pos(const hs_label_config_t *cfg, const hs_game_t *g, const 
     int rc = s_judge(cfg, g, b, pos, j, err);
     if (!rc) {
         s_marks(b, j, out);
-        out->black_margin = hs_judge_score(j, b, &g->rules, g->komi, g->handicap);
+        hs_rules_t rules = hs_rules_get(hs_label_rules(g));
+        out->black_margin = hs_judge_score(j, b, &rules, g->komi, g->handicap);
         s_check(g, out);
     }
     free(j);
@@ -246,7 +254,7 @@ void hs__label_closed_config(hs_judge_config_t *cfg)
     cfg->playouts = 0;
 }
 
-bool hs__label_closed(const hs_board_t *b, const hs_judge_t *j)
+bool hs__label_closed(const hs_board_t *b, const hs_judge_t *j, bool area)
 {
     const int dirs[4] = { -b->stride, -1, 1, b->stride };
     for (int y = 0; y < b->size; y++)
@@ -258,6 +266,9 @@ bool hs__label_closed(const hs_board_t *b, const hs_judge_t *j)
                 return false;
             if (k != HS_JC_DAME)
                 continue;
+            /* by area every dame point is a point for whoever fills it */
+            if (area)
+                return false;
             bool black = false, white = false;
             for (int d = 0; d < 4; d++) {
                 int n = j->cls[p + dirs[d]];

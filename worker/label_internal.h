@@ -31,8 +31,10 @@ int hs__label_game_board(const hs_label_config_t *cfg, const hs_game_t *g, hs_la
  * rules (relaxed kill, no territory cap) without playouts (~60 us). */
 void hs__label_closed_config(hs_judge_config_t *cfg);
 
-/* Whether judgment j of b is closed: every dame point touches living stones
- * of both colours (docs/LABELS.md, "The three steps"). */
-bool hs__label_closed(const hs_board_t *b, const hs_judge_t *j);
+/* Whether judgment j of b is closed (docs/LABELS.md, "The three steps"):
+ * no dead stone outside territory, and every dame point touches living
+ * stones of both colours; under area scoring (area true) no dame point at
+ * all, since each is worth a point to whoever fills it. */
+bool hs__label_closed(const hs_board_t *b, const hs_judge_t *j, bool area);
 
 #endif

@@ -39,7 +39,7 @@ static hs_point_t s_choose(s_yose_t *y)
 static int s_closed(s_yose_t *y, bool *closed, hs_error_t *err)
 {
     int rc = hs_judge_compute(&y->g.board, NULL, &y->jc, y->j, err);
-    *closed = !rc && hs__label_closed(&y->g.board, y->j);
+    *closed = !rc && hs__label_closed(&y->g.board, y->j, y->g.rules.scoring == HS_SCORING_AREA);
     return rc;
 }
 
@@ -110,7 +110,7 @@ static int s_load(s_yose_t *y, const hs_game_t *g, hs_label_t *out, hs_error_t *
     }
     if (rc)
         return hs_error_set(err, rc, "label: %s", e.msg);
-    rc = hs_gtp_game_init(&y->g, g->size, g->rules.id, g->komi, err);
+    rc = hs_gtp_game_init(&y->g, g->size, hs_label_rules(g), g->komi, err);
     if (!rc)
         rc = hs_gtp_game_load(&y->g, g, s_last_stone(g) + 1, err);
     return rc;
