@@ -11,13 +11,16 @@
  * from the net judge (hs_label_config_t.nn) instead of the judge with
  * playouts. The first N games of the archives in ingest's order (default
  * 20) are labelled one after the other on this thread; the figures are the
- * wall time of hs_label_game per game, split by the kind of the record's
- * result (counted, resigned or on time, other), with the OK / MISS / SKIP
- * counts and the mean yose length. --verbose prints one line a game.
+ * wall time and the process CPU time of hs_label_game per game (the CPU
+ * time is what counts on a loaded machine; with --threads 1 the net runs on
+ * this thread), split by the kind of the record's result (counted, resigned
+ * or on time, other), with the OK / MISS / SKIP counts and the mean yose
+ * length. --verbose prints one line a game.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/clock.h"
 #include "core/game.h"
@@ -35,7 +38,7 @@ typedef struct bench {
     hs_label_config_t cfg;
     int max_games, games, verbose;
     int n[K_N], status[K_N][3];
-    double seconds[K_N];
+    double seconds[K_N], cpu[K_N];
     long yose[K_N];
     int failed;
 } bench_t;
@@ -49,6 +52,13 @@ static int s_kind(const hs_game_t *g)
     return K_OTHER;
 }
 
+static double s_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int s_on_game(void *ctx, const char *source, int index, hs_game_t *g)
 {
     bench_t *b = ctx;
@@ -57,9 +67,9 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *g)
     b->games++;
     hs_label_t *l = malloc(sizeof *l);
     hs_error_t err = {0};
-    double t0 = hs_clock_now();
+    double t0 = hs_clock_now(), c0 = s_cpu();
     int rc = l ? hs_label_game(&b->cfg, g, l, &err) : HS_ENOMEM;
-    double dt = hs_clock_now() - t0;
+    double dt = hs_clock_now() - t0, dc = s_cpu() - c0;
     if (rc) {
         fprintf(stderr, "bench_label: %s #%d: %s\n", source, index, err.msg);
         b->failed = 1;
@@ -70,13 +80,14 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *g)
     b->n[k]++;
     b->status[k][l->status]++;
     b->seconds[k] += dt;
+    b->cpu[k] += dc;
     b->yose[k] += l->yose_moves;
     if (b->verbose) {
         char lab[16];
-        printf("%s #%d: %d moves, RE %s, %s, yose %d, labelled %s, %.0f ms%s%s\n", source, index,
+        printf("%s #%d: %d moves, RE %s, %s, yose %d, labelled %s, %.0f ms (%.0f ms CPU)%s%s\n", source, index,
                g->num_moves, g->result_raw ? g->result_raw : "-",
                l->status == HS_LABEL_OK ? "ok" : l->status == HS_LABEL_MISS ? "miss" : "skip",
-               l->yose_moves, hs_judge_result_string(l->black_margin, lab), dt * 1e3,
+               l->yose_moves, hs_judge_result_string(l->black_margin, lab), dt * 1e3, dc * 1e3,
                l->reason[0] ? ": " : "", l->reason);
         fflush(stdout);
     }
@@ -86,14 +97,15 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *g)
 
 static void s_report(const bench_t *b)
 {
-    printf("%-14s %5s %5s %5s %5s %10s %10s\n", "result", "games", "ok", "miss", "skip",
-           "ms/game", "yose/game");
+    printf("%-14s %5s %5s %5s %5s %10s %10s %10s\n", "result", "games", "ok", "miss", "skip",
+           "ms/game", "cpu ms", "yose/game");
     for (int k = 0; k < K_N; k++) {
         if (!b->n[k])
             continue;
-        printf("%-14s %5d %5d %5d %5d %10.0f %10.1f\n", s_kind_name[k], b->n[k],
+        printf("%-14s %5d %5d %5d %5d %10.0f %10.0f %10.1f\n", s_kind_name[k], b->n[k],
                b->status[k][HS_LABEL_OK], b->status[k][HS_LABEL_MISS],
                b->status[k][HS_LABEL_SKIP], b->seconds[k] * 1e3 / b->n[k],
+               b->cpu[k] * 1e3 / b->n[k],
                (double)b->yose[k] / b->n[k]);
     }
 }

@@ -244,6 +244,11 @@ static void test_skip(void)
     HS_CHECK_STR(l.reason, "no result: no RE");
     s_game_label(s_dame_rows, "KM[0.5]RE[?]", NULL, &ev, &l);
     HS_CHECK_INT(l.status, HS_LABEL_SKIP);
+    s_game_label(s_dame_rows, "KM[0.5]RE[B+F]", NULL, &ev, &l);
+    HS_CHECK_STR(l.reason, "forfeit: RE[B+F]");
+    s_game_label(s_dame_rows, "KM[0]RE[W+0.0]", NULL, &ev, &l);
+    HS_CHECK_INT(l.status, HS_LABEL_SKIP);
+    HS_CHECK_STR(l.reason, "no result: RE[W+0.0] gives a winner by 0 points");
     /* move 2 plays on a stone */
     s_game_label(s_dame_rows, "KM[0.5]RE[W+0.5]", ";B[ee];W[ee]", &ev, &l);
     HS_CHECK_INT(l.status, HS_LABEL_SKIP);

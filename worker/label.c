@@ -48,6 +48,12 @@ bool hs__label_result_usable(const hs_game_t *g, hs_label_t *out)
         hs__label_skip(out, "no result: RE[%.100s]", raw);
         return false;
     }
+    /* Fox writes "W+0.0" for games that ended without a count (a
+     * disconnection, a timeout): a winner by no points is no count. */
+    if (r->kind == HS_RESULT_POINTS && r->winner != HS_WINNER_DRAW && r->margin == 0) {
+        hs__label_skip(out, "no result: RE[%.100s] gives a winner by 0 points", raw);
+        return false;
+    }
     /* A forfeit says nothing about the board. */
     if (r->kind == HS_RESULT_FORFEIT) {
         hs__label_skip(out, "forfeit: RE[%.100s]", raw);
