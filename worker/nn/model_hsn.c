@@ -8,8 +8,9 @@
  * (a truncated file is told apart from a damaged one and named by the first
  * tensor it cuts), every count and dimension is bounded, every tensor's shape
  * is compared with what the header's config implies and its bytes are
- * checked to lie in the data section before anything is allocated, so an
- * allocation is never larger than the file. Non-finite weights are refused.
+ * checked to lie in the data section before any tensor is allocated (before
+ * that only the block array, bounded by HS_NN_MAX_BLOCKS), so no allocation
+ * is larger than the file. Non-finite weights are refused.
  * A gzip'ed .hsn is not read (the exporter does not write one).
  */
 #include <math.h>
@@ -156,9 +157,9 @@ static int s_layout(hs_nn_model_t *m, const int32_t *cfg, hs_error_t *err)
     m->trunk_c = c;
     m->input_conv = s_conv(cfg[2], HS_NN_SPATIAL, c, HS_NN_ACT_IDENTITY);
     m->input_global = s_dense(HS_NN_GLOBAL, c, HS_NN_ACT_IDENTITY);
-    m->input_global.w = calloc((size_t)HS_NN_GLOBAL * (size_t)c, sizeof *m->input_global.w);
+    /* B <= HS_NN_MAX_BLOCKS small structs: the tensors' places need them */
     m->blocks = calloc((size_t)cfg[0], sizeof *m->blocks);
-    if (!m->input_global.w || !m->blocks)
+    if (!m->blocks)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     m->n_blocks = cfg[0];
     for (int i = 0; i < m->n_blocks; i++) {
@@ -399,6 +400,10 @@ int hs__nn_hsn_parse(const unsigned char *p, size_t len, hs_nn_model_t *m, hs_er
     int rc = s_header(p, len, m, &f, cfg, err);
     if (!rc) rc = s_layout(m, cfg, err);
     if (!rc) rc = s_read_tensors(&f, m, cfg[2], err);
+    /* our nets have no global inputs: a zero matrix, made once all is checked */
+    if (!rc && !(m->input_global.w = calloc((size_t)HS_NN_GLOBAL * (size_t)m->trunk_c,
+                                            sizeof *m->input_global.w)))
+        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
     if (rc)
         hs_error_prefix(err, ".hsn: ");
     return rc;
