@@ -4,6 +4,7 @@
  * two moves are only the newer board less the move's stone (features.h), so
  * only differences are read from them: the moves, never whole boards.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "worker/shard_pos.h"
@@ -41,20 +42,24 @@ static int s_board(const hs_shard_sample_t *s, int k, int n, hs_color_t pla, hs_
 }
 
 /* The move between history boards k+1 and k by `mover`: the point where its
- * stone appears, HS_PASS when none does, HS_NO_POINT when more than one does
- * (not one move: the history stops there). */
-static hs_point_t s_move(const hs_shard_sample_t *s, int k, int n, hs_color_t pla,
-                         hs_color_t mover, const hs_board_t *frame)
+ * stone appears; when none does, HS_PASS if both boards are exact (k < 2),
+ * else HS_NO_POINT (a pass, or a move whose stone a later move captured: the
+ * older planes cannot tell); -1 when more than one appears (no single move:
+ * the history stops there). */
+static int s_move(const hs_shard_sample_t *s, int k, int n, hs_color_t pla, hs_color_t mover,
+                  const hs_board_t *frame, hs_point_t *move)
 {
-    hs_point_t found = HS_PASS;
+    *move = k < 2 ? HS_PASS : HS_NO_POINT;
+    bool found = false;
     for (int i = 0; i < n * n; i++) {
         if (s_at(s, k, i, pla) != mover || s_at(s, k + 1, i, pla) == mover)
             continue;
-        if (found != HS_PASS)
-            return HS_NO_POINT;
-        found = hs_board_point(frame, i % n, i / n);
+        if (found)
+            return -1;
+        found = true;
+        *move = hs_board_point(frame, i % n, i / n);
     }
-    return found;
+    return 0;
 }
 
 /* The last moves, oldest first, into p->hist_*. */
@@ -66,11 +71,9 @@ static void s_history(const hs_shard_sample_t *s, int n, hs_color_t pla, hs_nn_g
     int avail = s->move < HS_NN_HISTORY - 1 ? s->move : HS_NN_HISTORY - 1, got = 0;
     for (int k = 0; k < avail; k++) {
         hs_color_t mover = k % 2 == 0 ? hs_color_other(pla) : pla;
-        hs_point_t m = s_move(s, k, n, pla, mover, &out->board);
-        if (m == HS_NO_POINT)
+        if (s_move(s, k, n, pla, mover, &out->board, &mv[got]))
             break;
-        col[got] = mover;
-        mv[got++] = m;
+        col[got++] = mover;
     }
     p->n_hist = got;
     for (int j = 0; j < got; j++) {          /* newest first -> oldest first */
@@ -87,7 +90,7 @@ static void s_ko(hs_nn_game_pos_t *out)
     if (!p->prev1 || p->n_hist < 1)
         return;
     hs_point_t m = p->hist_move[p->n_hist - 1];
-    if (m == HS_PASS || m == HS_NO_POINT)
+    if (m == HS_PASS)
         return;
     hs_board_t b;
     hs_board_copy(&b, &out->prev[0]);
@@ -103,7 +106,8 @@ static void s_ko(hs_nn_game_pos_t *out)
     out->board.ko = b.ko;
 }
 
-/* Stones put down by each side (shard_pos.h: guessed from the parity). */
+/* Stones put down by each side (shard_pos.h: guessed from the parity, less
+ * the passes the exact history boards show). */
 static void s_stones(const hs_shard_sample_t *s, int handicap, hs_nn_pos_t *p)
 {
     int m = s->move;
@@ -112,6 +116,11 @@ static void s_stones(const hs_shard_sample_t *s, int handicap, hs_nn_pos_t *p)
     int first = (m + 1) / 2, second = m / 2;
     p->stones_black = black_first ? first : second + handicap;
     p->stones_white = black_first ? second : first;
+    for (int k = 0; k < 2 && k < p->n_hist; k++) {
+        int i = p->n_hist - 1 - k;
+        if (p->hist_move[i] == HS_PASS)
+            *(p->hist_color[i] == HS_BLACK ? &p->stones_black : &p->stones_white) -= 1;
+    }
 }
 
 int hs_shard_sample_pos(const hs_shard_sample_t *s, int n, hs_rules_id_t rules, double komi,

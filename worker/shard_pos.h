@@ -9,13 +9,17 @@
  *   moves   the last min(move, 7) moves from the differences of consecutive
  *           history boards: the stone of the colour that moved present at t-k
  *           and absent at t-k-1 (colours alternate back from the opponent's
- *           move); boards that do not differ are a pass.
+ *           move). Where no stone appears: a pass between the exact boards
+ *           (now, prev1, prev2); further back HS_NO_POINT, unknown (a pass,
+ *           or a move whose stone was captured later: older planes lose
+ *           captured stones, so KataGo's history plane of such a move stays 0).
  * The ko point comes from replaying the last move on prev1 (when that gives
  * back the board exactly); otherwise there is none.
  * Not in a sample, so guessed: the stones each side has put down (territory
  * rules shift the komi KataGo's inputs see by their difference): alternating
- * moves without passes, Black first unless the parity of move and to_move says
- * White moved first (then `handicap` Black stones were set up). Captures are 0.
+ * moves, Black first unless the parity of move and to_move says White moved
+ * first (then `handicap` Black stones were set up), less the passes of the
+ * last two moves; an older pass is not seen. Captures are 0.
  *
  * Threads: pure; *out points into itself (see hs_nn_game_pos_t).
  */
