@@ -189,8 +189,13 @@ static void test_net(const char *dir)
 
 int main(void)
 {
-    char dir[] = "/tmp/hs-bench-own-XXXXXX";
-    if (!mkdtemp(dir))
+    /* HS_BENCH_OWN_KEEP=DIR: the folder is written there and kept (a labels
+     * folder for trying bench/own_model.sh before real labels exist) */
+    const char *keep = getenv("HS_BENCH_OWN_KEEP");
+    char dir[4096] = "/tmp/hs-bench-own-XXXXXX";
+    if (keep)
+        snprintf(dir, sizeof dir, "%s", keep);
+    if (keep ? mkdir(dir, 0777) && access(dir, W_OK) : !mkdtemp(dir))
         return 1;
     HS_CHECK_INT(s_write(dir), 0);
     test_figures(dir);
@@ -202,6 +207,7 @@ int main(void)
     HS_CHECK(s_run(args, &doc) != 0);
     char cmd[8192];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    HS_CHECK_INT(system(cmd), 0);
+    if (!keep)
+        HS_CHECK_INT(system(cmd), 0);
     return hs_test_finish();
 }
