@@ -1,6 +1,6 @@
 /*
  * worker/nn/eval.c — positions in, post-processed outputs out (eval.h):
- * features once per position, one batch slot per (position, symmetry), the
+ * features once per position (of the model's input set), one batch slot per (position, symmetry), the
  * backend, then each slot back to the board's frame, post-processed and
  * averaged into its position. Also the symmetry maps and the policy's
  * legality, which every backend's caller shares.
@@ -189,7 +189,7 @@ static int s_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, i
         n = pn;
         out[p].n = 0;    /* "nothing accumulated yet" for s_flush */
         if (!rc)
-            rc = hs_nn_features(&pos[p], e->features, gl, err);
+            rc = hs_nn_features_for(e->model->input_set, &pos[p], e->features, gl, err);
         if (rc)
             break;
         hs_nn_legal_moves(&pos[p], legal + (size_t)p * (HS_NN_MAX_AREA + 1));

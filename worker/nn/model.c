@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "core/poskey.h"
+#include "worker/nn/features.h"
 #include "worker/nn/model_internal.h"
 
 /* ---- folding ---------------------------------------------------------- */
@@ -342,6 +343,8 @@ static int s_parse_raw(const unsigned char *p, size_t len, hs_nn_model_t **out, 
     hs_nn_model_t *m = calloc(1, sizeof *m);
     if (!m)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
+    /* KataGo's files always read KataGo's V7 inputs */
+    m->input_set = HS_NN_INPUT_KATAGO_V7;
     hs__nn_rd_t rd = {.p = p, .len = len, .err = err};
     int rc = s_header(&rd, m);
     if (!rc) rc = s_trunk(&rd, m);
