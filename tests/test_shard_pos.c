@@ -3,9 +3,10 @@
  * sample's planes gives the net exactly the KataGo features of the original
  * position (hs_nn_game_pos_at + hs_nn_features), at every move of a game with
  * captures, a ko taken and retaken and passes, and of a real record where
- * ../shared/data is present. The planes are written here from features.h's
- * description of our own input set, so the test does not lean on the code it
- * could share a mistake with.
+ * ../shared/data is present; and our own input set's planes of the rebuilt
+ * position are the sample's. The samples' planes come from hs_nn_features_hs
+ * as `hyeongse label` writes them; a writer here, from features.h's words
+ * alone, checks those planes first.
  */
 #include <dirent.h>
 
@@ -30,13 +31,10 @@ static void s_hist_board(const hs_nn_game_pos_t *gp, int k, hs_board_t *b)
     }
 }
 
-/* The sample's planes 0-15 (the only ones shard_pos reads), to_move and move. */
-static void s_sample(const hs_nn_game_pos_t *gp, int move, hs_shard_sample_t *s)
+/* Planes 0-15 as features.h describes them, into s. */
+static void s_own_planes(const hs_nn_game_pos_t *gp, int move, hs_shard_sample_t *s)
 {
-    memset(s, 0, sizeof *s);
-    s->move = (uint16_t)move;
-    s->to_move = (uint8_t)gp->nn.to_move;
-    s->policy = -1;
+    memset(s->planes, 0, sizeof s->planes);
     int n = gp->board.size;
     hs_board_t b;
     for (int k = 0; k < HS_NN_HISTORY && k <= move; k++) {
@@ -66,16 +64,52 @@ static long s_lost(const hs_nn_game_pos_t *a)
 
 typedef struct feats { float sp[HS_NN_SPATIAL * HS_SHARD_MAX_AREA], g[HS_NN_GLOBAL]; } feats_t;
 
+/* The sample `hyeongse label` writes for the position (planes, to_move, move);
+ * 0, or 1 when the planes differ from s_own_planes'. */
+static int s_sample(const hs_nn_game_pos_t *gp, int move, hs_shard_sample_t *s, feats_t *f)
+{
+    int n = gp->board.size, bad = 0;
+    s_own_planes(gp, move, s);
+    uint8_t own[16][HS_SHARD_MAX_AREA];
+    memcpy(own, s->planes, sizeof own);
+    memset(s, 0, sizeof *s);
+    s->move = (uint16_t)move;
+    s->to_move = (uint8_t)gp->nn.to_move;
+    s->policy = -1;
+    if (hs_nn_features_hs(&gp->nn, f->sp, f->g, NULL))
+        return 1;
+    hs_shard_set_planes(s, f->sp, n);
+    for (int k = 0; k < 16; k++)
+        bad |= memcmp(own[k], s->planes[k], (size_t)(n * n)) != 0;
+    return bad;
+}
+
+/* Our own input set's planes of the rebuilt position == the sample's. */
+static int s_same_hs(const hs_nn_game_pos_t *b, const hs_shard_sample_t *s, feats_t *f)
+{
+    hs_shard_sample_t *t = malloc(sizeof *t);
+    int n = b->board.size, same = t && hs_nn_features_hs(&b->nn, f->sp, f->g, NULL) == 0;
+    if (same) {
+        hs_shard_set_planes(t, f->sp, n);
+        for (int k = 0; k < HS_NN_SPATIAL; k++)
+            same &= memcmp(t->planes[k], s->planes[k], (size_t)(n * n)) == 0;
+    }
+    free(t);
+    return same;
+}
+
 /* Compares the KataGo features of g's position after `move` with those of
  * the rebuilt one; returns what differs beyond s_lost (bit per plane, then
- * per global value) or -1. */
+ * per global value), or negative: -1 an error, -2 the sample's planes are not
+ * s_own_planes', -3 the rebuilt position's own planes are not the sample's. */
 static long s_compare(const hs_game_t *g, int move, hs_nn_game_pos_t *a, hs_nn_game_pos_t *b,
                       hs_shard_sample_t *s, feats_t *fa, feats_t *fb)
 {
     hs_error_t err = {0};
     if (hs_nn_game_pos_at(g, move, g->rules.id, g->komi, 0, a, &err)) return -1;
-    s_sample(a, move, s);
+    if (s_sample(a, move, s, fa)) return -2;        /* features_hs is not features.h's words */
     if (hs_shard_sample_pos(s, g->size, g->rules.id, g->komi, 0, b, &err)) return -1;
+    if (!s_same_hs(b, s, fa)) return -3;            /* our own planes not rebuilt */
     if (hs_nn_features(&a->nn, fa->sp, fa->g, &err) || hs_nn_features(&b->nn, fb->sp, fb->g, &err))
         return -1;
     int area = g->size * g->size;
@@ -105,7 +139,7 @@ static int s_game(const char *sgf, size_t len, int *positions)
         for (int m = 0; a && b && s && fa && fb && m <= g.num_moves; m++) {
             long d = s_compare(&g, m, a, b, s, fa, fb);
             if (d)
-                fprintf(stderr, "move %d: planes differ: %#lx\n", m, d);
+                fprintf(stderr, "move %d: %s: %#lx\n", m, d < 0 ? "failed" : "planes differ", d);
             ok += d == 0;
             (*positions)++;
         }
@@ -134,8 +168,9 @@ static void test_ko_game(void)
     HS_CHECK(c && hs_game_from_sgf(hs_sgf_root(c, 0), &g, NULL) == 0);
     hs_nn_game_pos_t *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     hs_shard_sample_t *s = malloc(sizeof *s);
+    feats_t *f = malloc(sizeof *f);
     HS_CHECK_INT(hs_nn_game_pos_at(&g, 9, g.rules.id, g.komi, 0, a, NULL), 0);
-    s_sample(a, 9, s);
+    HS_CHECK_INT(s_sample(a, 9, s, f), 0);
     HS_CHECK_INT(hs_shard_sample_pos(s, 9, g.rules.id, g.komi, 0, b, NULL), 0);
     HS_CHECK_INT(b->board.ko, hs_board_point(&b->board, 2, 2));
     HS_CHECK_INT(b->nn.n_hist, 7);
@@ -144,7 +179,7 @@ static void test_ko_game(void)
     HS_CHECK_INT(b->nn.stones_black - b->nn.stones_white, 1);
     /* after move 11, W C3 (move 8, captured at once) is unknown, not a pass */
     HS_CHECK_INT(hs_nn_game_pos_at(&g, 11, g.rules.id, g.komi, 0, a, NULL), 0);
-    s_sample(a, 11, s);
+    HS_CHECK_INT(s_sample(a, 11, s, f), 0);
     HS_CHECK_INT(hs_shard_sample_pos(s, 9, g.rules.id, g.komi, 0, b, NULL), 0);
     HS_CHECK_INT(b->nn.hist_move[b->nn.n_hist - 4], HS_NO_POINT);
     HS_CHECK_INT(b->nn.hist_move[b->nn.n_hist - 3], hs_board_point(&b->board, 3, 2));
@@ -152,7 +187,7 @@ static void test_ko_game(void)
     /* a point that holds both colours is refused */
     s->planes[8][0] = s->planes[0][0] = 1;
     HS_CHECK_INT(hs_shard_sample_pos(s, 9, g.rules.id, g.komi, 0, b, NULL), HS_EINVAL);
-    free(a); free(b); free(s);
+    free(a); free(b); free(s); free(f);
     hs_game_fini(&g);
     hs_sgf_destroy(&c);
 }
