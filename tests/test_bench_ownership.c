@@ -130,7 +130,7 @@ static const hs_json_t *s_method(const hs_json_t *root, const char *name)
 
 static void test_figures(const char *dir)
 {
-    char args[4096];
+    char args[8192];
     hs_json_doc_t *doc = NULL;
     snprintf(args, sizeof args, "--labels '%s'", dir);
     HS_CHECK_INT(s_run(args, &doc), 0);
@@ -201,7 +201,7 @@ int main(void)
     test_figures(dir);
     test_net(dir);
     /* a folder without index.json is an error, said */
-    char args[4096];
+    char args[8192];
     hs_json_doc_t *doc = NULL;
     snprintf(args, sizeof args, "--labels '%s/none' 2>/dev/null", dir);
     HS_CHECK(s_run(args, &doc) != 0);
