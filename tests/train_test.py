@@ -16,6 +16,8 @@ fewer, 0 on stones and ties). Then:
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -34,6 +36,7 @@ sys.path.insert(0, TRAIN)
 import export  # noqa: E402
 import hsdata  # noqa: E402
 import hsnet  # noqa: E402
+import train as train_cli  # noqa: E402
 
 N = 9
 PY = sys.executable
@@ -128,12 +131,22 @@ def check_symmetries(folder: str) -> None:
     print("ok: the 8 symmetries move planes, ownership and policy together")
 
 
-def train(folder: str, cfg: str, out: str, *extra: str) -> list:
-    cmd = [PY, os.path.join(TRAIN, "train.py"), "--data", folder, "--config", cfg,
-           "--out", out, "--seed", "5", "--threads", "1", *extra]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} failed:\n{r.stdout}\n{r.stderr}")
+def train(folder: str, cfg: str, out: str, *extra: str, cli: bool = False) -> list:
+    """One training run: through the CLI (a subprocess) or, to spare torch's
+    start-up time, in this process through the same entry point."""
+    args = ["--data", folder, "--config", cfg, "--out", out, "--seed", "5", "--threads", "1",
+            *extra]
+    if cli:
+        r = subprocess.run([PY, os.path.join(TRAIN, "train.py"), *args],
+                           capture_output=True, text=True)
+        rc, msg = r.returncode, r.stdout + r.stderr
+    else:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            rc = train_cli.main(args)
+        msg = buf.getvalue()
+    if rc != 0:
+        raise AssertionError(f"train {' '.join(args)} failed:\n{msg}")
     with open(os.path.join(out, "log.jsonl")) as f:
         return [json.loads(line) for line in f]
 
@@ -159,7 +172,7 @@ def main() -> int:
                        "P": 4, "G": 4, "V": 4, "H": 8, "batch": 32, "steps": 50,
                        "lr": 0.05, "warmup_steps": 5, "log_every": 10, "val_every": 25,
                        "checkpoint_every": 25, "val_samples": 128}, f)
-        log = train(folder, cfg, os.path.join(tmp, "a"))
+        log = train(folder, cfg, os.path.join(tmp, "a"), cli=True)
         tr = [r for r in log if r["kind"] == "train"]
         val = [r for r in log if r["kind"] == "val"]
         assert tr[-1]["ownership"] < 0.8 * tr[0]["ownership"], (tr[0], tr[-1])

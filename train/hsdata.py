@@ -205,7 +205,9 @@ class Labels:
         return out
 
     def in_order(self, batch: int, limit: Optional[int] = None) -> Iterator[Dict[str, np.ndarray]]:
-        """Every sample (the first `limit`) in file order, no symmetries: validation."""
+        """Every sample in file order, or `limit` of them evenly spaced over the
+        split (so they span its games), no symmetries: for validation."""
         total = self.count if limit is None else min(limit, self.count)
+        picks = np.arange(total, dtype=np.int64) * self.count // max(total, 1)
         for start in range(0, total, batch):
-            yield unpack(self.gather(np.arange(start, min(start + batch, total))), self.size)
+            yield unpack(self.gather(picks[start:start + batch]), self.size)

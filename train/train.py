@@ -225,11 +225,12 @@ def run(a: argparse.Namespace) -> int:
     if step == 0 or (ck is not None and step == ck["step"]):
         checkpoint()
     log.write({"kind": "end", "step": step, "seconds": round(time.time() - t0, 1)})
+    log.f.close()
     print(f"train: done at step {step} in {time.time() - t0:.0f} s; {ck_path}", flush=True)
     return 0
 
 
-def main() -> int:
+def main(argv: list | None = None) -> int:
     ap = argparse.ArgumentParser(description="Trains hyeongse's ownership net (train/README.md).")
     ap.add_argument("--data", required=True, help="labels folder (index.json + shards)")
     ap.add_argument("--config", required=True, help="train/configs/NAME.json")
@@ -239,7 +240,7 @@ def main() -> int:
     ap.add_argument("--resume", action="store_true", help="continue from OUT/checkpoint.pt")
     ap.add_argument("--steps", type=int, default=None, help="overrides the config's steps")
     ap.add_argument("--threads", type=int, default=0, help="torch threads (default: all cores)")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     try:
         return run(a)
     except (hsdata.DataError, ValueError, OSError) as e:
