@@ -152,6 +152,10 @@ def run(a: argparse.Namespace) -> int:
     ck_path = os.path.join(a.out, "checkpoint.pt")
     seed, step, position = a.seed, 0, 0
     ck = None
+    if not a.resume and os.path.exists(ck_path):
+        print(f"train: {ck_path} exists: --resume to continue it, or another --out",
+              file=sys.stderr)
+        return 1
     if a.resume:
         if not os.path.exists(ck_path):
             print(f"train: --resume but there is no {ck_path}", file=sys.stderr)
@@ -161,6 +165,8 @@ def run(a: argparse.Namespace) -> int:
         if changed:
             print(f"train: the config differs from the checkpoint's in {changed}", file=sys.stderr)
             return 1
+        if a.seed != ck["seed"]:
+            print(f"train: resuming with the checkpoint's seed {ck['seed']}", flush=True)
         seed, step, position = ck["seed"], ck["step"], ck["data_position"]
     torch.manual_seed(seed)
     train = hsdata.Labels(a.data, "train", cfg["board_size"])
