@@ -158,7 +158,7 @@ class Labels:
 
     def __init__(self, folder: str, split: str, size: int, check_crc: bool = True):
         index = read_index(folder)
-        self.size = size
+        self.size, self.split = size, split
         self.shards: List[np.ndarray] = []
         for s in index.get("shards", []):
             if s.get("split") != split or s.get("size") != size:
@@ -192,7 +192,8 @@ class Labels:
         """Training batch number `position` of a run with this seed (see the top)."""
         nb = self.batches_per_epoch(batch)
         if nb == 0:
-            raise DataError(f"{self.count} samples: fewer than one batch of {batch}")
+            raise DataError(f"the {self.split} split has {self.count} samples of "
+                            f"{self.size}x{self.size}: fewer than one batch of {batch}")
         epoch, pos = divmod(position, nb)
         if self._perm_key != (seed, epoch):
             self._perm = np.random.default_rng([seed, epoch]).permutation(self.count)

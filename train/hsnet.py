@@ -128,7 +128,10 @@ def parse(buf: bytes) -> Tuple[dict, Dict[str, np.ndarray]]:
         raise HsnError("CRC-32 mismatch: the file is corrupt or truncated")
     if b"\x00" not in raw_name:
         raise HsnError("name not NUL-terminated")
-    name = raw_name.split(b"\x00", 1)[0].decode("utf-8")
+    try:
+        name = raw_name.split(b"\x00", 1)[0].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise HsnError("name is not UTF-8") from e
     if min(cfg[:7]) < 1 or cfg[7] != 0 or cfg[2] not in (3, 5):
         raise HsnError(f"bad config {cfg}")
     shapes = tensor_shapes(cfg)
@@ -142,7 +145,7 @@ def parse(buf: bytes) -> Tuple[dict, Dict[str, np.ndarray]]:
     for i in range(n_tensors):
         raw, ndim, *rest2 = ENTRY.unpack_from(buf, HEADER.size + i * ENTRY_BYTES)
         dims, offset, count = rest2[:4], rest2[4], rest2[5]
-        tname = raw.split(b"\x00", 1)[0].decode("utf-8")
+        tname = raw.split(b"\x00", 1)[0].decode("utf-8", errors="replace")
         if tname not in shapes or tname in tensors:
             raise HsnError(f"unexpected or repeated tensor {tname!r}")
         shape = tuple(dims[:ndim])
