@@ -1,13 +1,16 @@
 /*
- * tests/fuzz/fuzz_nnmodel.c — libFuzzer target for the KataGo model reader
- * (worker/nn/model.h): a model file is untrusted input (users download them).
+ * tests/fuzz/fuzz_nnmodel.c — libFuzzer target for the model readers
+ * (worker/nn/model.h: KataGo's files and our own .hsn): a model file is untrusted input (users download them).
  *
  * Properties checked on every input (gzip'd or raw bytes):
  *  - hs_nn_model_parse returns 0 with a model, or one of the documented codes
  *    with no model and a non-empty message; never crashes or leaks (ASan);
  *  - an accepted model has consistent shapes: every block's first convolution
  *    reads the trunk and its last one writes it.
- * Seeds in tests/fuzz/corpus/nnmodel/ (tiny models from worker/nn/make_tiny_model.py).
+ *  - an accepted model reads one of the two input sets.
+ * Seeds in tests/fuzz/corpus/nnmodel/: tiny KataGo models from
+ * worker/nn/make_tiny_model.py, and tiny .hsn files (tiny-hsn-*.hsn) from
+ * tests/make_hsn (`make_hsn OUT B C K P G V H SEED`, tests/hsn_write.h).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     hs_error_clear(&err);
     int rc = hs_nn_model_parse(data, size, &m, &err);
     if (rc == 0) {
-        if (!m || hs_nn_model_params(m) == 0)
+        if (!m || hs_nn_model_params(m) == 0 || (m->input_set != 0 && m->input_set != 1))
             abort();
         for (int i = 0; i < m->n_blocks; i++)
             if (m->blocks[i].conv1.in_c != m->trunk_c || m->blocks[i].conv2.out_c != m->trunk_c)

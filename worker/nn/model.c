@@ -1,7 +1,8 @@
 /*
  * worker/nn/model.c — KataGo model files into hs_nn_model_t: inflate, the
  * header, the trunk's block stack, the two heads, with every batch norm folded
- * into the layer before it where that is exact (see model.h).
+ * into the layer before it where that is exact (see model.h). Our own .hsn
+ * files are told by their magic and read by model_hsn.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,19 +369,39 @@ static void s_hash(hs_nn_model_t *m, const unsigned char *bytes, size_t len)
         snprintf(m->hash + 2 * i, 3, "%02x", h[i]);
 }
 
+/* Our own format, recognised by its magic whatever the file is called. */
+static int s_parse_hsn(const unsigned char *p, size_t len, hs_nn_model_t **out, hs_error_t *err)
+{
+    hs_nn_model_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    int rc = hs__nn_hsn_parse(p, len, m, err);
+    if (rc) {
+        hs_nn_model_free(&m);
+        return rc;
+    }
+    s_hash(m, p, len);
+    *out = m;
+    return 0;
+}
+
 int hs_nn_model_parse(const void *data, size_t len, hs_nn_model_t **out, hs_error_t *err)
 {
     *out = NULL;
     const unsigned char *p = data;
+    if (len >= 8 && !memcmp(p, HS_NN_HSN_MAGIC, 8))
+        return s_parse_hsn(p, len, out, err);
     if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
         unsigned char *raw = NULL;
         size_t n = 0;
         int rc = s_inflate(p, len, &raw, &n, err);
         if (rc)
             return rc;
-        rc = s_parse_raw(raw, n, out, err);
-        if (!rc)
+        if (n >= 8 && !memcmp(raw, HS_NN_HSN_MAGIC, 8)) {
+            rc = s_parse_hsn(raw, n, out, err);
+        } else if (!(rc = s_parse_raw(raw, n, out, err))) {
             s_hash(*out, raw, n);
+        }
         free(raw);
         return rc;
     }

@@ -153,7 +153,11 @@ int hs_nn_model_parse(const void *data, size_t len, hs_nn_model_t **out,
 
 /* hyeongse's own net files (docs/NET.md, "Our own net format"): they start
  * with these 8 bytes; hs_nn_model_load and hs_nn_model_parse read them too
- * (by the magic, whatever the file's name), into the same description. */
+ * (by the magic, whatever the file's name; gzip'ed as well), into the same
+ * description (worker/nn/model_hsn.c). Errors: HS_ECORRUPT for a checksum
+ * mismatch or a truncated file, HS_EUNSUPPORTED for another version or input
+ * set, HS_ELIMIT for a config past HS_NN_MAX_*, HS_EPARSE for a missing,
+ * unknown, duplicate or misshapen tensor or a non-finite weight (each named). */
 #define HS_NN_HSN_MAGIC "HSNET\0\r\n"
 #define HS_NN_HSN_VERSION 1
 

@@ -1,6 +1,7 @@
 /*
  * worker/nn/model_internal.h — what model.c (structure, folding) and
- * model_read.c (the bounded tokenizer and raw layer readers) share.
+ * model_read.c (the bounded tokenizer and raw layer readers) share, and the
+ * entry point of model_hsn.c (our own .hsn files).
  */
 #ifndef HS_WORKER_NN_MODEL_INTERNAL_H
 #define HS_WORKER_NN_MODEL_INTERNAL_H
@@ -34,5 +35,9 @@ int hs__nn_read_bias(hs__nn_rd_t *rd, int channels, float **b);
 int hs__nn_read_act(hs__nn_rd_t *rd, hs_nn_act_t *act);
 /* A batch norm as merged scale and bias: y = x*scale + bias. */
 int hs__nn_read_bn(hs__nn_rd_t *rd, int channels, float **scale, float **bias);
+
+/* hyeongse's own .hsn file (model_hsn.c): p starts with HS_NN_HSN_MAGIC;
+ * fills the calloc'd *m (freed by the caller on error too). */
+int hs__nn_hsn_parse(const unsigned char *p, size_t len, hs_nn_model_t *m, hs_error_t *err);
 
 #endif
