@@ -5,16 +5,16 @@
 #       and the final position on the validation games: OURS, B6C96, the static
 #       judge and Park's influence areas (bench_ownership);
 #   (b) the final result of the counted games: the net judge (`judge --engine
-#       net --net FILE`) with OURS and with B6C96, exact / within 1 point: the
-#       net part of bench/judge_final.sh (bench_judge_net on the same archives
-#       and flags), without GNU Go, which compares no model;
+#       net --net FILE`) with OURS and with B6C96, exact / within 1 point:
+#       bench/judge_final.sh with HS_NET, once per model (GNU Go's sample is
+#       OWN_GNUGO games, 0 by default: GNU Go compares no model);
 #   (c) training cost: samples/s and the wall time of the training, from the
 #       trainer's OUT/log.jsonl (train/train.py);
 #   (d) inference: evals/s of OURS and B6C96 on the cpu backend, bench_net the
 #       same way for both (random inputs, 19x19, same batch and threads).
 #
 # usage: bench/own_model.sh BUILD LABELS OURS.hsn B6C96.bin.gz [TRAIN_LOG]
-#   BUILD      a Release build (bench_ownership, bench_judge_net, bench_net)
+#   BUILD      a Release build (bench_ownership, bench_judge_final, bench_judge_net, bench_net)
 #   LABELS     a labels folder (`hyeongse label ... --out LABELS`)
 #   OURS.hsn   our model (models/hyeongse-default.hsn); any model file works
 #   B6C96      the KataGo model (../shared/nets/katago-g170-b6c96/*.bin.gz)
@@ -23,6 +23,7 @@
 #   OWN_BACKEND     net backend for (a) and (b): ref, cpu, cuda (default cpu)
 #   OWN_MAX_GAMES   (a): only the first N validation games (default: all)
 #   OWN_EVERY       (b): games whose id/2 is a multiple of K (default 1: all)
+#   OWN_GNUGO       (b): judge_final.sh's GNU Go sample per model (default 0)
 #   OWN_SKIP        sections to leave out, e.g. "b" or "bd"
 #   NET_BATCH, NET_SECONDS, NET_THREADS, NET_RUNS   (d): batch (32), seconds
 #                   per measurement (5), threads (nproc), measurements of each
@@ -37,7 +38,7 @@ backend=${OWN_BACKEND:-cpu}
 skip=${OWN_SKIP:-}
 data=${HS_DATA_DIR:-$here/../../shared/data}
 for f in "$ours" "$b6"; do [ -f "$f" ] || { echo "no model $f" >&2; exit 1; }; done
-for b in bench_ownership bench_judge_net bench_net; do
+for b in bench_ownership bench_judge_final bench_judge_net bench_net; do
     [ -x "$build/bench/$b" ] || { echo "no $build/bench/$b: build a Release build first" >&2; exit 1; }
 done
 py=python3
@@ -68,15 +69,15 @@ PY
 fi
 
 # ---- (b) ---------------------------------------------------------------------
-archives=("$data/9x9/9x9-archive.tar.gz" "$data/amateur19/amateur19-archive.tar.gz" "$data/pro19/pro19-archive.tar.gz")
 if ! skipped b; then
     echo "== (b) final result of the counted games: the net judge with each model (every ${OWN_EVERY:-1})"
     for name in ours b6c96; do
         f=$ours; [ $name = b6c96 ] && f=$b6
         t0=$(date +%s)
-        "$build/bench/bench_judge_net" --net "$f" --backend "$backend" --every "${OWN_EVERY:-1}" \
-            "${archives[@]}" > "$tmp/b-$name.out"
-        grep -E "^(net judge|judge, 256|time per game|[0-9]+ games read)" "$tmp/b-$name.out" | sed "s/^/$name: /"
+        HS_NET=$f HS_NN_BACKEND=$backend HS_BENCH_EVERY=${OWN_EVERY:-1} HS_DATA_DIR=$data \
+            "$here/judge_final.sh" "$build" "${OWN_GNUGO:-0}" > "$tmp/b-$name.out"
+        grep -E "^(net judge|judge, 256|time per game|[0-9]+ games read|GNU Go 3.8  |judge \(256)" \
+            "$tmp/b-$name.out" | sed "s/^/$name: /"
         echo "$name: $(( $(date +%s) - t0 )) s"
     done
     echo
