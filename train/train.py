@@ -30,7 +30,7 @@ DEFAULTS = {
     "P": 32, "G": 32, "V": 32, "H": 64,
     "batch": 64, "steps": 1000, "lr": 0.02, "momentum": 0.9, "warmup_steps": 100,
     "weight_decay": 3e-5, "w_ownership": 1.0, "w_policy": 1.0, "w_value": 1.0,
-    "w_score": 0.01, "score_huber_delta": 10.0,
+    "w_score": 0.01, "score_huber_delta": 10.0, "lr_drops": [],
     "log_every": 10, "val_every": 500, "val_samples": 4096, "checkpoint_every": 500,
 }
 # the keys that change the numbers a run computes (a resume must not change them)
@@ -111,9 +111,13 @@ def make_optimizer(net: Net, cfg: Dict) -> torch.optim.Optimizer:
 
 
 def lr_at(cfg: Dict, step: int) -> float:
-    """Linear warm-up to lr over warmup_steps, then constant (so the schedule
-    does not depend on --steps and a longer run extends a shorter one)."""
-    return cfg["lr"] * min(1.0, (step + 1) / max(cfg["warmup_steps"], 1))
+    """Linear warm-up to lr over warmup_steps, then constant but for a tenth
+    after each step listed in lr_drops (fixed steps, not fractions of --steps,
+    so the schedule does not depend on --steps and a longer run extends a
+    shorter one). A short CPU run gains most from its last steps at a low
+    rate, which is what the drops give."""
+    drops = sum(1 for d in cfg.get("lr_drops", []) if step >= d)
+    return cfg["lr"] * min(1.0, (step + 1) / max(cfg["warmup_steps"], 1)) * 0.1 ** drops
 
 
 def save(path: str, state: Dict) -> None:
