@@ -1,0 +1,227 @@
+"""tests/train_test.py — the trainer's checks (run by tests/test_train.sh).
+
+Writes a synthetic labels folder per worker/shard.h's format (its own writer,
+independent of train/hsdata.py's reader): 9x9 positions with random stones
+where the ownership label follows the stones (+1 where the side to move has
+more stones than the opponent among the point and its neighbours, -1 where
+fewer, 0 on stones and ties). Then:
+  1. the shard reader rejects a bad magic, a truncated file and a flipped byte;
+  2. symmetries move planes, ownership and the policy index together;
+  3. ~50 steps of a 1-block, 8-channel net lower the loss;
+  4. two runs with the same seed give identical weights;
+  5. 25 steps, then --resume to 50, give the weights of 50 uninterrupted;
+  6. export -> hsnet.read gives back the folded weights exactly;
+  7. the exported net's forward (hsnet.forward, from the file) equals the
+     torch model's eval forward within 1e-4.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+import numpy as np
+import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TRAIN = os.path.join(ROOT, "train")
+sys.path.insert(0, TRAIN)
+import export  # noqa: E402
+import hsdata  # noqa: E402
+import hsnet  # noqa: E402
+import train as train_cli  # noqa: E402
+
+N = 9
+PY = sys.executable
+
+
+def synth_records(rng: np.random.Generator, count: int) -> bytes:
+    a, pb = N * N, (N * N + 7) // 8
+    out = bytearray()
+    for i in range(count):
+        cells = rng.choice(3, size=(N, N), p=[0.6, 0.2, 0.2])   # 0 empty, 1 own, 2 opponent
+        own, opp = (cells == 1).astype(np.int32), (cells == 2).astype(np.int32)
+        pad = lambda x: np.pad(x, 1)
+        diff = sum(pad(own - opp)[1 + dy:1 + dy + N, 1 + dx:1 + dx + N]
+                   for dy, dx in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
+        label = np.sign(diff).astype(np.int8)
+        label[cells != 0] = 0
+        planes = np.zeros((22, a), dtype=np.uint8)
+        planes[0], planes[8] = own.reshape(-1), opp.reshape(-1)
+        planes[16 + (i % 2)] = 1
+        empty = np.nonzero(cells.reshape(-1) == 0)[0]
+        policy = -1 if i % 7 == 0 else int(rng.choice(empty))
+        value = 1 if label.sum() > 0 else -1
+        out += struct.pack("<IHBBhbbf", i // 10, i % 300, 1 + i % 2, 0, policy, value, 0,
+                           float(label.sum()))
+        out += np.packbits(planes, axis=1, bitorder="little")[:, :pb].tobytes()
+        out += label.tobytes()
+    return bytes(out)
+
+
+def write_shard(path: str, records: bytes, count: int) -> None:
+    rec = hsdata.record_bytes(N)
+    assert len(records) == rec * count
+    head = struct.pack("<8sIIIIQII", b"HSSHARD\n", 1, N, 22, rec, count, 1,
+                       zlib.crc32(records) & 0xFFFFFFFF)
+    with open(path, "wb") as f:
+        f.write(head.ljust(64, b"\0") + records)
+
+
+def make_folder(folder: str) -> None:
+    rng = np.random.default_rng(7)
+    os.makedirs(folder, exist_ok=True)
+    shards = []
+    for name, split, count in (("train-9x9-0000.hss", "train", 320),
+                               ("train-9x9-0001.hss", "train", 192),
+                               ("val-9x9-0000.hss", "val", 128)):
+        write_shard(os.path.join(folder, name), synth_records(rng, count), count)
+        shards.append({"file": name, "split": split, "size": N, "samples": count})
+    index = {"format": "hyeongse-labels", "version": 1, "input_set": 1, "planes": 22,
+             "every": 5, "visits": 0, "net": None, "shards": shards, "games": [],
+             "summary": {}}
+    with open(os.path.join(folder, "index.json"), "w") as f:
+        json.dump(index, f)
+
+
+def check_reader_errors(folder: str, tmp: str) -> None:
+    src = os.path.join(folder, "val-9x9-0000.hss")
+    buf = open(src, "rb").read()
+    cases = {"magic": b"XSSHARD\n" + buf[8:], "truncated": buf[:-5],
+             "CRC": buf[:100] + bytes([buf[100] ^ 1]) + buf[101:]}
+    for want, data in cases.items():
+        p = os.path.join(tmp, "bad.hss")
+        open(p, "wb").write(data)
+        try:
+            hsdata.open_shard(p)
+        except hsdata.DataError as e:
+            assert want.lower() in str(e).lower() or "length" in str(e) or "bytes" in str(e), e
+            print(f"ok: reader refuses a bad {want}: {e}")
+            continue
+        raise AssertionError(f"reader accepted a shard with a bad {want}")
+
+
+def check_symmetries(folder: str) -> None:
+    data = hsdata.Labels(folder, "train", N)
+    base = hsdata.unpack(data.gather(np.arange(16)), N)
+    for k in range(8):
+        b = {key: v.copy() for key, v in base.items()}
+        hsdata.apply_symmetries(b, np.full(16, k), N)
+        for i in range(16):
+            own_new = b["ownership"][i].reshape(N, N)
+            stones_new = b["planes"][i, 0]
+            assert np.array_equal(own_new, hsdata._sym(base["ownership"][i].reshape(N, N), k))
+            assert np.array_equal(stones_new, hsdata._sym(base["planes"][i, 0], k))
+            p0, p1 = base["policy"][i], b["policy"][i]
+            if p0 < 0:
+                assert p1 == -1
+            else:   # the played point keeps its (empty) neighbourhood's label
+                assert base["ownership"][i][p0] == b["ownership"][i][p1]
+                assert stones_new.reshape(-1)[p1] == 0 and b["planes"][i, 8].reshape(-1)[p1] == 0
+                grid = np.zeros(N * N)
+                grid[p0] = 1
+                assert hsdata._sym(grid.reshape(N, N), k).reshape(-1)[p1] == 1
+    print("ok: the 8 symmetries move planes, ownership and policy together")
+
+
+def train(folder: str, cfg: str, out: str, *extra: str, cli: bool = False) -> list:
+    """One training run: through the CLI (a subprocess) or, to spare torch's
+    start-up time, in this process through the same entry point."""
+    args = ["--data", folder, "--config", cfg, "--out", out, "--seed", "5", "--threads", "1",
+            *extra]
+    if cli:
+        r = subprocess.run([PY, os.path.join(TRAIN, "train.py"), *args],
+                           capture_output=True, text=True)
+        rc, msg = r.returncode, r.stdout + r.stderr
+    else:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            rc = train_cli.main(args)
+        msg = buf.getvalue()
+    if rc != 0:
+        raise AssertionError(f"train {' '.join(args)} failed:\n{msg}")
+    with open(os.path.join(out, "log.jsonl")) as f:
+        return [json.loads(line) for line in f]
+
+
+def weights(out: str) -> dict:
+    return torch.load(os.path.join(out, "checkpoint.pt"), map_location="cpu")["model"]
+
+
+def same(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def main() -> int:
+    tmp = tempfile.mkdtemp(prefix="hs-train-")
+    try:
+        folder = os.path.join(tmp, "labels")
+        make_folder(folder)
+        check_reader_errors(folder, tmp)
+        check_symmetries(folder)
+        cfg = os.path.join(tmp, "tiny.json")
+        with open(cfg, "w") as f:
+            json.dump({"board_size": N, "blocks": 1, "channels": 8, "input_kernel": 3,
+                       "P": 4, "G": 4, "V": 4, "H": 8, "batch": 32, "steps": 50,
+                       "lr": 0.05, "warmup_steps": 5, "log_every": 10, "val_every": 25,
+                       "checkpoint_every": 25, "val_samples": 128}, f)
+        log = train(folder, cfg, os.path.join(tmp, "a"), cli=True)
+        tr = [r for r in log if r["kind"] == "train"]
+        val = [r for r in log if r["kind"] == "val"]
+        assert tr[-1]["ownership"] < 0.8 * tr[0]["ownership"], (tr[0], tr[-1])
+        assert tr[-1]["loss"] < tr[0]["loss"], (tr[0], tr[-1])
+        print(f"ok: 50 steps: loss {tr[0]['loss']:.4f} -> {tr[-1]['loss']:.4f}, ownership "
+              f"{tr[0]['ownership']:.4f} -> {tr[-1]['ownership']:.4f}; val sign agreement "
+              f"{val[-1]['ownership_sign_agreement']:.3f}")
+        train(folder, cfg, os.path.join(tmp, "b"))
+        assert same(weights(os.path.join(tmp, "a")), weights(os.path.join(tmp, "b")))
+        print("ok: two runs with the same seed give identical weights")
+        train(folder, cfg, os.path.join(tmp, "d"), "--steps", "25")
+        assert not same(weights(os.path.join(tmp, "a")), weights(os.path.join(tmp, "d")))
+        train(folder, cfg, os.path.join(tmp, "d"), "--resume")
+        assert same(weights(os.path.join(tmp, "a")), weights(os.path.join(tmp, "d")))
+        print("ok: 25 steps + --resume to 50 equals 50 uninterrupted steps")
+        ck, hsn = os.path.join(tmp, "a", "checkpoint.pt"), os.path.join(tmp, "a.hsn")
+        r = subprocess.run([PY, os.path.join(TRAIN, "export.py"), ck, hsn, "--name", "tiny"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        net = export.load_net(ck)
+        fcfg, folded = export.fold(net)
+        head, back = hsnet.read(hsn)
+        assert head["name"] == "tiny" and head["config"] == fcfg
+        assert back.keys() == folded.keys() and all(np.array_equal(back[k], folded[k]) for k in back)
+        print("ok: export -> read gives the folded weights back exactly")
+        b = hsdata.Labels(folder, "val", N).in_order(32).__next__()
+        x = torch.from_numpy(b["planes"])
+        with torch.no_grad():
+            want, got = net(x), hsnet.forward(back, head["config"], x)
+        u = got["value"]
+        pairs = {"policy": (want["policy"], got["policy"]),
+                 "ownership": (want["own_raw"], got["ownership"]),
+                 "value (win - loss)": (want["value"], torch.softmax(u, 1)[:, 0] - torch.softmax(u, 1)[:, 1]),
+                 "score": (want["score"], got["score"][:, 0]),
+                 "lead": (want["score"], got["score"][:, 2])}
+        for name, (w, g) in pairs.items():
+            d = float((w.double() - g).abs().max())
+            assert d < 1e-4, (name, d)
+            print(f"ok: exported forward {name}: max difference {d:.2e}")
+        bad = open(hsn, "rb").read()
+        try:
+            hsnet.parse(bad[:-9] + bad[-8:])
+            raise AssertionError("hsnet read a truncated file")
+        except hsnet.HsnError as e:
+            print(f"ok: hsnet refuses a truncated file: {e}")
+        return 0
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
