@@ -141,11 +141,15 @@ static void s_usage(FILE *out)
             "                  last position of EVERY record, or of none, judged with\n"
             "                  playouts as by `judge --final`; by default only records\n"
             "                  that end in two passes, 8-15 ms a game)\n"
-            "  --net FILE      a KataGo .bin.gz model for the engine `net` (its spec becomes\n"
-            "                  net:net=<the file's content hash>); without --engines, the\n"
-            "                  engines are `net`. mcts:visits=V runs the tree search on it\n"
-            "                  (without any net, on rollouts); a spec's net=FILE loads FILE\n"
-            "                  as --net does: mcts:visits=200,net=FILE\n"
+            "  --net FILE      a net for the engine `net`: KataGo's .bin.gz or our own .hsn\n"
+            "                  (its spec becomes net:net=<the file's content hash>); without\n"
+            "                  --engines, the engines are `net`. mcts:visits=V runs the tree\n"
+            "                  search on it (without any net, on rollouts); a spec's\n"
+            "                  net=FILE loads FILE as --net does: mcts:visits=200,net=FILE.\n"
+            "                  --engines net without --net runs the default model\n"
+            "                  " HS_NN_DEFAULT_MODEL ", looked for in $HYEONGSE_MODELS if set,\n"
+            "                  else the source tree's models/, else the installed\n"
+            "                  share/hyeongse/models\n"
             "  --backend B     cpu (oneDNN), cuda (cuDNN) or ref (plain C); default: cuda\n"
             "                  where a GPU is present, else cpu where built, else ref\n"
             "  --batch N       positions per engine call, 1..%d (default: the backend's, cpu\n"
@@ -253,6 +257,14 @@ static int s_load_nets(s_opts_t *o, const char **engines)
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
         return -1;
     }
+    bool def = false;
+    if (hs_net_set_load_default(&o->nets, o->file_engines, &def, &err) < 0) {
+        fprintf(stderr, "hyeongse analyze: --engines %s without --net: %s\n", *engines, err.msg);
+        return -1;
+    }
+    if (def && !o->quiet)
+        fprintf(stderr, "hyeongse analyze: the net engines run the default model %s (%s)\n",
+                o->nets.models[0]->name, o->nets.hashes[0]);
     *engines = o->file_engines;
     if (!o->nets.n) {
         if (o->batch)

@@ -43,7 +43,7 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse judge FILE.sgf [--game K] [--move N | --final] [--rules R]\n"
             "                      [--komi K] [--tau T] [--no-stability] [--json]\n"
-            "                      [--engine static|net --net FILE [--backend B]]\n\n"
+            "                      [--engine static|net [--net FILE] [--backend B]]\n\n"
             "Judges the position after move N (0 up to the game's last move; default: the\n"
             "final position) of game K (default 0) of FILE.sgf: every point's class, the\n"
             "score under territory and area rules, the result in SGF RE form under the\n"
@@ -59,12 +59,16 @@ static void s_usage(FILE *out)
             "  --json           print one JSON object\n"
             "  --engine E       static (default: the judge's eye analysis, with playouts at\n"
             "                   a record's last position) or net (dead stones from the\n"
-            "                   ownership of the KataGo net --net FILE, .bin.gz)\n"
+            "                   ownership of the net --net FILE: KataGo's .bin.gz or our\n"
+            "                   own .hsn; without --net the default model %s,\n"
+            "                   looked for in $HYEONGSE_MODELS if set, else the source\n"
+            "                   tree's models/, else the installed share/hyeongse/models)\n"
             "  --backend B      the net's backend: ref, cpu or cuda (default: the fastest\n"
             "                   this build and machine have)\n\n"
             "Class letters (row by row from the top left in JSON \"classes\"):\n"
             "  X O  live black / white stone     x o  dead black / white stone\n"
-            "  b w  black / white territory      .    dame     s  seki point\n");
+            "  b w  black / white territory      .    dame     s  seki point\n",
+            HS_NN_DEFAULT_MODEL);
 }
 
 static const char *s_komi_source_name(hs_komi_source_t s)
@@ -190,10 +194,6 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
         s_usage(stderr);
         return 2;
     }
-    if (o->use_net && !o->net_path) {
-        fprintf(stderr, "hyeongse judge: --engine net needs --net FILE (a KataGo .bin.gz model)\n");
-        return 2;
-    }
     if (!o->use_net && (o->net_path || o->backend)) {
         fprintf(stderr, "hyeongse judge: --net and --backend are for --engine net\n");
         return 2;
@@ -263,7 +263,8 @@ static int s_influence_and_score(const s_opts_t *o, s_judged_t *j);
 
 /* --engine net: the net's output for the replayed position, then the net
  * judge (final thresholds at the record's last position, the mid-game
- * config before it). 0, or 1 after a message (2 for a bad --backend). */
+ * config before it). 0, or 1 after a message (2 for a bad --backend, or no
+ * --net and no default model). */
 static int s_judge_net(const s_opts_t *o, s_judged_t *j)
 {
     hs_error_t err = {0};
@@ -275,7 +276,17 @@ static int s_judge_net(const s_opts_t *o, s_judged_t *j)
     j->npos = malloc(sizeof *j->npos);
     j->nout = malloc(sizeof *j->nout);
     if (!j->npos || !j->nout) { fprintf(stderr, "hyeongse judge: out of memory\n"); return 1; }
-    if (hs_nn_model_load(o->net_path, &j->model, &err) ||
+    /* --engine net without --net: the default model */
+    char def[4096];
+    const char *net = o->net_path;
+    int rc = net ? 0 : hs_nn_default_model_path(def, sizeof def, &err);
+    if (rc < 0) {   /* no model to run: the command needs --net, as a usage error */
+        fprintf(stderr, "hyeongse judge: --engine net: %s\n", err.msg);
+        return rc == HS_ENOTFOUND ? 2 : 1;
+    }
+    if (!net)
+        net = def;
+    if (hs_nn_model_load(net, &j->model, &err) ||
         hs_nn_evaluator_create(j->model, &bc, &j->ev, &err) ||
         hs_nn_game_pos_at(&j->game, j->b.move_number, j->rules.id, j->komi, j->game.handicap,
                             j->npos, &err) ||

@@ -308,10 +308,13 @@ static void s_usage(FILE *out)
             "recorded as failed with the reason.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --engines LIST  comma-separated engines (default %s)\n"
-            "  --net FILE      the net (KataGo .bin.gz) of the net engines: --engines net\n"
-            "                  becomes net:net=<its hash> (one spec per --net, up to %d);\n"
-            "                  a spec already net:net=<hash> needs no --net; a spec's\n"
-            "                  net=FILE (mcts:visits=200,net=FILE) is loaded the same way\n"
+            "  --net FILE      the net of the net engines (KataGo's .bin.gz or our own .hsn):\n"
+            "                  --engines net becomes net:net=<its hash> (one spec per --net,\n"
+            "                  up to %d); a spec already net:net=<hash> needs no --net; a\n"
+            "                  spec's net=FILE (mcts:visits=200,net=FILE) is loaded the same\n"
+            "                  way. Without --net, --engines net names the default model\n"
+            "                  " HS_NN_DEFAULT_MODEL " ($HYEONGSE_MODELS if set, else the\n"
+            "                  source tree's models/, else the installed share/hyeongse/models)\n"
             "  --moves SPEC    positions to evaluate: all (default), every:N, last\n"
             "  --name NAME     job name (default: the first archive's name, \"(+N)\" when\n"
             "                  more follow)\n"
@@ -346,6 +349,10 @@ static int s_net_engines(const char *engines, const char *const *paths, int n, c
             status = 1;
     if (!status && hs_net_specs_files(&nets, engines, files, sizeof files, &err) < 0)
         status = 1;
+    /* --engines net without --net: the default model names the spec */
+    int rc = status ? 0 : hs_net_set_load_default(&nets, files, NULL, &err);
+    if (rc < 0)   /* none there: the command needs --net, as a usage error */
+        status = rc == HS_ENOTFOUND ? 2 : 1;
     if (!status && hs_net_specs(files, nets.hashes, nets.n, out, size, &used, &err) < 0)
         status = 2;
     if (!status && n > 0 && !used) {

@@ -100,9 +100,12 @@ static void s_usage(FILE *out)
             "  --credit N         tasks held at once (default 4 x threads + 8)\n"
             "  --batch N          positions per engine call, and per net batch (default:\n"
             "                     the engine's; for nets, the backend's)\n"
-            "  --net FILE         a KataGo net (.bin.gz) for the net engines, loaded once;\n"
-            "                     up to %d; the broker sends jobs that name a net only to\n"
-            "                     workers that hold it\n"
+            "  --net FILE         a net for the net engines (KataGo's .bin.gz or our own\n"
+            "                     .hsn), loaded once; up to %d; the broker sends jobs that\n"
+            "                     name a net only to workers that hold it. --engines net\n"
+            "                     without --net loads the default model " HS_NN_DEFAULT_MODEL "\n"
+            "                     ($HYEONGSE_MODELS if set, else the source tree's models/,\n"
+            "                     else the installed share/hyeongse/models)\n"
             "  --backend B        how nets run: cpu, cuda or ref (default %s)\n"
             "  --heartbeat-ms N   heartbeat interval (default 1000)\n"
             "  --name NAME        name shown by the broker (default host:pid)\n"
@@ -163,6 +166,13 @@ static int s_nets_setup(hs_net_set_t *nets, const char *const *paths, int n_path
     }
     if (cfg->engines)
         cfg->engines = engines_buf;
+    /* --engines net without --net: the default model */
+    int rc = cfg->engines ? hs_net_set_load_default(nets, cfg->engines, NULL, &err) : 0;
+    if (rc < 0) {   /* none there: the command needs --net, as a usage error */
+        fprintf(stderr, "hyeongse worker: --engines %s without --net: %s\n", cfg->engines,
+                err.msg);
+        return rc == HS_ENOTFOUND ? 2 : 1;
+    }
     cfg->nets = (const struct hs_nn_model *const *)nets->models;
     cfg->n_nets = nets->n;
     cfg->net_backend = (int)kind;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/test_judge_net_cli.sh — `hyeongse judge --engine net`: no --net, an
-# unknown engine or backend, and --net without --engine net are usage errors
+# tests/test_judge_net_cli.sh — `hyeongse judge --engine net`: no --net (and
+# no default model: HYEONGSE_MODELS names an empty folder), an unknown engine
+# or backend, and --net without --engine net are usage errors
 # (exit 2, a message, nothing on stdout); a missing or broken model file is an
 # error (exit 1) that names the file. With the shared b6c96 net (skipped
 # without it): a judgment whose JSON says the engine and the net.
@@ -13,6 +14,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
+# --engine net without --net runs the default model: none here (test_net_default.sh has one)
+mkdir "$tmp/nomodels"
+export HYEONGSE_MODELS="$tmp/nomodels"
 
 # fails WHAT STATUS GREP ARGS...: exit STATUS, stderr matching GREP, empty stdout.
 fails() {
@@ -24,7 +28,7 @@ fails() {
     check "$what: prints no judgment" "$(wc -c <"$tmp/out")" 0
 }
 
-fails "--engine net without --net" 2 "--engine net needs --net FILE" "$sgf" --engine net
+fails "--engine net without --net" 2 "no default model.*give --net FILE" "$sgf" --engine net
 fails "--engine foo" 2 "--engine is static or net, not 'foo'" "$sgf" --engine foo
 fails "--net without --engine net" 2 "are for --engine net" "$sgf" --net "$tmp/x.bin.gz"
 fails "--engine without a value" 2 "--engine needs a value" "$sgf" --engine

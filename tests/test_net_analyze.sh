@@ -26,6 +26,9 @@ tmp=$(mktemp -d /tmp/hs-test-net-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
+# --engines net without --net loads the default model: none here (test_net_default.sh has one)
+mkdir "$tmp/nomodels"
+export HYEONGSE_MODELS="$tmp/nomodels"
 
 # A. analyze + query
 "$BIN" analyze "$ARCHIVE" --db "$tmp/db" --engines net --net "$TINY" --backend ref \

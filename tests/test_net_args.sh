@@ -22,6 +22,9 @@ trap cleanup EXIT
 fail=0
 # check, start_broker_at
 . "$(dirname "$0")/lib.sh"
+# --engines net without --net loads the default model: none here (test_net_default.sh has one)
+mkdir "$tmp/nomodels"
+export HYEONGSE_MODELS="$tmp/nomodels"
 
 nets=$(cd "$(dirname "$0")/fuzz/corpus/nnmodel" && pwd)
 v8=$nets/tiny-v8.bin.gz

@@ -205,7 +205,8 @@ static void s_check_header(const unsigned char *good, size_t len)
         {80, 1, HS_EPARSE, "unknown tensor \"block.1."},
         {84, 0, HS_EPARSE, "channels is 0"}, {84, 0x80000000u, HS_EPARSE, "channels"},
         {84, 9999, HS_ELIMIT, "channels"}, {84, 16, HS_EPARSE, "tensor \"input.w\": shape"},
-        {88, 4, HS_EPARSE, "input kernel is 4"}, {88, 3, HS_EPARSE, "\"input.w\": shape [8, 22, 5, 5], expected [8, 22, 3, 3]"},
+        {88, 4, HS_EPARSE, "input kernel is 4"},
+        {88, 3, HS_EPARSE, "\"input.w\": shape [8, 22, 5, 5], expected [8, 22, 3, 3]"},
         {92, 0, HS_EPARSE, "policy channels"}, {96, 5, HS_EPARSE, "\"policy.g1.w\": shape"},
         {100, 9999, HS_ELIMIT, "value channels"}, {104, 3, HS_EPARSE, "\"value.v2.w\": shape"},
         {108, 1, HS_EPARSE, "reserved"},
@@ -244,8 +245,9 @@ static void s_check_table(const unsigned char *good, size_t len)
     unsigned char *b = malloc(len);
     size_t e = 116;
     struct { size_t at; int wide; uint64_t v; const char *msg; } cases[] = {
-        {48, 0, 0, "0 dimensions"}, {48, 0, 5, "5 dimensions"}, {48, 0, 3, "unused dimension 3 is 5"},
-        {52, 0, 9, "shape [9, 22, 5, 5]"}, {64, 0, 1, "shape [8, 22, 5, 1], expected [8, 22, 5, 5]"},
+        {48, 0, 0, "0 dimensions"}, {48, 0, 5, "5 dimensions"},
+        {48, 0, 3, "unused dimension 3 is 5"}, {52, 0, 9, "shape [9, 22, 5, 5]"},
+        {64, 0, 1, "shape [8, 22, 5, 1], expected [8, 22, 5, 5]"},
         {68, 1, 2, "not a multiple of 4"}, {68, 1, 1ull << 40, "outside the data section"},
         {68, 1, UINT64_MAX - 3, "outside the data section"},
         {76, 1, 17, "count 17"}, {76, 1, UINT64_MAX, "count"},

@@ -231,6 +231,42 @@ int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t
     }
 }
 
+/* Whether engines has a net engine's spec with no options: one that only a
+ * loaded net can bind (hs_net_specs refuses it when none is). */
+static bool s_needs_net(const char *engines)
+{
+    for (const char *s = engines ? engines : "";;) {
+        size_t len = hs_engine_list_entry(s);
+        hs_engine_spec_t sp;
+        if (!hs_engine_spec_split(s, len, &sp) && sp.name_len
+            && hs_net_engine_name(s, sp.name_len) && !sp.options)
+            return true;
+        if (s[len] != ',')
+            return false;
+        s += len + 1;
+    }
+}
+
+int hs_net_set_load_default(hs_net_set_t *set, const char *engines, bool *loaded,
+                            hs_error_t *err)
+{
+    if (loaded)
+        *loaded = false;
+    if (set->n > 0 || !s_needs_net(engines))
+        return 0;
+    char path[4096];
+    int rc = hs_nn_default_model_path(path, sizeof path, err);
+    if (rc < 0)
+        return rc;
+    if ((rc = hs_net_set_load(set, path, err)) < 0) {
+        hs_error_prefix(err, "the default model: ");
+        return rc;
+    }
+    if (loaded)
+        *loaded = true;
+    return 0;
+}
+
 void hs_net_set_free(hs_net_set_t *s)
 {
     if (!s)

@@ -82,6 +82,18 @@ int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err);
 int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t size,
                        hs_error_t *err);
 
+/*
+ * `--engines net` without --net: when set holds no net yet and engines has a
+ * net engine's spec without options ("net", "judge-net@2", which only a
+ * loaded net can bind), loads the default model (worker/nn/model.h,
+ * hs_nn_default_model_path) into set. Run it after hs_net_specs_files and
+ * before hs_net_specs. Returns 0 (loaded, or nothing to load), HS_ENOTFOUND
+ * naming where it looked and --net FILE as the alternative, or the loader's
+ * error. *loaded (may be NULL): whether the default model was loaded.
+ */
+int hs_net_set_load_default(hs_net_set_t *set, const char *engines, bool *loaded,
+                            hs_error_t *err);
+
 /* Frees the models and zeroes s. NULL-safe. */
 void hs_net_set_free(hs_net_set_t *s);
 

@@ -5,11 +5,12 @@
  * heads KataGo's models have, batch norms already folded by the exporter.
  *
  * The file is untrusted: the CRC is checked before anything else is believed
- * (a truncated file is told apart from a damaged one and named by the first
- * tensor it cuts), every count and dimension is bounded, every tensor's shape
+ * (a truncated file is told apart from a damaged one and names a tensor it
+ * cuts), every count and dimension is bounded, every tensor's shape
  * is compared with what the header's config implies and its bytes are
- * checked to lie in the data section before anything is allocated, so an
- * allocation is never larger than the file. Non-finite weights are refused.
+ * checked to lie in the data section before any tensor is allocated (before
+ * that only the block array, bounded by HS_NN_MAX_BLOCKS), so no allocation
+ * is larger than the file. Non-finite weights are refused.
  * A gzip'ed .hsn is not read (the exporter does not write one).
  */
 #include <math.h>
@@ -82,7 +83,8 @@ static int s_wanted(hs_nn_model_t *m, int k, s_want_t *w)
 {
     int n = 0;
     uint32_t c = (uint32_t)m->trunk_c, kk = (uint32_t)k, p = (uint32_t)m->p1conv.out_c;
-    uint32_t g = (uint32_t)m->g1conv.out_c, v = (uint32_t)m->v1conv.out_c, h = (uint32_t)m->v2.out_c;
+    uint32_t g = (uint32_t)m->g1conv.out_c, v = (uint32_t)m->v1conv.out_c;
+    uint32_t h = (uint32_t)m->v2.out_c;
     S_T(&m->input_conv.w, "input.w", 0, c, HS_NN_SPATIAL, kk, kk);
     S_T(&m->input_conv.b, "input.b", 0, c);
     for (int i = 0; i < m->n_blocks; i++) {
@@ -156,9 +158,9 @@ static int s_layout(hs_nn_model_t *m, const int32_t *cfg, hs_error_t *err)
     m->trunk_c = c;
     m->input_conv = s_conv(cfg[2], HS_NN_SPATIAL, c, HS_NN_ACT_IDENTITY);
     m->input_global = s_dense(HS_NN_GLOBAL, c, HS_NN_ACT_IDENTITY);
-    m->input_global.w = calloc((size_t)HS_NN_GLOBAL * (size_t)c, sizeof *m->input_global.w);
+    /* B <= HS_NN_MAX_BLOCKS small structs: the tensors' places need them */
     m->blocks = calloc((size_t)cfg[0], sizeof *m->blocks);
-    if (!m->input_global.w || !m->blocks)
+    if (!m->blocks)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     m->n_blocks = cfg[0];
     for (int i = 0; i < m->n_blocks; i++) {
@@ -296,7 +298,8 @@ static int s_tensors(const s_file_t *f, s_want_t *w, int nw, hs_error_t *err)
         if (!t)
             return hs_error_set(err, HS_EPARSE, "unknown tensor \"%s\" (table entry %u)", name, i);
         if (t->seen)
-            return hs_error_set(err, HS_EPARSE, "duplicate tensor \"%s\" (table entry %u)", name, i);
+            return hs_error_set(err, HS_EPARSE, "duplicate tensor \"%s\" (table entry %u)", name,
+                                i);
         t->seen = 1 + (int)i;
         if ((rc = s_check_entry(f, e, t, err)))
             return rc;
@@ -325,21 +328,23 @@ static int s_read_tensors(const s_file_t *f, hs_nn_model_t *m, int k, hs_error_t
 /* ---- checksum, truncation and the header -------------------------------- */
 
 /* The file failed its CRC: if its own table says it is longer than it is,
- * say so and name the first tensor cut; else it is damaged. */
+ * say so and name the tensor that runs furthest past the end (of a cut
+ * file, the last one written); else it is damaged. */
 static int s_bad_crc(const unsigned char *p, size_t len, hs_error_t *err)
 {
     uint32_t n = s_u32(p + S_HEADER - 4);
     uint64_t table_end = S_HEADER + (uint64_t)n * S_ENTRY;
     if (table_end + 4 > len)
         return hs_error_set(err, HS_ECORRUPT, "file truncated: %zu bytes, its table of %u "
-                            "tensors needs %llu (checksum mismatch)", len, n, (unsigned long long)(table_end + 4));
+                            "tensors needs %llu (checksum mismatch)", len, n,
+                            (unsigned long long)(table_end + 4));
     const char *cut = NULL;
     uint64_t worst = 0;
     for (uint32_t i = 0; i < n; i++) {
         const unsigned char *e = p + S_HEADER + (size_t)i * S_ENTRY;
         uint64_t off = s_u64(e + S_TNAME + 20), count = s_u64(e + S_TNAME + 28);
-        if (off > UINT64_MAX / 2 || count > UINT64_MAX / 8)
-            continue;   /* nonsense: the damage is elsewhere, not a truncation */
+        if (off > UINT64_MAX / 4 || count > UINT64_MAX / 16)
+            continue;   /* nonsense (and the sum below could wrap): not a truncation */
         uint64_t end = table_end + off + 4 * count + 4;
         if (end > len && end > worst && memchr(e, 0, S_TNAME)) {
             worst = end;
@@ -399,6 +404,10 @@ int hs__nn_hsn_parse(const unsigned char *p, size_t len, hs_nn_model_t *m, hs_er
     int rc = s_header(p, len, m, &f, cfg, err);
     if (!rc) rc = s_layout(m, cfg, err);
     if (!rc) rc = s_read_tensors(&f, m, cfg[2], err);
+    /* our nets have no global inputs: a zero matrix, made once all is checked */
+    if (!rc && !(m->input_global.w = calloc((size_t)HS_NN_GLOBAL * (size_t)m->trunk_c,
+                                            sizeof *m->input_global.w)))
+        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
     if (rc)
         hs_error_prefix(err, ".hsn: ");
     return rc;
