@@ -62,6 +62,13 @@ typedef struct hs_label {
     char reason[160];        /* for MISS and SKIP: why, in words */
 } hs_label_t;
 
+/* The rules a record is counted by: g->rules, except that a record without
+ * RU whose komi is 7.5 is counted by Chinese (area) rules, the convention of
+ * those records (AlphaGo's games, Tom); bench/bench_judge_final.c reads
+ * them the same way. (Added by the "label" task: index.json's "rules" and
+ * the samples' features should use it too.) */
+hs_rules_id_t hs_label_rules(const hs_game_t *g);
+
 /* Labels game g (its moves, rules, komi and result). 0 with out->status
  * saying OK, MISS or SKIP; a negative code only for a failure of the
  * machinery itself (HS_ENOMEM, an evaluator's error), with err. */
