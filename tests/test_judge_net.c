@@ -184,9 +184,41 @@ static void test_engine(const hs_nn_model_t *m)
     hs_sgf_destroy(&c);
 }
 
+/* A net trained on the patent's labels (stones_zero) marks standing stones
+ * 0, dead ones with the opponent's sign, territory +-1: the same board
+ * judges the same as KataGo's convention would; read on KataGo's scale
+ * (without stones_zero) every stone at 0 would be dead. */
+static void test_stones_zero(void)
+{
+    hs_board_t b;
+    s_board(&b, s_dead_corner, 9);
+    hs_nn_output_t *o = calloc(1, sizeof *o);
+    hs_judge_t *j = malloc(sizeof *j);
+    o->n = 9;
+    o->stones_zero = 1;
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 9; x++) {
+            hs_point_t p = hs_board_point(&b, x, y);
+            float white = x < 4 ? -1.0f : x > 5 ? 1.0f : 0.0f;   /* White's view */
+            o->ownership[y * 9 + x] = b.color[p] == HS_EMPTY ? white : 0.0f;
+        }
+    o->ownership[7 * 9 + 1] = o->ownership[7 * 9 + 2] = -1.0f;   /* B2, C2: Black's */
+    HS_CHECK_INT(hs_judge_net_compute(&b, o, NULL, j, NULL), 0);
+    HS_CHECK_INT(j->count[HS_JC_WHITE_DEAD], 2);
+    HS_CHECK_INT(j->count[HS_JC_BLACK_DEAD], 0);
+    HS_CHECK_INT(s_class_at(j, &b, 4, 0), HS_JC_BLACK_ALIVE);
+    HS_CHECK_INT(s_class_at(j, &b, 5, 8), HS_JC_WHITE_ALIVE);
+    o->stones_zero = 0;
+    HS_CHECK_INT(hs_judge_net_compute(&b, o, NULL, j, NULL), 0);
+    HS_CHECK(j->count[HS_JC_BLACK_DEAD] > 0);
+    free(o);
+    free(j);
+}
+
 int main(void)
 {
     test_pos_at();
+    test_stones_zero();
     const char *data = hs_test_data_dir();
     char path[4096];
     snprintf(path, sizeof path, "%s" NET, data);

@@ -29,6 +29,25 @@ void hs_judge_net_config_midgame(hs_judge_config_t *cfg)
     cfg->mc_shut_max = HS_JUDGE_NET_SHUT_MAX;
 }
 
+/* A net trained on the patent's labels says 0 on a standing stone and the
+ * opponent's sign on a dead one, where KataGo's says the owner's sign on
+ * both a standing stone and the territory around it. The judge's thresholds
+ * (HS_JUDGE_NET_DEAD ...) are on KataGo's scale, so a stone's value v from
+ * its own side becomes 2v + 1 (0 -> +1 standing, -1 -> -1 dead), capped. */
+static void s_stones_to_owner_scale(const hs_board_t *b, float *own)
+{
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            hs_color_t c = (hs_color_t)b->color[p];
+            if (c != HS_BLACK && c != HS_WHITE)
+                continue;
+            float side = c == HS_BLACK ? 1.0f : -1.0f;
+            float v = 2.0f * own[p] * side + 1.0f;
+            own[p] = side * (v > 1.0f ? 1.0f : v);
+        }
+}
+
 int hs_judge_net_compute(const hs_board_t *b, const hs_nn_output_t *net,
                          const hs_judge_config_t *cfg, hs_judge_t *out, hs_error_t *err)
 {
@@ -52,6 +71,8 @@ int hs_judge_net_compute_mixed(const hs_board_t *b, const hs_nn_output_t *net, c
     for (int y = 0; y < b->size; y++)
         for (int x = 0; x < b->size; x++)
             own[hs_board_point(b, x, y)] = -net->ownership[y * b->size + x];
+    if (net->stones_zero)
+        s_stones_to_owner_scale(b, own);
     if (mc && mc_weight > 0.0f)
         for (int y = 0; y < b->size; y++)
             for (int x = 0; x < b->size; x++) {

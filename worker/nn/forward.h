@@ -38,6 +38,10 @@ typedef struct hs_nn_output {
     float white_lead, white_score_selfplay, white_score_selfplay_sq;
     float var_time_left, st_winloss_error, st_score_error;   /* -1 before version 9 */
     float ownership[HS_NN_MAX_AREA];    /* White's, in [-1, 1] */
+    /* 1 for a net trained on the patent's labels (our own input set), which
+     * mark every stone 0: on a stone its ownership says dead (the opponent's
+     * sign) or standing (near 0), not "owned" (+1) as KataGo's does */
+    int stones_zero;
 } hs_nn_output_t;
 
 /* The reference forward pass of one position at symmetry sym (0-7): inputs as

@@ -83,6 +83,7 @@ void hs_nn_postprocess(const hs_nn_model_t *m, const hs_nn_raw_t *raw,
         out->st_winloss_error = (float)s1;
         out->st_score_error = (float)s2;
     }
+    out->stones_zero = m->input_set == HS_NN_INPUT_HS_V1;
     for (int i = 0; i < raw->n * raw->n; i++) {
         float t = tanhf(raw->ownership[i]);
         out->ownership[i] = white ? t : -t;
