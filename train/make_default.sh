@@ -8,6 +8,9 @@
 # figures this produced. The held-out games (bench/heldout/) are never read.
 # BUILD: the CMake build folder (default build-release); WORK: where the
 # labels and the checkpoint go (default /tmp/hs-default-model).
+# For a quick trial of the pipeline (not the shipped model): HS_LABEL_GAMES=N
+# labels fewer games, HS_TRAIN_STEPS=N trains fewer steps, HS_MODEL_OUT=FILE
+# writes the model elsewhere.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-release}
@@ -26,7 +29,9 @@ if [ ! -f "$work/labels/index.json" ]; then
         --net "$net" --backend cpu --visits 4 --max-games "$games" --size 19 --seed 1
 fi
 "$py" "$root/train/train.py" --data "$work/labels" --config "$root/train/configs/default.json" \
-    --out "$work/train" --seed 1 $([ -f "$work/train/checkpoint.pt" ] && echo --resume)
-"$py" "$root/train/export.py" "$work/train/checkpoint.pt" "$root/models/hyeongse-default.hsn" \
+    --out "$work/train" --seed 1 $([ -f "$work/train/checkpoint.pt" ] && echo --resume) \
+    ${HS_TRAIN_STEPS:+--steps "$HS_TRAIN_STEPS"}
+out=${HS_MODEL_OUT:-$root/models/hyeongse-default.hsn}
+"$py" "$root/train/export.py" "$work/train/checkpoint.pt" "$out" \
     --name hyeongse-default-6x48
-echo "make_default: models/hyeongse-default.hsn written (labels and checkpoint in $work)"
+echo "make_default: $out written (labels and checkpoint in $work)"
