@@ -90,11 +90,13 @@
 #include "core/wire_curve.h"
 
 /* Version of the store's format, in meta "schema" (docs/STORE.md): 1 = every
- * record MessagePack without a checksum; 2 = records checksummed, evals compact.
- * A writer opening a version-1 store marks it 2 (its old records stay readable:
- * each record's first byte says its format); a program that knows only 1 then
- * refuses the store by name instead of misreading the new records. */
-#define HS_STORE_SCHEMA 2
+ * record MessagePack without a checksum; 2 = records checksummed, evals compact;
+ * 3 = eval maps may be context-coded (map form 4). A writer opening an older
+ * store marks it with this version (its old records stay readable: each
+ * record's first byte and each map's encoding byte say their format); a program
+ * that knows only an older version then refuses the store by name instead of
+ * misreading the new records. */
+#define HS_STORE_SCHEMA 3
 
 /* Index entries kept in memory before a sorted flush (see above): 8 MiB. */
 #define HS_STORE_INDEX_FLUSH (1u << 18)

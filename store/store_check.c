@@ -353,7 +353,7 @@ static void s_evaldata(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         return;
     }
     uint64_t seq = hs__rd64(k->mv_data);
-    if (v->mv_size < 2 || ((const uint8_t *)v->mv_data)[0] != HS_STORE_SCHEMA)
+    if (v->mv_size < 2 || ((const uint8_t *)v->mv_data)[0] != HS_STORE_REC_V2)
         s_problem(ck, "evaldata", "eval %llu: bad header", (unsigned long long)seq);
     /* Every record is reached from a moves entry, or at least from the index. */
     if (ck->seen && (seq < 1 || seq > ck->seen_max || !(ck->seen[seq / 8] & (1u << (seq % 8)))))

@@ -198,11 +198,12 @@ static const int32_t s_map_hi[4] = { HS_WIRE_OWNERSHIP_SCALE, INT16_MAX,
 
 /* Writes one map: encoding byte, varint payload length, payload; the shortest of
  * the raw form and the coder's (docs/STORE.md, "Maps"). */
-static size_t s_map_put(uint8_t *out, const int32_t *v, uint32_t nn, const uint8_t *raw,
-                        size_t raw_len, uint8_t flag)
+static size_t s_map_put(uint8_t *out, int kind, const int32_t *v, uint32_t nn,
+                        const uint8_t *raw, size_t raw_len, uint8_t flag)
 {
     uint8_t coded[3 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 80], enc = S_ENC_RAW;
-    size_t cl = v ? hs__store_map_encode(v, nn, coded, &enc) : SIZE_MAX;
+    size_t cl = v ? hs__store_map_encode(v, nn, s_map_lo[kind], s_map_hi[kind], coded, &enc)
+                  : SIZE_MAX;
     size_t o = 0;
     if (cl < raw_len || !raw) {
         out[o++] = enc | flag;
@@ -268,7 +269,8 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
         bool codable = true;
         for (uint32_t i = 0; i < nn && codable; i++)
             codable = (v[i] = s_class_code(e->classes[i])) >= 0;
-        o += s_map_put(out + o, codable ? v : NULL, nn, (const uint8_t *)e->classes, nn, 0);
+        o += s_map_put(out + o, S_MAP_CLS, codable ? v : NULL, nn,
+                       (const uint8_t *)e->classes, nn, 0);
     }
     if (flags & S_F_OWN) {
         /* With classes, the difference first: a few bytes for the judge, and
@@ -277,13 +279,13 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
         if (flags & S_F_CLS) {
             for (uint32_t i = 0; i < nn; i++)
                 v[i] = e->ownership[i] - s_class_owner(e->classes[i]);
-            n2 = s_map_put(out + o, v, nn, NULL, 0, S_ENC_RESID);
+            n2 = s_map_put(out + o, S_MAP_RESID, v, nn, NULL, 0, S_ENC_RESID);
         }
         if (n2 > 16) {
             uint8_t a[HS_STORE_EVAL_MAX / 2];
             for (uint32_t i = 0; i < nn; i++)
                 v[i] = e->ownership[i];
-            size_t n1 = s_map_put(a, v, nn, (const uint8_t *)e->ownership, nn, 0);
+            size_t n1 = s_map_put(a, S_MAP_OWN, v, nn, (const uint8_t *)e->ownership, nn, 0);
             if (n1 < n2) {
                 memcpy(out + o, a, n1);
                 n2 = n1;
@@ -298,7 +300,7 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
             raw[2 * i] = (uint8_t)(uint16_t)e->influence[i];
             raw[2 * i + 1] = (uint8_t)((uint16_t)e->influence[i] >> 8);
         }
-        o += s_map_put(out + o, v, nn, raw, 2 * nn, 0);
+        o += s_map_put(out + o, S_MAP_INF, v, nn, raw, 2 * nn, 0);
     }
     return o;
 }

@@ -277,9 +277,11 @@ static hs__store_pending_t *s_pend_order(const hs_store_t *s)
     return out;
 }
 
-/* The flush's writes in txn (no log): every pending entry in key order, then the
- * watermark. 0 or an LMDB code (MDB_MAP_FULL included); HS_ENOMEM. */
-static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *ord)
+/* One part of the flush's writes in txn (no log): pending entries [from, to) in
+ * key order, and after the last part the watermark. 0 or an LMDB code
+ * (MDB_MAP_FULL included). */
+static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *ord,
+                        uint32_t from, uint32_t to, bool last_part)
 {
     MDB_cursor *c;
     int rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALIDX], &c);
@@ -292,12 +294,10 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *
         memcpy(last, lk.mv_data, 20);
     bool appending = !have_last;
     uint64_t upto = 0;
-    for (uint32_t i = 0; i < s->num_pend && rc == 0; i++) {
+    for (uint32_t i = from; i < to && rc == 0; i++) {
         const hs__store_pending_t *v = &ord[i];
         uint8_t seq[8];
         hs__be64(seq, v->seq);
-        if (v->seq > upto)
-            upto = v->seq;
         /* Sorted input: once past the index's last key, every later key is too. */
         if (!appending && memcmp(v->key, last, 20) > 0)
             appending = true;
@@ -308,7 +308,10 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *
             s_bloom_add(s, v->key);
     }
     mdb_cursor_close(c);
-    if (rc == 0) {
+    if (rc == 0 && last_part) {
+        for (uint32_t i = 0; i < s->num_pend; i++)
+            if (ord[i].seq > upto)
+                upto = ord[i].seq;
         uint8_t b[8];
         hs__be64(b, upto);
         MDB_val k = { 12, "evalidx_upto" }, d = { 8, b };
@@ -319,19 +322,45 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *
 
 /*
  * Writes every pending entry into evalidx, in key order, and moves the watermark,
- * in a transaction of its own right after a batch commit (no batch may be open);
- * empties the table once that commits. This is the store's biggest write
+ * in transactions of their own right after a batch commit (no batch may be open):
+ * parts of consecutive keys, the watermark with the last; empties the table once
+ * that commits. This is the store's biggest write
  * (HS_STORE_INDEX_FLUSH entries at once), so:
  *   - one cursor instead of hs__store_put: LMDB's cursor put looks for a key on the
  *     cursor's current leaf first, so sorted inserts skip the root-to-leaf descent;
  *   - keys above the index's last key (all of them on the first flush) go in with
  *     MDB_APPEND, which fills pages instead of splitting them in half;
  *   - no batch log: the entries are derived data still in the pending table, so on
- *     MDB_MAP_FULL the transaction is dropped, the map doubled and the flush
+ *     MDB_MAP_FULL the part's transaction is dropped, the map grown and the part
  *     redone from the table (the log would copy ~11 MB per flush only for that).
- * A crash between the batch's commit and this one loses nothing: the watermark
- * has not moved, so the next writer rebuilds the table from evaldata.
+ * A crash between the batch's commit and the last part loses nothing: the
+ * watermark has not moved, so the next writer rebuilds the table from evaldata
+ * (and puts again, unchanged, what earlier parts wrote).
  */
+/* Commits part [from, to) of the flush in a transaction of its own, growing the
+ * map on MDB_MAP_FULL. 0, or a negative hs_err with err set. */
+static int s_pend_part(hs_store_t *s, const hs__store_pending_t *ord, uint32_t from,
+                       uint32_t to, hs_error_t *err)
+{
+    for (;;) {
+        MDB_txn *txn;
+        int rc = mdb_txn_begin(s->env, NULL, 0, &txn);
+        if (rc)
+            return hs__store_mdb_error(err, rc, "index flush");
+        rc = s_pend_write(s, txn, ord, from, to, to == s->num_pend);
+        if (rc == 0)
+            rc = mdb_txn_commit(txn);   /* frees txn, committed or not */
+        else
+            mdb_txn_abort(txn);
+        if (rc == 0)
+            return 0;
+        if (rc != MDB_MAP_FULL)
+            return hs__store_mdb_error(err, rc, "index flush");
+        if ((rc = hs__store_map_grow(s, err)) != 0)
+            return rc;
+    }
+}
+
 int hs__store_pend_flush(hs_store_t *s, hs_error_t *err)
 {
     if (s->txn)
@@ -339,28 +368,21 @@ int hs__store_pend_flush(hs_store_t *s, hs_error_t *err)
     hs__store_pending_t *ord = s_pend_order(s);
     if (!ord)
         return hs_error_set(err, HS_ENOMEM, "out of memory (index flush)");
-    int rc;
-    for (;;) {
-        MDB_txn *txn;
-        if ((rc = mdb_txn_begin(s->env, NULL, 0, &txn)) != 0)
-            break;
-        rc = s_pend_write(s, txn, ord);
-        if (rc == 0)
-            rc = mdb_txn_commit(txn);   /* frees txn, committed or not */
-        else
-            mdb_txn_abort(txn);
-        if (rc != MDB_MAP_FULL)
-            break;
-        if ((rc = hs__store_map_grow(s, err)) != 0) {
-            free(ord);
-            return rc;
-        }
+    /* Parts of consecutive keys: each rewrites only its own stretch of the tree,
+     * and the next part reuses the pages that one freed. In one transaction the
+     * old copy of every touched page would stay in the file as free pages: about
+     * the whole index again after the last flush (docs/STORE.md, "Sizes"). */
+    uint32_t part = s->num_pend / HS__STORE_FLUSH_PARTS + 1;
+    if (part < HS__STORE_FLUSH_PART_MIN)
+        part = HS__STORE_FLUSH_PART_MIN;
+    int rc = 0;
+    for (uint32_t from = 0; from < s->num_pend && rc == 0; from += part) {
+        uint32_t to = s->num_pend - from > part ? from + part : s->num_pend;
+        rc = s_pend_part(s, ord, from, to, err);
     }
     free(ord);
-    if (rc == HS_ENOMEM)
-        return hs_error_set(err, HS_ENOMEM, "out of memory (index flush)");
     if (rc)
-        return hs__store_mdb_error(err, rc, "index flush");
+        return rc;
     hs__store_pend_truncate(s, 0);
     return 0;
 }

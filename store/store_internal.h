@@ -188,8 +188,12 @@ uint64_t hs__store_pend_find(const hs_store_t *s, const uint8_t key[20]);
 int hs__store_pend_add(hs_store_t *s, const uint8_t key[20], uint64_t seq);
 /* Drops the entries from the n-th on (an aborted batch's). */
 void hs__store_pend_truncate(hs_store_t *s, uint32_t n);
-/* Writes the table into evalidx in a transaction of its own (no batch open) and
- * empties it; on failure the table is kept. 0, HS_ENOMEM, HS_ESTORE, HS_EBADSTATE. */
+/* Writes the table into evalidx in transactions of its own (no batch open), parts
+ * of at least HS__STORE_FLUSH_PART_MIN consecutive keys, about
+ * HS__STORE_FLUSH_PARTS of them, and empties it; on failure the table is kept.
+ * 0, HS_ENOMEM, HS_ENOSPC, HS_ESTORE, HS_EBADSTATE. */
+#define HS__STORE_FLUSH_PARTS 16
+#define HS__STORE_FLUSH_PART_MIN 8192u
 int hs__store_pend_flush(hs_store_t *s, hs_error_t *err);
 /* Writer open: evaldata records beyond the index watermark back into the table. */
 int hs__store_pend_rebuild(hs_store_t *s, hs_error_t *err);
@@ -283,11 +287,23 @@ int hs__store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engi
 #define HS_STORE_MAP_DRUNS  1   /* runs of zigzag deltas, varints */
 #define HS_STORE_MAP_PRUNS  2   /* palette (<= 16 values), runs of indices */
 #define HS_STORE_MAP_PACKED 3   /* palette, indices bit-packed */
-/* The shortest form of v[0..n) into out (3 n + 80 bytes): its length; *enc the form. */
-size_t hs__store_map_encode(const int32_t *v, uint32_t n, uint8_t *out, uint8_t *enc);
+#define HS_STORE_MAP_CTX    4   /* range-coded, guessed from neighbours (store_maps_ctx.c) */
+/* The shortest form of v[0..n) (values in lo..hi) into out (3 n + 80 bytes): its
+ * length; *enc the form. */
+size_t hs__store_map_encode(const int32_t *v, uint32_t n, int32_t lo, int32_t hi,
+                           uint8_t *out, uint8_t *enc);
 /* Decodes the payload p..end of form enc into v[0..n), values in lo..hi: 0 or -1. */
 int hs__store_map_decode(uint8_t enc, const uint8_t *p, const uint8_t *end, int32_t lo,
                         int32_t hi, int32_t *v, uint32_t n);
+/* The board's side when n is a board's points (2..HS_BOARD_MAX_SIZE squared), else 0. */
+uint32_t hs__store_map_side(uint32_t n);
+/* HS_STORE_MAP_CTX: v[0..n) in lo..hi into out, at most cap bytes: the length, or
+ * SIZE_MAX when it would be longer than cap (or n is not a board's points). */
+size_t hs__store_map_ctx_encode(const int32_t *v, uint32_t n, int32_t lo, int32_t hi,
+                                uint8_t *out, size_t cap);
+/* Decodes an HS_STORE_MAP_CTX payload: 0, or -1 when malformed or out of range. */
+int hs__store_map_ctx_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int32_t hi,
+                             int32_t *v, uint32_t n);
 
 /* The read-transaction lookup written once: key in db, in a read transaction
  * (hs__store_rtxn); on a hit fn(ctx, &key, &value, err) and its result; on a miss
