@@ -16,7 +16,10 @@
  *   1. capture a string that is in atari (biggest first),
  *   2. save one's own string in atari by extending, when the reader's fast
  *      check (worker/tactics.h) says the extension is not simply laddered,
- *   3. otherwise a random legal move,
+ *   3. answer the last move with a 3x3 shape a player would play there (a
+ *      hane, a cut, an edge block: MoGo's shapes, worker/mcts_pat3.c), one
+ *      of the last move's 8 neighbours that fits, at random (`patterns`),
+ *   4. otherwise a random legal move,
  * never a self-atari of a string of more than `self_atari_max` stones (2)
  * and never a fill of one's own eye. The final Tromp-Taylor area (stones plus
  * surrounded empty points, after the playout has captured the dead) against
@@ -50,6 +53,7 @@ typedef struct hs_mcts_rollout_config {
     int threads;           /* worker threads for a batch (0 = every core) */
     int max_batch;         /* leaves per call (default 16 * threads) */
     int self_atari_max;    /* largest string a playout may put in self-atari (2) */
+    int patterns;          /* 1: answer the last move with MoGo's 3x3 shapes (default) */
     uint64_t seed;
 } hs_mcts_rollout_config_t;
 

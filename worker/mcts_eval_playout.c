@@ -7,10 +7,13 @@
  *   2. extend the biggest own string in atari when the extension leaves it
  *      three liberties, or two and the fast ladder reader (hs_ladder_captures)
  *      cannot catch it;
- *   3. a random legal move that is not suicide, not the mover's own eye
+ *   3. with shapes (pat3): one of the last move's 8 empty neighbours whose
+ *      3x3 neighbourhood fits a shape (worker/mcts_pat3.c), at random among
+ *      those that step 4 would also accept;
+ *   4. a random legal move that is not suicide, not the mover's own eye
  *      (hs_board_is_eye's test) and not a self-atari of a string of more than
  *      self_atari_max stones;
- *   4. pass when nothing is left.
+ *   5. pass when nothing is left.
  * Steps 1 and 2 see every string in atari on the board, not only the last
  * move's neighbours: a string left in atari earlier stays a target until it
  * is taken. A list kept move by move (s_atari_t) gives them without a scan.
@@ -45,6 +48,7 @@
 typedef struct s_leaf {
     hs_rng_t rng;
     int self_atari_max;
+    const hs__mcts_pat3_t *pat3;   /* NULL: no shapes */
     hs_board_t scratch;      /* the board after an escape, for the ladder read */
 } s_leaf_t;
 
@@ -236,7 +240,29 @@ static inline bool s_bad_self_atari(const s_leaf_t *L, const hs_board_t *b, hs_p
     return !cap && libs <= 1 && size > L->self_atari_max;
 }
 
-/* Step 3: a random acceptable move from a random start in the empty list. */
+/* Step 3: a shape answering the last move, or HS_NO_POINT. */
+static hs_point_t s_shape(s_leaf_t *L, const hs_board_t *b, uint8_t me)
+{
+    hs_point_t last = b->last_move;
+    if (!L->pat3 || last == HS_PASS || last == HS_NO_POINT)
+        return HS_NO_POINT;
+    const int s = b->stride;
+    const hs_point_t around[8] = { (hs_point_t)(last - s - 1), (hs_point_t)(last - s),
+                                   (hs_point_t)(last - s + 1), (hs_point_t)(last - 1),
+                                   (hs_point_t)(last + 1),     (hs_point_t)(last + s - 1),
+                                   (hs_point_t)(last + s),     (hs_point_t)(last + s + 1) };
+    hs_point_t fit[8];
+    int n = 0;
+    for (int k = 0; k < 8; k++) {
+        hs_point_t q = around[k];
+        if (b->color[q] == HS_EMPTY && hs__mcts_pat3_match(L->pat3, b, q)
+            && s_candidate(b, q, me) && !s_bad_self_atari(L, b, q, me))
+            fit[n++] = q;
+    }
+    return n ? fit[hs_rng_below(&L->rng, (uint32_t)n)] : HS_NO_POINT;
+}
+
+/* Step 4: a random acceptable move from a random start in the empty list. */
 static hs_point_t s_random(s_leaf_t *L, const hs_board_t *b, uint8_t me)
 {
     const int n = b->num_empty;
@@ -261,6 +287,8 @@ static void s_playout(s_leaf_t *L, s_atari_t *A, hs_board_t *b, uint8_t *first)
     for (int m = 0; m < max_moves && b->passes < 2; m++) {
         const uint8_t me = (uint8_t)b->to_move;
         hs_point_t p = A->n ? s_tactical(L, A, b, me) : HS_NO_POINT;
+        if (p == HS_NO_POINT)
+            p = s_shape(L, b, me);
         if (p == HS_NO_POINT)
             p = s_random(L, b, me);
         if (p == HS_PASS) {
@@ -378,7 +406,7 @@ static void s_prior(s_leaf_t *L, const hs_nn_pos_t *pos, const hs_board_t *b, fl
 }
 
 void hs__mcts_rollout_leaf(const hs_nn_pos_t *pos, int playouts, int self_atari_max,
-                           uint64_t seed, hs_mcts_eval_t *out)
+                           const hs__mcts_pat3_t *pat3, uint64_t seed, hs_mcts_eval_t *out)
 {
     /* Static-free and reentrant: each pool thread calls this on its own
      * leaves; the boards (~30 KB) live on that thread's stack. */
@@ -386,6 +414,7 @@ void hs__mcts_rollout_leaf(const hs_nn_pos_t *pos, int playouts, int self_atari_
     hs_board_t start, work;
     hs_rng_seed(&L.rng, hs__mcts_mix(seed, hs__mcts_leaf_key(pos)));
     L.self_atari_max = self_atari_max;
+    L.pat3 = pat3;
     hs_board_copy(&start, pos->board);
     if (start.to_move != pos->to_move) {
         /* The position names another mover than the board: the board's ko

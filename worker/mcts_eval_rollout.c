@@ -39,6 +39,7 @@ typedef struct s_pool {
     hs_mcts_eval_t *out;
     int n;
     atomic_int next;
+    hs__mcts_pat3_t pat3;        /* the playouts' shapes, built once at create */
 } s_pool_t;
 
 /* Evaluates leaves until the call has none left. */
@@ -48,8 +49,8 @@ static void s_work(s_pool_t *p)
         int i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n)
             return;
-        hs__mcts_rollout_leaf(&p->pos[i], p->cfg.playouts, p->cfg.self_atari_max, p->cfg.seed,
-                              &p->out[i]);
+        hs__mcts_rollout_leaf(&p->pos[i], p->cfg.playouts, p->cfg.self_atari_max,
+                              p->cfg.patterns ? &p->pat3 : NULL, p->cfg.seed, &p->out[i]);
     }
 }
 
@@ -147,6 +148,7 @@ void hs_mcts_rollout_config_default(hs_mcts_rollout_config_t *cfg)
     cfg->threads = 0;
     cfg->max_batch = 0;
     cfg->self_atari_max = 2;
+    cfg->patterns = 1;
     cfg->seed = 0;
 }
 
@@ -185,6 +187,7 @@ int hs_mcts_rollout_evaluator_create(const hs_mcts_rollout_config_t *cfg,
     pthread_cond_init(&p->go, NULL);
     pthread_cond_init(&p->done, NULL);
     atomic_init(&p->next, 0);
+    hs__mcts_pat3_init(&p->pat3);
     int want = p->cfg.threads - 1;
     p->tids = malloc((size_t)(want > 0 ? want : 1) * sizeof *p->tids);
     if (!p->tids) {
