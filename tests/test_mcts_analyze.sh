@@ -103,6 +103,8 @@ if start_broker_at "tcp://127.0.0.1:*" "$tmp/dbc" "$tmp/broker.log"; then
     "$BIN" submit "$tmp/games" --broker "$addr" --engines mcts:visits=8,playouts=2 \
         --moves every:25 --wait > "$tmp/sub.out" 2> "$tmp/sub.err"
     check "D: submit --wait: exit status" "$?" 0
+    check "D: the rollout job: no failed game" \
+          "$(grep -c 'done: 2 games done, 0 failed' "$tmp/sub.out")" 1
     "$BIN" submit "$tmp/games" --broker "$addr" --engines "mcts:visits=8,net=$TINY" \
         --moves every:25 --wait > "$tmp/sub2.out" 2> "$tmp/sub2.err"
     check "D: submit mcts:visits=8,net=FILE --wait: exit status" "$?" 0
@@ -115,6 +117,16 @@ if start_broker_at "tcp://127.0.0.1:*" "$tmp/dbc" "$tmp/broker.log"; then
     check "D: the spec with two options, whole" \
           "$(grep -c '"engine":"mcts:visits=8,playouts=2",.*"visits":8,"best":' "$tmp/j")" "$rows"
     check "D: rows stored" "$([ "$rows" -ge 4 ] && echo yes)" yes
+    if [ "$rows" -lt 4 ]; then
+        # Once, under ASan with the Release stage beside it, the rollout job's
+        # rows were missing although its submit succeeded: say what each
+        # process saw, so that the next time names its cause.
+        echo "D: the rollout job's submit said:"; cat "$tmp/sub.out" "$tmp/sub.err"
+        echo "D: the broker's log ends:"; tail -20 "$tmp/broker.log"
+        echo "D: the worker's log ends:"; tail -20 "$tmp/worker.log"
+        "$BIN" query --db "$tmp/dbc" failed 2>&1 | head -10
+        "$BIN" query --db "$tmp/dbc" stats 2>&1 | head -20
+    fi
     check "D: net=FILE sent as the net's hash, computed by the worker holding it" \
           "$(grep -c '"engine":"mcts:visits=8,net=[0-9a-f]\{32\}",.*"visits":8,"best":' "$tmp/j")" "$rows"
 fi
