@@ -303,15 +303,24 @@ static float s_komi_wave(float self_komi, int n)
     return d < 0.5f ? d : d < 1.5f ? 1.0f - d : d - 2.0f;
 }
 
-int hs_nn_features(const hs_nn_pos_t *p, float *sp, float *g, hs_error_t *err)
+int hs__nn_features_check(const hs_nn_pos_t *p, hs_error_t *err)
 {
-    const hs_board_t *b = p->board;
-    int n = b->size;
+    int n = p->board->size;
     if (n > HS_NN_MAX_SIZE || n < 2)
         return hs_error_set(err, HS_EINVAL, "net inputs: board size %d (at most %d)", n,
                             HS_NN_MAX_SIZE);
     if (p->to_move != HS_BLACK && p->to_move != HS_WHITE)
         return hs_error_set(err, HS_EINVAL, "net inputs: no colour to move");
+    return 0;
+}
+
+int hs_nn_features(const hs_nn_pos_t *p, float *sp, float *g, hs_error_t *err)
+{
+    const hs_board_t *b = p->board;
+    int n = b->size;
+    int rc = hs__nn_features_check(p, err);
+    if (rc)
+        return rc;
     hs_color_t pla = p->to_move, opp = hs_color_other(pla);
     s_rules_enc_t r = s_rules(p->rules);
     memset(sp, 0, (size_t)HS_NN_SPATIAL * (size_t)(n * n) * sizeof *sp);

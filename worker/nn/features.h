@@ -97,6 +97,11 @@ int hs_nn_features(const hs_nn_pos_t *p, float *spatial, float *global, hs_error
  * is zeroed. Same errors. */
 int hs_nn_features_hs(const hs_nn_pos_t *p, float *spatial, float *global, hs_error_t *err);
 
+/* Module-internal (features.c, features_hs.c): the checks both input sets
+ * make first, the board size (2..HS_NN_MAX_SIZE) and the colour to move;
+ * 0 or HS_EINVAL. */
+int hs__nn_features_check(const hs_nn_pos_t *p, hs_error_t *err);
+
 /* Dispatches on the input set (hs_nn_input_set_t); HS_EINVAL for an unknown one. */
 int hs_nn_features_for(int input_set, const hs_nn_pos_t *p, float *spatial, float *global,
                        hs_error_t *err);

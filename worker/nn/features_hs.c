@@ -55,11 +55,9 @@ int hs_nn_features_hs(const hs_nn_pos_t *p, float *sp, float *g, hs_error_t *err
 {
     const hs_board_t *b = p->board;
     int n = b->size;
-    if (n > HS_NN_MAX_SIZE || n < 2)
-        return hs_error_set(err, HS_EINVAL, "net inputs: board size %d (at most %d)", n,
-                            HS_NN_MAX_SIZE);
-    if (p->to_move != HS_BLACK && p->to_move != HS_WHITE)
-        return hs_error_set(err, HS_EINVAL, "net inputs: no colour to move");
+    int rc = hs__nn_features_check(p, err);
+    if (rc)
+        return rc;
     if (p->n_hist < 0 || p->n_hist > HS_NN_HISTORY)
         return hs_error_set(err, HS_EINVAL, "net inputs: %d moves of history (at most %d)",
                             p->n_hist, HS_NN_HISTORY);
