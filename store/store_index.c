@@ -320,23 +320,6 @@ static int s_pend_write(hs_store_t *s, MDB_txn *txn, const hs__store_pending_t *
     return rc;
 }
 
-/*
- * Writes every pending entry into evalidx, in key order, and moves the watermark,
- * in transactions of their own right after a batch commit (no batch may be open):
- * parts of consecutive keys, the watermark with the last; empties the table once
- * that commits. This is the store's biggest write
- * (HS_STORE_INDEX_FLUSH entries at once), so:
- *   - one cursor instead of hs__store_put: LMDB's cursor put looks for a key on the
- *     cursor's current leaf first, so sorted inserts skip the root-to-leaf descent;
- *   - keys above the index's last key (all of them on the first flush) go in with
- *     MDB_APPEND, which fills pages instead of splitting them in half;
- *   - no batch log: the entries are derived data still in the pending table, so on
- *     MDB_MAP_FULL the part's transaction is dropped, the map grown and the part
- *     redone from the table (the log would copy ~11 MB per flush only for that).
- * A crash between the batch's commit and the last part loses nothing: the
- * watermark has not moved, so the next writer rebuilds the table from evaldata
- * (and puts again, unchanged, what earlier parts wrote).
- */
 /* Commits part [from, to) of the flush in a transaction of its own, growing the
  * map on MDB_MAP_FULL. 0, or a negative hs_err with err set. */
 static int s_pend_part(hs_store_t *s, const hs__store_pending_t *ord, uint32_t from,
@@ -361,6 +344,23 @@ static int s_pend_part(hs_store_t *s, const hs__store_pending_t *ord, uint32_t f
     }
 }
 
+/*
+ * Writes every pending entry into evalidx, in key order, and moves the watermark,
+ * in transactions of their own right after a batch commit (no batch may be open):
+ * parts of consecutive keys, the watermark with the last; empties the table once
+ * that commits. This is the store's biggest write
+ * (HS_STORE_INDEX_FLUSH entries at once), so:
+ *   - one cursor instead of hs__store_put: LMDB's cursor put looks for a key on the
+ *     cursor's current leaf first, so sorted inserts skip the root-to-leaf descent;
+ *   - keys above the index's last key (all of them on the first flush) go in with
+ *     MDB_APPEND, which fills pages instead of splitting them in half;
+ *   - no batch log: the entries are derived data still in the pending table, so on
+ *     MDB_MAP_FULL the part's transaction is dropped, the map grown and the part
+ *     redone from the table (the log would copy ~11 MB per flush only for that).
+ * A crash between the batch's commit and the last part loses nothing: the
+ * watermark has not moved, so the next writer rebuilds the table from evaldata
+ * (and puts again, unchanged, what earlier parts wrote).
+ */
 int hs__store_pend_flush(hs_store_t *s, hs_error_t *err)
 {
     if (s->txn)

