@@ -15,6 +15,10 @@
 #   HS_NET     the net (default ../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz)
 #   HS_NN_BACKEND  our backend (default: the fastest built)
 #   VISITS     visits a move (default 200)
+#   SIZE, KOMI the match's board and komi (default 19 and 7.5; the issue's goal
+#              is on 19x19: a 9x9 match is a quicker reading of the search
+#              against KataGo's, not that goal)
+#   SPEED      0: skip the speed part (it always runs on 19x19)
 #   KATAGO     a katago binary (default /work/peers/katago-build/katago; built
 #              with bench/katago_build.sh where missing)
 #   SPEED_SGF  the record of the speed positions (default: the 270-move AlphaGo
@@ -49,6 +53,8 @@ threads=${2:-$(n=$(nproc); echo $((n > 16 ? 16 : n)))}
 build=${BUILD:-$here/../build-release}
 out=${3:-$build/bench-out/mcts-katago-t$threads}
 visits=${VISITS:-200}
+size=${SIZE:-19}
+komi=${KOMI:-7.5}
 net=${HS_NET:-$(ls "$here"/../../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz 2>/dev/null | head -1)}
 speed_sgf=${SPEED_SGF:-$here/../../shared/data/pro19-sample/alphago-vs-pro_master_48-2017.01.03-Master-Park_Jung-hwan.sgf}
 speed_moves=${SPEED_MOVES:-$(seq -s, 20 10 210)}
@@ -85,23 +91,25 @@ gnugo=$(command -v gnugo || { [ -x /usr/games/gnugo ] && echo /usr/games/gnugo; 
 echo "== $(date -u +%FT%TZ) hyeongse $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo '?') vs $("$katago" version 2>/dev/null | head -1)"
 echo "   net $net, $visits visits, $threads threads, $(nproc) cores"
 echo
-echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")"
-for side in ours theirs; do
-    if [ $side = ours ]; then cmd="$ours --seed 1"; name=hyeongse; re=; else cmd=$theirs; name=katago; re='Root visits: ([0-9]+)'; fi
-    python3 "$here/gtp_match.py" speed --engine "$cmd" --name "$name" --sgf "$speed_sgf" \
-        --moves "$speed_moves" --budget "$visits" ${re:+--visits-re "$re"} \
-        --stderr "$out/speed-$name.stderr" | tee "$out/speed-$name.txt" | tail -1
-done
-python3 - "$out/speed-hyeongse.txt" "$out/speed-katago.txt" <<'PY'
+if [ "${SPEED:-1}" != 0 ]; then
+    echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")"
+    for side in ours theirs; do
+        if [ $side = ours ]; then cmd="$ours --seed 1"; name=hyeongse; re=; else cmd=$theirs; name=katago; re='Root visits: ([0-9]+)'; fi
+        python3 "$here/gtp_match.py" speed --engine "$cmd" --name "$name" --sgf "$speed_sgf" \
+            --moves "$speed_moves" --budget "$visits" ${re:+--visits-re "$re"} \
+            --stderr "$out/speed-$name.stderr" | tee "$out/speed-$name.txt" | tail -1
+    done
+    python3 - "$out/speed-hyeongse.txt" "$out/speed-katago.txt" <<'PY'
 import re, sys
 rate = lambda p: float(re.search(r"= ([0-9.]+) visits/s", open(p).read().splitlines()[-1]).group(1))
 o, k = rate(sys.argv[1]), rate(sys.argv[2])
 print(f"visits/s: hyeongse {o:.1f}, katago {k:.1f}, ratio {o / k if k else float('nan'):.2f} (goal >= 1.2)")
 PY
+fi
 
 [ "$games" -gt 0 ] || exit 0
 echo
-echo "== match: $games games, 19x19, komi 7.5, chinese, in $out"
+echo "== match: $games games, ${size}x$size, komi $komi, chinese, in $out"
 python3 "$here/gtp_match.py" match --a "$ours --seed {game}" --b "$theirs" --name-a hyeongse --name-b katago \
-    --games "$games" --size 19 --komi 7.5 --rules chinese --out "$out" \
+    --games "$games" --size "$size" --komi "$komi" --rules chinese --out "$out" \
     --visits-re-b 'Root visits: ([0-9]+)' ${gnugo:+--scorer "$gnugo --mode gtp --chinese-rules"}
