@@ -236,6 +236,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const cha
     snprintf(w->backend, sizeof w->backend, "%s", r->backend ? r->backend : "");
     w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
     w->rate_ms = b->now;   /* status --cluster: its rate counts from READY */
+    w->last_answer = b->now;
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
     HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d, %d nets%s%s)\n",
@@ -540,11 +541,23 @@ static void s_timers(hs__broker_t *b)
             i--;
             continue;
         }
-        for (int k = 0; k < w->num_leases; k++)
-            if (b->now > w->leases[k]->deadline) {
+        /* A worker holds up to its credit in tasks and works through them in
+         * turn, so with a slow engine (a tree search of many visits) its last
+         * tasks wait longer than lease_ms before they start. Timing those out
+         * would send them again while the first copy is still coming, and fail
+         * the game after max_attempts. So a lease past its deadline times out
+         * only while its holder answers nothing for lease_ms (stuck or lost),
+         * and in any case at HS__LEASE_STRETCH x lease_ms (one task stuck while
+         * the holder's other threads go on). */
+        bool silent = b->now - w->last_answer > b->lease_ms;
+        int64_t stretch = (int64_t)(HS__LEASE_STRETCH - 1) * b->lease_ms;
+        for (int k = 0; k < w->num_leases; k++) {
+            const hs__btask_t *t = w->leases[k];
+            if (b->now > t->deadline && (silent || b->now > t->deadline + stretch)) {
                 hs__task_requeue(b, w->leases[k], "lease timed out");
                 k--;
             }
+        }
         if (b->now - w->last_sent >= b->hb_ms) {
             hs_wire_msg_t m;
             hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);

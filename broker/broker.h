@@ -12,7 +12,8 @@
  * style), so workers and clients connect to the same address.
  *
  * Guarantees (see the state machine at the top of broker_tasks.c):
- *  - a task is leased to at most one worker at a time, for lease_ms; a worker that
+ *  - a task is leased to at most one worker at a time, for lease_ms, kept longer
+ *    (up to 6 x lease_ms) while that worker keeps sending results; a worker that
  *    stays silent for liveness × heartbeat_ms is expired and its leases requeued;
  *  - a game holding more than cfg->chunk positions is split into several tasks
  *    (chunks) of consecutive move ranges; the job counts games, not tasks: a game
@@ -56,6 +57,10 @@
  * far more than that on 64 positions, so there the cost is under 1%.
  */
 #define HS_BROKER_DEFAULT_CHUNK 64
+
+/* Positions one credit of a worker's READY stands for (docs/PROTOCOL.md, "Flow
+ * control"): a worker holds up to credit x this many positions. */
+#define HS_BROKER_CREDIT_POSITIONS 64
 
 typedef struct hs_broker_config {
     const char *bind;          /* "tcp://0.0.0.0:5555" or "inproc://name"; several separated by

@@ -382,6 +382,8 @@ void hs__worker_account(hs__broker_t *b, hs__bworker_t *w, int64_t positions, hs
 {
     if (!w)
         return;
+    if (end != HS__WEND_REQUEUED)
+        w->last_answer = b->now;   /* it answered: its other leases stay (s_timers) */
     if (end == HS__WEND_DONE) {
         w->positions_done += positions;
         w->tasks_done++;

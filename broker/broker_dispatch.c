@@ -17,7 +17,7 @@
  * fewer than `credit` of them, or fewer than credit x S_CREDIT_POSITIONS positions
  * in at most credit x S_CREDIT_TASKS tasks.
  */
-#define S_CREDIT_POSITIONS 64
+#define S_CREDIT_POSITIONS HS_BROKER_CREDIT_POSITIONS
 #define S_CREDIT_TASKS 64
 
 static bool s_worker_full(const hs__bworker_t *w)

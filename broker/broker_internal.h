@@ -99,6 +99,8 @@ typedef struct hs__bworker {
     int num_leases, cap_leases;
     int64_t leased_positions;       /* positions of those tasks */
     int64_t expiry;                 /* silent past this (ms) = dead */
+    int64_t last_answer;            /* ms of its last RESULT (or its READY): its leases
+                                     * time out only while it sends none (s_timers) */
     int64_t last_sent;
     bool blocked;                   /* its pipe is full this round */
     /* status --cluster (hs__worker_account): counts since its READY */
@@ -106,6 +108,10 @@ typedef struct hs__bworker {
     double rate;                    /* positions/s, smoothed */
     int64_t rate_ms, rate_done;     /* last rate sample */
 } hs__bworker_t;
+
+/* A lease past its deadline whose holder still sends results is kept, up to this
+ * many times lease_ms in all (broker.c, s_timers). */
+#define HS__LEASE_STRETCH 6
 
 /* What ended one of a worker's leases (hs__worker_account). */
 typedef enum hs__wend {

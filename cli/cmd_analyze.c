@@ -396,11 +396,18 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
         .batch = o->mcts ? S_MAX_BATCH : o->batch,
         .nets = (const struct hs_nn_model *const *)o->nets.models, .n_nets = o->nets.n,
         .net_backend = (int)o->backend, .net_batch = o->batch, .net_threads = o->net_threads,
-        /* Tasks in flight: with a net, enough for two full batches even of
-         * one-position tasks, so the engine thread's group (worker.c) can fill
-         * a batch from several tasks (`--moves every:50` makes 5-position tasks). */
-        .credit = o->nets.n || o->mcts ? 4 * o->threads + 8 + 2 * (o->mcts ? S_MAX_BATCH
-                                                                            : o->batch) : 0,
+        /* Credit: with a net, room for two full batches above the default, so
+         * the engine thread's group (worker.c) can fill a batch from several
+         * tasks. A credit stands for up to 64 positions (small tasks go many to
+         * a credit), so that is 2 x batch / 64 credits. Not more: the worker
+         * holds all it is sent, and a tree search works through 1,000
+         * positions in minutes (with one credit a task, 100 games' tasks were
+         * all held at once and waited past their leases). */
+        .credit = o->nets.n || o->mcts
+                      ? 4 * o->threads + 8 +
+                            2 * ((o->mcts ? S_MAX_BATCH : o->batch) + HS_BROKER_CREDIT_POSITIONS - 1) /
+                                HS_BROKER_CREDIT_POSITIONS
+                      : 0,
     };
     if (pthread_create(&c->btid, NULL, s_run_broker, c) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the broker thread\n");

@@ -18,7 +18,8 @@
  *   - a game with an illegal move: the real evaluator's RESULT says the error is
  *     permanent, so the task is sent exactly once (not max_attempts times) and
  *     the game is failed with the reason;
- *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games.
+ *   - SUBMIT credit in games keeps the queue bound (in tasks) with long games;
+ *   - leases outlive lease_ms while their holder answers, and not when it is silent.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -224,6 +225,16 @@ static void s_fake_release(s_fake_t *f)
         hs_wire_msg_fini(&f->held[i]);
     }
     f->num_held = 0;
+}
+
+/* Answers the oldest held task, if any. */
+static void s_fake_release_one(s_fake_t *f)
+{
+    if (f->num_held == 0)
+        return;
+    s_fake_answer(f, &f->held[0].task);
+    hs_wire_msg_fini(&f->held[0]);
+    memmove(f->held, f->held + 1, (size_t)--f->num_held * sizeof f->held[0]);
 }
 
 static void s_fake_reset(s_fake_t *f)
@@ -673,6 +684,69 @@ static void s_test_credit(void *ctx, const char *db)
     hs_test_broker_stop(&b);
 }
 
+/* A worker that holds more than it finishes within lease_ms keeps its leases
+ * while it answers (issue 13's bulk run: `analyze` of 100 games with a tree
+ * search held every task at once, and 17 games failed after their leases timed
+ * out five times). Broker: lease 1 s, chunk 8, 2 attempts. A fake worker with
+ * credit 8 is sent the 13 chunks of a 96-move game at once and answers one
+ * every 150 ms, 2 s in all: every position is sent once and the game is
+ * done. Then it holds a 20-move game's 3 chunks and answers nothing: past the
+ * lease they are sent again (a silent holder's lease still times out), and the
+ * game is done once it answers. */
+static void s_test_lease(void *ctx, const char *db)
+{
+    static hs_test_broker_t b;
+    b.cfg = (hs_broker_config_t){ .bind = "tcp://127.0.0.1:*", .zmq_ctx = ctx, .db_dir = db,
+                                  .store_flags = HS_STORE_NOSYNC, .chunk = 8, .lease_ms = 1000,
+                                  .max_attempts = 2, .heartbeat_ms = 1000,
+                                  .verbose = getenv("HS_TEST_VERBOSE") != NULL };
+    hs_test_broker_start(&b);
+    static s_fake_t f;
+    f.x = calloc(1, sizeof *f.x);
+    f.x->batch_max = 16;
+    s_fake_reset(&f);
+    s_fake_connect(&f, ctx, b.endpoint, 8);
+    hs_client_t *cl = NULL;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_client_new(&cl, ctx, b.endpoint, 3000, 10, &err), 0);
+    s_wait_workers(cl, &f, 1);
+
+    s_status_t st = { 0 };
+    f.hold_from = 0;   /* every task is held, then answered one at a time */
+    uint64_t job = s_submit(cl, "lease", "all", 1, (int[]){ 8 }, (int[]){ 96 });
+    for (int round = 0; round < 100; round++) {
+        s_fake_pump(&f, 150);
+        s_fake_release_one(&f);
+        s_status(cl, job, &st);
+        if (strcmp(st.state, "running"))
+            break;
+    }
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_done, 1);
+    HS_CHECK_INT(st.positions_done, 97);
+    HS_CHECK_INT(f.tasks, 13);
+    for (int m = 0; m <= 96; m++)
+        HS_CHECK_INT(f.seen[m], 1);
+
+    memset(f.seen, 0, sizeof f.seen);
+    job = s_submit(cl, "lease-silent", "all", 1, (int[]){ 9 }, (int[]){ 20 });
+    for (int i = 0; i < 200 && f.seen[0] < 2; i++)
+        s_fake_pump(&f, 50);
+    HS_CHECK_INT(f.seen[0], 2);
+    s_fake_release(&f);
+    s_wait_job(cl, &f, job, &st);
+    HS_CHECK_STR(st.state, "done");
+    HS_CHECK_INT(st.games_done, 1);
+
+    hs_client_destroy(&cl);
+    s_fake_reset(&f);
+    s_fake_close(&f);
+    hs_test_broker_stop(&b);
+    hs__engine_cache_fini(&f.x->cache);
+    free(f.x);
+    hs_wire_buf_free(&f.last_result);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hs-test-chunks-XXXXXX";
@@ -705,6 +779,8 @@ int main(void)
     char db2[160];
     snprintf(db2, sizeof db2, "%s/db-credit", dir);
     s_test_credit(ctx, db2);
+    snprintf(db2, sizeof db2, "%s/db-lease", dir);
+    s_test_lease(ctx, db2);
 
     hs_client_destroy(&cl);
     s_fake_reset(&f);
