@@ -251,6 +251,25 @@ static void s_fake_reset(s_fake_t *f)
     f->may_fail = false;
 }
 
+/* A fake worker with its own evaluator, connected with this credit. */
+static void s_fake_open(s_fake_t *f, void *ctx, const char *endpoint, int credit)
+{
+    f->x = calloc(1, sizeof *f->x);
+    f->x->batch_max = 16;
+    s_fake_reset(f);
+    s_fake_connect(f, ctx, endpoint, credit);
+}
+
+/* Answers what it holds, leaves, and frees what s_fake_open took. */
+static void s_fake_free(s_fake_t *f)
+{
+    s_fake_reset(f);
+    s_fake_close(f);
+    hs__engine_cache_fini(&f->x->cache);
+    free(f->x);
+    hs_wire_buf_free(&f->last_result);
+}
+
 /* ---- the client side ---- */
 
 typedef struct s_status {
@@ -702,10 +721,7 @@ static void s_test_lease(void *ctx, const char *db)
                                   .verbose = getenv("HS_TEST_VERBOSE") != NULL };
     hs_test_broker_start(&b);
     static s_fake_t f;
-    f.x = calloc(1, sizeof *f.x);
-    f.x->batch_max = 16;
-    s_fake_reset(&f);
-    s_fake_connect(&f, ctx, b.endpoint, 8);
+    s_fake_open(&f, ctx, b.endpoint, 8);
     hs_client_t *cl = NULL;
     hs_error_t err = { 0 };
     HS_CHECK_INT(hs_client_new(&cl, ctx, b.endpoint, 3000, 10, &err), 0);
@@ -739,12 +755,8 @@ static void s_test_lease(void *ctx, const char *db)
     HS_CHECK_INT(st.games_done, 1);
 
     hs_client_destroy(&cl);
-    s_fake_reset(&f);
-    s_fake_close(&f);
+    s_fake_free(&f);
     hs_test_broker_stop(&b);
-    hs__engine_cache_fini(&f.x->cache);
-    free(f.x);
-    hs_wire_buf_free(&f.last_result);
 }
 
 int main(void)
@@ -764,9 +776,7 @@ int main(void)
                                   .verbose = getenv("HS_TEST_VERBOSE") != NULL };
     hs_test_broker_start(&b);
     static s_fake_t f;
-    f.x = calloc(1, sizeof *f.x);
-    f.x->batch_max = 16;
-    s_fake_connect(&f, ctx, endpoint, 4);
+    s_fake_open(&f, ctx, endpoint, 4);
     hs_client_t *cl = NULL;
     hs_error_t err = { 0 };
     HS_CHECK_INT(hs_client_new(&cl, ctx, endpoint, 3000, 10, &err), 0);
@@ -783,12 +793,8 @@ int main(void)
     s_test_lease(ctx, db2);
 
     hs_client_destroy(&cl);
-    s_fake_reset(&f);
-    s_fake_close(&f);
+    s_fake_free(&f);
     hs_test_broker_stop(&b);
-    hs__engine_cache_fini(&f.x->cache);
-    free(f.x);
-    hs_wire_buf_free(&f.last_result);
     zmq_ctx_term(ctx);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
