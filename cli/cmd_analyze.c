@@ -509,8 +509,10 @@ static void s_print_summary(const s_cluster_t *c, const s_opts_t *o, const s_run
            " duplicates skipped\n", s->games_done, s->games_failed, s->games_total,
            r->rep.duplicates);
     printf("  positions  %" PRId64 " in the job, engines: %s\n", s->positions_done, o->engines);
-    printf("  this run   %" PRIu64 " positions evaluated (%.0f positions/s)", ws->positions,
-           wall > 0 ? (double)ws->positions / wall : 0.0);
+    double rate = wall > 0 ? (double)ws->positions / wall : 0.0;
+    /* a tree search runs at a few positions a second: keep a decimal there */
+    printf("  this run   %" PRIu64 " positions evaluated (%.*f positions/s)", ws->positions,
+           rate < 100 ? 1 : 0, rate);
     if (r->resume.found)
         printf(", %" PRId64 " were done before the rerun", r->resume.job.positions_done);
     printf("\n");
