@@ -438,7 +438,7 @@ def summary(a, recs):
     """The summary text of the finished games."""
     wins = {"a": 0.0, "b": 0.0}
     by_color = {("a", "B"): 0, ("a", "W"): 0, ("b", "B"): 0, ("b", "W"): 0}
-    ends, decided = {}, 0
+    ends, decided, jigo = {}, 0, 0
     for r in recs:
         ends[r["end"]] = ends.get(r["end"], 0) + 1
         m = r["margin"]
@@ -448,6 +448,7 @@ def summary(a, recs):
         if m == 0:
             wins["a"] += 0.5
             wins["b"] += 0.5
+            jigo += 1
             continue
         color = "B" if m > 0 else "W"
         k = r["black"] if color == "B" else r["white"]
@@ -457,10 +458,10 @@ def summary(a, recs):
     lines = [f"match: {a.name_a} vs {a.name_b}, {a.size}x{a.size}, komi {a.komi:g}, "
              f"rules {a.rules or '(engine default)'}; {len(recs)} of {a.games} games played",
              "ends: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())),
-             f"{a.name_a}: {wins['a']:g} wins ({by_color[('a', 'B')]} as Black, "
-             f"{by_color[('a', 'W')]} as White)",
-             f"{a.name_b}: {wins['b']:g} wins ({by_color[('b', 'B')]} as Black, "
-             f"{by_color[('b', 'W')]} as White)",
+             *(f"{name}: {wins[k]:g} points: {by_color[(k, 'B')] + by_color[(k, 'W')]} wins "
+               f"({by_color[(k, 'B')]} as Black, {by_color[(k, 'W')]} as White)"
+               + (f", {jigo} jigo (half a point each)" if jigo else "")
+               for k, name in (("a", a.name_a), ("b", a.name_b))),
              f"{a.name_a} win rate: {100 * p:.1f}% of {decided} decided games, "
              f"95% Wilson interval [{100 * lo:.1f}%, {100 * hi:.1f}%]"
              + (f" ({len(recs) - decided} disputed, left out)" if len(recs) > decided else "")]
