@@ -15,6 +15,7 @@
 #include "core/score.h"
 #include "tests/test.h"
 #include "worker/mcts.h"
+#include "worker/mcts_internal.h"
 #include "worker/nn/eval.h"
 
 typedef struct toy {
@@ -449,8 +450,85 @@ static void test_rave(void)
     }
 }
 
+/* E[(2/pi) atan((mean + stdev Z - center) / scale)] by a fine sum. */
+static double brute_score_value(double mean, double stdev, double center, double scale)
+{
+    double sum = 0, wsum = 0;
+    for (int i = -40000; i <= 40000; i++) {
+        double t = i * 8.0 / 40000, w = exp(-t * t / 2);
+        wsum += w;
+        sum += w * atan((mean + stdev * t - center) / scale);
+    }
+    return (2 / M_PI) * sum / wsum;
+}
+
+/* The arithmetic of the KataGo terms (worker/mcts_utility.c). */
+static void test_utility_terms(void)
+{
+    HS_CHECK(fabs(hs__mcts_score_value(10, 0, 2, 14.25) - (2 / M_PI) * atan(8 / 14.25)) < 1e-12);
+    static const double cases[][4] = {
+        { 5, 12, 0, 14.25 }, { 1, 40, 0, 14.25 }, { -20, 3, 4, 5 }, { 30, 60, -10, 14.25 },
+    };
+    for (int i = 0; i < 4; i++) {
+        const double *c = cases[i];
+        HS_CHECK(fabs(hs__mcts_score_value(c[0], c[1], c[2], c[3]) -
+                      brute_score_value(c[0], c[1], c[2], c[3])) < 1e-4);
+    }
+    /* odd around the centre, rising with the mean, flatter with a wider spread */
+    HS_CHECK(fabs(hs__mcts_score_value(10, 9, 3, 10) + hs__mcts_score_value(-4, 9, 3, 10)) < 1e-12);
+    HS_CHECK(hs__mcts_score_value(5, 9, 0, 10) > hs__mcts_score_value(4, 9, 0, 10));
+    HS_CHECK(hs__mcts_score_value(5, 30, 0, 10) < hs__mcts_score_value(5, 3, 0, 10));
+
+    hs_mcts_t *m = new_search(10, 1, 1);
+    hs__mcts_node_t n = { .visits = 10, .util_sum = 0, .util_sq_sum = 10 };   /* +-1: unsettled */
+    HS_CHECK(hs__mcts_explore_factor(m, &n) == 1.0);   /* playouts: off */
+    m->estimates = true;
+    /* stdev sqrt(((0 + 0.16) * 2 + 10) / 11) = 0.9686; 1 + 0.85 (0.9686 / 0.4 - 1) */
+    HS_CHECK(fabs(hs__mcts_explore_factor(m, &n) - 2.20827) < 1e-4);
+    n.util_sum = 5;
+    n.util_sq_sum = 2.5;   /* 0.5 every time: settled */
+    HS_CHECK(fabs(hs__mcts_explore_factor(m, &n) - 0.63373) < 1e-4);
+    n.visits = 1;          /* one visit: the prior alone */
+    HS_CHECK(fabs(hs__mcts_explore_factor(m, &n) - 1.0) < 1e-12);
+    hs_mcts_free(&m);
+}
+
+/* A search whose evaluator gives estimates: the dynamic score's centre comes
+ * from the root's first evaluation, then from the tree when a search begins;
+ * the capture is still found, and the same seed gives the same search. */
+static void test_estimates(void)
+{
+    static hs_mcts_result_t res, again;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    ev.estimates = true;
+    for (int k = 0; k < 2; k++) {
+        hs_mcts_t *m = new_search(300, 2, 7);
+        HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+        HS_CHECK(!m->have_center);
+        HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+        HS_CHECK(m->have_center);
+        HS_CHECK(fabs(m->score_center - 0.8 * hs_score_tromp_taylor(&p.board, 0.5)) < 1e-9);
+        hs_mcts_get_result(m, k ? &again : &res);
+        hs_mcts_begin(m);
+        HS_CHECK(fabs(m->score_center - 0.8 * res.score_lead) < 1e-3);
+        hs_mcts_free(&m);
+    }
+    HS_CHECK_INT(res.best_move, 14);
+    HS_CHECK(res.winrate > 0.9f);
+    HS_CHECK_INT(again.num_moves, res.num_moves);
+    for (int i = 0; i < res.num_moves; i++)
+        HS_CHECK(again.moves[i].move == res.moves[i].move &&
+                 again.moves[i].visits == res.moves[i].visits);
+}
+
 int main(void)
 {
+    test_utility_terms();
+    test_estimates();
     test_capture_and_signs();
     test_ownership_view();
     test_determinism();

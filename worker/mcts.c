@@ -28,6 +28,10 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->fpu_reduction = 0.2;
     cfg->score_utility = 0.1;
     cfg->score_scale = 20.0;
+    cfg->dyn_score_utility = 0.3;
+    cfg->dyn_score_scale = 0.75;
+    cfg->cpuct_stdev_scale = 0.85;
+    cfg->root_fpu_reduction = 0.1;
     cfg->rave_equiv = 1000.0;
     cfg->allow_pass = true;
 }
@@ -39,7 +43,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
     if (c->max_visits < 0 || c->max_playouts < 0 || !(c->max_time >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a negative budget");
     if (!(c->cpuct > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
-        !(c->score_scale > 0) || !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
+        !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
+        !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) || !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
@@ -146,6 +151,7 @@ void hs_mcts_clear(hs_mcts_t *m)
     hs__mcts_node_free(m, m->root);
     m->root = NULL;
     m->noised = false;
+    m->have_center = false;
     if (m->have_root)
         m->root = hs__mcts_node_new(m, true);   /* NULL on ENOMEM: set_root/step report it */
 }
@@ -225,6 +231,7 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
         return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
     s_mark_banned(m, hist);
     m->began = false;
+    hs__mcts_set_center(m, NULL);
     return 0;
 }
 
@@ -266,6 +273,7 @@ void hs_mcts_begin(hs_mcts_t *m)
     m->playouts = 0;
     m->t_begin = hs_clock_now();
     m->began = true;
+    hs__mcts_set_center(m, NULL);
     if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
         hs__mcts_apply_noise(m);
 }
@@ -285,6 +293,27 @@ bool hs_mcts_done(const hs_mcts_t *m)
 /* ------------------------------------------------------------------ */
 /* Selection                                                           */
 
+/* The parent's value that first-play urgency starts from (its mover's view):
+ * with estimates, KataGo's blend of the node's own evaluation and its
+ * average, the average's weight the square of the visited children's prior
+ * mass, since the average says little while it covers few of them. */
+static double s_fpu_parent(const hs_mcts_t *m, const hs__mcts_node_t *n, double visited_prior)
+{
+    if (!m->estimates)
+        return hs__mcts_q(n);
+    double w = visited_prior * visited_prior;
+    w = w < 1 ? w : 1;
+    return w * hs__mcts_q(n) + (1 - w) * n->raw_util;
+}
+
+static double s_fpu_reduction(const hs_mcts_t *m, bool at_root)
+{
+    if (!at_root || !m->estimates)
+        return m->cfg.fpu_reduction;
+    bool noise = m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0;
+    return noise ? 0 : m->cfg.root_fpu_reduction;
+}
+
 /* The edge PUCT picks at n (whose side to move is the children's mover), or
  * -1 when none may be picked. Edges are sorted by prior, so among unvisited
  * ones only the first can win (they share the FPU value) unless RAVE gives
@@ -292,14 +321,16 @@ bool hs_mcts_done(const hs_mcts_t *m)
 static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
 {
     double parent_n = n->visits + n->vloss;
-    double sqrt_n = sqrt(parent_n > 1 ? parent_n : 1);
+    double explore = m->cfg.cpuct * hs__mcts_explore_factor(m, n) *
+                     sqrt(parent_n > 1 ? parent_n : 1);
     double visited_prior = 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_node_t *c = n->edges[i].child;
         if (c && c->visits > 0)
             visited_prior += n->edges[i].prior;
     }
-    double fpu = -hs__mcts_q(n) - m->cfg.fpu_reduction * sqrt(visited_prior);
+    double fpu = -s_fpu_parent(m, n, visited_prior) -
+                 s_fpu_reduction(m, at_root) * sqrt(visited_prior);
     int best = -1;
     double best_v = -1e300;
     bool unvisited_seen = false;
@@ -326,7 +357,7 @@ static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
                 continue;
             unvisited_seen = true;
         }
-        double v = q + m->cfg.cpuct * e->prior * sqrt_n / (1 + cn);
+        double v = q + explore * e->prior / (1 + cn);
         if (v > best_v) {
             best_v = v;
             best = i;
@@ -500,18 +531,20 @@ static void s_add_ownership(hs__mcts_node_t *n, const hs_mcts_eval_t *ev, double
 static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
 {
     hs__mcts_node_t *leaf = L->path[L->depth];
+    double to_black = L->nn.to_move == HS_BLACK ? 1 : -1;
+    if (L->depth == 0 && !m->have_center)
+        hs__mcts_set_center(m, ev);
+    double u = hs__mcts_utility(m, ev, to_black);
     if (!leaf->expanded && !leaf->terminal) {
         int rc = s_expand(m, leaf, ev);
         if (rc)
             return rc;
         leaf->raw_value = -ev->value;
         leaf->raw_score = -ev->score;
+        leaf->raw_util = (float)-u;
         if (L->depth == 0 && m->began && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
             hs__mcts_apply_noise(m);
     }
-    double to_black = L->nn.to_move == HS_BLACK ? 1 : -1;
-    double u = ev->value + m->cfg.score_utility * (2.0 / M_PI) *
-                               atan(ev->score / (m->cfg.score_scale * m->size / 19.0));
     double sq = (double)ev->score * ev->score + (double)ev->score_stdev * ev->score_stdev;
     double sign = -1;   /* the leaf's mover is the other side */
     for (int d = L->depth; d >= 0; d--, sign = -sign) {
@@ -519,6 +552,7 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         n->visits++;
         n->vloss--;
         n->util_sum += sign * u;
+        n->util_sq_sum += u * u;
         n->value_sum += sign * ev->value;
         n->score_sum += sign * ev->score;
         n->score_sq_sum += sq;
@@ -626,6 +660,7 @@ int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_er
         return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
     int rc = 0, total = 0;
     for (int i = 0; i < n; i++) {
+        s[i]->estimates = ev->estimates;
         s[i]->n_leaves = 0;
         if (rc || hs_mcts_done(s[i]))
             continue;

@@ -102,6 +102,11 @@ typedef struct hs_mcts_evaluator {
     const char *name;     /* "net" or "rollout", for messages and reports */
     void (*destroy)(void *ctx);          /* hs_mcts_evaluator_free calls it; may be NULL */
     double (*helper_cpu)(void *ctx);     /* CPU of the evaluator's own threads; may be NULL */
+    /* Whether value and score are a model's estimates with a spread (the net)
+     * rather than the outcome of one playout (rollouts): the search's
+     * KataGo terms (below, hs_mcts_config_t) apply to estimates only, tuned
+     * as they are for a net's outputs. */
+    bool estimates;
     /* Counted by hs_mcts_step_many: calls made and leaves they carried (the
      * mean batch of the bulk-speed report is leaves / calls). */
     long calls, leaves;
@@ -127,6 +132,26 @@ typedef struct hs_mcts_config {
      * which keeps play sensible when the game is decided. */
     double score_utility;
     double score_scale;
+    /* KataGo's search terms, for evaluators that give estimates (the net),
+     * with KataGo's defaults; each 0 turns its term off:
+     * - dynamic score utility: + dyn_score_utility * E[(2/pi) atan((score -
+     *   c) / (dyn_score_scale * size))] over the leaf's score spread, where c
+     *   is 0.8 x the root's expected score (Black's view) when the search
+     *   begins: a pull towards a bigger lead around the current one, which
+     *   the win rate alone stops giving once it nears 0 or 1
+     *   (dynamicScoreUtilityFactor 0.3, dynamicScoreCenterScale 0.75);
+     * - exploration scaled by the parent's utility spread, cpuct x (1 +
+     *   cpuct_stdev_scale x (stdev / 0.4 - 1)), the spread shrunk towards 0.4
+     *   with the weight of 2 visits (cpuctUtilityStdevScale 0.85): wider
+     *   search where the outcome is uncertain, narrower where it is settled;
+     * - first-play urgency from the parent's own evaluation while few of its
+     *   children (by prior) are visited, from its average once most are
+     *   (fpuParentWeightByVisitedPolicy), and root_fpu_reduction in place of
+     *   fpu_reduction at the root (rootFpuReductionMax 0.1; 0 with noise). */
+    double dyn_score_utility;
+    double dyn_score_scale;
+    double cpuct_stdev_scale;
+    double root_fpu_reduction;
     /* RAVE, where the evaluator gives AMAF statistics (rollouts): a child's
      * value blends its own mean with its AMAF mean, the AMAF weight
      * beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv), so the AMAF
@@ -145,7 +170,9 @@ typedef struct hs_mcts_config {
 } hs_mcts_config_t;
 
 /* Defaults for analysis: cpuct 1.1, fpu_reduction 0.2, score_utility 0.1,
- * score_scale 20 (points; for 19x19, scaled by size/19), rave_equiv 1000, no
+ * score_scale 20 (points; for 19x19, scaled by size/19), dyn_score_utility
+ * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
+ * rave_equiv 1000, no
  * noise, temperature 0, threads 1, max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 

@@ -96,6 +96,7 @@ int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_e
     out->ctx = s;
     out->max_batch = s->max_batch;
     out->name = "net";
+    out->estimates = true;
     out->destroy = s_destroy;
     out->helper_cpu = s_helper_cpu;
     return 0;

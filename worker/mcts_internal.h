@@ -37,7 +37,9 @@ struct hs__mcts_node {
     uint8_t has_amaf;         /* some edge has AMAF statistics (RAVE selection) */
     float raw_value;          /* the evaluator's value here, mover's view */
     float raw_score;          /* likewise */
+    float raw_util;           /* the evaluator's utility here, mover's view */
     double util_sum;          /* utility sums, mover's view */
+    double util_sq_sum;       /* of utility^2: the spread that scales exploration */
     double value_sum;
     double score_sum;
     double score_sq_sum;      /* of score^2 + stdev^2: for the spread */
@@ -77,6 +79,12 @@ struct hs_mcts {
     int playouts;             /* visits started (in flight included) */
     double t_begin;
     bool began;
+    /* the KataGo terms (hs_mcts_config_t): on while the evaluator of the
+     * current step gives estimates; the dynamic score's centre (Black's
+     * view), set when a search begins or by the root's first evaluation */
+    bool estimates;
+    bool have_center;
+    double score_center;
     /* leaf slots of a step */
     hs__mcts_leaf_t *leaves;
     int n_leaves;             /* in use this step */
@@ -97,6 +105,16 @@ void hs__mcts_restore_priors(hs_mcts_t *m);
 double hs__mcts_rave_q(const hs_mcts_t *m, const hs__mcts_edge_t *e, int visits, double q,
                        bool *used);
 void hs__mcts_rave_backup(hs_mcts_t *m, const hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev);
+
+/* mcts_utility.c: the utility of an evaluation from the leaf's side to move
+ * (to_black: +1 when that is Black), the dynamic score's expected value
+ * E[(2/pi) atan((mean + stdev Z - center) / scale)] for a standard normal Z,
+ * the exploration factor of node n from its utility spread, and the centre
+ * of a search that begins. */
+double hs__mcts_utility(const hs_mcts_t *m, const hs_mcts_eval_t *ev, double to_black);
+double hs__mcts_score_value(double mean, double stdev, double center, double scale);
+double hs__mcts_explore_factor(const hs_mcts_t *m, const hs__mcts_node_t *n);
+void hs__mcts_set_center(hs_mcts_t *m, const hs_mcts_eval_t *root_ev);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree. */
 hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);
