@@ -49,7 +49,9 @@ static void s_usage(FILE *out)
             "KataGo's command line also works: -model FILE (= --net), -config FILE (its\n"
             "analysis .cfg: maxVisits, numSearchThreads[PerAnalysisThread], nnMaxBatchSize,\n"
             "reportAnalysisWinratesAs, warnUnusedFields, maxPlayouts, maxTime,\n"
-            "cpuctExploration, fpuReductionMax, staticScoreUtilityFactor are read),\n"
+            "cpuctExploration, fpuReductionMax, rootFpuReductionMax,\n"
+            "staticScoreUtilityFactor, dynamicScoreUtilityFactor, dynamicScoreCenterScale,\n"
+            "cpuctUtilityStdevScale are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 
@@ -161,6 +163,14 @@ static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, i
         return s_dbl_value(v, 0, 1e9, &c->fpu_reduction);
     if (!strcmp(k, "staticScoreUtilityFactor"))
         return s_dbl_value(v, 0, 1e9, &c->score_utility);
+    if (!strcmp(k, "dynamicScoreUtilityFactor"))
+        return s_dbl_value(v, 0, 1e9, &c->dyn_score_utility);
+    if (!strcmp(k, "dynamicScoreCenterScale"))
+        return s_dbl_value(v, 1e-9, 1e9, &c->dyn_score_scale);
+    if (!strcmp(k, "cpuctUtilityStdevScale"))
+        return s_dbl_value(v, 0, 1e9, &c->cpuct_stdev_scale);
+    if (!strcmp(k, "rootFpuReductionMax"))
+        return s_dbl_value(v, 0, 1e9, &c->root_fpu_reduction);
     if (!strcmp(k, "warnUnusedFields")) {
         cfg->warn_unused_fields = !strcasecmp(v, "true");
         return !strcasecmp(v, "true") || !strcasecmp(v, "false");

@@ -271,6 +271,10 @@ static bool s_options(s_ctx_t *c)
             return false;
         q->pv_len = (int)x;
     }
+    if (hs_json_get(c->r, "rootFpuReductionMax") &&
+        !s_double(c, "rootFpuReductionMax", 0, 2, "Must be a number from 0.0 to 2.0",
+                  &q->cfg.root_fpu_reduction))
+        return false;
     bool moves_own = false, moves_own_sd = false;
     if (!s_bool(c, "includeMovesOwnership", &moves_own)
         || !s_bool(c, "includeMovesOwnershipStdev", &moves_own_sd)
@@ -320,7 +324,7 @@ static bool s_unsupported_and_unknown(s_ctx_t *c)
     for (int i = 0; refused[i]; i++)
         if (hs_json_get(c->r, refused[i]))
             return s_err(c, refused[i], "Not supported by hyeongse");
-    static const char *const ignored[] = { "rootFpuReductionMax", "rootPolicyTemperature", NULL };
+    static const char *const ignored[] = { "rootPolicyTemperature", NULL };
     for (int i = 0; ignored[i]; i++)
         if (hs_json_get(c->r, ignored[i]))
             s_warn(c, ignored[i], "Not supported by hyeongse; ignored");

@@ -228,13 +228,17 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
             *(i == 0 ? &c->max_visits : i == 1 ? &c->max_playouts : &c->threads) = (int)x;
             return 1;
         }
-    static const char *const dbls[] = { "maxTime", "cpuctExploration", "fpuReductionMax",
-                                        "staticScoreUtilityFactor", NULL };
-    double *slot[] = { &c->max_time, &c->cpuct, &c->fpu_reduction, &c->score_utility };
+    static const char *const dbls[] = { "maxTime", "cpuctExploration", "dynamicScoreCenterScale",
+                                        "fpuReductionMax", "staticScoreUtilityFactor",
+                                        "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
+                                        "rootFpuReductionMax", NULL };
+    double *slot[] = { &c->max_time, &c->cpuct, &c->dyn_score_scale, &c->fpu_reduction,
+                       &c->score_utility, &c->dyn_score_utility, &c->cpuct_stdev_scale,
+                       &c->root_fpu_reduction };
     for (int i = 0; dbls[i]; i++)
         if (!strcmp(k, dbls[i])) {
-            /* cpuct must be > 0 for the search (worker/mcts.h) */
-            if (!s_num(m, i == 1 ? 1e-9 : 0, 1e9, &x))
+            /* cpuct and the centre's scale must be > 0 (worker/mcts.h) */
+            if (!s_num(m, i == 1 || i == 2 ? 1e-9 : 0, 1e9, &x))
                 return -1;
             *slot[i] = x;
             return 1;
