@@ -44,7 +44,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         return hs_error_set(err, HS_EINVAL, "mcts: a negative budget");
     if (!(c->cpuct > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
         !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
-        !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) || !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
+        !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) ||
+        !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
