@@ -4,8 +4,8 @@
  * Tromp-Taylor area of the leaf), so that everything here is about the
  * search: budgets, signs of values for both colours, captures found,
  * determinism, batching across searches with virtual loss, tree reuse,
- * superko at the root, finished games, noise, temperature, and an
- * evaluator that fails. The real evaluators have tests of their own
+ * superko at the root, finished games, noise, temperature, KataGo's
+ * utility and node values, and an evaluator that fails. The real evaluators have tests of their own
  * (test_mcts_eval, test_mcts_tactics).
  */
 #include <math.h>
@@ -493,6 +493,42 @@ static void test_utility_terms(void)
     hs_mcts_free(&m);
 }
 
+/* KataGo's node values (worker/mcts_value.c) on a hand-built node: a good
+ * reply first by prior (utility +0.5 for the side choosing, 10 visits) and
+ * a bad one that took 30 visits (-0.5). The running mean credits the bad
+ * reply's visits; noise pruning takes most of its weight away, value
+ * weighting shifts the rest to the good one. Expected figures from the
+ * formulas in worker/mcts.h, worked out separately. */
+static void test_node_values(void)
+{
+    static const double want[4][2] = {   /* mover's utility, weight */
+        { 0.24878049, 41.0 }, { -0.27691444, 13.25757316 },
+        { 0.18832648, 41.0 }, { -0.32105246, 13.25757316 },
+    };
+    hs_mcts_t *m = new_search(10, 1, 1);
+    for (int k = 0; k < 4; k++) {
+        hs__mcts_node_t good = { .visits = 10, .weight = 10, .util_sum = 5, .value_sum = 3 };
+        hs__mcts_node_t bad = { .visits = 30, .weight = 30, .util_sum = -15, .value_sum = -6 };
+        hs__mcts_edge_t edges[2] = { { .move = 0, .prior = 0.9f, .child = &good },
+                                     { .move = 1, .prior = 0.1f, .child = &bad } };
+        hs__mcts_node_t n = { .visits = 41, .weight = 41, .num_edges = 2, .expanded = 1,
+                              .raw_util = 0.2f, .raw_value = 0.2f, .edges = edges };
+        m->cfg.noise_prune_utility = k & 1 ? 0.15 : 0;
+        m->cfg.value_weight_exponent = k & 2 ? 0.25 : 0;
+        m->estimates = false;
+        HS_CHECK(hs__mcts_recomputes(m) == false);
+        m->estimates = true;
+        HS_CHECK(hs__mcts_recomputes(m) == (k != 0));
+        hs__mcts_recompute(m, &n);
+        HS_CHECK(fabs(hs__mcts_q(&n) - want[k][0]) < 1e-6);
+        HS_CHECK(fabs(n.weight - want[k][1]) < 1e-6);
+        HS_CHECK_INT(n.visits, 41);   /* visits still count every leaf */
+        if (k == 0)   /* no adjustment: the plain mean, value as utility */
+            HS_CHECK(fabs(n.value_sum - (0.2 - 3 + 6)) < 1e-6);
+    }
+    hs_mcts_free(&m);
+}
+
 /* A search whose evaluator gives estimates: the dynamic score's centre comes
  * from the root's first evaluation, then from the tree when a search begins;
  * the capture is still found, and the same seed gives the same search. */
@@ -529,6 +565,7 @@ int main(void)
 {
     test_utility_terms();
     test_estimates();
+    test_node_values();
     test_capture_and_signs();
     test_ownership_view();
     test_determinism();

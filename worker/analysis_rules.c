@@ -218,6 +218,21 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
     hs_mcts_config_t *c = &q->cfg;
     if (!strcmp(k, "reportAnalysisWinratesAs"))
         return s_perspective(m, &q->report_as) ? 1 : -1;
+    if (!strcmp(k, "useNoisePruning")) {
+        /* KataGo's switch; its scale stays as set (0.15 unless overridden) */
+        bool on;
+        const char *t;
+        if (!hs_json_bool(m, &on)) {
+            if (!hs_json_str(m, &t) || (strcasecmp(t, "true") && strcasecmp(t, "false")))
+                return -1;
+            on = !strcasecmp(t, "true");
+        }
+        if (!on)
+            c->noise_prune_utility = 0;
+        else if (!(c->noise_prune_utility > 0))
+            c->noise_prune_utility = 0.15;
+        return 1;
+    }
     static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
                                         "numSearchThreadsPerAnalysisThread", NULL };
     for (int i = 0; ints[i]; i++)
@@ -231,10 +246,12 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
     static const char *const dbls[] = { "maxTime", "cpuctExploration", "dynamicScoreCenterScale",
                                         "fpuReductionMax", "staticScoreUtilityFactor",
                                         "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
-                                        "rootFpuReductionMax", NULL };
+                                        "rootFpuReductionMax", "valueWeightExponent",
+                                        "noisePruneUtilityScale", NULL };
     double *slot[] = { &c->max_time, &c->cpuct, &c->dyn_score_scale, &c->fpu_reduction,
                        &c->score_utility, &c->dyn_score_utility, &c->cpuct_stdev_scale,
-                       &c->root_fpu_reduction };
+                       &c->root_fpu_reduction, &c->value_weight_exponent,
+                       &c->noise_prune_utility };
     for (int i = 0; dbls[i]; i++)
         if (!strcmp(k, dbls[i])) {
             /* cpuct and the centre's scale must be > 0 (worker/mcts.h) */

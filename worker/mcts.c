@@ -32,6 +32,8 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->dyn_score_scale = 0.75;
     cfg->cpuct_stdev_scale = 0.85;
     cfg->root_fpu_reduction = 0.1;
+    cfg->noise_prune_utility = 0.15;
+    cfg->value_weight_exponent = 0.25;
     cfg->rave_equiv = 1000.0;
     cfg->allow_pass = true;
 }
@@ -45,6 +47,7 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
     if (!(c->cpuct > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
         !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
         !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) ||
+        !(c->noise_prune_utility >= 0) || !(c->value_weight_exponent >= 0) ||
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
@@ -536,6 +539,7 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
     if (L->depth == 0 && !m->have_center)
         hs__mcts_set_center(m, ev);
     double u = hs__mcts_utility(m, ev, to_black);
+    double sq = (double)ev->score * ev->score + (double)ev->score_stdev * ev->score_stdev;
     if (!leaf->expanded && !leaf->terminal) {
         int rc = s_expand(m, leaf, ev);
         if (rc)
@@ -543,20 +547,24 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         leaf->raw_value = -ev->value;
         leaf->raw_score = -ev->score;
         leaf->raw_util = (float)-u;
+        leaf->raw_score_sq = (float)sq;
         if (L->depth == 0 && m->began && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
             hs__mcts_apply_noise(m);
     }
-    double sq = (double)ev->score * ev->score + (double)ev->score_stdev * ev->score_stdev;
+    bool recompute = hs__mcts_recomputes(m);
     double sign = -1;   /* the leaf's mover is the other side */
     for (int d = L->depth; d >= 0; d--, sign = -sign) {
         hs__mcts_node_t *n = L->path[d];
         n->visits++;
         n->vloss--;
+        n->weight += 1;
         n->util_sum += sign * u;
         n->util_sq_sum += u * u;
         n->value_sum += sign * ev->value;
         n->score_sum += sign * ev->score;
         n->score_sq_sum += sq;
+        if (recompute && n->expanded && !n->terminal && d < L->depth)
+            hs__mcts_recompute(m, n);
         if (n->own)
             s_add_ownership(n, ev, to_black, m->area);
     }

@@ -152,6 +152,22 @@ typedef struct hs_mcts_config {
     double dyn_score_scale;
     double cpuct_stdev_scale;
     double root_fpu_reduction;
+    /* KataGo's node values, for evaluators that give estimates: a node's
+     * averages are recomputed at each backup from its children's averages
+     * (weighted by their visits) and its own evaluation (weight 1), not kept
+     * as running sums of the leaves below it. Two adjustments move the
+     * value towards the best child's:
+     * - noise pruning (noise_prune_utility; KataGo's noisePruneUtilityScale
+     *   0.15): a child, in prior order, that is worse than the ones before
+     *   it and holds more than twice its prior's share of their weight
+     *   loses part of the excess, 1 - exp(-gap / noise_prune_utility);
+     * - value weighting (value_weight_exponent; valueWeightExponent 0.25):
+     *   each child's weight times P(z)^exponent, P the cdf of Student's t
+     *   with 3 degrees of freedom, z the child's distance from the weighted
+     *   mean in units of 1 / sqrt(1.5 sqrt(weight)).
+     * 0 turns each off; both 0 keep running sums (the search before). */
+    double noise_prune_utility;
+    double value_weight_exponent;
     /* RAVE, where the evaluator gives AMAF statistics (rollouts): a child's
      * value blends its own mean with its AMAF mean, the AMAF weight
      * beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv), so the AMAF
@@ -172,7 +188,7 @@ typedef struct hs_mcts_config {
 /* Defaults for analysis: cpuct 1.1, fpu_reduction 0.2, score_utility 0.1,
  * score_scale 20 (points; for 19x19, scaled by size/19), dyn_score_utility
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
- * rave_equiv 1000, no
+ * noise_prune_utility 0.15, value_weight_exponent 0.25, rave_equiv 1000, no
  * noise, temperature 0, threads 1, max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 

@@ -38,6 +38,9 @@ struct hs__mcts_node {
     float raw_value;          /* the evaluator's value here, mover's view */
     float raw_score;          /* likewise */
     float raw_util;           /* the evaluator's utility here, mover's view */
+    float raw_score_sq;       /* its score^2 + stdev^2 */
+    double weight;            /* what the node counts for in its parent's average:
+                               * visits, or less after noise pruning (mcts_value.c) */
     double util_sum;          /* utility sums, mover's view */
     double util_sq_sum;       /* of utility^2: the spread that scales exploration */
     double value_sum;
@@ -115,6 +118,12 @@ double hs__mcts_utility(const hs_mcts_t *m, const hs_mcts_eval_t *ev, double to_
 double hs__mcts_score_value(double mean, double stdev, double center, double scale);
 double hs__mcts_explore_factor(const hs_mcts_t *m, const hs__mcts_node_t *n);
 void hs__mcts_set_center(hs_mcts_t *m, const hs_mcts_eval_t *root_ev);
+
+/* mcts_value.c: whether m's nodes take KataGo's averages (its config asks
+ * for them and the evaluator gives estimates), and the recomputation of
+ * expanded node n from its children after a backup. */
+bool hs__mcts_recomputes(const hs_mcts_t *m);
+void hs__mcts_recompute(const hs_mcts_t *m, hs__mcts_node_t *n);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree. */
 hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);

@@ -1,0 +1,117 @@
+/*
+ * worker/mcts_value.c — a node's averages as KataGo computes them, for
+ * evaluators that give estimates (worker/mcts.h, hs_mcts_config_t:
+ * noise_prune_utility, value_weight_exponent).
+ *
+ * A running sum of the leaves below a node values a move by how often the
+ * search looked at each reply, bad replies included. Recomputing the node
+ * from its children's averages after every backup lets two adjustments
+ * shift the weight towards the replies that are best for the side to move:
+ * noise pruning takes weight from a child that holds far more than its
+ * prior's share while being worse than the children before it, and value
+ * weighting scales each child by how likely it is, given its visits, to be
+ * better than the mean. The node's own evaluation counts with weight 1.
+ * The weights are KataGo's (its searchupdatehelpers.cpp); the code is ours.
+ *
+ * Only the values change: visits still count every leaf, selection's
+ * exploration term and the move played still go by visits.
+ */
+#include <math.h>
+
+#include "worker/mcts_internal.h"
+
+typedef struct {
+    const hs__mcts_node_t *node;
+    double util;    /* the child's average, its mover's (= the chooser's) view */
+    double weight;
+    double prior;
+} s_child_t;
+
+/* Student's t with 3 degrees of freedom, in closed form. */
+static double s_t3_cdf(double z)
+{
+    double t = z / sqrt(3.0);
+    return 0.5 + (atan(t) + t / (1.0 + t * t)) / M_PI;
+}
+
+/* Noise pruning over the children in prior order; returns the weights' sum. */
+static double s_prune_noise(double scale, s_child_t *ch, int k)
+{
+    double usum = 0, wsum = 0, psum = 0;
+    for (int i = 0; i < k; i++) {
+        if (scale > 0 && wsum > 0 && psum > 0) {
+            double gap = usum / wsum - ch[i].util;
+            double lenient = 2.0 * wsum * ch[i].prior / psum;
+            if (gap > 0 && ch[i].weight > lenient)
+                ch[i].weight -= (ch[i].weight - lenient) * (1.0 - exp(-gap / scale));
+        }
+        usum += ch[i].util * ch[i].weight;
+        wsum += ch[i].weight;
+        psum += ch[i].prior;
+    }
+    return wsum;
+}
+
+/* Value weighting; the weights keep their sum total. */
+static void s_weight_by_value(double exponent, s_child_t *ch, int k, double total)
+{
+    if (!(exponent > 0) || !(total > 0))
+        return;
+    double mean = 0;
+    for (int i = 0; i < k; i++)
+        mean += ch[i].util * ch[i].weight;
+    mean /= total;
+    double sum = 0;
+    for (int i = 0; i < k; i++) {
+        if (ch[i].weight > 0) {
+            double stdev = sqrt(1e-8 + 1.0 / (1.5 * sqrt(ch[i].weight)));
+            ch[i].weight *= pow(s_t3_cdf((ch[i].util - mean) / stdev) + 1e-4, exponent);
+        }
+        sum += ch[i].weight;
+    }
+    for (int i = 0; sum > 0 && i < k; i++)
+        ch[i].weight *= total / sum;
+}
+
+bool hs__mcts_recomputes(const hs_mcts_t *m)
+{
+    return m->estimates && (m->cfg.noise_prune_utility > 0 || m->cfg.value_weight_exponent > 0);
+}
+
+void hs__mcts_recompute(const hs_mcts_t *m, hs__mcts_node_t *n)
+{
+    s_child_t ch[HS_MCTS_MAX_MOVES];
+    int k = 0;
+    for (int i = 0; i < n->num_edges; i++) {
+        const hs__mcts_node_t *c = n->edges[i].child;
+        if (!c || c->visits <= 0 || !(c->weight > 0))
+            continue;
+        double prior = n->edges[i].prior;
+        ch[k++] = (s_child_t){ c, c->util_sum / c->visits, c->weight, prior > 1e-30 ? prior : 1e-30 };
+    }
+    if (k == 0)
+        return;   /* its own evaluation only: the running sums are exact */
+    double total = s_prune_noise(m->cfg.noise_prune_utility, ch, k);
+    s_weight_by_value(m->cfg.value_weight_exponent, ch, k, total);
+    /* the children's averages turn to n's mover's view: value, score and
+     * utility change sign, the squares do not */
+    double u = n->raw_util, u_sq = (double)n->raw_util * n->raw_util;
+    double v = n->raw_value, s = n->raw_score, s_sq = n->raw_score_sq, w = 1.0;
+    for (int i = 0; i < k; i++) {
+        const hs__mcts_node_t *c = ch[i].node;
+        double f = ch[i].weight / c->visits;
+        u -= ch[i].weight * ch[i].util;
+        u_sq += f * c->util_sq_sum;
+        v -= f * c->value_sum;
+        s -= f * c->score_sum;
+        s_sq += f * c->score_sq_sum;
+        w += ch[i].weight;
+    }
+    double scale = n->visits / w;
+    n->util_sum = u * scale;
+    n->util_sq_sum = u_sq * scale;
+    n->value_sum = v * scale;
+    n->score_sum = s * scale;
+    n->score_sq_sum = s_sq * scale;
+    n->weight = w;
+}
