@@ -51,7 +51,8 @@ static void s_usage(FILE *out)
             "reportAnalysisWinratesAs, warnUnusedFields, maxPlayouts, maxTime,\n"
             "cpuctExploration, fpuReductionMax, rootFpuReductionMax,\n"
             "staticScoreUtilityFactor, dynamicScoreUtilityFactor, dynamicScoreCenterScale,\n"
-            "cpuctUtilityStdevScale are read),\n"
+            "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
+            "noisePruneUtilityScale are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 
@@ -171,6 +172,20 @@ static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, i
         return s_dbl_value(v, 0, 1e9, &c->cpuct_stdev_scale);
     if (!strcmp(k, "rootFpuReductionMax"))
         return s_dbl_value(v, 0, 1e9, &c->root_fpu_reduction);
+    if (!strcmp(k, "valueWeightExponent"))
+        return s_dbl_value(v, 0, 1e9, &c->value_weight_exponent);
+    if (!strcmp(k, "noisePruneUtilityScale"))
+        return s_dbl_value(v, 0, 1e9, &c->noise_prune_utility);
+    if (!strcmp(k, "useNoisePruning")) {
+        /* its scale stays as set (0.15 unless noisePruneUtilityScale says) */
+        if (strcasecmp(v, "true") && strcasecmp(v, "false"))
+            return false;
+        if (!strcasecmp(v, "false"))
+            c->noise_prune_utility = 0;
+        else if (!(c->noise_prune_utility > 0))
+            c->noise_prune_utility = 0.15;
+        return true;
+    }
     if (!strcmp(k, "warnUnusedFields")) {
         cfg->warn_unused_fields = !strcasecmp(v, "true");
         return !strcasecmp(v, "true") || !strcasecmp(v, "false");
