@@ -52,7 +52,7 @@ static void s_usage(FILE *out)
             "cpuctExploration, fpuReductionMax, rootFpuReductionMax,\n"
             "staticScoreUtilityFactor, dynamicScoreUtilityFactor, dynamicScoreCenterScale,\n"
             "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
-            "noisePruneUtilityScale are read),\n"
+            "noisePruneUtilityScale, ignorePreRootHistory are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 
@@ -185,6 +185,10 @@ static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, i
         else if (!(c->noise_prune_utility > 0))
             c->noise_prune_utility = 0.15;
         return true;
+    }
+    if (!strcmp(k, "ignorePreRootHistory")) {
+        cfg->ignore_pre_root_history = !strcasecmp(v, "true");
+        return !strcasecmp(v, "true") || !strcasecmp(v, "false");
     }
     if (!strcmp(k, "warnUnusedFields")) {
         cfg->warn_unused_fields = !strcasecmp(v, "true");

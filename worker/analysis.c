@@ -236,6 +236,11 @@ static int s_start(s_engine_t *e, hs__aturn_t *t)
         rc = hs_mcts_create(&t->q->cfg, &t->m, &err);
     if (!rc) {
         hs_gtp_game_pos(&g, &pos);
+        if (t->q->ignore_pre_root_history) {
+            /* the net's history features; superko still sees every move */
+            pos.n_hist = 0;
+            pos.prev1 = pos.prev2 = NULL;
+        }
         rc = hs_mcts_set_root(t->m, &pos, &g.hist, &err);
     }
     hs_gtp_game_fini(&g);
@@ -362,6 +367,7 @@ void hs_analysis_config_default(hs_analysis_config_t *cfg)
     memset(cfg, 0, sizeof *cfg);
     hs_mcts_config_default(&cfg->search);
     cfg->report_as = HS_ANALYSIS_BLACK;
+    cfg->ignore_pre_root_history = true;
     cfg->warn_unused_fields = true;
 }
 

@@ -47,6 +47,11 @@ typedef struct hs_analysis_config {
     hs_mcts_config_t search;
     hs_mcts_evaluator_t *eval;        /* borrowed; shared by every search */
     hs_analysis_perspective_t report_as;
+    /* KataGo's ignorePreRootHistory (true in its analysis engine): the net
+     * sees no moves from before the analysed position, only those the
+     * search plays below it, so that an analysis depends on the position
+     * and not on how the game reached it. Also settable per query. */
+    bool ignore_pre_root_history;
     /* Searches stepped together; 0 = enough to fill the evaluator's batch
      * (max_batch / search.threads, at least 1). */
     int max_active;
@@ -64,8 +69,9 @@ typedef struct hs_analysis_config {
     bool quit_without_waiting;
 } hs_analysis_config_t;
 
-/* Defaults: hs_mcts_config_default, eval NULL, report_as BLACK, max_active
- * 0, warn_unused_fields true, no model. */
+/* Defaults: hs_mcts_config_default, eval NULL, report_as BLACK,
+ * ignore_pre_root_history true, max_active 0, warn_unused_fields true, no
+ * model. */
 void hs_analysis_config_default(hs_analysis_config_t *cfg);
 
 /* Runs the protocol on in/out until EOF on in and every query is answered.

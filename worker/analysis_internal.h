@@ -49,6 +49,7 @@ typedef struct hs__aquery {
     hs_gtp_move_t *moves;
     hs_mcts_config_t cfg;
     hs_analysis_perspective_t report_as;
+    bool ignore_pre_root_history;
     bool own, own_stdev, policy, pv_visits, no_result;
     int pv_len;                    /* PV moves after the first (analysisPVLen) */
     double report_every;           /* seconds; 0 = no reports during the search */

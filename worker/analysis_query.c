@@ -418,6 +418,7 @@ static bool s_query(s_ctx_t *c, hs__aitem_t **item)
     hs__aquery_t *q = c->q;
     q->cfg = c->cfg->search;
     q->report_as = c->cfg->report_as;
+    q->ignore_pre_root_history = c->cfg->ignore_pre_root_history;
     q->pv_len = HS_MCTS_PV_MAX - 1;
     if (!s_size(c) || !s_position(c) || !s_turns(c) || !s_rules(c) || !s_settings(c)
         || !s_options(c) || !s_unsupported_and_unknown(c))

@@ -194,6 +194,18 @@ static bool s_num(const hs_json_t *v, double lo, double hi, double *out)
     return true;
 }
 
+/* A setting's value as a flag: a JSON boolean, or "true" / "false". */
+static bool s_flag(const hs_json_t *v, bool *out)
+{
+    const char *s;
+    if (hs_json_bool(v, out))
+        return true;
+    if (!hs_json_str(v, &s) || (strcasecmp(s, "true") && strcasecmp(s, "false")))
+        return false;
+    *out = !strcasecmp(s, "true");
+    return true;
+}
+
 static bool s_perspective(const hs_json_t *v, hs_analysis_perspective_t *out)
 {
     const char *s;
@@ -218,15 +230,17 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
     hs_mcts_config_t *c = &q->cfg;
     if (!strcmp(k, "reportAnalysisWinratesAs"))
         return s_perspective(m, &q->report_as) ? 1 : -1;
+    bool on;
+    if (!strcmp(k, "ignorePreRootHistory")) {
+        if (!s_flag(m, &on))
+            return -1;
+        q->ignore_pre_root_history = on;
+        return 1;
+    }
     if (!strcmp(k, "useNoisePruning")) {
-        /* KataGo's switch; its scale stays as set (0.15 unless overridden) */
-        bool on;
-        const char *t;
-        if (!hs_json_bool(m, &on)) {
-            if (!hs_json_str(m, &t) || (strcasecmp(t, "true") && strcasecmp(t, "false")))
-                return -1;
-            on = !strcasecmp(t, "true");
-        }
+        /* KataGo's switch; the scale stays as set (0.15 unless overridden) */
+        if (!s_flag(m, &on))
+            return -1;
         if (!on)
             c->noise_prune_utility = 0;
         else if (!(c->noise_prune_utility > 0))
