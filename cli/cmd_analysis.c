@@ -49,7 +49,8 @@ static void s_usage(FILE *out)
             "KataGo's command line also works: -model FILE (= --net), -config FILE (its\n"
             "analysis .cfg: maxVisits, numSearchThreads[PerAnalysisThread], nnMaxBatchSize,\n"
             "reportAnalysisWinratesAs, warnUnusedFields, maxPlayouts, maxTime,\n"
-            "cpuctExploration, fpuReductionMax, rootFpuReductionMax,\n"
+            "cpuctExploration, cpuctExplorationLog, cpuctExplorationBase,\n"
+            "fpuReductionMax, rootFpuReductionMax,\n"
             "staticScoreUtilityFactor, dynamicScoreUtilityFactor, dynamicScoreCenterScale,\n"
             "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
             "noisePruneUtilityScale, ignorePreRootHistory are read),\n"
@@ -158,8 +159,16 @@ static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, i
         return s_int_value(v, 1, 4096, batch);
     if (!strcmp(k, "maxTime"))
         return s_dbl_value(v, 0, 1e9, &c->max_time);
-    if (!strcmp(k, "cpuctExploration"))
-        return s_dbl_value(v, 1e-9, 1e9, &c->cpuct);
+    if (!strcmp(k, "cpuctExploration")) {
+        /* KataGo's one constant: the net's search and the rollouts' */
+        bool ok = s_dbl_value(v, 1e-9, 1e9, &c->cpuct);
+        c->net_cpuct = c->cpuct;
+        return ok;
+    }
+    if (!strcmp(k, "cpuctExplorationLog"))
+        return s_dbl_value(v, 0, 1e9, &c->net_cpuct_log);
+    if (!strcmp(k, "cpuctExplorationBase"))
+        return s_dbl_value(v, 1e-9, 1e9, &c->net_cpuct_base);
     if (!strcmp(k, "fpuReductionMax"))
         return s_dbl_value(v, 0, 1e9, &c->fpu_reduction);
     if (!strcmp(k, "staticScoreUtilityFactor"))

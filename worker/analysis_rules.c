@@ -257,21 +257,24 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
             *(i == 0 ? &c->max_visits : i == 1 ? &c->max_playouts : &c->threads) = (int)x;
             return 1;
         }
-    static const char *const dbls[] = { "maxTime", "cpuctExploration", "dynamicScoreCenterScale",
+    /* the first three must be > 0 (worker/mcts.h) */
+    static const char *const dbls[] = { "cpuctExploration", "dynamicScoreCenterScale",
+                                        "cpuctExplorationBase", "maxTime",
                                         "fpuReductionMax", "staticScoreUtilityFactor",
                                         "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
                                         "rootFpuReductionMax", "valueWeightExponent",
-                                        "noisePruneUtilityScale", NULL };
-    double *slot[] = { &c->max_time, &c->cpuct, &c->dyn_score_scale, &c->fpu_reduction,
-                       &c->score_utility, &c->dyn_score_utility, &c->cpuct_stdev_scale,
-                       &c->root_fpu_reduction, &c->value_weight_exponent,
-                       &c->noise_prune_utility };
+                                        "noisePruneUtilityScale", "cpuctExplorationLog", NULL };
+    double *slot[] = { &c->net_cpuct, &c->dyn_score_scale, &c->net_cpuct_base, &c->max_time,
+                       &c->fpu_reduction, &c->score_utility, &c->dyn_score_utility,
+                       &c->cpuct_stdev_scale, &c->root_fpu_reduction, &c->value_weight_exponent,
+                       &c->noise_prune_utility, &c->net_cpuct_log };
     for (int i = 0; dbls[i]; i++)
         if (!strcmp(k, dbls[i])) {
-            /* cpuct and the centre's scale must be > 0 (worker/mcts.h) */
-            if (!s_num(m, i == 1 || i == 2 ? 1e-9 : 0, 1e9, &x))
+            if (!s_num(m, i < 3 ? 1e-9 : 0, 1e9, &x))
                 return -1;
             *slot[i] = x;
+            if (i == 0)
+                c->cpuct = x;   /* KataGo's one constant: the rollout search's too */
             return 1;
         }
     return 0;

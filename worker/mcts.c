@@ -25,6 +25,9 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->max_visits = 200;
     cfg->threads = 1;
     cfg->cpuct = 1.1;
+    cfg->net_cpuct = 1.0;
+    cfg->net_cpuct_log = 0.45;
+    cfg->net_cpuct_base = 500.0;
     cfg->fpu_reduction = 0.2;
     cfg->score_utility = 0.1;
     cfg->score_scale = 20.0;
@@ -44,7 +47,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         return hs_error_set(err, HS_EINVAL, "mcts: threads %d outside 1..4096", c->threads);
     if (c->max_visits < 0 || c->max_playouts < 0 || !(c->max_time >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a negative budget");
-    if (!(c->cpuct > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
+    if (!(c->cpuct > 0) || !(c->net_cpuct > 0) || !(c->net_cpuct_log >= 0) ||
+        !(c->net_cpuct_base > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
         !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
         !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) ||
         !(c->noise_prune_utility >= 0) || !(c->value_weight_exponent >= 0) ||
@@ -318,21 +322,56 @@ static double s_fpu_reduction(const hs_mcts_t *m, bool at_root)
     return noise ? 0 : m->cfg.root_fpu_reduction;
 }
 
+/* PUCT's scale at n, whose visited children weigh w (visits for rollouts). */
+static double s_explore_scale(const hs_mcts_t *m, const hs__mcts_node_t *n, double w)
+{
+    const hs_mcts_config_t *c = &m->cfg;
+    if (!m->estimates) {
+        double parent_n = n->visits + n->vloss;
+        return c->cpuct * sqrt(parent_n > 1 ? parent_n : 1);
+    }
+    double cpuct = c->net_cpuct + c->net_cpuct_log * log((w + c->net_cpuct_base) / c->net_cpuct_base);
+    return cpuct * hs__mcts_explore_factor(m, n) * sqrt(w + 0.01);
+}
+
+/* A child's value and weight as selection sees them, its leaves in flight
+ * included; an unvisited child (c may be NULL) is worth fpu. */
+static void s_child_stats(const hs_mcts_t *m, const hs__mcts_node_t *c, double fpu, double *q,
+                          double *w)
+{
+    if (!m->estimates) {
+        int cn = c ? c->visits + c->vloss : 0;   /* a virtual loss counts as a loss */
+        *q = cn > 0 ? (c->util_sum - (double)c->vloss) / cn : fpu;
+        *w = cn;
+        return;
+    }
+    bool seen = c && c->visits > 0;
+    *q = seen ? c->util_sum / c->visits : fpu;
+    *w = seen ? c->weight : 0;
+    if (c && c->vloss > 0) {
+        /* KataGo: towards the worst utility there is, the weight of a visit each */
+        const hs_mcts_config_t *cf = &m->cfg;
+        double worst = -(1.0 + cf->score_utility + cf->dyn_score_utility);
+        *q += (worst - *q) * c->vloss / (c->vloss + (*w > 0.25 ? *w : 0.25));
+        *w += c->vloss;
+    }
+}
+
 /* The edge PUCT picks at n (whose side to move is the children's mover), or
  * -1 when none may be picked. Edges are sorted by prior, so among unvisited
  * ones only the first can win (they share the FPU value) unless RAVE gives
  * them values of their own. */
 static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
 {
-    double parent_n = n->visits + n->vloss;
-    double explore = m->cfg.cpuct * hs__mcts_explore_factor(m, n) *
-                     sqrt(parent_n > 1 ? parent_n : 1);
-    double visited_prior = 0;
+    double visited_prior = 0, child_w = 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_node_t *c = n->edges[i].child;
-        if (c && c->visits > 0)
+        if (c && c->visits > 0) {
             visited_prior += n->edges[i].prior;
+            child_w += c->weight;
+        }
     }
+    double explore = s_explore_scale(m, n, child_w);
     double fpu = -s_fpu_parent(m, n, visited_prior) -
                  s_fpu_reduction(m, at_root) * sqrt(visited_prior);
     int best = -1;
@@ -344,24 +383,19 @@ static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
         if (at_root && m->banned[e->move])
             continue;
         const hs__mcts_node_t *c = e->child;
-        int cn = c ? c->visits + c->vloss : 0;
-        double q;
+        double q, w;
         bool amaf = false;
-        if (cn > 0) {
-            q = (c->util_sum - (double)c->vloss) / cn;   /* a virtual loss counts as a loss */
-        } else {
-            if (unvisited_seen && !rave)
-                continue;
-            q = fpu;
-        }
+        s_child_stats(m, c, fpu, &q, &w);
+        if (w == 0 && unvisited_seen && !rave)
+            continue;
         if (rave)
-            q = hs__mcts_rave_q(m, e, cn, q, &amaf);
-        if (cn == 0 && !amaf) {
+            q = hs__mcts_rave_q(m, e, (int)w, q, &amaf);
+        if (w == 0 && !amaf) {
             if (unvisited_seen)
                 continue;
             unvisited_seen = true;
         }
-        double v = q + explore * e->prior / (1 + cn);
+        double v = q + explore * e->prior / (1 + w);
         if (v > best_v) {
             best_v = v;
             best = i;

@@ -122,8 +122,20 @@ typedef struct hs_mcts_config {
     int max_playouts;     /* new visits in this search */
     double max_time;      /* seconds of wall time from the first step */
     int threads;          /* leaves in flight per step (virtual loss); >= 1 */
-    /* PUCT: U = cpuct * prior * sqrt(parent visits) / (1 + child visits). */
+    /* PUCT: U = cpuct * prior * sqrt(parent visits) / (1 + child visits),
+     * with a virtual loss counting as a lost visit; for evaluators without
+     * estimates (rollouts). With estimates (the net), KataGo's form:
+     * U = (net_cpuct + net_cpuct_log * ln((W + net_cpuct_base) /
+     * net_cpuct_base)) * sqrt(W + 0.01) * prior / (1 + w), where w is a
+     * child's weight (mcts_value.c) and W the sum over the children, and a
+     * virtual loss moves a child's value towards the worst utility with the
+     * weight of one visit (cpuctExploration 1.0, cpuctExplorationLog 0.45,
+     * cpuctExplorationBase 500): a little less exploration at nodes of few
+     * visits, where the rollout form's sqrt(W + 1) and 1.1 read wider. */
     double cpuct;
+    double net_cpuct;
+    double net_cpuct_log;
+    double net_cpuct_base;
     /* First-play urgency: an unvisited child is valued at the parent's value
      * minus fpu_reduction * sqrt(sum of the visited children's priors). */
     double fpu_reduction;
@@ -185,7 +197,8 @@ typedef struct hs_mcts_config {
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
 
-/* Defaults for analysis: cpuct 1.1, fpu_reduction 0.2, score_utility 0.1,
+/* Defaults for analysis: cpuct 1.1, net_cpuct 1.0, net_cpuct_log 0.45,
+ * net_cpuct_base 500, fpu_reduction 0.2, score_utility 0.1,
  * score_scale 20 (points; for 19x19, scaled by size/19), dyn_score_utility
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
  * noise_prune_utility 0.15, value_weight_exponent 0.25, rave_equiv 1000, no

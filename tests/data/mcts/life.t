@@ -40,9 +40,5 @@ X X X X X X O . O
 X X X X X X O . O
 X X X X X X O . O
 X X X X X X O . O
-# The net's policy wants Black to pass here (0.79); at 200 visits with 8
-# leaves in flight, KataGo's node values (mcts@3) leave pass ahead of A5 in
-# one of the two searches, from 300 visits on A5 is clear.
-visits 1000 400
 black A5
 white A5
