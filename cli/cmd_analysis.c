@@ -53,7 +53,8 @@ static void s_usage(FILE *out)
             "fpuReductionMax, rootFpuReductionMax,\n"
             "staticScoreUtilityFactor, dynamicScoreUtilityFactor, dynamicScoreCenterScale,\n"
             "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
-            "noisePruneUtilityScale, ignorePreRootHistory are read),\n"
+            "noisePruneUtilityScale, ignorePreRootHistory, useLcbForSelection, lcbStdevs,\n"
+            "minVisitPropForLCB are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 
@@ -195,6 +196,18 @@ static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, i
             c->noise_prune_utility = 0.15;
         return true;
     }
+    if (!strcmp(k, "useLcbForSelection")) {
+        /* lcbStdevs (5 unless set) says how far below */
+        if (!strcasecmp(v, "false"))
+            c->lcb_stdevs = 0;
+        else if (!(c->lcb_stdevs > 0))
+            c->lcb_stdevs = 5.0;
+        return !strcasecmp(v, "true") || !strcasecmp(v, "false");
+    }
+    if (!strcmp(k, "lcbStdevs"))
+        return s_dbl_value(v, 0, 1e9, &c->lcb_stdevs);
+    if (!strcmp(k, "minVisitPropForLCB"))
+        return s_dbl_value(v, 0, 1, &c->lcb_min_visit_prop);
     if (!strcmp(k, "ignorePreRootHistory")) {
         cfg->ignore_pre_root_history = !strcasecmp(v, "true");
         return !strcasecmp(v, "true") || !strcasecmp(v, "false");

@@ -34,7 +34,7 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse gtp [--net FILE] [--visits N] [--threads N] [--time SECONDS]\n"
             "                    [--backend ref|cpu|cuda] [--rules R] [--seed S]\n"
-            "                    [--resign-threshold P] [--analysis-visits N]\n\n"
+            "                    [--resign-threshold P] [--analysis-visits N] [--lcb K]\n\n"
             "Speaks GTP (version 2) on stdin/stdout and searches with PUCT tree search:\n"
             "over a KataGo net (.bin.gz) with --net, else over rollouts. docs/GTP.md has\n"
             "the details and how to add it to Sabaki, Lizzie or KaTrain.\n"
@@ -56,12 +56,15 @@ static void s_usage(FILE *out)
             "                    repeats exactly)\n"
             "  --resign-threshold P  genmove resigns when the mover's win rate is below P\n"
             "                    late in the game (default 0.05; 0 never resigns)\n"
-            "  --analysis-visits N  analysis stops searching there (default 1000000)\n");
+            "  --analysis-visits N  analysis stops searching there (default 1000000)\n"
+            "  --lcb K           play the move with the best lower confidence bound, K\n"
+            "                    standard errors below its value (KataGo plays with 5),\n"
+            "                    not the most visited (default 0: the most visited)\n");
 }
 
 typedef struct s_opts {
     const char *net, *rules, *backend;
-    const char *visits, *threads, *time, *seed, *resign, *analysis;
+    const char *visits, *threads, *time, *seed, *resign, *analysis, *lcb;
 } s_opts_t;
 
 /* 0, 1 for --help, -1 for a usage error (printed). */
@@ -79,7 +82,8 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
                           : !strcmp(a, "--time") ? &o->time
                           : !strcmp(a, "--seed") ? &o->seed
                           : !strcmp(a, "--resign-threshold") ? &o->resign
-                          : !strcmp(a, "--analysis-visits") ? &o->analysis : NULL;
+                          : !strcmp(a, "--analysis-visits") ? &o->analysis
+                          : !strcmp(a, "--lcb") ? &o->lcb : NULL;
         if (!slot) {
             fprintf(stderr, "hyeongse gtp: unknown option %s\n", a);
             return -1;
@@ -120,7 +124,8 @@ static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
         (o->analysis && hs__cli_int("gtp", "--analysis-visits", o->analysis, 1, 100000000,
                                     &cfg->analysis_visits)) ||
         (o->time && s_real("--time", o->time, 0, 1e6, &cfg->move_time)) ||
-        (o->resign && s_real("--resign-threshold", o->resign, 0, 1, &cfg->resign_threshold)))
+        (o->resign && s_real("--resign-threshold", o->resign, 0, 1, &cfg->resign_threshold)) ||
+        (o->lcb && s_real("--lcb", o->lcb, 0, 100, &cfg->search.lcb_stdevs)))
         return -1;
     cfg->search.max_visits = visits;
     cfg->search.threads = *threads;

@@ -181,11 +181,13 @@ check "minmoves: the reports parse" "$(parse 2 kata 9)" ok
 
 # --- options ----------------------------------------------------------------
 for bad in "--visits 0" "--visits x" "--threads 0" "--time -1" "--resign-threshold 2" \
-           "--seed -3" "--analysis-visits 0" "--bogus 1"; do
+           "--seed -3" "--analysis-visits 0" "--lcb -1" "--lcb x" "--bogus 1"; do
     # shellcheck disable=SC2086 # the option and its value are two words
     "$bin" gtp $bad </dev/null >/dev/null 2>&1
     check "usage error: $bad" "$?" 2
 done
+printf '%s\n' 'boardsize 9' 'genmove b' | "$bin" gtp --visits 50 --lcb 5 --seed 1 > "$tmp/lcb" 2>/dev/null
+check "--lcb 5: genmove plays a move" "$(grep -c '^= [A-HJ][1-9]$' "$tmp/lcb")" 1
 "$bin" gtp --help > "$tmp/help"
 check "--help names the search options" "$(grep -o -- '--visits\|--threads\|--seed\|--time\|--resign-threshold' "$tmp/help" | sort -u | wc -l)" 5
 exit $fail

@@ -529,6 +529,35 @@ static void test_node_values(void)
     hs_mcts_free(&m);
 }
 
+/* KataGo's lower confidence bound, when asked for: a well-explored better
+ * move beats the most visited one, a barely visited one does not count. */
+static void test_lcb_choice(void)
+{
+    hs_mcts_t *m = new_search(10, 1, 1);
+    /* A: 100 visits at 0.30 (spread 0.2); B: 40 at 0.40 (spread 0.1); C: 10
+     * at 0.90, under 15% of A's visits */
+    hs__mcts_node_t a = { .visits = 100, .weight = 100, .util_sum = 30, .util_sq_sum = 13 };
+    hs__mcts_node_t b = { .visits = 40, .weight = 40, .util_sum = 16, .util_sq_sum = 6.8 };
+    hs__mcts_node_t c = { .visits = 10, .weight = 10, .util_sum = 9, .util_sq_sum = 8.2 };
+    hs__mcts_edge_t edges[3] = { { .move = 0, .prior = 0.5f, .child = &a },
+                                 { .move = 1, .prior = 0.3f, .child = &b },
+                                 { .move = 2, .prior = 0.2f, .child = &c } };
+    hs__mcts_node_t root = { .visits = 151, .weight = 151, .num_edges = 3, .expanded = 1,
+                             .edges = edges };
+    m->root = &root;
+    m->size = 9;
+    m->area = 81;
+    HS_CHECK_INT(hs_mcts_choose_move(m), 0);   /* off: the most visited */
+    m->cfg.lcb_stdevs = 5;
+    HS_CHECK_INT(hs_mcts_choose_move(m), 1);   /* 0.40 - 5 x 0.016 > 0.30 - 5 x 0.02 */
+    m->cfg.lcb_min_visit_prop = 0.05;          /* C counts now, and its 10 visits at 0.9 win */
+    HS_CHECK_INT(hs_mcts_choose_move(m), 2);
+    m->cfg.lcb_stdevs = 40;                    /* so wide that the surest estimate wins */
+    HS_CHECK_INT(hs_mcts_choose_move(m), 1);
+    m->root = NULL;
+    hs_mcts_free(&m);
+}
+
 /* A search whose evaluator gives estimates: the dynamic score's centre comes
  * from the root's first evaluation, then from the tree when a search begins;
  * the capture is still found, and the same seed gives the same search. */
@@ -566,6 +595,7 @@ int main(void)
     test_utility_terms();
     test_estimates();
     test_node_values();
+    test_lcb_choice();
     test_capture_and_signs();
     test_ownership_view();
     test_determinism();

@@ -237,6 +237,22 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
         q->ignore_pre_root_history = on;
         return 1;
     }
+    if (!strcmp(k, "useLcbForSelection")) {
+        /* KataGo's switch; lcbStdevs (5 unless set) is how far below */
+        if (!s_flag(m, &on))
+            return -1;
+        if (!on)
+            c->lcb_stdevs = 0;
+        else if (!(c->lcb_stdevs > 0))
+            c->lcb_stdevs = 5.0;
+        return 1;
+    }
+    if (!strcmp(k, "minVisitPropForLCB")) {
+        if (!s_num(m, 0, 1, &x))
+            return -1;
+        c->lcb_min_visit_prop = x;
+        return 1;
+    }
     if (!strcmp(k, "useNoisePruning")) {
         /* KataGo's switch; the scale stays as set (0.15 unless overridden) */
         if (!s_flag(m, &on))
@@ -263,11 +279,12 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
                                         "fpuReductionMax", "staticScoreUtilityFactor",
                                         "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
                                         "rootFpuReductionMax", "valueWeightExponent",
-                                        "noisePruneUtilityScale", "cpuctExplorationLog", NULL };
+                                        "noisePruneUtilityScale", "cpuctExplorationLog",
+                                        "lcbStdevs", NULL };
     double *slot[] = { &c->net_cpuct, &c->dyn_score_scale, &c->net_cpuct_base, &c->max_time,
                        &c->fpu_reduction, &c->score_utility, &c->dyn_score_utility,
                        &c->cpuct_stdev_scale, &c->root_fpu_reduction, &c->value_weight_exponent,
-                       &c->noise_prune_utility, &c->net_cpuct_log };
+                       &c->noise_prune_utility, &c->net_cpuct_log, &c->lcb_stdevs };
     for (int i = 0; dbls[i]; i++)
         if (!strcmp(k, dbls[i])) {
             if (!s_num(m, i < 3 ? 1e-9 : 0, 1e9, &x))

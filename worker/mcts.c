@@ -38,6 +38,7 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->noise_prune_utility = 0.15;
     cfg->value_weight_exponent = 0.25;
     cfg->rave_equiv = 1000.0;
+    cfg->lcb_min_visit_prop = 0.15;
     cfg->allow_pass = true;
 }
 
@@ -53,7 +54,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) ||
         !(c->noise_prune_utility >= 0) || !(c->value_weight_exponent >= 0) ||
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
-        !(c->noise_weight <= 1) || !(c->temperature >= 0))
+        !(c->noise_weight <= 1) || !(c->temperature >= 0) || !(c->lcb_stdevs >= 0) ||
+        !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
 }

@@ -193,6 +193,14 @@ typedef struct hs_mcts_config {
     /* hs_mcts_choose_move: 0 = the move with the most visits; > 0 =
      * sampled in proportion to visits^(1/temperature). Self-play only. */
     double temperature;
+    /* KataGo's lower confidence bound (useLcbForSelection, lcbStdevs 5,
+     * minVisitPropForLCB 0.15), off by default: the move chosen and
+     * reported first is then, among the root children with at least
+     * lcb_min_visit_prop of the most visited one's visits, the one whose
+     * utility minus lcb_stdevs standard errors is highest, not the most
+     * visited. 0 = off (the most visits, as the engine's spec requires). */
+    double lcb_stdevs;
+    double lcb_min_visit_prop;
     bool allow_pass;      /* pass is searched (true); false only for tests */
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
@@ -305,8 +313,9 @@ int hs_mcts_search_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev,
  * analysis reports do that). */
 void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out);
 
-/* The move to play: the most visited root child (ties: higher utility), or
- * one drawn by visits^(1/temperature) when the config's temperature > 0.
+/* The move to play: the most visited root child (ties: higher utility; with
+ * lcb_stdevs > 0, the best by its lower confidence bound), or one drawn by
+ * visits^(1/temperature) when the config's temperature > 0.
  * HS_MCTS_PASS(size) when nothing was searched. */
 int hs_mcts_choose_move(hs_mcts_t *m);
 

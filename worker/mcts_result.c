@@ -1,7 +1,8 @@
 /*
  * worker/mcts_result.c — what a search tells its callers: the result of
  * worker/mcts.h (root averages, per-move statistics, principal variations,
- * ownership), the move to play (most visits, or by temperature), and the
+ * ownership), the move to play (most visits, KataGo's lower confidence
+ * bound where asked, or by temperature), and the
  * Dirichlet noise of self-play on the root's priors.
  *
  * Node sums are kept from each node's mover's view (mcts_internal.h); here
@@ -40,6 +41,46 @@ static int s_most_visited(const hs__mcts_node_t *n)
         if (!b || c->visits > b->visits ||
             (c->visits == b->visits && hs__mcts_q(c) > hs__mcts_q(b)))
             best = i;
+    }
+    return best;
+}
+
+/* KataGo's lower confidence bound of child c's utility (its mover's view,
+ * the side choosing at the root): the spread of its utility over the
+ * visits, with a prior of weight 1 / visits^2 that the spread is the
+ * widest the utility allows, so that a child of few visits is not trusted. */
+static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c)
+{
+    const hs_mcts_config_t *cf = &m->cfg;
+    double n = c->visits, u = c->util_sum / n, sq = c->util_sq_sum / n;
+    double range = 1.0 + cf->score_utility + (m->estimates ? cf->dyn_score_utility : 0);
+    if (sq < u * u + 1e-8)
+        sq = u * u + 1e-8;
+    double prior = 1.0 / (n * n);
+    sq = (sq * n + (sq + range * range) * prior) / (n + prior);
+    double ess = (n + prior) * (n + prior) / (n + prior * prior);
+    return u - cf->lcb_stdevs * sqrt((sq - u * u) / ess);
+}
+
+/* The root child to play without temperature: the most visited, or with
+ * lcb_stdevs > 0 the best bound among those with enough visits; or -1. */
+static int s_best_child(const hs_mcts_t *m)
+{
+    const hs__mcts_node_t *r = m->root;
+    int best = s_most_visited(r);
+    if (best < 0 || !(m->cfg.lcb_stdevs > 0))
+        return best;
+    double least = m->cfg.lcb_min_visit_prop * r->edges[best].child->visits;
+    double best_lcb = s_lcb(m, r->edges[best].child);
+    for (int i = 0; i < r->num_edges; i++) {
+        const hs__mcts_node_t *c = r->edges[i].child;
+        if (!c || c->visits <= 0 || c->visits < least)
+            continue;
+        double lcb = s_lcb(m, c);
+        if (lcb > best_lcb) {
+            best_lcb = lcb;
+            best = i;
+        }
     }
     return best;
 }
@@ -110,6 +151,22 @@ static void s_root_stats(const hs_mcts_t *m, hs_mcts_result_t *out)
     }
 }
 
+/* With the bound on, the move it picks goes first; the rest keep their order. */
+static void s_lcb_first(const hs_mcts_t *m, hs_mcts_result_t *out)
+{
+    int best = m->cfg.lcb_stdevs > 0 ? s_best_child(m) : -1;
+    if (best < 0)
+        return;
+    int move = m->root->edges[best].move;
+    for (int k = 1; k < out->num_moves; k++)
+        if (out->moves[k].move == move) {
+            hs_mcts_move_info_t first = out->moves[k];
+            memmove(&out->moves[1], &out->moves[0], (size_t)k * sizeof out->moves[0]);
+            out->moves[0] = first;
+            break;
+        }
+}
+
 void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
 {
     out->size = m->size;
@@ -133,6 +190,7 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
             s_move_info(m, i, &out->moves[out->num_moves++]);
     }
     qsort(out->moves, (size_t)out->num_moves, sizeof out->moves[0], s_cmp_info);
+    s_lcb_first(m, out);
     for (int k = 0; k < out->num_moves; k++)
         out->moves[k].order = k;
     if (out->num_moves > 0) {
@@ -149,7 +207,7 @@ int hs_mcts_choose_move(hs_mcts_t *m)
     if (best < 0)
         return HS_MCTS_PASS(m->size);
     if (!(m->cfg.temperature > 0))
-        return r->edges[best].move;
+        return r->edges[s_best_child(m)].move;
     double total = 0, inv_t = 1.0 / m->cfg.temperature;
     double max_v = r->edges[best].child->visits;
     for (int i = 0; i < r->num_edges; i++) {
