@@ -206,6 +206,20 @@ static bool s_flag(const hs_json_t *v, bool *out)
     return true;
 }
 
+/* A switch for a setting's strength *slot (see s_setting); 1, or -1 for a
+ * value that is not a flag. */
+static int s_switch(const hs_json_t *v, double *slot, double on_value)
+{
+    bool on;
+    if (!s_flag(v, &on))
+        return -1;
+    if (!on)
+        *slot = 0;
+    else if (!(*slot > 0))
+        *slot = on_value;
+    return 1;
+}
+
 static bool s_perspective(const hs_json_t *v, hs_analysis_perspective_t *out)
 {
     const char *s;
@@ -237,30 +251,16 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
         q->ignore_pre_root_history = on;
         return 1;
     }
-    if (!strcmp(k, "useLcbForSelection")) {
-        /* KataGo's switch; lcbStdevs (5 unless set) is how far below */
-        if (!s_flag(m, &on))
-            return -1;
-        if (!on)
-            c->lcb_stdevs = 0;
-        else if (!(c->lcb_stdevs > 0))
-            c->lcb_stdevs = 5.0;
-        return 1;
-    }
+    /* KataGo's switches whose strength is a number of ours: false sets it
+     * to 0, true to KataGo's default unless a value is set already */
+    if (!strcmp(k, "useLcbForSelection"))
+        return s_switch(m, &c->lcb_stdevs, 5.0);
+    if (!strcmp(k, "useNoisePruning"))
+        return s_switch(m, &c->noise_prune_utility, 0.15);
     if (!strcmp(k, "minVisitPropForLCB")) {
         if (!s_num(m, 0, 1, &x))
             return -1;
         c->lcb_min_visit_prop = x;
-        return 1;
-    }
-    if (!strcmp(k, "useNoisePruning")) {
-        /* KataGo's switch; the scale stays as set (0.15 unless overridden) */
-        if (!s_flag(m, &on))
-            return -1;
-        if (!on)
-            c->noise_prune_utility = 0;
-        else if (!(c->noise_prune_utility > 0))
-            c->noise_prune_utility = 0.15;
         return 1;
     }
     static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
