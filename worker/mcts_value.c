@@ -13,8 +13,8 @@
  * better than the mean. The node's own evaluation counts with weight 1.
  * The weights are KataGo's (its searchupdatehelpers.cpp); the code is ours.
  *
- * Only the values change: visits still count every leaf, selection's
- * exploration term and the move played still go by visits.
+ * Visits still count every leaf and the move played goes by visits; the
+ * net's selection (mcts.c, KataGo's PUCT) reads the weights kept here.
  */
 #include <math.h>
 
