@@ -54,7 +54,8 @@ static void s_usage(FILE *out)
             "staticScoreUtilityFactor, dynamicScoreUtilityFactor, dynamicScoreCenterScale,\n"
             "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
             "noisePruneUtilityScale, ignorePreRootHistory, useLcbForSelection, lcbStdevs,\n"
-            "minVisitPropForLCB are read),\n"
+            "minVisitPropForLCB, subtreeValueBiasFactor, subtreeValueBiasWeightExponent,\n"
+            "subtreeValueBiasFreeProp are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 
@@ -208,6 +209,12 @@ static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, i
         return s_dbl_value(v, 0, 1e9, &c->lcb_stdevs);
     if (!strcmp(k, "minVisitPropForLCB"))
         return s_dbl_value(v, 0, 1, &c->lcb_min_visit_prop);
+    if (!strcmp(k, "subtreeValueBiasFactor"))
+        return s_dbl_value(v, 0, 1, &c->subtree_bias);
+    if (!strcmp(k, "subtreeValueBiasWeightExponent"))
+        return s_dbl_value(v, 0, 1, &c->subtree_bias_exponent);
+    if (!strcmp(k, "subtreeValueBiasFreeProp"))
+        return s_dbl_value(v, 0, 1, &c->subtree_bias_free);
     if (!strcmp(k, "ignorePreRootHistory")) {
         cfg->ignore_pre_root_history = !strcasecmp(v, "true");
         return !strcasecmp(v, "true") || !strcasecmp(v, "false");

@@ -515,6 +515,7 @@ static void test_node_values(void)
                               .raw_util = 0.2f, .raw_value = 0.2f, .edges = edges };
         m->cfg.noise_prune_utility = k & 1 ? 0.15 : 0;
         m->cfg.value_weight_exponent = k & 2 ? 0.25 : 0;
+        m->cfg.subtree_bias = 0;   /* test_subtree_bias: the nodes here have no key anyway */
         m->estimates = false;
         HS_CHECK(hs__mcts_recomputes(m) == false);
         m->estimates = true;
@@ -526,6 +527,75 @@ static void test_node_values(void)
         if (k == 0)   /* no adjustment: the plain mean, value as utility */
             HS_CHECK(fabs(n.value_sum - (0.2 - 3 + 6)) < 1e-6);
     }
+    hs_mcts_free(&m);
+}
+
+/* KataGo's subtree value bias (worker/mcts_svb.c): what the key sees, a
+ * node's correction recorded and shared with another node of its key, and
+ * what a freed node takes back. */
+static void test_subtree_bias(void)
+{
+    static const char *const rows[] = {
+        ".........", ".........", "..X......", "..O......", ".........",
+        ".........", ".........", ".........", ".........",
+    };
+    toy_pos_t p;
+    toy_setup(&p, rows, 9, HS_BLACK, 7.5);
+    hs_board_t *b = &p.board;
+    hs_point_t mv = hs_board_point(b, 3, 3);
+    HS_CHECK(hs__mcts_svb_key(b, HS_BLACK, mv) == 0);   /* no move before */
+    b->last_move = hs_board_point(b, 2, 3);
+    uint64_t k0 = hs__mcts_svb_key(b, HS_BLACK, mv);
+    HS_CHECK(k0 != 0 && hs__mcts_svb_key(b, HS_BLACK, HS_PASS) == 0);
+    HS_CHECK(hs__mcts_svb_key(b, HS_WHITE, mv) != k0);
+    hs_board_set_stone(b, hs_board_point(b, 8, 8), HS_WHITE);   /* outside the 5x5 window */
+    HS_CHECK(hs__mcts_svb_key(b, HS_BLACK, mv) == k0);
+    hs_board_set_stone(b, hs_board_point(b, 4, 2), HS_WHITE);   /* inside it */
+    uint64_t k1 = hs__mcts_svb_key(b, HS_BLACK, mv);
+    HS_CHECK(k1 != k0);
+    hs_board_set_stone(b, hs_board_point(b, 5, 5), HS_BLACK);   /* the window's corner */
+    hs_board_set_stone(b, hs_board_point(b, 4, 5), HS_WHITE);
+    hs_board_set_stone(b, hs_board_point(b, 5, 4), HS_WHITE);
+    uint64_t k2 = hs__mcts_svb_key(b, HS_BLACK, mv);
+    hs_board_set_stone(b, hs_board_point(b, 6, 5), HS_WHITE);   /* outside, but puts it in atari */
+    HS_CHECK(hs_board_libs(b, hs_board_point(b, 5, 5)) == 1);
+    HS_CHECK(hs__mcts_svb_key(b, HS_BLACK, mv) != k2);
+
+    /* node a: own utility 0.1, one child (utility -0.5 for its mover) of 8
+     * visits, so the children say +0.5: correction 0.4, weight 8^0.85 */
+    hs_mcts_t *m = new_search(10, 1, 1);
+    m->cfg.noise_prune_utility = 0;
+    m->cfg.value_weight_exponent = 0;
+    m->estimates = true;
+    HS_CHECK(hs__mcts_svb_on(m));
+    hs__mcts_node_t *a = hs__mcts_node_new(m, false), *c = hs__mcts_node_new(m, false);
+    hs__mcts_node_t *a2 = hs__mcts_node_new(m, false);
+    HS_CHECK(a && c && a2);
+    c->visits = 8, c->weight = 8, c->util_sum = -4;
+    a->visits = 9, a->weight = 9, a->raw_util = 0.1f, a->num_edges = 1, a->expanded = 1;
+    a->edges = calloc(1, sizeof *a->edges);
+    a->edges[0] = (hs__mcts_edge_t){ .move = 0, .prior = 1.0f, .child = c };
+    HS_CHECK_INT(hs__mcts_svb_attach(m, a, k2), 0);
+    HS_CHECK_INT(hs__mcts_svb_attach(m, a2, k2), 0);
+    HS_CHECK(hs__mcts_svb_bias(m, a2) == 0);   /* nothing recorded yet */
+    hs__mcts_recompute(m, a);
+    double own = 0.1f + 0.45 * (0.5 - 0.1f);
+    HS_CHECK(fabs(hs__mcts_q(a) - (own + 8 * 0.5) / 9) < 1e-6);
+    HS_CHECK(fabs(a->svb_weight - pow(8, 0.85)) < 1e-9);
+    HS_CHECK(fabs(hs__mcts_svb_bias(m, a2) - 0.45 * (0.5 - 0.1f)) < 1e-6);
+    m->cfg.subtree_bias = 0;
+    HS_CHECK(!hs__mcts_svb_on(m));
+    hs__mcts_recompute(m, a);   /* off: the plain mean */
+    HS_CHECK(fabs(hs__mcts_q(a) - (0.1f + 4.0) / 9) < 1e-6);
+    m->cfg.subtree_bias = 0.45;
+    hs__mcts_node_free(m, a);   /* a takes back 80% of its share: 20% stays */
+    HS_CHECK(fabs(hs__mcts_svb_bias(m, a2) - 0.45 * (0.5 - 0.1f)) < 1e-6);
+    HS_CHECK_INT((int)m->svb_used, 1);
+    hs__mcts_svb_sweep(m);   /* a2 still holds the entry */
+    HS_CHECK_INT((int)m->svb_used, 1);
+    hs__mcts_node_free(m, a2);
+    hs__mcts_svb_sweep(m);
+    HS_CHECK_INT((int)m->svb_used, 0);
     hs_mcts_free(&m);
 }
 
@@ -595,6 +665,7 @@ int main(void)
     test_utility_terms();
     test_estimates();
     test_node_values();
+    test_subtree_bias();
     test_lcb_choice();
     test_capture_and_signs();
     test_ownership_view();

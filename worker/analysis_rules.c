@@ -257,12 +257,19 @@ static int s_setting(const hs_json_t *m, hs__aquery_t *q)
         return s_switch(m, &c->lcb_stdevs, 5.0);
     if (!strcmp(k, "useNoisePruning"))
         return s_switch(m, &c->noise_prune_utility, 0.15);
-    if (!strcmp(k, "minVisitPropForLCB")) {
-        if (!s_num(m, 0, 1, &x))
-            return -1;
-        c->lcb_min_visit_prop = x;
-        return 1;
-    }
+    /* proportions and exponents, 0..1 */
+    static const char *const props[] = { "minVisitPropForLCB", "subtreeValueBiasFactor",
+                                         "subtreeValueBiasWeightExponent",
+                                         "subtreeValueBiasFreeProp", NULL };
+    double *prop[] = { &c->lcb_min_visit_prop, &c->subtree_bias, &c->subtree_bias_exponent,
+                       &c->subtree_bias_free };
+    for (int i = 0; props[i]; i++)
+        if (!strcmp(k, props[i])) {
+            if (!s_num(m, 0, 1, &x))
+                return -1;
+            *prop[i] = x;
+            return 1;
+        }
     static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
                                         "numSearchThreadsPerAnalysisThread", NULL };
     for (int i = 0; ints[i]; i++)

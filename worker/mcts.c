@@ -37,6 +37,9 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->root_fpu_reduction = 0.1;
     cfg->noise_prune_utility = 0.15;
     cfg->value_weight_exponent = 0.25;
+    cfg->subtree_bias = 0.45;
+    cfg->subtree_bias_exponent = 0.85;
+    cfg->subtree_bias_free = 0.8;
     cfg->rave_equiv = 1000.0;
     cfg->lcb_min_visit_prop = 0.15;
     cfg->allow_pass = true;
@@ -53,6 +56,9 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
         !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) ||
         !(c->noise_prune_utility >= 0) || !(c->value_weight_exponent >= 0) ||
+        !(c->subtree_bias >= 0) || !(c->subtree_bias <= 1) || !(c->subtree_bias_exponent >= 0) ||
+        !(c->subtree_bias_exponent <= 1) || !(c->subtree_bias_free >= 0) ||
+        !(c->subtree_bias_free <= 1) ||
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0) || !(c->lcb_stdevs >= 0) ||
         !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1))
@@ -99,6 +105,7 @@ void hs_mcts_free(hs_mcts_t **mp)
         return;
     hs_mcts_t *m = *mp;
     hs__mcts_node_free(m, m->root);
+    hs__mcts_svb_free(m);
     s_free_leaves(m);
     free(m);
     *mp = NULL;
@@ -150,6 +157,7 @@ void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n)
         return;
     for (int i = 0; i < n->num_edges; i++)
         hs__mcts_node_free(m, n->edges[i].child);
+    hs__mcts_svb_release(m, n);
     free(n->edges);
     free(n->own);
     free(n);
@@ -283,6 +291,7 @@ void hs_mcts_begin(hs_mcts_t *m)
     m->playouts = 0;
     m->t_begin = hs_clock_now();
     m->began = true;
+    hs__mcts_svb_sweep(m);
     hs__mcts_set_center(m, NULL);
     if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
         hs__mcts_apply_noise(m);
@@ -469,6 +478,19 @@ static int s_leaf_play(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs__mcts_edge_t *
     return 0;
 }
 
+/* Gives edge e of the leaf's current node its child (with its subtree value
+ * bias entry when that is on). */
+static int s_new_child(hs_mcts_t *m, const hs__mcts_leaf_t *L, hs__mcts_edge_t *e)
+{
+    if (!(e->child = hs__mcts_node_new(m, L->depth == 0)))
+        return HS_ENOMEM;
+    if (!hs__mcts_svb_on(m) || e->move == m->area)
+        return 0;
+    const hs_board_t *b = L->nn.board;
+    hs_point_t p = hs_board_point(b, e->move % m->size, e->move / m->size);
+    return hs__mcts_svb_attach(m, e->child, hs__mcts_svb_key(b, b->to_move, p));
+}
+
 /* Walks from the root to a leaf. 1 = a leaf to evaluate or score, 0 = none
  * this time (the leaf is already in flight), < 0 = error. */
 static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
@@ -482,8 +504,8 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
         if (i < 0)
             return 0;
         hs__mcts_edge_t *e = &n->edges[i];
-        if (!e->child && !(e->child = hs__mcts_node_new(m, L->depth == 0)))
-            return HS_ENOMEM;
+        if (!e->child && (rc = s_new_child(m, L, e)) != 0)
+            return rc;
         if ((rc = s_leaf_play(m, L, e)) == 0 && (rc = s_leaf_push(L, e->child)) == 0)
             L->moves[L->depth - 1] = e->move;
         n = e->child;
@@ -586,6 +608,8 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         leaf->raw_score_sq = (float)sq;
         if (L->depth == 0 && m->began && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
             hs__mcts_apply_noise(m);
+        if (leaf->svb_key && hs__mcts_svb_on(m))
+            u -= hs__mcts_svb_bias(m, leaf);   /* the bias is the leaf mover's: u is the other side's */
     }
     bool recompute = hs__mcts_recomputes(m);
     double sign = -1;   /* the leaf's mover is the other side */

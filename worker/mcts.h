@@ -180,6 +180,18 @@ typedef struct hs_mcts_config {
      * 0 turns each off; both 0 keep running sums (the search before). */
     double noise_prune_utility;
     double value_weight_exponent;
+    /* KataGo's subtree value bias (worker/mcts_svb.c), for evaluators that
+     * give estimates: a node's own evaluation is shifted by subtree_bias x
+     * the mean correction that the searches below nodes of the same local
+     * shape (the move, the move before, the 5x5 stones around it) made to
+     * their evaluations, each weighted by its children's weight to the
+     * subtree_bias_exponent; a node freed takes back subtree_bias_free of
+     * its share (subtreeValueBiasFactor 0.45, subtreeValueBiasWeightExponent
+     * 0.85, subtreeValueBiasFreeProp 0.8). Utility only: the win rate and
+     * score reported stay the evaluator's averages. 0 = off. */
+    double subtree_bias;
+    double subtree_bias_exponent;
+    double subtree_bias_free;
     /* RAVE, where the evaluator gives AMAF statistics (rollouts): a child's
      * value blends its own mean with its AMAF mean, the AMAF weight
      * beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv), so the AMAF
@@ -209,7 +221,8 @@ typedef struct hs_mcts_config {
  * net_cpuct_base 500, fpu_reduction 0.2, score_utility 0.1,
  * score_scale 20 (points; for 19x19, scaled by size/19), dyn_score_utility
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
- * noise_prune_utility 0.15, value_weight_exponent 0.25, rave_equiv 1000, no
+ * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
+ * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no
  * noise, temperature 0, threads 1, max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 

@@ -20,6 +20,7 @@
 #include "worker/mcts.h"
 
 typedef struct hs__mcts_node hs__mcts_node_t;
+typedef struct hs__mcts_svb_entry hs__mcts_svb_entry_t;
 
 typedef struct hs__mcts_edge {
     uint16_t move;            /* vertex, or pass = size * size */
@@ -46,6 +47,9 @@ struct hs__mcts_node {
     double value_sum;
     double score_sum;
     double score_sq_sum;      /* of score^2 + stdev^2: for the spread */
+    uint64_t svb_key;         /* its subtree value bias entry (mcts_svb.c), 0 = none */
+    double svb_delta;         /* what it last added to the entry's sums */
+    double svb_weight;
     hs__mcts_edge_t *edges;
     float *own;               /* root / depth 1: area sums then area squares (Black's) */
     int32_t own_count;
@@ -88,6 +92,9 @@ struct hs_mcts {
     bool estimates;
     bool have_center;
     double score_center;
+    /* the subtree value bias table (mcts_svb.c) */
+    hs__mcts_svb_entry_t *svb;
+    size_t svb_cap, svb_used;
     /* leaf slots of a step */
     hs__mcts_leaf_t *leaves;
     int n_leaves;             /* in use this step */
@@ -123,7 +130,27 @@ void hs__mcts_set_center(hs_mcts_t *m, const hs_mcts_eval_t *root_ev);
  * for them and the evaluator gives estimates), and the recomputation of
  * expanded node n from its children after a backup. */
 bool hs__mcts_recomputes(const hs_mcts_t *m);
-void hs__mcts_recompute(const hs_mcts_t *m, hs__mcts_node_t *n);
+void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n);
+
+/* mcts_svb.c: the subtree value bias. on: m applies it now (its config asks
+ * and the evaluator gives estimates). key: the key of the node that `mover`
+ * makes by playing `move` on `before`, 0 for none (a pass, or no move
+ * before). attach: n takes key's entry (HS_ENOMEM when the table cannot
+ * grow; n is then left without). bias: what n's own evaluation is shifted
+ * by now (its mover's view). update: records n's correction, its children's
+ * average children_util (n's mover's view) over children_weight, and
+ * returns the shift. release: n gives its entry back (before it is freed).
+ * sweep: drops entries no node holds (when a search begins). free: the
+ * table, after the tree. */
+bool hs__mcts_svb_on(const hs_mcts_t *m);
+uint64_t hs__mcts_svb_key(const hs_board_t *before, hs_color_t mover, hs_point_t move);
+int hs__mcts_svb_attach(hs_mcts_t *m, hs__mcts_node_t *n, uint64_t key);
+double hs__mcts_svb_bias(const hs_mcts_t *m, const hs__mcts_node_t *n);
+double hs__mcts_svb_update(hs_mcts_t *m, hs__mcts_node_t *n, double children_util,
+                           double children_weight);
+void hs__mcts_svb_release(hs_mcts_t *m, hs__mcts_node_t *n);
+void hs__mcts_svb_sweep(hs_mcts_t *m);
+void hs__mcts_svb_free(hs_mcts_t *m);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree. */
 hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);

@@ -75,10 +75,27 @@ static void s_weight_by_value(double exponent, s_child_t *ch, int k, double tota
 
 bool hs__mcts_recomputes(const hs_mcts_t *m)
 {
-    return m->estimates && (m->cfg.noise_prune_utility > 0 || m->cfg.value_weight_exponent > 0);
+    return m->estimates && (m->cfg.noise_prune_utility > 0 || m->cfg.value_weight_exponent > 0 ||
+                            m->cfg.subtree_bias > 0);
 }
 
-void hs__mcts_recompute(const hs_mcts_t *m, hs__mcts_node_t *n)
+/* n's own utility as its average counts it: the evaluator's, shifted by the
+ * subtree value bias, which first records what n's children (ch[0..k),
+ * weighing total after pruning and orig before) say of it. */
+static double s_own_util(hs_mcts_t *m, hs__mcts_node_t *n, const s_child_t *ch, int k,
+                         double total, double orig)
+{
+    if (!n->svb_key || !hs__mcts_svb_on(m))
+        return n->raw_util;
+    double children = 0;
+    for (int i = 0; i < k; i++)
+        children -= ch[i].weight * ch[i].util;   /* to n's mover's view */
+    if (!(total > 1e-10))
+        return n->raw_util + hs__mcts_svb_bias(m, n);
+    return n->raw_util + hs__mcts_svb_update(m, n, children / total, orig);
+}
+
+void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
 {
     s_child_t ch[HS_MCTS_MAX_MOVES];
     int k = 0;
@@ -91,11 +108,14 @@ void hs__mcts_recompute(const hs_mcts_t *m, hs__mcts_node_t *n)
     }
     if (k == 0)
         return;   /* its own evaluation only: the running sums are exact */
+    double orig = 0;
+    for (int i = 0; i < k; i++)
+        orig += ch[i].weight;
     double total = s_prune_noise(m->cfg.noise_prune_utility, ch, k);
     s_weight_by_value(m->cfg.value_weight_exponent, ch, k, total);
     /* the children's averages turn to n's mover's view: value, score and
      * utility change sign, the squares do not */
-    double u = n->raw_util, u_sq = (double)n->raw_util * n->raw_util;
+    double u = s_own_util(m, n, ch, k, total, orig), u_sq = u * u;
     double v = n->raw_value, s = n->raw_score, s_sq = n->raw_score_sq, w = 1.0;
     for (int i = 0; i < k; i++) {
         const hs__mcts_node_t *c = ch[i].node;
