@@ -137,88 +137,14 @@ static bool s_int_value(const char *v, int lo, int hi, int *out)
     return true;
 }
 
-static bool s_dbl_value(const char *v, double lo, double hi, double *out)
-{
-    char *end;
-    double x = strtod(v, &end);
-    if (end == v || *end || !(x >= lo && x <= hi))
-        return false;
-    *out = x;
-    return true;
-}
-
 /* One key = value; false when a key we read has a value we cannot use. */
 static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, int *batch)
 {
-    hs_mcts_config_t *c = &cfg->search;
-    if (!strcmp(k, "maxVisits"))
-        return s_int_value(v, 1, 1 << 30, &c->max_visits);
-    if (!strcmp(k, "maxPlayouts"))
-        return s_int_value(v, 1, 1 << 30, &c->max_playouts);
-    if (!strcmp(k, "numSearchThreads") || !strcmp(k, "numSearchThreadsPerAnalysisThread"))
-        return s_int_value(v, 1, 4096, &c->threads);
+    int rc = hs_analysis_setting(k, v, &cfg->search, &cfg->ignore_pre_root_history);
+    if (rc)
+        return rc > 0;
     if (!strcmp(k, "nnMaxBatchSize"))
         return s_int_value(v, 1, 4096, batch);
-    if (!strcmp(k, "maxTime"))
-        return s_dbl_value(v, 0, 1e9, &c->max_time);
-    if (!strcmp(k, "cpuctExploration")) {
-        /* KataGo's one constant: the net's search and the rollouts' */
-        bool ok = s_dbl_value(v, 1e-9, 1e9, &c->cpuct);
-        c->net_cpuct = c->cpuct;
-        return ok;
-    }
-    if (!strcmp(k, "cpuctExplorationLog"))
-        return s_dbl_value(v, 0, 1e9, &c->net_cpuct_log);
-    if (!strcmp(k, "cpuctExplorationBase"))
-        return s_dbl_value(v, 1e-9, 1e9, &c->net_cpuct_base);
-    if (!strcmp(k, "fpuReductionMax"))
-        return s_dbl_value(v, 0, 1e9, &c->fpu_reduction);
-    if (!strcmp(k, "staticScoreUtilityFactor"))
-        return s_dbl_value(v, 0, 1e9, &c->score_utility);
-    if (!strcmp(k, "dynamicScoreUtilityFactor"))
-        return s_dbl_value(v, 0, 1e9, &c->dyn_score_utility);
-    if (!strcmp(k, "dynamicScoreCenterScale"))
-        return s_dbl_value(v, 1e-9, 1e9, &c->dyn_score_scale);
-    if (!strcmp(k, "cpuctUtilityStdevScale"))
-        return s_dbl_value(v, 0, 1e9, &c->cpuct_stdev_scale);
-    if (!strcmp(k, "rootFpuReductionMax"))
-        return s_dbl_value(v, 0, 1e9, &c->root_fpu_reduction);
-    if (!strcmp(k, "valueWeightExponent"))
-        return s_dbl_value(v, 0, 1e9, &c->value_weight_exponent);
-    if (!strcmp(k, "noisePruneUtilityScale"))
-        return s_dbl_value(v, 0, 1e9, &c->noise_prune_utility);
-    if (!strcmp(k, "useNoisePruning")) {
-        /* its scale stays as set (0.15 unless noisePruneUtilityScale says) */
-        if (strcasecmp(v, "true") && strcasecmp(v, "false"))
-            return false;
-        if (!strcasecmp(v, "false"))
-            c->noise_prune_utility = 0;
-        else if (!(c->noise_prune_utility > 0))
-            c->noise_prune_utility = 0.15;
-        return true;
-    }
-    if (!strcmp(k, "useLcbForSelection")) {
-        /* lcbStdevs (5 unless set) says how far below */
-        if (!strcasecmp(v, "false"))
-            c->lcb_stdevs = 0;
-        else if (!(c->lcb_stdevs > 0))
-            c->lcb_stdevs = 5.0;
-        return !strcasecmp(v, "true") || !strcasecmp(v, "false");
-    }
-    if (!strcmp(k, "lcbStdevs"))
-        return s_dbl_value(v, 0, 1e9, &c->lcb_stdevs);
-    if (!strcmp(k, "minVisitPropForLCB"))
-        return s_dbl_value(v, 0, 1, &c->lcb_min_visit_prop);
-    if (!strcmp(k, "subtreeValueBiasFactor"))
-        return s_dbl_value(v, 0, 1, &c->subtree_bias);
-    if (!strcmp(k, "subtreeValueBiasWeightExponent"))
-        return s_dbl_value(v, 0, 1, &c->subtree_bias_exponent);
-    if (!strcmp(k, "subtreeValueBiasFreeProp"))
-        return s_dbl_value(v, 0, 1, &c->subtree_bias_free);
-    if (!strcmp(k, "ignorePreRootHistory")) {
-        cfg->ignore_pre_root_history = !strcasecmp(v, "true");
-        return !strcasecmp(v, "true") || !strcasecmp(v, "false");
-    }
     if (!strcmp(k, "warnUnusedFields")) {
         cfg->warn_unused_fields = !strcasecmp(v, "true");
         return !strcasecmp(v, "true") || !strcasecmp(v, "false");

@@ -74,6 +74,20 @@ typedef struct hs_analysis_config {
  * model. */
 void hs_analysis_config_default(hs_analysis_config_t *cfg);
 
+/* One of KataGo's search settings by its name, with its value as text (a
+ * config file's or -override-config's, or a query override's turned to
+ * text; NULL for a value that has none, such as a JSON array): the
+ * budget (maxVisits, maxPlayouts, maxTime, numSearchThreads[PerAnalysis-
+ * Thread]), the search constants of worker/mcts.h by KataGo's names, the
+ * LCB settings, useNoisePruning, the subtree value bias and
+ * ignorePreRootHistory, which goes to *ignore_pre_root_history, the rest
+ * to *search. Returns 1 when applied, 0 for a name that is none of these
+ * (left to the caller), -1 for a bad value (nothing changed). The one
+ * reader of these names for both front ends (hs_analysis_run's queries and
+ * `hyeongse analysis -config`). */
+int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *search,
+                        bool *ignore_pre_root_history);
+
 /* Runs the protocol on in/out until EOF on in and every query is answered.
  * 0; HS_EINVAL for a bad config (no evaluator, bad search config); HS_EIO
  * when the reader thread cannot start or in fails to read; HS_ENOMEM when

@@ -177,38 +177,29 @@ int hs__awhb(const char *s, hs_rules_id_t id)
     return strcmp(s, ours) ? HS_EUNSUPPORTED : 0;
 }
 
-/* A setting's value as a number: a JSON number, or a string holding one
- * (KataGo turns every override into text before reading it). */
-static bool s_num(const hs_json_t *v, double lo, double hi, double *out)
+/* A setting's text as a number in lo..hi. */
+static bool s_num(const char *v, double lo, double hi, double *out)
 {
-    const char *s;
-    if (hs_json_double(v, lo, hi, out))
-        return true;
-    if (!hs_json_str(v, &s) || !*s)
-        return false;
     char *end;
-    double x = strtod(s, &end);
-    if (*end || !(x >= lo && x <= hi))
+    double x = v ? strtod(v, &end) : 0;
+    if (!v || end == v || *end || !(x >= lo && x <= hi))
         return false;
     *out = x;
     return true;
 }
 
-/* A setting's value as a flag: a JSON boolean, or "true" / "false". */
-static bool s_flag(const hs_json_t *v, bool *out)
+/* A setting's text as a flag: "true" / "false", any case. */
+static bool s_flag(const char *v, bool *out)
 {
-    const char *s;
-    if (hs_json_bool(v, out))
-        return true;
-    if (!hs_json_str(v, &s) || (strcasecmp(s, "true") && strcasecmp(s, "false")))
+    if (!v || (strcasecmp(v, "true") && strcasecmp(v, "false")))
         return false;
-    *out = !strcasecmp(s, "true");
+    *out = !strcasecmp(v, "true");
     return true;
 }
 
-/* A switch for a setting's strength *slot (see s_setting); 1, or -1 for a
- * value that is not a flag. */
-static int s_switch(const hs_json_t *v, double *slot, double on_value)
+/* A switch for a setting's strength *slot (see hs_analysis_setting); 1, or
+ * -1 for a value that is not a flag. */
+static int s_switch(const char *v, double *slot, double on_value)
 {
     bool on;
     if (!s_flag(v, &on))
@@ -218,6 +209,66 @@ static int s_switch(const hs_json_t *v, double *slot, double on_value)
     else if (!(*slot > 0))
         *slot = on_value;
     return 1;
+}
+
+int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
+                        bool *ignore_pre_root_history)
+{
+    double x;
+    bool on;
+    if (!strcmp(key, "ignorePreRootHistory")) {
+        if (!s_flag(value, &on))
+            return -1;
+        *ignore_pre_root_history = on;
+        return 1;
+    }
+    /* KataGo's switches whose strength is a number of ours: false sets it
+     * to 0, true to KataGo's default unless a value is set already */
+    if (!strcmp(key, "useLcbForSelection"))
+        return s_switch(value, &c->lcb_stdevs, 5.0);
+    if (!strcmp(key, "useNoisePruning"))
+        return s_switch(value, &c->noise_prune_utility, 0.15);
+    static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
+                                        "numSearchThreadsPerAnalysisThread", NULL };
+    for (int i = 0; ints[i]; i++)
+        if (!strcmp(key, ints[i])) {
+            /* threads: worker/mcts.h takes 1..4096 */
+            if (!s_num(value, 1, i < 2 ? 1 << 30 : 4096, &x) || x != (int)x)
+                return -1;
+            *(i == 0 ? &c->max_visits : i == 1 ? &c->max_playouts : &c->threads) = (int)x;
+            return 1;
+        }
+    /* proportions and exponents, 0..1 */
+    static const char *const props[] = { "minVisitPropForLCB", "subtreeValueBiasFactor",
+                                         "subtreeValueBiasWeightExponent",
+                                         "subtreeValueBiasFreeProp", NULL };
+    double *prop[] = { &c->lcb_min_visit_prop, &c->subtree_bias, &c->subtree_bias_exponent,
+                       &c->subtree_bias_free };
+    for (int i = 0; props[i]; i++)
+        if (!strcmp(key, props[i]))
+            return s_num(value, 0, 1, prop[i]) ? 1 : -1;
+    /* the first three must be > 0 (worker/mcts.h) */
+    static const char *const dbls[] = { "cpuctExploration", "dynamicScoreCenterScale",
+                                        "cpuctExplorationBase", "maxTime",
+                                        "fpuReductionMax", "staticScoreUtilityFactor",
+                                        "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
+                                        "rootFpuReductionMax", "valueWeightExponent",
+                                        "noisePruneUtilityScale", "cpuctExplorationLog",
+                                        "lcbStdevs", NULL };
+    double *slot[] = { &c->net_cpuct, &c->dyn_score_scale, &c->net_cpuct_base, &c->max_time,
+                       &c->fpu_reduction, &c->score_utility, &c->dyn_score_utility,
+                       &c->cpuct_stdev_scale, &c->root_fpu_reduction, &c->value_weight_exponent,
+                       &c->noise_prune_utility, &c->net_cpuct_log, &c->lcb_stdevs };
+    for (int i = 0; dbls[i]; i++)
+        if (!strcmp(key, dbls[i])) {
+            if (!s_num(value, i < 3 ? 1e-9 : 0, 1e9, &x))
+                return -1;
+            *slot[i] = x;
+            if (i == 0)
+                c->cpuct = x;   /* KataGo's one constant: the rollout search's too */
+            return 1;
+        }
+    return 0;
 }
 
 static bool s_perspective(const hs_json_t *v, hs_analysis_perspective_t *out)
@@ -236,72 +287,20 @@ static bool s_perspective(const hs_json_t *v, hs_analysis_perspective_t *out)
     return true;
 }
 
-/* One setting; 1 applied, 0 unknown, -1 known but its value is bad. */
+/* One setting; 1 applied, 0 unknown, -1 known but its value is bad. Its
+ * value is read as text, as KataGo turns every override into text first: a
+ * string's own, a number as written, a flag as true / false. */
 static int s_setting(const hs_json_t *m, hs__aquery_t *q)
 {
-    const char *k = m->key;
-    double x;
-    hs_mcts_config_t *c = &q->cfg;
-    if (!strcmp(k, "reportAnalysisWinratesAs"))
+    if (!strcmp(m->key, "reportAnalysisWinratesAs"))
         return s_perspective(m, &q->report_as) ? 1 : -1;
-    bool on;
-    if (!strcmp(k, "ignorePreRootHistory")) {
-        if (!s_flag(m, &on))
-            return -1;
-        q->ignore_pre_root_history = on;
-        return 1;
-    }
-    /* KataGo's switches whose strength is a number of ours: false sets it
-     * to 0, true to KataGo's default unless a value is set already */
-    if (!strcmp(k, "useLcbForSelection"))
-        return s_switch(m, &c->lcb_stdevs, 5.0);
-    if (!strcmp(k, "useNoisePruning"))
-        return s_switch(m, &c->noise_prune_utility, 0.15);
-    /* proportions and exponents, 0..1 */
-    static const char *const props[] = { "minVisitPropForLCB", "subtreeValueBiasFactor",
-                                         "subtreeValueBiasWeightExponent",
-                                         "subtreeValueBiasFreeProp", NULL };
-    double *prop[] = { &c->lcb_min_visit_prop, &c->subtree_bias, &c->subtree_bias_exponent,
-                       &c->subtree_bias_free };
-    for (int i = 0; props[i]; i++)
-        if (!strcmp(k, props[i])) {
-            if (!s_num(m, 0, 1, &x))
-                return -1;
-            *prop[i] = x;
-            return 1;
-        }
-    static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
-                                        "numSearchThreadsPerAnalysisThread", NULL };
-    for (int i = 0; ints[i]; i++)
-        if (!strcmp(k, ints[i])) {
-            /* threads: worker/mcts.h takes 1..4096 */
-            if (!s_num(m, 1, i < 2 ? 1 << 30 : 4096, &x) || x != (int)x)
-                return -1;
-            *(i == 0 ? &c->max_visits : i == 1 ? &c->max_playouts : &c->threads) = (int)x;
-            return 1;
-        }
-    /* the first three must be > 0 (worker/mcts.h) */
-    static const char *const dbls[] = { "cpuctExploration", "dynamicScoreCenterScale",
-                                        "cpuctExplorationBase", "maxTime",
-                                        "fpuReductionMax", "staticScoreUtilityFactor",
-                                        "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
-                                        "rootFpuReductionMax", "valueWeightExponent",
-                                        "noisePruneUtilityScale", "cpuctExplorationLog",
-                                        "lcbStdevs", NULL };
-    double *slot[] = { &c->net_cpuct, &c->dyn_score_scale, &c->net_cpuct_base, &c->max_time,
-                       &c->fpu_reduction, &c->score_utility, &c->dyn_score_utility,
-                       &c->cpuct_stdev_scale, &c->root_fpu_reduction, &c->value_weight_exponent,
-                       &c->noise_prune_utility, &c->net_cpuct_log, &c->lcb_stdevs };
-    for (int i = 0; dbls[i]; i++)
-        if (!strcmp(k, dbls[i])) {
-            if (!s_num(m, i < 3 ? 1e-9 : 0, 1e9, &x))
-                return -1;
-            *slot[i] = x;
-            if (i == 0)
-                c->cpuct = x;   /* KataGo's one constant: the rollout search's too */
-            return 1;
-        }
-    return 0;
+    const char *text = NULL;
+    bool flag;
+    if (m->type == HS_JSON_STRING || m->type == HS_JSON_NUMBER)
+        text = m->str;
+    else if (hs_json_bool(m, &flag))
+        text = flag ? "true" : "false";
+    return hs_analysis_setting(m->key, text, &q->cfg, &q->ignore_pre_root_history);
 }
 
 int hs__asettings(const hs_json_t *v, hs__aquery_t *q, char *unknown, size_t cap,
