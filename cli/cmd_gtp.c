@@ -17,6 +17,7 @@
 
 #include "cli/args.h"
 #include "core/rules.h"
+#include "worker/analysis.h"
 #include "worker/gtp.h"
 #include "worker/mcts.h"
 #include "worker/mcts_eval.h"
@@ -34,7 +35,8 @@ static void s_usage(FILE *out)
     fprintf(out,
             "usage: hyeongse gtp [--net FILE] [--visits N] [--threads N] [--time SECONDS]\n"
             "                    [--backend ref|cpu|cuda] [--rules R] [--seed S]\n"
-            "                    [--resign-threshold P] [--analysis-visits N] [--lcb K]\n\n"
+            "                    [--resign-threshold P] [--analysis-visits N] [--lcb K]\n"
+            "                    [--set KEY=VALUE[,KEY=VALUE...]]\n\n"
             "Speaks GTP (version 2) on stdin/stdout and searches with PUCT tree search:\n"
             "over a KataGo net (.bin.gz) with --net, else over rollouts. docs/GTP.md has\n"
             "the details and how to add it to Sabaki, Lizzie or KaTrain.\n"
@@ -59,12 +61,16 @@ static void s_usage(FILE *out)
             "  --analysis-visits N  analysis stops searching there (default 1000000)\n"
             "  --lcb K           play the move with the best lower confidence bound, K\n"
             "                    standard errors below its value (KataGo plays with 5),\n"
-            "                    not the most visited (default 0: the most visited)\n");
+            "                    not the most visited (default 0: the most visited)\n"
+            "  --set K=V,...     KataGo's search settings by its names, as in its config\n"
+            "                    (e.g. subtreeValueBiasFactor=0,useLcbForSelection=true);\n"
+            "                    the analysis engine's list (docs/ANALYSIS_PROTOCOL.md)\n"
+            "                    less the budget and threads, which have options here\n");
 }
 
 typedef struct s_opts {
     const char *net, *rules, *backend;
-    const char *visits, *threads, *time, *seed, *resign, *analysis, *lcb;
+    const char *visits, *threads, *time, *seed, *resign, *analysis, *lcb, *set;
 } s_opts_t;
 
 /* 0, 1 for --help, -1 for a usage error (printed). */
@@ -83,7 +89,8 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
                           : !strcmp(a, "--seed") ? &o->seed
                           : !strcmp(a, "--resign-threshold") ? &o->resign
                           : !strcmp(a, "--analysis-visits") ? &o->analysis
-                          : !strcmp(a, "--lcb") ? &o->lcb : NULL;
+                          : !strcmp(a, "--lcb") ? &o->lcb
+                          : !strcmp(a, "--set") ? &o->set : NULL;
         if (!slot) {
             fprintf(stderr, "hyeongse gtp: unknown option %s\n", a);
             return -1;
@@ -110,6 +117,43 @@ static int s_real(const char *opt, const char *text, double lo, double hi, doubl
     return 0;
 }
 
+/* --set's KEY=VALUE pairs (KataGo's names, hs_analysis_setting) into
+ * search; -1 (printed) on a bad pair. The budget, the threads and the
+ * analysis engine's history switch are not taken: options or GTP say those. */
+static int s_settings(const char *text, hs_mcts_config_t *search)
+{
+    static const char *const refused[] = { "maxVisits", "maxPlayouts", "maxTime",
+                                           "numSearchThreads", "numSearchThreadsPerAnalysisThread",
+                                           "ignorePreRootHistory", NULL };
+    char *copy = strdup(text), *save = NULL;
+    int rc = copy ? 0 : -1;
+    for (char *p = copy ? strtok_r(copy, ",", &save) : NULL; p && !rc; p = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(p, '=');
+        if (eq)
+            *eq = '\0';
+        bool known = false, ignored;
+        for (int i = 0; refused[i]; i++)
+            known |= !strcmp(p, refused[i]);
+        if (known) {
+            fprintf(stderr, "hyeongse gtp: --set %s: use --visits, --time or --threads\n", p);
+            rc = -1;
+        } else if (!eq) {
+            fprintf(stderr, "hyeongse gtp: --set: expected KEY=VALUE, not '%s'\n", p);
+            rc = -1;
+        } else if ((rc = hs_analysis_setting(p, eq + 1, search, &ignored)) != 1) {
+            if (rc)
+                fprintf(stderr, "hyeongse gtp: --set: bad value '%s' for %s\n", eq + 1, p);
+            else
+                fprintf(stderr, "hyeongse gtp: --set: no search setting named %s\n", p);
+            rc = -1;
+        } else {
+            rc = 0;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
 /* The numeric options into cfg and *threads; -1 (printed) on a bad one. */
 static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
 {
@@ -125,7 +169,8 @@ static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
                                     &cfg->analysis_visits)) ||
         (o->time && s_real("--time", o->time, 0, 1e6, &cfg->move_time)) ||
         (o->resign && s_real("--resign-threshold", o->resign, 0, 1, &cfg->resign_threshold)) ||
-        (o->lcb && s_real("--lcb", o->lcb, 0, 100, &cfg->search.lcb_stdevs)))
+        (o->lcb && s_real("--lcb", o->lcb, 0, 100, &cfg->search.lcb_stdevs)) ||
+        (o->set && s_settings(o->set, &cfg->search)))
         return -1;
     cfg->search.max_visits = visits;
     cfg->search.threads = *threads;

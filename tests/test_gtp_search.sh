@@ -181,13 +181,22 @@ check "minmoves: the reports parse" "$(parse 2 kata 9)" ok
 
 # --- options ----------------------------------------------------------------
 for bad in "--visits 0" "--visits x" "--threads 0" "--time -1" "--resign-threshold 2" \
-           "--seed -3" "--analysis-visits 0" "--lcb -1" "--lcb x" "--bogus 1"; do
+           "--seed -3" "--analysis-visits 0" "--lcb -1" "--lcb x" "--bogus 1" \
+           "--set bogus=1" "--set lcbStdevs=x" "--set maxVisits=3" \
+           "--set subtreeValueBiasFactor=2" "--set cpuctExploration"; do
     # shellcheck disable=SC2086 # the option and its value are two words
     "$bin" gtp $bad </dev/null >/dev/null 2>&1
     check "usage error: $bad" "$?" 2
 done
 printf '%s\n' 'boardsize 9' 'genmove b' | "$bin" gtp --visits 50 --lcb 5 --seed 1 > "$tmp/lcb" 2>/dev/null
 check "--lcb 5: genmove plays a move" "$(grep -c '^= [A-HJ][1-9]$' "$tmp/lcb")" 1
+# --set: KataGo's names reach the search (one thread and a seed repeat exactly)
+ga() { printf '%s\n' 'boardsize 9' 'kata-genmove_analyze b' | "$bin" gtp --visits 60 --seed 1 "$@" 2>/dev/null; }
+check "--set: kata-genmove_analyze plays" "$(ga --set useLcbForSelection=true | grep -c '^play ')" 1
+check "--set useLcbForSelection=true plays as --lcb 5" "$(ga --set useLcbForSelection=true | md5sum)" \
+    "$(ga --lcb 5 | md5sum)"
+check "--set cpuctExploration=20 searches otherwise" \
+    "$(test "$(ga --set cpuctExploration=20,fpuReductionMax=0 | md5sum)" != "$(ga | md5sum)" && echo differs)" differs
 "$bin" gtp --help > "$tmp/help"
 check "--help names the search options" "$(grep -o -- '--visits\|--threads\|--seed\|--time\|--resign-threshold' "$tmp/help" | sort -u | wc -l)" 5
 exit $fail
