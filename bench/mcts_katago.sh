@@ -14,6 +14,8 @@
 #   BUILD      a Release build of hyeongse (default build-release)
 #   HS_NET     the net (default ../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz)
 #   HS_NN_BACKEND  our backend (default: the fastest built)
+#   HS_GTP_ARGS    more options for our engine, e.g. "--lcb 5" or "--set
+#              subtreeValueBiasFactor=0" to measure one search term's share
 #   VISITS     visits a move (default 200)
 #   SIZE, KOMI the match's board and komi (default 19 and 7.5; the issue's goal
 #              is on 19x19: a 9x9 match is a quicker reading of the search
@@ -84,12 +86,12 @@ resignConsecTurns = 3
 nnRandomize = true
 EOF
 
-ours="env OMP_NUM_THREADS=$threads $hs gtp --net $net --visits $visits --threads $threads --rules chinese ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND}"
+ours="env OMP_NUM_THREADS=$threads $hs gtp --net $net --visits $visits --threads $threads --rules chinese ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND} ${HS_GTP_ARGS:-}"
 theirs="$katago gtp -model $net -config $cfg"
 gnugo=$(command -v gnugo || { [ -x /usr/games/gnugo ] && echo /usr/games/gnugo; } || true)
 
 echo "== $(date -u +%FT%TZ) hyeongse $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo '?') vs $("$katago" version 2>/dev/null | head -1)"
-echo "   net $net, $visits visits, $threads threads, $(nproc) cores"
+echo "   net $net, $visits visits, $threads threads, $(nproc) cores${HS_GTP_ARGS:+, ours with $HS_GTP_ARGS}"
 echo
 if [ "${SPEED:-1}" != 0 ]; then
     echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")"
