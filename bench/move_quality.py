@@ -65,7 +65,8 @@ def sgf_mainline(path):
         if keep:
             out.append(ch)
     main = "".join(out)
-    if re.search(r"\b(AB|AW|HA)\s*\[", main):
+    ha = re.search(r"\bHA\s*\[\s*(\d+)", main)
+    if re.search(r"\b(AB|AW)\s*\[", main) or (ha and int(ha.group(1)) >= 2):
         return None
     m = re.search(r"SZ\s*\[(\d+)\]", main)
     size = int(m.group(1)) if m else 19
