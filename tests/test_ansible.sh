@@ -99,8 +99,8 @@ check "B: the broker's public key, as the worker got it" "$(cat "$prefix/keys/se
 # Z85 keys hold regex characters (* + ^ ...): fixed-string matches.
 wkey=$(awk '{print $1; exit}' "$prefix/keys/worker.pub" 2>/dev/null)
 okey=$(awk '{print $1; exit}' "$prefix/controller/operator.pub" 2>/dev/null)
-check "B: the worker's key in the broker's worker list" "$(grep -cxF "$wkey localhost" "$prefix/etc/workers.list")" 1
-check "B: the operator's key in the broker's admin list" "$(grep -cxF "$okey operator" "$prefix/etc/admins.list")" 1
+check "B: the worker's key in the broker's worker list" "$(grep -cxF -e "$wkey localhost" "$prefix/etc/workers.list")" 1
+check "B: the operator's key in the broker's admin list" "$(grep -cxF -e "$okey operator" "$prefix/etc/admins.list")" 1
 check "B: the operator's secret key is its owner's only" "$(stat -c %a "$prefix/controller/operator.key" 2>/dev/null)" 600
 
 # ---- C: idempotent; a changed option restarts -------------------------------------
