@@ -479,12 +479,12 @@ def summary(a, recs):
 
 # -- speed probe -----------------------------------------------------------
 
-def mainline_colors(path):
-    """Colours of the main line's moves, in order (B/W), from a plain SGF record."""
+def mainline(path):
+    """The text of a plain SGF record's main line (its first variation everywhere)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
-    # The main line is the first variation everywhere: drop every later
-    # variation (text after a ')' that closes a branch is its sibling).
+    # Drop every later variation: text after a ')' that closes a branch is
+    # its sibling.
     depth, keep, out = 0, True, []
     for ch in text:
         if ch == "(":
@@ -495,7 +495,12 @@ def mainline_colors(path):
                 keep = False       # the first branch ended: the rest is siblings
         if keep:
             out.append(ch)
-    return re.findall(r";\s*([BW])\s*\[", "".join(out))
+    return "".join(out)
+
+
+def mainline_colors(path):
+    """Colours of the main line's moves, in order (B/W), from a plain SGF record."""
+    return re.findall(r";\s*([BW])\s*\[", mainline(path))
 
 
 def speed(args):

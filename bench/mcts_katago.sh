@@ -70,21 +70,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 cfg=$out/katago-gtp.cfg
-cat > "$cfg" <<EOF
-# Written by bench/mcts_katago.sh.
-logFile = /dev/null
-logToStderr = true
-logSearchInfo = true
-logAllGTPCommunication = false
-rules = chinese
-maxVisits = $visits
-numSearchThreads = $threads
-ponderingEnabled = false
-allowResignation = true
-resignThreshold = -0.90
-resignConsecTurns = 3
-nnRandomize = true
-EOF
+"$here/katago_gtp_cfg.sh" "$cfg" "$visits" "$threads" true true
 
 ours="env OMP_NUM_THREADS=$threads $hs gtp --net $net --visits $visits --threads $threads --rules chinese ${HS_NN_BACKEND:+--backend $HS_NN_BACKEND} ${HS_GTP_ARGS:-}"
 theirs="$katago gtp -model $net -config $cfg"

@@ -46,25 +46,13 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gtp_match import COLS, Engine, EngineError, write_atomic  # noqa: E402
+from gtp_match import COLS, Engine, EngineError, mainline, write_atomic  # noqa: E402
 
 
 def sgf_mainline(path):
     """(size, [(colour, gtp move)]) of a plain SGF's main line; None when it
     has setup stones or a handicap (the position is then not a game's)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
-    depth, keep, out = 0, True, []
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth >= 1:
-                keep = False
-        if keep:
-            out.append(ch)
-    main = "".join(out)
+    main = mainline(path)
     ha = re.search(r"\bHA\s*\[\s*(\d+)", main)
     if re.search(r"\b(AB|AW)\s*\[", main) or (ha and int(ha.group(1)) >= 2):
         return None

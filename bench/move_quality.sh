@@ -40,20 +40,7 @@ name=${NAME:-hyeongse-$commit${HS_GTP_ARGS:+ $HS_GTP_ARGS}}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-cat > "$out/katago-gtp.cfg" <<EOF
-# Written by bench/move_quality.sh: KataGo's genmove at the same visits as ours.
-logFile = /dev/null
-logToStderr = false
-logSearchInfo = false
-logAllGTPCommunication = false
-rules = chinese
-maxVisits = $visits
-numSearchThreads = $threads
-ponderingEnabled = false
-allowResignation = false
-resignThreshold = -0.90
-resignConsecTurns = 3
-EOF
+"$here/katago_gtp_cfg.sh" "$out/katago-gtp.cfg" "$visits" "$threads"
 cat > "$out/katago-oracle.cfg" <<EOF
 # Written by bench/move_quality.sh: the oracle (KataGo's analysis engine).
 logFile = /dev/null
