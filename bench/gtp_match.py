@@ -383,6 +383,12 @@ class Match:
 
     def run(self):
         a = self.a
+
+        def same_params(p):
+            # Spacing in an engine's command line is not a parameter: an
+            # empty optional argument of the bench script leaves two spaces.
+            return {k: (shlex.split(v) if k in ("a", "b") else v) for k, v in p.items()}
+
         os.makedirs(a.out, exist_ok=True)
         params = {k: getattr(a, k) for k in ("a", "b", "name_a", "name_b", "size", "komi", "rules",
                                              "max_moves", "scorer")}
@@ -390,7 +396,7 @@ class Match:
         if os.path.exists(mpath):
             with open(mpath) as f:
                 old = json.load(f)
-            if old != params:
+            if same_params(old) != same_params(params):
                 sys.exit(f"gtp_match: {a.out} holds a match with other parameters ({mpath}); "
                          "use another --out")
         else:
