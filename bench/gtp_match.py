@@ -221,6 +221,14 @@ def sgf_escape(s):
     return s.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def match_params(p):
+    """A match's parameters as compared on resume: spacing in a command line
+    (engines, scorer) is not a parameter, since an empty optional argument of
+    a bench script leaves two spaces."""
+    return {k: (shlex.split(v) if k in ("a", "b", "scorer") and isinstance(v, str) else v)
+            for k, v in p.items()}
+
+
 class Match:
     def __init__(self, args):
         self.a = args
@@ -384,11 +392,6 @@ class Match:
     def run(self):
         a = self.a
 
-        def same_params(p):
-            # Spacing in an engine's command line is not a parameter: an
-            # empty optional argument of the bench script leaves two spaces.
-            return {k: (shlex.split(v) if k in ("a", "b") else v) for k, v in p.items()}
-
         os.makedirs(a.out, exist_ok=True)
         params = {k: getattr(a, k) for k in ("a", "b", "name_a", "name_b", "size", "komi", "rules",
                                              "max_moves", "scorer")}
@@ -396,7 +399,7 @@ class Match:
         if os.path.exists(mpath):
             with open(mpath) as f:
                 old = json.load(f)
-            if same_params(old) != same_params(params):
+            if match_params(old) != match_params(params):
                 sys.exit(f"gtp_match: {a.out} holds a match with other parameters ({mpath}); "
                          "use another --out")
         else:
