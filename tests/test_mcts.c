@@ -45,7 +45,7 @@ static int toy_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *ou
         double margin = hs_score_tromp_taylor(b, pos[i].komi);
         double s = pos[i].to_move == HS_BLACK ? 1 : -1;
         out[i].value = (float)tanh(s * margin / 4.0);
-        out[i].score = (float)(s * margin);
+        out[i].score = out[i].score_mean = (float)(s * margin);
         out[i].score_stdev = 1.0f;
         uint8_t owner[HS_BOARD_MAX_POINTS];
         hs_score_ownership(b, NULL, owner);
@@ -409,7 +409,7 @@ static int amaf_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *o
 {
     int rc = toy_eval(ctx, pos, n, out, err);
     for (int i = 0; !rc && i < n; i++) {
-        out[i].value = out[i].score = 0;
+        out[i].value = out[i].score = out[i].score_mean = 0;
         out[i].has_amaf = 1;
         out[i].amaf_playouts = 1;
         memset(out[i].amaf_n, 0, sizeof out[i].amaf_n);
@@ -490,6 +490,26 @@ static void test_utility_terms(void)
     HS_CHECK(fabs(hs__mcts_explore_factor(m, &n) - 0.63373) < 1e-4);
     n.visits = 1;          /* one visit: the prior alone */
     HS_CHECK(fabs(hs__mcts_explore_factor(m, &n) - 1.0) < 1e-12);
+
+    /* The score terms read the expected final score (score_mean) with its
+     * spread, not the lead; the static one at 2 x the side, centre 0. */
+    static hs_mcts_eval_t ev;
+    ev.value = 0.25f, ev.score = 10, ev.score_mean = 2, ev.score_stdev = 5;
+    m->size = 9;
+    m->root_nn.to_move = HS_WHITE;
+    m->have_center = false;
+    double stat = 0.1 * brute_score_value(2, 5, 0, 18);
+    HS_CHECK(fabs(hs__mcts_utility(m, &ev, -1) - (0.25 + stat)) < 1e-4);
+    hs__mcts_set_center(m, &ev);   /* White to move, 2 ahead: Black's -2, 0.8 of it */
+    HS_CHECK(m->have_center && fabs(m->score_center + 1.6) < 1e-6);
+    double dyn = 0.3 * -brute_score_value(-2, 5, -1.6, 0.75 * 9);
+    HS_CHECK(fabs(hs__mcts_utility(m, &ev, -1) - (0.25 + stat + dyn)) < 1e-4);
+    ev.score_mean = 100;           /* far ahead: the centre stays within 6.75 of -100 */
+    hs__mcts_set_center(m, &ev);
+    HS_CHECK(fabs(m->score_center + 93.25) < 1e-6);
+    m->estimates = false;          /* rollouts: the plain atan of the lead at 20 x 9/19 */
+    HS_CHECK(fabs(hs__mcts_utility(m, &ev, -1) -
+                  (0.25 + 0.1 * (2 / M_PI) * atan(10 / (20.0 * 9 / 19)))) < 1e-6);
     hs_mcts_free(&m);
 }
 

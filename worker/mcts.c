@@ -525,7 +525,7 @@ static void s_score_terminal(const hs_mcts_t *m, const hs_nn_pos_t *nn, hs_mcts_
     double margin = hs_score_tromp_taylor(nn->board, hs_nn_white_komi(nn));
     double s = nn->to_move == HS_BLACK ? 1 : -1;
     out->value = (float)(margin > 0 ? s : margin < 0 ? -s : 0);
-    out->score = (float)(s * margin);
+    out->score = out->score_mean = (float)(s * margin);
     out->score_stdev = 0;
     out->has_amaf = 0;
     uint8_t owner[HS_BOARD_MAX_POINTS];
@@ -606,6 +606,7 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         leaf->raw_score = -ev->score;
         leaf->raw_util = (float)-u;
         leaf->raw_score_sq = (float)sq;
+        leaf->raw_score_mean = -ev->score_mean;
         if (L->depth == 0 && m->began && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
             hs__mcts_apply_noise(m);
         if (leaf->svb_key && hs__mcts_svb_on(m))
@@ -623,6 +624,7 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         n->value_sum += sign * ev->value;
         n->score_sum += sign * ev->score;
         n->score_sq_sum += sq;
+        n->score_mean_sum += sign * ev->score_mean;
         if (recompute && n->expanded && !n->terminal && d < L->depth)
             hs__mcts_recompute(m, n);
         if (n->own)

@@ -75,7 +75,11 @@ typedef struct hs_mcts_eval {
     float policy[HS_MCTS_MAX_MOVES];
     float value;          /* expected result in [-1, 1]: win 1, loss -1, jigo 0 */
     float score;          /* expected lead in points, komi included */
-    float score_stdev;    /* its spread (>= 0; 0 where unknown) */
+    /* expected final score in points (KataGo's self-play score mean, which
+     * its utility reads; the lead says how far ahead the mover is against an
+     * equal opponent, this what self-play would end at); rollouts: = score */
+    float score_mean;
+    float score_stdev;    /* spread of the final score (>= 0; 0 where unknown) */
     float ownership[HS_MCTS_MAX_AREA];   /* +1 = the side to move's, in [-1, 1] */
     /* "All moves as first" statistics of playout evaluators, for RAVE (the
      * search clears has_amaf before each call; the net leaves it 0). Over
@@ -141,14 +145,18 @@ typedef struct hs_mcts_config {
     double fpu_reduction;
     /* Utility = value + score_utility * (2/pi) * atan(score / score_scale):
      * a small pull towards a bigger lead (KataGo's static score utility),
-     * which keeps play sensible when the game is decided. */
+     * which keeps play sensible when the game is decided. With estimates
+     * (the net) it is KataGo's form instead: the expectation of (2/pi) *
+     * atan(s / (2 * size)) over the final score's spread, s the evaluator's
+     * score_mean (score_scale unused). */
     double score_utility;
     double score_scale;
     /* KataGo's search terms, for evaluators that give estimates (the net),
      * with KataGo's defaults; each 0 turns its term off:
-     * - dynamic score utility: + dyn_score_utility * E[(2/pi) atan((score -
-     *   c) / (dyn_score_scale * size))] over the leaf's score spread, where c
-     *   is 0.8 x the root's expected score (Black's view) when the search
+     * - dynamic score utility: + dyn_score_utility * E[(2/pi) atan((s -
+     *   c) / (dyn_score_scale * size))] over the leaf's score spread, s its
+     *   score_mean, where c is 0.8 x the root's expected final score
+     *   (Black's view; within dyn_score_scale * size of it) when the search
      *   begins: a pull towards a bigger lead around the current one, which
      *   the win rate alone stops giving once it nears 0 or 1
      *   (dynamicScoreUtilityFactor 0.3, dynamicScoreCenterScale 0.75);
@@ -219,7 +227,7 @@ typedef struct hs_mcts_config {
 
 /* Defaults for analysis: cpuct 1.1, net_cpuct 1.0, net_cpuct_log 0.45,
  * net_cpuct_base 500, fpu_reduction 0.2, score_utility 0.1,
- * score_scale 20 (points; for 19x19, scaled by size/19), dyn_score_utility
+ * score_scale 20 (points; for 19x19, scaled by size/19; rollouts only), dyn_score_utility
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
  * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no

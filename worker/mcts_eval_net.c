@@ -44,6 +44,7 @@ static void s_convert(const hs_nn_output_t *o, hs_color_t to_move, hs_mcts_eval_
     /* no_result is neither a win nor a loss: it counts 0, as in KataGo. */
     e->value = sign * (o->white_win - o->white_loss);
     e->score = sign * o->white_lead;
+    e->score_mean = sign * o->white_score_selfplay;
     /* The variance is the same from both sides; clamp the rounding below 0. */
     float var = o->white_score_selfplay_sq - o->white_score_selfplay * o->white_score_selfplay;
     e->score_stdev = var > 0.0f ? sqrtf(var) : 0.0f;

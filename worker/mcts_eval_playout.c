@@ -450,7 +450,7 @@ void hs__mcts_rollout_leaf(const hs_nn_pos_t *pos, int playouts, int self_atari_
     out->amaf_playouts = (float)playouts;
     const double inv = playouts > 0 ? 1.0 / playouts : 0.0;
     out->value = (float)(value * inv);
-    out->score = (float)(sum * inv);
+    out->score = out->score_mean = (float)(sum * inv);
     double var = sum_sq * inv - (sum * inv) * (sum * inv);
     out->score_stdev = var > 0.0 ? (float)sqrt(var) : 0.0f;
     for (int i = 0; i < area; i++)

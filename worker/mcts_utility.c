@@ -42,37 +42,50 @@ double hs__mcts_score_value(double mean, double stdev, double center, double sca
     return (2.0 / M_PI) * sum;
 }
 
+/* KataGo's static score utility is an expectation at a scale of 2 x the
+ * board's side (38 points on 19x19), fixed in its code. */
+#define S_STATIC_SCALE 2.0
+
 double hs__mcts_utility(const hs_mcts_t *m, const hs_mcts_eval_t *ev, double to_black)
 {
     const hs_mcts_config_t *c = &m->cfg;
-    double u = ev->value + c->score_utility * (2.0 / M_PI) *
+    if (!m->estimates)   /* one playout's outcome: the plain pull towards a bigger lead */
+        return ev->value + c->score_utility * (2.0 / M_PI) *
                                atan(ev->score / (c->score_scale * m->size / 19.0));
-    if (m->estimates && c->dyn_score_utility > 0 && m->have_center) {
-        double black = hs__mcts_score_value(to_black * ev->score, ev->score_stdev,
+    /* The net: KataGo's terms read the expected final score (the self-play
+     * score mean, not the lead) and its spread. Reading the lead, as this
+     * search did up to mcts@4, its trees parted from KataGo's on the same
+     * evaluations (bench notes in docs/MCTS.md). */
+    double u = ev->value + c->score_utility * hs__mcts_score_value(ev->score_mean, ev->score_stdev,
+                                                                   0, S_STATIC_SCALE * m->size);
+    if (c->dyn_score_utility > 0 && m->have_center) {
+        double black = hs__mcts_score_value(to_black * ev->score_mean, ev->score_stdev,
                                             m->score_center, c->dyn_score_scale * m->size);
         u += c->dyn_score_utility * to_black * black;
     }
     return u;
 }
 
-/* KataGo: the centre is 0.8 of the expected score, so that a player far
- * ahead still values a bigger lead a little and does not give points back. */
+/* KataGo: the centre is 0.8 of the expected final score, so that a player
+ * far ahead still values a bigger lead a little and does not give points
+ * back; and never further from it than the dynamic term's scale. */
 #define S_CENTER_KEEP 0.8
 
 void hs__mcts_set_center(hs_mcts_t *m, const hs_mcts_eval_t *root_ev)
 {
-    double black_lead;
+    double black;
     const hs__mcts_node_t *r = m->root;
     if (root_ev) {
-        black_lead = (m->root_nn.to_move == HS_BLACK ? 1 : -1) * root_ev->score;
+        black = (m->root_nn.to_move == HS_BLACK ? 1 : -1) * root_ev->score_mean;
     } else if (r && r->visits > 0) {
         /* the root's sums are its mover's, the side that is not to move */
-        black_lead = (m->root_nn.to_move == HS_BLACK ? -1 : 1) * r->score_sum / r->visits;
+        black = (m->root_nn.to_move == HS_BLACK ? -1 : 1) * r->score_mean_sum / r->visits;
     } else {
         m->have_center = false;   /* the root's first evaluation will set it */
         return;
     }
-    m->score_center = S_CENTER_KEEP * black_lead;
+    double cap = m->cfg.dyn_score_scale * m->size, c = S_CENTER_KEEP * black;
+    m->score_center = c > black + cap ? black + cap : c < black - cap ? black - cap : c;
     m->have_center = true;
 }
 

@@ -117,6 +117,7 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
      * utility change sign, the squares do not */
     double u = s_own_util(m, n, ch, k, total, orig), u_sq = u * u;
     double v = n->raw_value, s = n->raw_score, s_sq = n->raw_score_sq, w = 1.0;
+    double s_mean = n->raw_score_mean;
     for (int i = 0; i < k; i++) {
         const hs__mcts_node_t *c = ch[i].node;
         double f = ch[i].weight / c->visits;
@@ -125,6 +126,7 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
         v -= f * c->value_sum;
         s -= f * c->score_sum;
         s_sq += f * c->score_sq_sum;
+        s_mean -= f * c->score_mean_sum;
         w += ch[i].weight;
     }
     double scale = n->visits / w;
@@ -133,5 +135,6 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
     n->value_sum = v * scale;
     n->score_sum = s * scale;
     n->score_sq_sum = s_sq * scale;
+    n->score_mean_sum = s_mean * scale;
     n->weight = w;
 }
