@@ -47,7 +47,7 @@ static void s_usage(FILE *out)
             "  --max-active N    searches stepped together (default: batch / threads)\n"
             "  --eval-threads N  rollout threads, or the cpu backend's (0 = every core)\n\n"
             "KataGo's command line also works: -model FILE (= --net), -config FILE (its\n"
-            "analysis .cfg: maxVisits, numSearchThreads[PerAnalysisThread], nnMaxBatchSize,\n"
+            "analysis .cfg: maxVisits, numSearchThreads[PerAnalysisThread], nnMaxBatchSize, nnRandomize,\n"
             "reportAnalysisWinratesAs, warnUnusedFields, maxPlayouts, maxTime,\n"
             "cpuctExploration, cpuctExplorationLog, cpuctExplorationBase,\n"
             "fpuReductionMax, rootFpuReductionMax,\n"
@@ -127,6 +127,12 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
 /* ------------------------------------------------------------------ */
 /* KataGo's config file and -override-config                           */
 
+/* What the file says about the evaluator rather than the searches. */
+typedef struct s_file {
+    int batch;             /* nnMaxBatchSize, 0 = not given */
+    bool fixed_symmetry;   /* nnRandomize = false */
+} s_file_t;
+
 static bool s_int_value(const char *v, int lo, int hi, int *out)
 {
     char *end;
@@ -138,13 +144,17 @@ static bool s_int_value(const char *v, int lo, int hi, int *out)
 }
 
 /* One key = value; false when a key we read has a value we cannot use. */
-static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, int *batch)
+static bool s_setting(const char *k, const char *v, hs_analysis_config_t *cfg, s_file_t *f)
 {
     int rc = hs_analysis_setting(k, v, &cfg->search, &cfg->ignore_pre_root_history);
     if (rc)
         return rc > 0;
     if (!strcmp(k, "nnMaxBatchSize"))
-        return s_int_value(v, 1, 4096, batch);
+        return s_int_value(v, 1, 4096, &f->batch);
+    if (!strcmp(k, "nnRandomize")) {   /* false: every evaluation at symmetry 0 */
+        f->fixed_symmetry = !strcasecmp(v, "false");
+        return !strcasecmp(v, "true") || !strcasecmp(v, "false");
+    }
     if (!strcmp(k, "warnUnusedFields")) {
         cfg->warn_unused_fields = !strcasecmp(v, "true");
         return !strcasecmp(v, "true") || !strcasecmp(v, "false");
@@ -169,7 +179,7 @@ static char *s_trim(char *s)
 }
 
 /* "key = value" (a "# comment" already cut); where names the source. */
-static int s_pair(char *line, const char *where, hs_analysis_config_t *cfg, int *batch)
+static int s_pair(char *line, const char *where, hs_analysis_config_t *cfg, s_file_t *f)
 {
     char *eq = strchr(line, '=');
     if (!eq) {
@@ -179,14 +189,14 @@ static int s_pair(char *line, const char *where, hs_analysis_config_t *cfg, int 
     }
     *eq = '\0';
     char *k = s_trim(line), *v = s_trim(eq + 1);
-    if (!s_setting(k, v, cfg, batch)) {
+    if (!s_setting(k, v, cfg, f)) {
         fprintf(stderr, "hyeongse analysis: %s: bad value '%s' for %s\n", where, v, k);
         return -1;
     }
     return 0;
 }
 
-static int s_config_file(const char *path, hs_analysis_config_t *cfg, int *batch)
+static int s_config_file(const char *path, hs_analysis_config_t *cfg, s_file_t *file)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -200,20 +210,20 @@ static int s_config_file(const char *path, hs_analysis_config_t *cfg, int *batch
         if (hash)
             *hash = '\0';
         snprintf(where, sizeof where, "%s:%d", path, no);
-        rc = s_pair(line, where, cfg, batch);
+        rc = s_pair(line, where, cfg, file);
     }
     fclose(f);
     return rc;
 }
 
-static int s_overrides(const char *text, hs_analysis_config_t *cfg, int *batch)
+static int s_overrides(const char *text, hs_analysis_config_t *cfg, s_file_t *f)
 {
     char *copy = strdup(text), *save = NULL;
     if (!copy)
         return -1;
     int rc = 0;
     for (char *p = strtok_r(copy, ",", &save); p && !rc; p = strtok_r(NULL, ",", &save))
-        rc = s_pair(p, "-override-config", cfg, batch);
+        rc = s_pair(p, "-override-config", cfg, f);
     free(copy);
     return rc;
 }
@@ -284,9 +294,9 @@ int hs_cmd_analysis(int argc, char **argv)
     }
     hs_analysis_config_t cfg;
     hs_analysis_config_default(&cfg);
-    int batch = 0;
-    if ((o.config && s_config_file(o.config, &cfg, &batch))
-        || (o.overrides && s_overrides(o.overrides, &cfg, &batch))
+    s_file_t file = { 0 };
+    if ((o.config && s_config_file(o.config, &cfg, &file))
+        || (o.overrides && s_overrides(o.overrides, &cfg, &file))
         || s_report_as(o.report_as, &cfg.report_as))
         return 2;
     if (o.threads)
@@ -294,14 +304,15 @@ int hs_cmd_analysis(int argc, char **argv)
     if (o.visits)
         cfg.search.max_visits = o.visits;
     if (!o.batch)
-        o.batch = batch;
+        o.batch = file.batch;
     cfg.search.seed = (uint64_t)o.seed;
     cfg.max_active = o.max_active;
     cfg.quit_without_waiting = o.quit_without_waiting;
     hs_error_t err;
     hs_error_clear(&err);
     s_eval_t x = { 0 };
-    if (s_make_eval(&o, &x, &err)) {
+    if (s_make_eval(&o, &x, &err) ||
+        (file.fixed_symmetry && x.nn && hs_mcts_net_evaluator_fix_symmetry(&x.ev, 0, &err))) {
         fprintf(stderr, "hyeongse analysis: %s\n", err.msg);
         s_free_eval(&x);
         return 1;

@@ -74,7 +74,7 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
     s_key_num(f, "winrate", s_wr(v, mi->winrate));
     s_key_num(f, "scoreMean", lead);
     s_key_num(f, "scoreLead", lead);
-    s_key_num(f, "scoreSelfplay", lead);
+    s_key_num(f, "scoreSelfplay", mi->score_selfplay * v.sign);
     s_key_num(f, "scoreStdev", mi->score_stdev);
     s_key_num(f, "prior", mi->prior);
     s_key_num(f, "utility", mi->utility * v.mover * v.sign);
@@ -96,7 +96,7 @@ static void s_root_info(FILE *f, const hs_mcts_result_t *r, const hs_board_t *b,
     fprintf(f, ",\"rootInfo\":{\"visits\":%d", r->visits);
     s_key_num(f, "winrate", s_wr(v, r->winrate));
     s_key_num(f, "scoreLead", r->score_lead * v.sign);
-    s_key_num(f, "scoreSelfplay", r->score_lead * v.sign);
+    s_key_num(f, "scoreSelfplay", r->score_selfplay * v.sign);
     s_key_num(f, "scoreStdev", r->score_stdev);
     s_key_num(f, "utility", r->utility * v.mover * v.sign);
     s_key_num(f, "rawWinrate", s_wr(v, r->raw_winrate));

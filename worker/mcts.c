@@ -597,7 +597,9 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
     if (L->depth == 0 && !m->have_center)
         hs__mcts_set_center(m, ev);
     double u = hs__mcts_utility(m, ev, to_black);
-    double sq = (double)ev->score * ev->score + (double)ev->score_stdev * ev->score_stdev;
+    /* the final score's second moment, around its mean (KataGo's scoreStdev) */
+    double sq = (double)ev->score_mean * ev->score_mean +
+                (double)ev->score_stdev * ev->score_stdev;
     if (!leaf->expanded && !leaf->terminal) {
         int rc = s_expand(m, leaf, ev);
         if (rc)

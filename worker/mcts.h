@@ -242,7 +242,8 @@ typedef struct hs_mcts_move_info {
     int visits;
     float winrate;        /* Black's, averaged over the move's subtree */
     float score_lead;     /* Black's */
-    float score_stdev;
+    float score_selfplay; /* Black's expected final score (evaluators' score_mean) */
+    float score_stdev;    /* spread of the final score */
     float prior;          /* the evaluator's prior (before noise) */
     float utility;        /* the mover's utility, as selection used it */
     float lcb;            /* the mover's win rate lower confidence bound */
@@ -262,6 +263,7 @@ typedef struct hs_mcts_result {
     double seconds;       /* wall time of the last search */
     float winrate;        /* Black's winning probability, tree average */
     float score_lead;     /* Black's lead, tree average */
+    float score_selfplay; /* Black's expected final score, tree average */
     float score_stdev;    /* spread of the final score over the tree */
     float utility;        /* the side to move's */
     float raw_winrate;    /* the evaluator's at the root (Black's) */

@@ -48,6 +48,13 @@
 int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_evaluator_t *out,
                                  hs_error_t *err);
 
+/* Evaluates every leaf at symmetry sym (0..7) from now on, or at the drawn
+ * ones again (-1). KataGo's nnRandomize = false is sym 0: with one thread,
+ * both programs then search on the same evaluations, which is how their
+ * trees are compared (bench/mcts_parity.sh). HS_EINVAL: ev is not a net
+ * evaluator, or sym is out of range. */
+int hs_mcts_net_evaluator_fix_symmetry(hs_mcts_evaluator_t *ev, int sym, hs_error_t *err);
+
 typedef struct hs_mcts_rollout_config {
     int playouts;          /* per leaf (default 1) */
     int threads;           /* worker threads for a batch (0 = every core) */

@@ -18,6 +18,7 @@
 typedef struct s_net {
     hs_nn_evaluator_t *nn;       /* borrowed */
     uint64_t seed;
+    int fixed_sym;               /* 0..7, or -1: drawn per leaf */
     int max_batch;
     unsigned char *sym;          /* [max_batch] each leaf's symmetry */
     hs_nn_output_t *out;         /* [max_batch] the net's outputs */
@@ -64,7 +65,9 @@ static int s_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out,
         return hs_error_set(err, HS_EINVAL, "net evaluator: %d leaves (at most %d a call)", n,
                             s->max_batch);
     for (int i = 0; i < n; i++)
-        s->sym[i] = (unsigned char)(hs__mcts_mix(s->seed, hs__mcts_leaf_key(&pos[i])) & 7);
+        s->sym[i] = s->fixed_sym >= 0
+                        ? (unsigned char)s->fixed_sym
+                        : (unsigned char)(hs__mcts_mix(s->seed, hs__mcts_leaf_key(&pos[i])) & 7);
     int rc = hs_nn_evaluate_syms(s->nn, pos, n, s->sym, s->out, err);
     if (rc)
         return rc;
@@ -85,6 +88,7 @@ int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_e
         return hs_error_set(err, HS_ENOMEM, "net evaluator: out of memory");
     s->nn = nn;
     s->seed = seed;
+    s->fixed_sym = -1;
     s->max_batch = mb > 0 ? mb : 1;
     s->sym = malloc((size_t)s->max_batch);
     s->out = malloc((size_t)s->max_batch * sizeof *s->out);
@@ -100,5 +104,15 @@ int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_e
     out->estimates = true;
     out->destroy = s_destroy;
     out->helper_cpu = s_helper_cpu;
+    return 0;
+}
+
+int hs_mcts_net_evaluator_fix_symmetry(hs_mcts_evaluator_t *ev, int sym, hs_error_t *err)
+{
+    if (!ev || ev->eval != s_eval)
+        return hs_error_set(err, HS_EINVAL, "fixing the symmetry: not a net evaluator");
+    if (sym < -1 || sym > 7)
+        return hs_error_set(err, HS_EINVAL, "fixing the symmetry: %d is not -1..7", sym);
+    ((s_net_t *)ev->ctx)->fixed_sym = sym;
     return 0;
 }

@@ -39,7 +39,7 @@ struct hs__mcts_node {
     float raw_value;          /* the evaluator's value here, mover's view */
     float raw_score;          /* likewise */
     float raw_util;           /* the evaluator's utility here, mover's view */
-    float raw_score_sq;       /* its score^2 + stdev^2 */
+    float raw_score_sq;       /* its score_mean^2 + stdev^2 */
     float raw_score_mean;     /* its expected final score (eval score_mean), mover's view */
     double weight;            /* what the node counts for in its parent's average:
                                * visits, or less after noise pruning (mcts_value.c) */
@@ -47,7 +47,7 @@ struct hs__mcts_node {
     double util_sq_sum;       /* of utility^2: the spread that scales exploration */
     double value_sum;
     double score_sum;
-    double score_sq_sum;      /* of score^2 + stdev^2: for the spread */
+    double score_sq_sum;      /* of score_mean^2 + stdev^2: for the spread */
     double score_mean_sum;    /* of the final score: the dynamic score's centre */
     uint64_t svb_key;         /* its subtree value bias entry (mcts_svb.c), 0 = none */
     double svb_delta;         /* what it last added to the entry's sums */

@@ -107,12 +107,14 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     const hs__mcts_node_t *c = e->child;
     hs_color_t mover = m->root_nn.to_move;
     double v = c->value_sum / c->visits, score = c->score_sum / c->visits;
+    double final = c->score_mean_sum / c->visits;
     double w = (1 + v) / 2;
     mi->move = e->move;
     mi->visits = c->visits;
     mi->winrate = (float)((1 + s_black(mover, v)) / 2);
     mi->score_lead = (float)s_black(mover, score);
-    mi->score_stdev = (float)s_spread(c->score_sq_sum, score, c->visits);
+    mi->score_selfplay = (float)s_black(mover, final);
+    mi->score_stdev = (float)s_spread(c->score_sq_sum, final, c->visits);
     mi->prior = s_raw_prior(m, i);
     mi->utility = (float)hs__mcts_q(c);
     mi->lcb = (float)(w - 1.96 * sqrt(w * (1 - w) / c->visits));
@@ -136,9 +138,11 @@ static void s_root_stats(const hs_mcts_t *m, hs_mcts_result_t *out)
     out->visits = r->visits;
     if (r->visits > 0) {
         double v = r->value_sum / r->visits, score = r->score_sum / r->visits;
+        double final = r->score_mean_sum / r->visits;
         out->winrate = (float)((1 + s_black(mover, v)) / 2);
         out->score_lead = (float)s_black(mover, score);
-        out->score_stdev = (float)s_spread(r->score_sq_sum, score, r->visits);
+        out->score_selfplay = (float)s_black(mover, final);
+        out->score_stdev = (float)s_spread(r->score_sq_sum, final, r->visits);
         out->utility = (float)-hs__mcts_q(r);
         out->raw_winrate = (float)((1 + s_black(mover, r->raw_value)) / 2);
         out->raw_score = (float)s_black(mover, r->raw_score);
@@ -173,7 +177,7 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
     out->to_move = m->root_nn.to_move;
     out->visits = out->playouts = out->pv_len = out->num_moves = 0;
     out->winrate = 0.5f;
-    out->score_lead = out->score_stdev = out->utility = out->raw_score = 0;
+    out->score_lead = out->score_selfplay = out->score_stdev = out->utility = out->raw_score = 0;
     out->raw_winrate = 0.5f;
     out->best_move = -1;
     out->seconds = m->began ? hs_clock_now() - m->t_begin : 0;
