@@ -368,6 +368,7 @@ void hs_analysis_config_default(hs_analysis_config_t *cfg)
     hs_mcts_config_default(&cfg->search);
     cfg->report_as = HS_ANALYSIS_BLACK;
     cfg->ignore_pre_root_history = true;
+    cfg->search.wide_root_noise = 0.04;   /* KataGo's analysis engine's default */
     cfg->warn_unused_fields = true;
 }
 

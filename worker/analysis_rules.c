@@ -247,6 +247,8 @@ int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
     for (int i = 0; props[i]; i++)
         if (!strcmp(key, props[i]))
             return s_num(value, 0, 1, prop[i]) ? 1 : -1;
+    if (!strcmp(key, "wideRootNoise"))   /* KataGo's range */
+        return s_num(value, 0, 5, &c->wide_root_noise) ? 1 : -1;
     /* the first three must be > 0 (worker/mcts.h) */
     static const char *const dbls[] = { "cpuctExploration", "dynamicScoreCenterScale",
                                         "cpuctExplorationBase", "maxTime",

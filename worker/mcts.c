@@ -61,7 +61,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         !(c->subtree_bias_free <= 1) ||
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0) || !(c->lcb_stdevs >= 0) ||
-        !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1))
+        !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1) ||
+        !(c->wide_root_noise >= 0) || !(c->wide_root_noise <= 5))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
 }
@@ -368,11 +369,22 @@ static void s_child_stats(const hs_mcts_t *m, const hs__mcts_node_t *c, double f
     }
 }
 
+/* KataGo's wide root noise: a root child's prior flattened and, half of the
+ * time, a bonus of wide x |N(0, 1)| to its value, so that analysis spreads
+ * its visits over more moves. */
+static void s_wide_noise(hs_mcts_t *m, double wide, double *q, double *prior)
+{
+    *prior = pow(*prior, 1.0 / (4.0 * wide + 1.0));
+    if (hs_rng_next(&m->rng) & 1)
+        *q += wide * fabs(hs__mcts_normal(&m->rng));
+}
+
 /* The edge PUCT picks at n (whose side to move is the children's mover), or
  * -1 when none may be picked. Edges are sorted by prior, so among unvisited
  * ones only the first can win (they share the FPU value) unless RAVE gives
- * them values of their own. */
-static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
+ * them values of their own; KataGo also weighs only the unvisited move of
+ * the highest prior, wide root noise or not. */
+static int s_pick(hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
 {
     double visited_prior = 0, child_w = 0;
     for (int i = 0; i < n->num_edges; i++) {
@@ -389,6 +401,7 @@ static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
     double best_v = -1e300;
     bool unvisited_seen = false;
     const bool rave = n->has_amaf && m->cfg.rave_equiv > 0;
+    const double wide = at_root ? m->cfg.wide_root_noise : 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_edge_t *e = &n->edges[i];
         if (at_root && m->banned[e->move])
@@ -406,7 +419,10 @@ static int s_pick(const hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
                 continue;
             unvisited_seen = true;
         }
-        double v = q + explore * e->prior / (1 + w);
+        double prior = e->prior;
+        if (wide > 0)
+            s_wide_noise(m, wide, &q, &prior);
+        double v = q + explore * prior / (1 + w);
         if (v > best_v) {
             best_v = v;
             best = i;

@@ -221,6 +221,12 @@ typedef struct hs_mcts_config {
      * visited. 0 = off (the most visits, as the engine's spec requires). */
     double lcb_stdevs;
     double lcb_min_visit_prop;
+    /* KataGo's wideRootNoise: at the root, each child's prior is flattened to
+     * prior^(1 / (4 w + 1)) and, each time selection weighs it with
+     * probability 1/2, w x |N(0, 1)| is added to its value; spreads an
+     * analysis over more moves (0 = off, the default; the analysis engine
+     * starts at KataGo's 0.04). At most 5. */
+    double wide_root_noise;
     bool allow_pass;      /* pass is searched (true); false only for tests */
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
@@ -231,7 +237,8 @@ typedef struct hs_mcts_config {
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
  * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no
- * noise, temperature 0, threads 1, max_visits 200, allow_pass, seed 0. */
+ * noise, temperature 0, no wide root noise, threads 1, max_visits 200,
+ * allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 /* ------------------------------------------------------------------ */

@@ -124,6 +124,8 @@ void hs__mcts_rave_backup(hs_mcts_t *m, const hs__mcts_leaf_t *L, const hs_mcts_
  * the exploration factor of node n from its utility spread, and the centre
  * of a search that begins. */
 double hs__mcts_utility(const hs_mcts_t *m, const hs_mcts_eval_t *ev, double to_black);
+/* A standard normal variate (mcts_result.c). */
+double hs__mcts_normal(hs_rng_t *rng);
 double hs__mcts_score_value(double mean, double stdev, double center, double scale);
 double hs__mcts_explore_factor(const hs_mcts_t *m, const hs__mcts_node_t *n);
 void hs__mcts_set_center(hs_mcts_t *m, const hs_mcts_eval_t *root_ev);

@@ -234,7 +234,7 @@ int hs_mcts_choose_move(hs_mcts_t *m)
 /* ------------------------------------------------------------------ */
 /* Dirichlet noise                                                     */
 
-static double s_normal(hs_rng_t *rng)
+double hs__mcts_normal(hs_rng_t *rng)
 {
     double u1 = 1.0 - hs_rng_double(rng), u2 = hs_rng_double(rng);
     return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
@@ -249,7 +249,7 @@ static double s_gamma(hs_rng_t *rng, double alpha)
     }
     double d = alpha - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
     for (;;) {
-        double x = s_normal(rng), v = 1 + c * x;
+        double x = hs__mcts_normal(rng), v = 1 + c * x;
         if (v <= 0)
             continue;
         v = v * v * v;
