@@ -20,14 +20,7 @@ positions=${1:-40}
 build=${BUILD:-$here/../build-release}
 out=${2:-$build/bench-out/mcts-parity}
 visits=${VISITS:-200}
-net=${HS_NET:-$(find "$here/../../shared/nets/katago-g170-b6c96" -name 'g170-b6c96-*.bin.gz' 2>/dev/null | sort | head -1)}
-sgf_dir=${SGF_DIR:-$here/../../shared/data/pro19-sample}
-hs=$build/cli/hyeongse
-[ -x "$hs" ] || { echo "no $hs: build with -DCMAKE_BUILD_TYPE=Release first" >&2; exit 1; }
-[ -f "$net" ] || { echo "no net (set HS_NET)" >&2; exit 1; }
-[ -d "$sgf_dir" ] || { echo "no $sgf_dir (set SGF_DIR)" >&2; exit 1; }
-katago=${KATAGO:-/work/peers/katago-build/katago}
-[ -x "$katago" ] || katago=$("$here/katago_build.sh" | tail -1)
+. "$here/katago_peer_env.sh"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cfg=$out/parity.cfg

@@ -27,14 +27,7 @@ threads=${2:-$(n=$(nproc); echo $((n > 16 ? 16 : n)))}
 build=${BUILD:-$here/../build-release}
 out=${3:-$build/bench-out/move-quality}
 visits=${VISITS:-200}
-net=${HS_NET:-$(find "$here/../../shared/nets/katago-g170-b6c96" -name 'g170-b6c96-*.bin.gz' 2>/dev/null | sort | head -1)}
-sgf_dir=${SGF_DIR:-$here/../../shared/data/pro19-sample}
-hs=$build/cli/hyeongse
-[ -x "$hs" ] || { echo "no $hs: build with -DCMAKE_BUILD_TYPE=Release first" >&2; exit 1; }
-[ -f "$net" ] || { echo "no net (set HS_NET)" >&2; exit 1; }
-[ -d "$sgf_dir" ] || { echo "no $sgf_dir (set SGF_DIR)" >&2; exit 1; }
-katago=${KATAGO:-/work/peers/katago-build/katago}
-[ -x "$katago" ] || katago=$("$here/katago_build.sh" | tail -1)
+. "$here/katago_peer_env.sh"
 commit=$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)
 name=${NAME:-hyeongse-$commit${HS_GTP_ARGS:+ $HS_GTP_ARGS}}
 mkdir -p "$out"
