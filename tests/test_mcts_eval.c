@@ -376,6 +376,8 @@ static void test_rollout_config(void)
     hs_mcts_evaluator_t ev;
     HS_CHECK_INT(hs_mcts_rollout_evaluator_create(&cfg, &ev, NULL), 0);
     HS_CHECK(ev.max_batch >= 16);      /* 16 per thread, threads = every core */
+    hs_error_t err = {0};                /* playouts have no symmetry to fix */
+    HS_CHECK_INT(hs_mcts_net_evaluator_fix_symmetry(&ev, 0, &err), HS_EINVAL);
     hs_mcts_evaluator_free(&ev);
     cfg.playouts = 0;
     HS_CHECK_INT(hs_mcts_rollout_evaluator_create(&cfg, &ev, NULL), HS_EINVAL);
@@ -393,6 +395,7 @@ static void s_expect(const hs_nn_output_t *o, hs_color_t to_move, hs_mcts_eval_t
     float s = to_move == HS_BLACK ? -1.0f : 1.0f;
     e->value = s * (o->white_win - o->white_loss);
     e->score = s * o->white_lead;
+    e->score_mean = s * o->white_score_selfplay;   /* the final score, not the lead */
     float var = o->white_score_selfplay_sq - o->white_score_selfplay * o->white_score_selfplay;
     e->score_stdev = sqrtf(var > 0.0f ? var : 0.0f);
     for (int v = 0; v <= a; v++)
@@ -403,7 +406,8 @@ static void s_expect(const hs_nn_output_t *o, hs_color_t to_move, hs_mcts_eval_t
 
 static bool s_same(const hs_mcts_eval_t *x, const hs_mcts_eval_t *y, int n)
 {
-    if (x->value != y->value || x->score != y->score || x->score_stdev != y->score_stdev)
+    if (x->value != y->value || x->score != y->score || x->score_mean != y->score_mean ||
+        x->score_stdev != y->score_stdev)
         return false;
     return !memcmp(x->policy, y->policy, (size_t)(n * n + 1) * sizeof(float))
         && !memcmp(x->ownership, y->ownership, (size_t)(n * n) * sizeof(float));
@@ -459,6 +463,14 @@ static void test_net(hs_nn_evaluator_t *nn)
     }
     /* The leaves do not all share one symmetry (six leaves, eight choices). */
     HS_CHECK(__builtin_popcount((unsigned)syms) >= 2);
+    /* Fixed (KataGo's nnRandomize = false is 0): every leaf at that one. */
+    HS_CHECK_INT(hs_mcts_net_evaluator_fix_symmetry(&again, 3, &err), 0);
+    HS_CHECK_INT(s_eval(&again, pos, N + 2, out), 0);
+    for (int i = 0; i < N + 2; i++)
+        HS_CHECK_INT(s_which_sym(nn, &pos[i], &out[i]), 3);
+    HS_CHECK_INT(hs_mcts_net_evaluator_fix_symmetry(&again, 8, &err), HS_EINVAL);
+    HS_CHECK_INT(hs_mcts_net_evaluator_fix_symmetry(&again, -1, &err), 0);   /* drawn again */
+    HS_CHECK_INT(s_eval(&ev, pos, N + 2, out), 0);
     /* Won for Black: from both sides. */
     int a1 = s_v(9, 0, 8), j9 = s_v(9, 8, 0);
     HS_CHECK(out[N].value > 0.8f && out[N + 1].value < -0.8f);
