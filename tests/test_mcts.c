@@ -3,7 +3,8 @@
  * toy evaluator (uniform prior over legal moves, value and score from the
  * Tromp-Taylor area of the leaf), so that everything here is about the
  * search: budgets, signs of values for both colours, captures found,
- * determinism, batching across searches with virtual loss, tree reuse,
+ * determinism, batching across searches with virtual loss, tree reuse (and
+ * the rescoring of a kept tree),
  * superko at the root, finished games, noise, temperature, KataGo's
  * utility and node values, and an evaluator that fails. The real evaluators have tests of their own
  * (test_mcts_eval, test_mcts_tactics).
@@ -285,6 +286,76 @@ static void test_reuse(void)
     toy_setup(&p, s_capture_rows, 5, HS_WHITE, 0.5);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_root_visits(m), 0);
+    hs_mcts_free(&m);
+}
+
+/* Every visited node's utility sum, depth first; the count. */
+static int s_util_sums(const hs__mcts_node_t *n, double *u, int k, int cap)
+{
+    if (k < cap)
+        u[k] = n->util_sum;
+    k++;
+    for (int i = 0; i < n->num_edges; i++)
+        if (n->edges[i].child && n->edges[i].child->visits > 0)
+            k = s_util_sums(n->edges[i].child, u, k, cap);
+    return k;
+}
+
+static double s_max_diff(const double *a, const double *b, int n, int *changed)
+{
+    double worst = 0;
+    *changed = 0;
+    for (int i = 0; i < n; i++) {
+        double d = fabs(a[i] - b[i]);
+        worst = d > worst ? d : worst;
+        *changed += d > 1e-4;
+    }
+    return worst;
+}
+
+/* A kept tree is valued anew with the dynamic score centre of the search that
+ * begins on it: with the centre its search used nothing moves (so the side
+ * to move is right at every depth, or the dynamic term would change), with
+ * another the values move and come back, and the next search's first step
+ * does it. */
+static void test_rescore(void)
+{
+    enum { CAP = 8192 };
+    static double before[CAP], now[CAP];
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    ev.estimates = true;
+    hs_mcts_t *m = new_search(400, 1, 5);
+    m->cfg.subtree_bias = 0;   /* a leaf's bias would go: KataGo's recompute drops it too */
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    int n = s_util_sums(m->root, before, 0, CAP), changed;
+    HS_CHECK(n > 100 && n <= CAP);
+    HS_CHECK(!m->rescore);   /* a fresh tree: nothing to rescore */
+    hs__mcts_rescore_tree(m);
+    HS_CHECK_INT(s_util_sums(m->root, now, 0, CAP), n);
+    HS_CHECK(s_max_diff(before, now, n, &changed) < 1e-4);
+    double c = m->score_center;
+    m->score_center = c + 3;
+    hs__mcts_rescore_tree(m);
+    s_util_sums(m->root, now, 0, CAP);
+    s_max_diff(before, now, n, &changed);
+    HS_CHECK(changed > n / 2);
+    m->score_center = c;
+    hs__mcts_rescore_tree(m);
+    s_util_sums(m->root, now, 0, CAP);
+    HS_CHECK(s_max_diff(before, now, n, &changed) < 1e-4);
+
+    hs_mcts_begin(m);   /* the centre now comes from the tree */
+    HS_CHECK(m->rescore && fabs(m->score_center - c) > 1e-6);
+    HS_CHECK_INT(hs_mcts_step_many(&m, 1, &ev, &err), 0);   /* the budget is spent: */
+    HS_CHECK(!m->rescore);                                   /* only the rescore ran */
+    s_util_sums(m->root, now, 0, CAP);
+    s_max_diff(before, now, n, &changed);
+    HS_CHECK(changed > 0);
     hs_mcts_free(&m);
 }
 
@@ -692,6 +763,7 @@ int main(void)
     test_determinism();
     test_batching();
     test_reuse();
+    test_rescore();
     test_superko_root();
     test_finished();
     test_noise_and_temperature();

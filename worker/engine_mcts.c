@@ -362,7 +362,7 @@ static void s_eval_counts(void *state, long *calls, long *leaves)
 }
 
 const hs_engine_vtable_t hs__engine_mcts_vt = {
-    .name = "mcts", .revision = 5, .max_batch = S_LANES_MAX, .history = 2,
+    .name = "mcts", .revision = 6, .max_batch = S_LANES_MAX, .history = 2,
     .options = s_mcts_options, .defaults = s_mcts_defaults, .create = s_create, .destroy = s_destroy,
     .evaluate = s_evaluate, .helper_cpu = s_helper_cpu, .eval_counts = s_eval_counts,
 };

@@ -294,6 +294,8 @@ void hs_mcts_begin(hs_mcts_t *m)
     m->began = true;
     hs__mcts_svb_sweep(m);
     hs__mcts_set_center(m, NULL);
+    m->rescore = m->root && m->root->visits > 0 &&
+                 (m->cfg.dyn_score_utility > 0 || m->cfg.subtree_bias > 0);
     if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
         hs__mcts_apply_noise(m);
 }
@@ -751,6 +753,10 @@ int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_er
     for (int i = 0; i < n; i++) {
         s[i]->estimates = ev->estimates;
         s[i]->n_leaves = 0;
+        if (s[i]->rescore) {
+            s[i]->rescore = false;
+            hs__mcts_rescore_tree(s[i]);
+        }
         if (rc || hs_mcts_done(s[i]))
             continue;
         rc = s_gather(s[i], scratch);

@@ -94,6 +94,7 @@ struct hs_mcts {
     bool estimates;
     bool have_center;
     double score_center;
+    bool rescore;             /* the tree was kept: rescore it at the first step */
     /* the subtree value bias table (mcts_svb.c) */
     hs__mcts_svb_entry_t *svb;
     size_t svb_cap, svb_used;
@@ -124,6 +125,10 @@ void hs__mcts_rave_backup(hs_mcts_t *m, const hs__mcts_leaf_t *L, const hs_mcts_
  * the exploration factor of node n from its utility spread, and the centre
  * of a search that begins. */
 double hs__mcts_utility(const hs_mcts_t *m, const hs_mcts_eval_t *ev, double to_black);
+/* The same for an evaluator with estimates, from its parts (score_mean and
+ * score_stdev the final score's, the side to move's view like value). */
+double hs__mcts_estimate_utility(const hs_mcts_t *m, double value, double score_mean,
+                                 double score_stdev, double to_black);
 /* A standard normal variate (mcts_result.c). */
 double hs__mcts_normal(hs_rng_t *rng);
 double hs__mcts_score_value(double mean, double stdev, double center, double scale);
@@ -135,6 +140,13 @@ void hs__mcts_set_center(hs_mcts_t *m, const hs_mcts_eval_t *root_ev);
  * expanded node n from its children after a backup. */
 bool hs__mcts_recomputes(const hs_mcts_t *m);
 void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n);
+/* ... and, when a search begins on a kept tree (the first step, once the
+ * evaluator is known), every node's utility anew with the new search's
+ * dynamic score centre, bottom-up, as KataGo does (recursivelyRecomputeStats):
+ * otherwise the kept visits would be valued against the old centre and the
+ * new ones against the new, and the search would lean towards whichever
+ * the shift favours. */
+void hs__mcts_rescore_tree(hs_mcts_t *m);
 
 /* mcts_svb.c: the subtree value bias. on: m applies it now (its config asks
  * and the evaluator gives estimates). key: the key of the node that `mover`

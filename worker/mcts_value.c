@@ -138,3 +138,60 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
     n->score_mean_sum = s_mean * scale;
     n->weight = w;
 }
+
+/* The utility of an evaluation kept as mover's-view parts (value, expected
+ * final score, its second moment), for the node's side to move to_black,
+ * returned in the mover's view again. */
+static double s_mover_util(const hs_mcts_t *m, double value, double score_mean, double score_sq,
+                           double to_black)
+{
+    double var = score_sq - score_mean * score_mean;
+    return -hs__mcts_estimate_utility(m, -value, -score_mean, var > 0 ? sqrt(var) : 0, to_black);
+}
+
+/* n and its subtree; to_black is +1 when Black is to move at n. */
+static void s_rescore(hs_mcts_t *m, hs__mcts_node_t *n, double to_black)
+{
+    int visited = 0;
+    double child_visits = 0, child_util = 0, child_util_sq = 0;
+    for (int i = 0; i < n->num_edges; i++) {
+        hs__mcts_node_t *c = n->edges[i].child;
+        if (!c || c->visits <= 0)
+            continue;
+        s_rescore(m, c, -to_black);
+        visited++;
+        child_visits += c->visits;
+        child_util += c->util_sum;
+        child_util_sq += c->util_sq_sum;
+    }
+    if (n->visits <= 0)
+        return;
+    if (!visited) {
+        /* a leaf or a finished game: its averages are its evaluations (KataGo
+         * drops the subtree value bias here too) */
+        double u = s_mover_util(m, n->value_sum / n->visits, n->score_mean_sum / n->visits,
+                                n->score_sq_sum / n->visits, to_black);
+        if (n->expanded)
+            n->raw_util = (float)u;
+        n->util_sum = u * n->visits;
+        n->util_sq_sum = u * u * n->visits;
+        return;
+    }
+    double u = s_mover_util(m, n->raw_value, n->raw_score_mean, n->raw_score_sq, to_black);
+    n->raw_util = (float)u;
+    if (hs__mcts_recomputes(m)) {
+        hs__mcts_recompute(m, n);
+        return;
+    }
+    /* running sums: its own evaluation and its children's, which are the
+     * other side's */
+    double scale = n->visits / (1.0 + child_visits);
+    n->util_sum = (u - child_util) * scale;
+    n->util_sq_sum = (u * u + child_util_sq) * scale;
+}
+
+void hs__mcts_rescore_tree(hs_mcts_t *m)
+{
+    if (m->root && m->estimates && m->have_center)
+        s_rescore(m, m->root, m->root_nn.to_move == HS_BLACK ? 1 : -1);
+}
