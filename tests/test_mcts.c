@@ -289,6 +289,16 @@ static void test_reuse(void)
     hs_mcts_free(&m);
 }
 
+/* The capture diagram, Black to move, and the toy evaluator giving estimates
+ * (KataGo's terms on). */
+static hs_mcts_evaluator_t s_capture_estimates(toy_pos_t *p, toy_t *t)
+{
+    toy_setup(p, s_capture_rows, 5, HS_BLACK, 0.5);
+    hs_mcts_evaluator_t ev = toy_evaluator(t, 8);
+    ev.estimates = true;
+    return ev;
+}
+
 /* Every visited node's utility sum, depth first; the count. */
 static int s_util_sums(const hs__mcts_node_t *n, double *u, int k, int cap)
 {
@@ -324,10 +334,8 @@ static void test_rescore(void)
     static double before[CAP], now[CAP];
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
     toy_t t;
-    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    ev.estimates = true;
+    hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
     hs_mcts_t *m = new_search(400, 1, 5);
     m->cfg.subtree_bias = 0;   /* a leaf's bias would go: KataGo's recompute drops it too */
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
@@ -727,10 +735,8 @@ static void test_estimates(void)
     static hs_mcts_result_t res, again;
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
     toy_t t;
-    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    ev.estimates = true;
+    hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
     for (int k = 0; k < 2; k++) {
         hs_mcts_t *m = new_search(300, 2, 7);
         HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
