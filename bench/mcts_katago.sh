@@ -21,6 +21,9 @@
 #              is on 19x19: a 9x9 match is a quicker reading of the search
 #              against KataGo's, not that goal)
 #   SPEED      0: skip the speed part (it always runs on 19x19)
+#   LOAD       N busy processes (`yes > /dev/null`) beside the speed part, to
+#              measure how each engine fares on a machine busy with other
+#              work (default 0; the match always runs without them)
 #   KATAGO     a katago binary (default /work/peers/katago-build/katago; built
 #              with bench/katago_build.sh where missing)
 #   SPEED_SGF  the record of the speed positions (default: the 270-move AlphaGo
@@ -80,7 +83,10 @@ echo "== $(date -u +%FT%TZ) hyeongse $(git -C "$here/.." rev-parse --short HEAD 
 echo "   net $net, $visits visits, $threads threads, $(nproc) cores${HS_GTP_ARGS:+, ours with $HS_GTP_ARGS}"
 echo
 if [ "${SPEED:-1}" != 0 ]; then
-    echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")"
+    echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")$([ "${LOAD:-0}" -gt 0 ] && echo ", $LOAD busy processes beside")"
+    load=()
+    trap '[ ${#load[@]} -eq 0 ] || kill "${load[@]}" 2>/dev/null || true' EXIT
+    for _ in $(seq "${LOAD:-0}"); do yes > /dev/null & load+=($!); done
     for side in ours theirs; do
         if [ $side = ours ]; then cmd="$ours --seed 1"; name=hyeongse; re=; else cmd=$theirs; name=katago; re='Root visits: ([0-9]+)'; fi
         python3 "$here/gtp_match.py" speed --engine "$cmd" --name "$name" --sgf "$speed_sgf" \
@@ -93,6 +99,7 @@ rate = lambda p: float(re.search(r"= ([0-9.]+) visits/s", open(p).read().splitli
 o, k = rate(sys.argv[1]), rate(sys.argv[2])
 print(f"visits/s: hyeongse {o:.1f}, katago {k:.1f}, ratio {o / k if k else float('nan'):.2f} (goal >= 1.2)")
 PY
+    [ ${#load[@]} -eq 0 ] || { kill "${load[@]}" 2>/dev/null || true; load=(); }
 fi
 
 [ "$games" -gt 0 ] || exit 0

@@ -7,10 +7,13 @@
  * The table below is generated from those file names by cli/CMakeLists.txt, so
  * adding a command never touches this file. This front end is the only place
  * that wires the libraries together. `--config FILE` is read here, for every
- * command (cli/config.h).
+ * command (cli/config.h). Before any of that, main settles how long the
+ * OpenMP threads of the cpu net backend spin (s_omp_spin_settle).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 
@@ -56,8 +59,27 @@ static int s_run(const hs_command_entry_t *c, int argc, char **argv)
     return status;
 }
 
+/* Debian's oneDNN runs on GNU OpenMP, whose idle threads spin some 300,000
+ * rounds at every barrier before they sleep. On a machine busy with other
+ * work that spinning takes the time slices the team's one working thread
+ * needs: beside two busy processes on 2 cores, a 200-visit genmove took 13x
+ * its quiet time (KataGo: 2.2x). 10,000 rounds cost nothing measurable on a
+ * quiet machine and keep the loaded genmove near KataGo's (docs/PERF.md,
+ * "A busy machine"). libgomp reads its settings once, as it is loaded, before
+ * main: so the program sets the variable and runs itself again, once, unless
+ * the user chose a spin count or a wait policy. If exec fails it goes on with
+ * the runtime's default: slower on a busy machine, never wrong. */
+static void s_omp_spin_settle(char **argv)
+{
+    if (getenv("GOMP_SPINCOUNT") || getenv("OMP_WAIT_POLICY"))
+        return;
+    if (setenv("GOMP_SPINCOUNT", "10000", 1) == 0)
+        execv("/proc/self/exe", argv);
+}
+
 int main(int argc, char **argv)
 {
+    s_omp_spin_settle(argv);
     if (argc < 2) {
         s_usage(stderr);
         return 2;
