@@ -85,7 +85,8 @@ echo
 if [ "${SPEED:-1}" != 0 ]; then
     echo "== speed: genmove on $(echo "$speed_moves" | tr ',' '\n' | wc -l) positions of $(basename "$speed_sgf")$([ "${LOAD:-0}" -gt 0 ] && echo ", $LOAD busy processes beside")"
     load=()
-    trap '[ ${#load[@]} -eq 0 ] || kill "${load[@]}" 2>/dev/null || true' EXIT
+    stop_load() { [ ${#load[@]} -eq 0 ] || kill "${load[@]}" 2>/dev/null || true; load=(); }
+    trap stop_load EXIT
     for _ in $(seq "${LOAD:-0}"); do yes > /dev/null & load+=($!); done
     for side in ours theirs; do
         if [ $side = ours ]; then cmd="$ours --seed 1"; name=hyeongse; re=; else cmd=$theirs; name=katago; re='Root visits: ([0-9]+)'; fi
@@ -99,7 +100,7 @@ rate = lambda p: float(re.search(r"= ([0-9.]+) visits/s", open(p).read().splitli
 o, k = rate(sys.argv[1]), rate(sys.argv[2])
 print(f"visits/s: hyeongse {o:.1f}, katago {k:.1f}, ratio {o / k if k else float('nan'):.2f} (goal >= 1.2)")
 PY
-    [ ${#load[@]} -eq 0 ] || { kill "${load[@]}" 2>/dev/null || true; load=(); }
+    stop_load   # the match runs without them
 fi
 
 [ "$games" -gt 0 ] || exit 0
