@@ -189,14 +189,10 @@ static int s_next_ids(hs_store_t *s, uint8_t (*ids)[16], int n, bool *started, i
 {
     MDB_txn *txn;
     bool own;
-    int rc = hs__store_rtxn(s, &txn, &own, err);
+    MDB_cursor *c;
+    int rc = hs__store_rcursor(s, HS_DB_GAMES, "games", &txn, &own, &c, err);
     if (rc)
         return rc;
-    MDB_cursor *c;
-    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_GAMES], &c)) != 0) {
-        hs__store_rdone(txn, own);
-        return hs__store_mdb_error(err, rc, "games");
-    }
     MDB_val k = { 16, ids[0] }, v;
     *got = 0;
     if (!*started)

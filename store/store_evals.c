@@ -445,14 +445,10 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     /* ~5 KB of string and influence scratch: on the heap would be one malloc per
      * query; on the stack it is free (callbacks get the eval for the call only). */
     s_view_scratch_t scratch, *sc = &scratch;
-    int rc = hs__store_rtxn(s, &txn, &own, err);
+    MDB_cursor *c, *dc;
+    int rc = hs__store_rcursor(s, HS_DB_MOVES, "cursor", &txn, &own, &c, err);
     if (rc)
         return rc;
-    MDB_cursor *c, *dc;
-    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_MOVES], &c)) != 0) {
-        hs__store_rdone(txn, own);
-        return hs__store_mdb_error(err, rc, "cursor");
-    }
     if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &dc)) != 0) {
         mdb_cursor_close(c);
         hs__store_rdone(txn, own);

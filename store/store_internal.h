@@ -178,6 +178,10 @@ int hs__store_del(hs_store_t *s, int db, const void *key, size_t klen, hs_error_
  * false), else a fresh read-only txn (*own = true; end it with hs__store_rdone). */
 int hs__store_rtxn(hs_store_t *s, MDB_txn **txn, bool *own, hs_error_t *err);
 void hs__store_rdone(MDB_txn *txn, bool own);
+/* hs__store_rtxn and a cursor on db in it; on a cursor error the txn is ended
+ * and the error says `what`. Close the cursor before hs__store_rdone. */
+int hs__store_rcursor(hs_store_t *s, int db, const char *what, MDB_txn **txn, bool *own,
+                      MDB_cursor **c, hs_error_t *err);
 
 /* Write wrappers for API calls that may run outside a batch. */
 int hs__store_wbegin(hs_store_t *s, bool *auto_batch, hs_error_t *err);

@@ -65,6 +65,17 @@ static int s_rec_write(void *data, const char *buf, size_t len)
     return 0;
 }
 
+/* Starts s->rec as a record of the current schema, pk packing into it. */
+static int s_rec_begin(hs_store_t *s, msgpack_packer *pk)
+{
+    s->rec.len = 0;
+    uint8_t schema = HS_STORE_REC_V2;
+    if (s_rec_write(&s->rec, (const char *)&schema, 1))
+        return HS_ENOMEM;
+    msgpack_packer_init(pk, &s->rec, s_rec_write);
+    return 0;
+}
+
 static void s_pack_str(msgpack_packer *pk, const char *s)
 {
     size_t n = strnlen(s, HS_WIRE_MAX_STR);
@@ -89,12 +100,9 @@ static int s_read_fixed(hs_wire_reader_t *r, char *dst, size_t size)
 
 static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
 {
-    s->rec.len = 0;
-    uint8_t schema = HS_STORE_REC_V2;
-    if (s_rec_write(&s->rec, (const char *)&schema, 1))
-        return HS_ENOMEM;
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &s->rec, s_rec_write);
+    if (s_rec_begin(s, &pk))
+        return HS_ENOMEM;
     /* Field 13 (owner) was appended with issue 15: a record of 13 fields reads
      * as owner "" (anonymous), and an older reader ignores the 14th. */
     msgpack_pack_array(&pk, 14);
@@ -155,12 +163,9 @@ int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, 
 
 static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
 {
-    s->rec.len = 0;
-    uint8_t schema = HS_STORE_REC_V2;
-    if (s_rec_write(&s->rec, (const char *)&schema, 1))
-        return HS_ENOMEM;
     msgpack_packer pk;
-    msgpack_packer_init(&pk, &s->rec, s_rec_write);
+    if (s_rec_begin(s, &pk))
+        return HS_ENOMEM;
     /* Fields 8 and 9 (chunk, chunks) were appended later: a reader of the first
      * layout ignores them, and this decoder reads 8-field records as one chunk. */
     msgpack_pack_array(&pk, 10);
@@ -324,14 +329,10 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
     *count = 0;
     MDB_txn *txn;
     bool own;
-    int rc = hs__store_rtxn(s, &txn, &own, err);
+    MDB_cursor *c;
+    int rc = hs__store_rcursor(s, HS_DB_JOBS, "cursor", &txn, &own, &c, err);
     if (rc)
         return rc;
-    MDB_cursor *c;
-    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_JOBS], &c)) != 0) {
-        hs__store_rdone(txn, own);
-        return hs__store_mdb_error(err, rc, "cursor");
-    }
     MDB_val k, v;
     int cap = 0;
     for (rc = mdb_cursor_get(c, &k, &v, MDB_FIRST); rc == 0;
@@ -462,14 +463,10 @@ int hs_store_task_each(hs_store_t *s, hs_task_state_t state, hs_store_task_cb cb
 {
     MDB_txn *txn;
     bool own;
-    int rc = hs__store_rtxn(s, &txn, &own, err);
+    MDB_cursor *c;
+    int rc = hs__store_rcursor(s, HS_DB_TASKSTATE, "cursor", &txn, &own, &c, err);
     if (rc)
         return rc;
-    MDB_cursor *c;
-    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_TASKSTATE], &c)) != 0) {
-        hs__store_rdone(txn, own);
-        return hs__store_mdb_error(err, rc, "cursor");
-    }
     uint8_t start[1] = { (uint8_t)state };
     MDB_val k = { 1, start }, v;
     int ret = 0;

@@ -292,21 +292,30 @@ int hs_store_game_by_source(hs_store_t *s, const char *source, uint64_t id[2],
     return rc;
 }
 
-/* ---- prefix scans (also store_evals.c's) ---- */
+/* ---- cursors and prefix scans (also the other store files') ---- */
+
+int hs__store_rcursor(hs_store_t *s, int db, const char *what, MDB_txn **txn, bool *own,
+                      MDB_cursor **c, hs_error_t *err)
+{
+    int rc = hs__store_rtxn(s, txn, own, err);
+    if (rc)
+        return rc;
+    if ((rc = mdb_cursor_open(*txn, s->dbi[db], c)) != 0) {
+        hs__store_rdone(*txn, *own);
+        return hs__store_mdb_error(err, rc, what);
+    }
+    return 0;
+}
 
 int hs__store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen,
                          hs__store_key_fn fn, void *ctx, hs_error_t *err)
 {
     MDB_txn *txn;
     bool own;
-    int rc = hs__store_rtxn(s, &txn, &own, err);
+    MDB_cursor *c;
+    int rc = hs__store_rcursor(s, db, "cursor", &txn, &own, &c, err);
     if (rc)
         return rc;
-    MDB_cursor *c;
-    if ((rc = mdb_cursor_open(txn, s->dbi[db], &c)) != 0) {
-        hs__store_rdone(txn, own);
-        return hs__store_mdb_error(err, rc, "cursor");
-    }
     MDB_val k = { plen, (void *)prefix }, v;
     int ret = 0;
     rc = plen ? mdb_cursor_get(c, &k, &v, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &v, MDB_FIRST);
