@@ -3,7 +3,7 @@
 # bench/results/NAME, so that a match longer than a machine's life (100 games
 # at 200 visits on 2 cores take some four hours) goes on where it stopped on
 # another: bench/gtp_match.py resumes from the records in its folder. Kept:
-# match.json (the engines' command lines), katago-gtp.cfg, game-NNNN.sgf and
+# match.json (the engines' command lines), the KataGo configs (*.cfg), game-NNNN.sgf and
 # .json, and summary.txt; not the engines' logs. bench/results/README.md says
 # which build each folder is.
 #
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 copy() {   # FROM TO
     mkdir -p "$2"
     local f n=0
-    for f in "$1"/match.json "$1"/katago-gtp.cfg "$1"/summary.txt "$1"/game-*.sgf "$1"/game-*.json; do
+    for f in "$1"/match.json "$1"/*.cfg "$1"/summary.txt "$1"/game-*.sgf "$1"/game-*.json; do
         [ -f "$f" ] || continue
         cp -p "$f" "$2/"
         n=$((n + 1))
