@@ -9,10 +9,14 @@ model_read.c, whose comments say why each step is as it is); nothing here
 comes from KataGo's own python.
 
     net_torch.py MODEL [--batch B] [--seconds S] [--threads T] [--size N] [--eager]
+                 [--device cuda]
         prints: net_torch batch=B threads=T evals=N seconds=S evals_per_s=X mode=M cpu_s=C
         (M: frozen, the TorchScript module PyTorch optimises for inference,
         the default; eager with --eager; C: the process's CPU seconds in the
-        timed loop, which tells a loaded machine from a slow peer)
+        timed loop, which tells a loaded machine from a slow peer); with
+        --device cuda: net_torch batch=B device=cuda evals=N seconds=S
+        evals_per_s=X mode=fp16 torch=VERSION gpu=NAME (bench_cuda says
+        what one call does)
     net_torch.py MODEL --selftest
         prints, for two fixed 19x19 inputs ('empty': plane 0 all ones, every
         other plane and global zero; 'pattern': a fixed spread of stones), the
@@ -366,6 +370,40 @@ def bench(net, batch, n, seconds, threads, mode):
           "cpu_s=%.3f" % (batch, threads, evals, dt, evals / dt, mode, cpu))
 
 
+def bench_cuda(net, batch, n, seconds):
+    """The GPU peer of bench_net --backend cuda, doing the same work per call:
+    FP32 inputs from pinned host memory onto the GPU, the whole net in FP16
+    (channels-last, cuDNN's autotuner on: PyTorch's usual fast inference),
+    every output back to the host as FP32 in one copy."""
+    torch.backends.cudnn.benchmark = True
+    dev = torch.device("cuda")
+    net = net.to(dev).half().to(memory_format=torch.channels_last)
+    gen = torch.Generator().manual_seed(12)
+    sp, gl = random_inputs(batch, n, gen)
+    sp, gl = sp.pin_memory(), gl.pin_memory()
+
+    def step():
+        x = sp.to(dev, non_blocking=True).half().contiguous(memory_format=torch.channels_last)
+        g = gl.to(dev, non_blocking=True).half()
+        outs = net(x, g)
+        return torch.cat([o.reshape(batch, -1).float() for o in outs], 1).cpu()
+
+    with torch.inference_mode():
+        for _ in range(5):  # warm-up: cuDNN's autotuner tries its algorithms here
+            step()
+        torch.cuda.synchronize()
+        evals, t0 = 0, time.perf_counter()
+        while True:
+            step()  # .cpu() waits for the GPU: each call is complete when timed
+            evals += batch
+            dt = time.perf_counter() - t0
+            if dt >= seconds:
+                break
+    print("net_torch batch=%d device=cuda evals=%d seconds=%.3f evals_per_s=%.1f mode=fp16 "
+          "torch=%s gpu=%s" % (batch, evals, dt, evals / dt, torch.__version__,
+                               torch.cuda.get_device_name(0).replace(" ", "_")))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("model")
@@ -375,6 +413,8 @@ def main():
     ap.add_argument("--size", type=int, default=19)
     ap.add_argument("--eager", action="store_true",
                     help="run the plain module, not the frozen TorchScript one")
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                    help="cuda: time the net in FP16 on the GPU (bench/net_gpu.sh's peer)")
     ap.add_argument("--selftest", action="store_true")
     ap.add_argument("--compare", metavar="PROBE_OUT",
                     help="compare --selftest's lines with bench_net_ref_probe's output in this file")
@@ -385,7 +425,12 @@ def main():
     except (ValueError, OSError) as e:
         print("net_torch: %s: %s" % (a.model, e), file=sys.stderr)
         return 1
-    if a.selftest or a.compare:
+    if a.device == "cuda":
+        if not torch.cuda.is_available():
+            print("net_torch: --device cuda: this PyTorch sees no GPU", file=sys.stderr)
+            return 1
+        bench_cuda(net, a.batch, a.size, a.seconds)
+    elif a.selftest or a.compare:
         lines = selftest_lines(net if a.eager else frozen(net, 1, 19))
         print("\n".join(lines))
         if a.compare:

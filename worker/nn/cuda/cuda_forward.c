@@ -58,7 +58,7 @@ static int s_conv(const s_ctx_t *c, int id, const void *x, void *y, int residual
         l->dnn, &one, p->xd[id], x, cv->wdesc, cv->w, cv->cdesc, p->algo[id], l->ws, l->ws_size,
         residual ? &one : &zero, p->yd[id], y, cv->bdesc, cv->bh,
         cv->mode == HS__CU_RELU ? c->cu->relu : c->cu->ident, p->yd[id], y);
-    if (st == CUDNN_STATUS_NOT_SUPPORTED || st == CUDNN_STATUS_BAD_PARAM) {
+    if (hs__cu_refused(st)) {
         /* cuDNN will not fuse this shape: remember, and run it unfused
          * (nothing was enqueued by the refused call) */
         p->unfused[id] = 1;

@@ -46,6 +46,15 @@ int hs__cu_fail(hs_error_t *err, const char *call, const char *msg);
             return hs__cu_fail((err), #call, hs_ck_msg_);           \
     } while (0)
 
+/* Whether st says cuDNN will not do this call for these shapes, types or
+ * layouts (cuDNN 9's NOT_SUPPORTED_* and BAD_PARAM_* sub-codes included),
+ * as against a failure of the device: the caller can take another route. */
+static inline int hs__cu_refused(cudnnStatus_t st)
+{
+    int category = CUDNN_STATUS_CATEGORY((int)st);
+    return category == CUDNN_STATUS_NOT_SUPPORTED || category == CUDNN_STATUS_BAD_PARAM;
+}
+
 /* How a convolution's bias and activation are applied. */
 typedef enum hs__cu_mode {
     HS__CU_PLAIN = 0,   /* cudnnConvolutionForward; the caller adds bias (+ a per-board bias) */

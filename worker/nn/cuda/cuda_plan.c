@@ -2,8 +2,8 @@
  * worker/nn/cuda/cuda_plan.c — a lane's resources (stream, cuDNN and cuBLAS
  * handles, pinned host and device buffers) and its plans: for each (batch,
  * board side) the tensor descriptors and the convolution algorithm of every
- * layer, chosen once by cuDNN's heuristics (cudnnGetConvolutionForwardAlgorithm_v7)
- * and cached; a workspace grown to the largest choice. Also the one error
+ * layer, chosen once (IMPLICIT_PRECOMP_GEMM, else cuDNN's heuristics) and
+ * cached; a workspace grown to the largest choice. Also the one error
  * path every CUDA, cuDNN and cuBLAS call goes through (HS__CK).
  */
 #include <stdlib.h>
@@ -130,25 +130,37 @@ static int s_tensor(cudnnTensorDescriptor_t *d, int batch, int c, int n, hs_erro
     return 0;
 }
 
-/* The algorithm for conv i: the fused call with the identity activation
- * allows only IMPLICIT_PRECOMP_GEMM; where cuDNN has none for this shape the
- * conv runs unfused. Otherwise cuDNN's best guess that fits the workspace
+/* conv i's workspace for algorithm algo into *ws; 1 if cuDNN runs it for
+ * these shapes within our workspace limit, 0 if it refuses, <0 an error */
+static int s_fits(hs__cu_lane_t *l, const hs__cu_conv_t *c, const hs__cu_plan_t *p, int i,
+                  cudnnConvolutionFwdAlgo_t algo, size_t *ws, hs_error_t *err)
+{
+    cudnnStatus_t st = cudnnGetConvolutionForwardWorkspaceSize(l->dnn, p->xd[i], c->wdesc,
+                                                               c->cdesc, p->yd[i], algo, ws);
+    if (st == CUDNN_STATUS_SUCCESS)
+        return *ws <= HS__CU_WS_MAX;
+    if (hs__cu_refused(st))
+        return 0;
+    return hs__cu_fail(err, "cudnnGetConvolutionForwardWorkspaceSize", cudnnGetErrorString(st));
+}
+
+/* The algorithm for conv i: IMPLICIT_PRECOMP_GEMM wherever cuDNN runs it.
+ * cuDNN's own timing (cudnnFindConvolutionForwardAlgorithmEx, tried on an
+ * H200) chose it, or the plain IMPLICIT_GEMM, for every conv of b6c96 at
+ * batch 64 to 2048, and the net ran 11-25% slower on the heuristics' choices
+ * (cudnnGetConvolutionForwardAlgorithm_v7); it is also the only one the
+ * fused call with the identity activation accepts. Where cuDNN refuses it, an IDENT conv runs unfused
+ * and any conv takes the heuristics' best guess within the workspace
  * limit. *ws: its workspace. */
 static int s_algo(hs__cu_lane_t *l, const hs__cu_conv_t *c, hs__cu_plan_t *p, int i, size_t *ws,
                   hs_error_t *err)
 {
-    if (c->mode == HS__CU_IDENT) {
-        p->algo[i] = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
-        cudnnStatus_t st = cudnnGetConvolutionForwardWorkspaceSize(l->dnn, p->xd[i], c->wdesc,
-                                                                   c->cdesc, p->yd[i],
-                                                                   p->algo[i], ws);
-        if (st == CUDNN_STATUS_SUCCESS && *ws <= HS__CU_WS_MAX)
-            return 0;
-        if (st != CUDNN_STATUS_SUCCESS && st != CUDNN_STATUS_NOT_SUPPORTED)
-            return hs__cu_fail(err, "cudnnGetConvolutionForwardWorkspaceSize",
-                               cudnnGetErrorString(st));
+    p->algo[i] = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+    int fits = s_fits(l, c, p, i, p->algo[i], ws, err);
+    if (fits != 0)
+        return fits < 0 ? fits : 0;
+    if (c->mode == HS__CU_IDENT)
         p->unfused[i] = 1;
-    }
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
     int got = 0, pick = -1;
     HS__CK(err, cudnnGetConvolutionForwardAlgorithm_v7(l->dnn, p->xd[i], c->wdesc, c->cdesc,
