@@ -15,7 +15,8 @@
 #   HS_GPU_BUILD (build folder, default build-gpu), HS_CUDA_ROOT (the
 #   toolkit, default /usr/local/cuda), HS_PYTHON (the peer's
 #   python3 with torch, default python3), NET_GPU_BATCHES (default
-#   "64 128 256 512 1024 2048"). cuDNN is taken from /usr/local/cuda, else
+#   "64 128 256 512 1024 2048"), NET_GPU_PROFILE (batch sizes, e.g. "8 1024":
+#   then each is profiled kernel by kernel with Nsight Compute). cuDNN is taken from /usr/local/cuda, else
 #   from the system, else from the nvidia-cudnn-cu13 wheel beside PyTorch.
 # Exit: 0 all ran and passed; 1 test or bench failed; 2 the machine lacks
 # something (says what).
@@ -157,6 +158,28 @@ else
     done
     echo "== table: b6c96, 19x19, FP16, $SECS s per batch and engine"
     printf ' batch  ours evals/s  torch evals/s  ratio\n%s' "$table"
+fi
+if [ -n "${NET_GPU_PROFILE:-}" ]; then
+    # Where a pass's time goes, kernel by kernel (our kernels, cuDNN's, cuBLAS's):
+    # Nsight Compute times each kernel of about two passes, after the warm-up
+    # and the plan's setup, with the clocks left alone (docs/NET.md lists what
+    # was not profiled yet). Kernels run one at a time under it, so the sum is
+    # not the pass's wall time: read it for the shares.
+    NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+    if [ -z "$NCU" ]; then
+        echo "net_gpu: NET_GPU_PROFILE: no ncu here; the profile is left out"
+    else
+        for B in $NET_GPU_PROFILE; do
+            echo "== ncu: kernels of bench_net --backend cuda --batch $B (about two passes)"
+            prof="${OUT:-$BUILD}/ncu-batch$B.txt"
+            timeout 180 "$NCU" --clock-control none --metrics gpu__time_duration.sum \
+                --launch-skip 400 --launch-count 160 --print-summary per-kernel \
+                "$BUILD/bench_net" "$MODEL" --backend cuda --batch "$B" --seconds 2 > "$prof" 2>&1
+            echo "ncu exit $? (whole output: $prof)"
+            # the kernels' names and their times, whatever else the summary holds
+            grep -E "^  [^ ]|gpu__time_duration" "$prof" | cut -c1-150 | head -90
+        done
+    fi
 fi
 [ $errors_rc -eq 0 ] && [ $test_rc -eq 0 ] && [ $bench_rc -eq 0 ] && exit 0
 exit 1
