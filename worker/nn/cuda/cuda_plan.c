@@ -145,13 +145,13 @@ static int s_fits(hs__cu_lane_t *l, const hs__cu_conv_t *c, const hs__cu_plan_t 
 }
 
 /* The algorithm for conv i: IMPLICIT_PRECOMP_GEMM wherever cuDNN runs it.
- * cuDNN's own timing (cudnnFindConvolutionForwardAlgorithmEx, tried on an
- * H200) chose it, or the plain IMPLICIT_GEMM, for every conv of b6c96 at
- * batch 64 to 2048, and the net ran 11-25% slower on the heuristics' choices
- * (cudnnGetConvolutionForwardAlgorithm_v7); it is also the only one the
- * fused call with the identity activation accepts. Where cuDNN refuses it, an IDENT conv runs unfused
- * and any conv takes the heuristics' best guess within the workspace
- * limit. *ws: its workspace. */
+ * On an H200, cuDNN's own timing (cudnnFindConvolutionForwardAlgorithmEx)
+ * chose it, or the plain IMPLICIT_GEMM, for every conv of b6c96 at batch 64
+ * to 2048, and the net ran slower on the heuristics' choices
+ * (cudnnGetConvolutionForwardAlgorithm_v7; docs/NET.md, "On an H200"); it is
+ * also the only one the fused call with the identity activation accepts.
+ * Where cuDNN refuses it, an IDENT conv runs unfused and any conv takes the
+ * heuristics' best guess within the workspace limit. *ws: its workspace. */
 static int s_algo(hs__cu_lane_t *l, const hs__cu_conv_t *c, hs__cu_plan_t *p, int i, size_t *ws,
                   hs_error_t *err)
 {
