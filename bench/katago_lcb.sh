@@ -25,11 +25,7 @@ games=${1:-100}
 threads=${2:-2}
 out=${3:-/work/bench-out/katago-lcb}
 visits=${VISITS:-200}
-net=${HS_NET:-$(ls "$here"/../../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz 2>/dev/null | head -1)}
-[ -f "$net" ] || { echo "no net (set HS_NET)" >&2; exit 1; }
-net=$(cd "$(dirname "$net")" && pwd)/$(basename "$net")
-katago=${KATAGO:-/work/peers/katago-build/katago}
-[ -x "$katago" ] || katago=$("$here/katago_build.sh" | tail -1)
+. "$here/katago_net_env.sh"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 

@@ -60,15 +60,11 @@ out=${3:-$build/bench-out/mcts-katago-t$threads}
 visits=${VISITS:-200}
 size=${SIZE:-19}
 komi=${KOMI:-7.5}
-net=${HS_NET:-$(ls "$here"/../../shared/nets/katago-g170-b6c96/g170-b6c96-*.bin.gz 2>/dev/null | head -1)}
 speed_sgf=${SPEED_SGF:-$here/../../shared/data/pro19-sample/alphago-vs-pro_master_48-2017.01.03-Master-Park_Jung-hwan.sgf}
 speed_moves=${SPEED_MOVES:-$(seq -s, 20 10 210)}
 hs=$build/cli/hyeongse
 [ -x "$hs" ] || { echo "no $hs: build with -DCMAKE_BUILD_TYPE=Release first" >&2; exit 1; }
-[ -f "$net" ] || { echo "no net (set HS_NET)" >&2; exit 1; }
-net=$(cd "$(dirname "$net")" && pwd)/$(basename "$net")
-katago=${KATAGO:-/work/peers/katago-build/katago}
-[ -x "$katago" ] || katago=$("$here/katago_build.sh" | tail -1)
+. "$here/katago_net_env.sh"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
