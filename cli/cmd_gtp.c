@@ -36,6 +36,7 @@ static void s_usage(FILE *out)
             "usage: hyeongse gtp [--net FILE] [--visits N] [--threads N] [--time SECONDS]\n"
             "                    [--backend ref|cpu|cuda] [--rules R] [--seed S]\n"
             "                    [--resign-threshold P] [--analysis-visits N] [--lcb K]\n"
+            "                    [--confirm K]\n"
             "                    [--set KEY=VALUE[,KEY=VALUE...]]\n\n"
             "Speaks GTP (version 2) on stdin/stdout and searches with PUCT tree search:\n"
             "over a KataGo net (.bin.gz) with --net, else over rollouts. docs/GTP.md has\n"
@@ -62,6 +63,10 @@ static void s_usage(FILE *out)
             "  --lcb K           play the move with the best lower confidence bound, K\n"
             "                    standard errors below its value (KataGo plays with 5),\n"
             "                    not the most visited (default 0: the most visited)\n"
+            "  --confirm K       confirmation visits: while the move of the best bound at\n"
+            "                    K standard errors is not the most visited and the visits\n"
+            "                    left can make it so, the root searches it (docs/MCTS.md;\n"
+            "                    default 0: off)\n"
             "  --set K=V,...     KataGo's search settings by its names, as in its config\n"
             "                    (e.g. subtreeValueBiasFactor=0,useLcbForSelection=true);\n"
             "                    the analysis engine's list (docs/ANALYSIS_PROTOCOL.md)\n"
@@ -70,7 +75,7 @@ static void s_usage(FILE *out)
 
 typedef struct s_opts {
     const char *net, *rules, *backend;
-    const char *visits, *threads, *time, *seed, *resign, *analysis, *lcb, *set;
+    const char *visits, *threads, *time, *seed, *resign, *analysis, *lcb, *confirm, *set;
 } s_opts_t;
 
 /* 0, 1 for --help, -1 for a usage error (printed). */
@@ -90,6 +95,7 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
                           : !strcmp(a, "--resign-threshold") ? &o->resign
                           : !strcmp(a, "--analysis-visits") ? &o->analysis
                           : !strcmp(a, "--lcb") ? &o->lcb
+                          : !strcmp(a, "--confirm") ? &o->confirm
                           : !strcmp(a, "--set") ? &o->set : NULL;
         if (!slot) {
             fprintf(stderr, "hyeongse gtp: unknown option %s\n", a);
@@ -170,6 +176,7 @@ static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
         (o->time && s_real("--time", o->time, 0, 1e6, &cfg->move_time)) ||
         (o->resign && s_real("--resign-threshold", o->resign, 0, 1, &cfg->resign_threshold)) ||
         (o->lcb && s_real("--lcb", o->lcb, 0, 100, &cfg->search.lcb_stdevs)) ||
+        (o->confirm && s_real("--confirm", o->confirm, 0, 100, &cfg->search.confirm_stdevs)) ||
         (o->set && s_settings(o->set, &cfg->search)))
         return -1;
     cfg->search.max_visits = visits;

@@ -727,6 +727,76 @@ static void test_lcb_choice(void)
     hs_mcts_free(&m);
 }
 
+/* Confirmation visits: the root's selection goes to the child of the better
+ * bound while the visits left can still make it the most visited, and
+ * back to PUCT once they cannot, or when it is off. */
+static void test_confirm_pick(void)
+{
+    hs_mcts_t *m = new_search(200, 1, 1);
+    /* the children of test_lcb_choice: B (40 visits) bounds above A (100) */
+    hs__mcts_node_t a = { .visits = 100, .weight = 100, .util_sum = 30, .util_sq_sum = 13 };
+    hs__mcts_node_t b = { .visits = 40, .weight = 40, .util_sum = 16, .util_sq_sum = 6.8 };
+    hs__mcts_node_t c = { .visits = 10, .weight = 10, .util_sum = 9, .util_sq_sum = 8.2 };
+    hs__mcts_edge_t edges[3] = { { .move = 0, .prior = 0.5f, .child = &a },
+                                 { .move = 1, .prior = 0.3f, .child = &b },
+                                 { .move = 2, .prior = 0.2f, .child = &c } };
+    hs__mcts_node_t root = { .visits = 151, .weight = 151, .num_edges = 3, .expanded = 1,
+                             .edges = edges };
+    m->root = &root;
+    m->size = 9;
+    m->area = 81;
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);          /* off */
+    m->cfg.confirm_stdevs = 5;
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);          /* 49 left: 40 + 49 < 100 */
+    m->cfg.max_visits = 220;                             /* 69 left: 40 + 69 > 100 */
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), 1);
+    HS_CHECK_INT(hs_mcts_choose_move(m), 0);             /* still played by visits */
+    b.vloss = root.vloss = 10;                           /* in flight: 50 + 59 */
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), 1);
+    m->cfg.max_visits = 210;                             /* 50 + 49 < 100 */
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);
+    b.vloss = root.vloss = 0;
+    m->cfg.max_visits = 0;                               /* time alone: no count of what is left */
+    m->cfg.max_time = 1;
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);
+    m->cfg.max_playouts = 100;                           /* new visits: 100 left */
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), 1);
+    b.util_sum = 8;                                      /* B refuted: 0.2, below A */
+    HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);
+    m->root = NULL;
+    hs_mcts_free(&m);
+}
+
+/* With confirmation on, a search still finds the capture, repeats itself
+ * with a seed, and plays its most visited move. */
+static void test_confirm_search(void)
+{
+    static hs_mcts_result_t res, again;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_t t;
+    hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
+    for (int k = 0; k < 2; k++) {
+        hs_mcts_t *m = new_search(300, 1, 5);
+        hs_mcts_config_t cfg = m->cfg;
+        cfg.confirm_stdevs = 5;
+        HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+        HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+        hs_mcts_get_result(m, k ? &again : &res);
+        HS_CHECK_INT(res.visits, 300);
+        HS_CHECK_INT(hs_mcts_choose_move(m), 14);
+        hs_mcts_free(&m);
+    }
+    HS_CHECK_INT(res.best_move, 14);
+    for (int i = 1; i < res.num_moves; i++)
+        HS_CHECK(res.moves[0].visits >= res.moves[i].visits);
+    HS_CHECK_INT(again.num_moves, res.num_moves);
+    for (int i = 0; i < res.num_moves; i++)
+        HS_CHECK(again.moves[i].move == res.moves[i].move &&
+                 again.moves[i].visits == res.moves[i].visits);
+}
+
 /* A search whose evaluator gives estimates: the dynamic score's centre comes
  * from the root's first evaluation, then from the tree when a search begins;
  * the capture is still found, and the same seed gives the same search. */
@@ -764,6 +834,8 @@ int main(void)
     test_node_values();
     test_subtree_bias();
     test_lcb_choice();
+    test_confirm_pick();
+    test_confirm_search();
     test_capture_and_signs();
     test_ownership_view();
     test_determinism();

@@ -256,11 +256,12 @@ int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
                                         "dynamicScoreUtilityFactor", "cpuctUtilityStdevScale",
                                         "rootFpuReductionMax", "valueWeightExponent",
                                         "noisePruneUtilityScale", "cpuctExplorationLog",
-                                        "lcbStdevs", NULL };
+                                        "lcbStdevs", "confirmStdevs", NULL };
     double *slot[] = { &c->net_cpuct, &c->dyn_score_scale, &c->net_cpuct_base, &c->max_time,
                        &c->fpu_reduction, &c->score_utility, &c->dyn_score_utility,
                        &c->cpuct_stdev_scale, &c->root_fpu_reduction, &c->value_weight_exponent,
-                       &c->noise_prune_utility, &c->net_cpuct_log, &c->lcb_stdevs };
+                       &c->noise_prune_utility, &c->net_cpuct_log, &c->lcb_stdevs,
+                       &c->confirm_stdevs };
     for (int i = 0; dbls[i]; i++)
         if (!strcmp(key, dbls[i])) {
             if (!s_num(value, i < 3 ? 1e-9 : 0, 1e9, &x))

@@ -61,7 +61,7 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         !(c->subtree_bias_free <= 1) ||
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0) || !(c->lcb_stdevs >= 0) ||
-        !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1) ||
+        !(c->confirm_stdevs >= 0) || !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1) ||
         !(c->wide_root_noise >= 0) || !(c->wide_root_noise <= 5))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
@@ -518,7 +518,9 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
     int rc = s_leaf_push(L, m->root);
     hs__mcts_node_t *n = m->root;
     while (!rc && n->expanded && !n->terminal) {
-        int i = s_pick(m, n, L->depth == 0);
+        int i = L->depth == 0 ? hs__mcts_confirm_pick(m) : -1;
+        if (i < 0)
+            i = s_pick(m, n, L->depth == 0);
         if (i < 0)
             return 0;
         hs__mcts_edge_t *e = &n->edges[i];

@@ -113,6 +113,12 @@ void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n);
 void hs__mcts_apply_noise(hs_mcts_t *m);
 void hs__mcts_restore_priors(hs_mcts_t *m);
 
+/* mcts_result.c: the root child that a confirmation visit goes to
+ * (hs_mcts_config_t.confirm_stdevs): the best by its lower confidence bound
+ * when that is not the most visited and the visits left in the budget can
+ * still make it so; -1 when selection is PUCT's. */
+int hs__mcts_confirm_pick(const hs_mcts_t *m);
+
 /* mcts_rave.c: RAVE's share of a child's value in selection, and the AMAF
  * update of a backed-up leaf's path. */
 double hs__mcts_rave_q(const hs_mcts_t *m, const hs__mcts_edge_t *e, int visits, double q,

@@ -46,10 +46,11 @@ static int s_most_visited(const hs__mcts_node_t *n)
 }
 
 /* KataGo's lower confidence bound of child c's utility (its mover's view,
- * the side choosing at the root): the spread of its utility over the
- * visits, with a prior of weight 1 / visits^2 that the spread is the
- * widest the utility allows, so that a child of few visits is not trusted. */
-static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c)
+ * the side choosing at the root), stdevs standard errors below its mean:
+ * the spread of its utility over the visits, with a prior of weight
+ * 1 / visits^2 that the spread is the widest the utility allows, so that a
+ * child of few visits is not trusted. */
+static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c, double stdevs)
 {
     const hs_mcts_config_t *cf = &m->cfg;
     double n = c->visits, u = c->util_sum / n, sq = c->util_sq_sum / n;
@@ -59,29 +60,67 @@ static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c)
     double prior = 1.0 / (n * n);
     sq = (sq * n + (sq + range * range) * prior) / (n + prior);
     double ess = (n + prior) * (n + prior) / (n + prior * prior);
-    return u - cf->lcb_stdevs * sqrt((sq - u * u) / ess);
+    return u - stdevs * sqrt((sq - u * u) / ess);
+}
+
+/* Among the root children with at least lcb_min_visit_prop of the most
+ * visited one's visits (edge `top`), the one of the best bound at stdevs. */
+static int s_lcb_best(const hs_mcts_t *m, int top, double stdevs)
+{
+    const hs__mcts_node_t *r = m->root;
+    double least = m->cfg.lcb_min_visit_prop * r->edges[top].child->visits;
+    double best_lcb = s_lcb(m, r->edges[top].child, stdevs);
+    int best = top;
+    for (int i = 0; i < r->num_edges; i++) {
+        const hs__mcts_node_t *c = r->edges[i].child;
+        if (!c || c->visits <= 0 || c->visits < least)
+            continue;
+        double lcb = s_lcb(m, c, stdevs);
+        if (lcb > best_lcb) {
+            best_lcb = lcb;
+            best = i;
+        }
+    }
+    return best;
 }
 
 /* The root child to play without temperature: the most visited, or with
  * lcb_stdevs > 0 the best bound among those with enough visits; or -1. */
 static int s_best_child(const hs_mcts_t *m)
 {
-    const hs__mcts_node_t *r = m->root;
-    int best = s_most_visited(r);
-    if (best < 0 || !(m->cfg.lcb_stdevs > 0))
-        return best;
-    double least = m->cfg.lcb_min_visit_prop * r->edges[best].child->visits;
-    double best_lcb = s_lcb(m, r->edges[best].child);
-    for (int i = 0; i < r->num_edges; i++) {
-        const hs__mcts_node_t *c = r->edges[i].child;
-        if (!c || c->visits <= 0 || c->visits < least)
-            continue;
-        double lcb = s_lcb(m, c);
-        if (lcb > best_lcb) {
-            best_lcb = lcb;
-            best = i;
-        }
+    int top = s_most_visited(m->root);
+    if (top < 0 || !(m->cfg.lcb_stdevs > 0))
+        return top;
+    return s_lcb_best(m, top, m->cfg.lcb_stdevs);
+}
+
+/* Visits the budget still allows (leaves in flight spent), or -1 when it is
+ * time alone, which says nothing of how many are left. */
+static int s_visits_left(const hs_mcts_t *m)
+{
+    const hs_mcts_config_t *c = &m->cfg;
+    int left = -1;
+    if (c->max_visits)
+        left = c->max_visits - (m->root->visits + m->root->vloss);
+    if (c->max_playouts) {
+        int p = c->max_playouts - m->playouts;
+        left = left < 0 || p < left ? p : left;
     }
+    return left;
+}
+
+int hs__mcts_confirm_pick(const hs_mcts_t *m)
+{
+    if (!(m->cfg.confirm_stdevs > 0) || !m->root->expanded)
+        return -1;
+    int top = s_most_visited(m->root);
+    int left = top >= 0 ? s_visits_left(m) : -1;
+    if (left <= 0)
+        return -1;
+    int best = s_lcb_best(m, top, m->cfg.confirm_stdevs);
+    const hs__mcts_node_t *b = m->root->edges[best].child;
+    if (best == top || b->visits + b->vloss + left <= m->root->edges[top].child->visits)
+        return -1;
     return best;
 }
 
