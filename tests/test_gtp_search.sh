@@ -181,7 +181,8 @@ check "minmoves: the reports parse" "$(parse 2 kata 9)" ok
 
 # --- options ----------------------------------------------------------------
 for bad in "--visits 0" "--visits x" "--threads 0" "--time -1" "--resign-threshold 2" \
-           "--seed -3" "--analysis-visits 0" "--lcb -1" "--lcb x" "--bogus 1" \
+           "--seed -3" "--analysis-visits 0" "--lcb -1" "--lcb x" "--confirm -1" \
+           "--confirm x" "--set confirmStdevs=x" "--bogus 1" \
            "--set bogus=1" "--set lcbStdevs=x" "--set maxVisits=3" \
            "--set subtreeValueBiasFactor=2" "--set cpuctExploration"; do
     # shellcheck disable=SC2086 # the option and its value are two words
@@ -195,6 +196,8 @@ ga() { printf '%s\n' 'boardsize 9' 'kata-genmove_analyze b' | "$bin" gtp --visit
 check "--set: kata-genmove_analyze plays" "$(ga --set useLcbForSelection=true | grep -c '^play ')" 1
 check "--set useLcbForSelection=true plays as --lcb 5" "$(ga --set useLcbForSelection=true | md5sum)" \
     "$(ga --lcb 5 | md5sum)"
+check "--set confirmStdevs=5 plays as --confirm 5" "$(ga --set confirmStdevs=5 | md5sum)" \
+    "$(ga --confirm 5 | md5sum)"
 check "--set cpuctExploration=20 searches otherwise" \
     "$(test "$(ga --set cpuctExploration=20,fpuReductionMax=0 | md5sum)" != "$(ga | md5sum)" && echo differs)" differs
 "$bin" gtp --help > "$tmp/help"

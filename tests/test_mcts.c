@@ -698,24 +698,47 @@ static void test_subtree_bias(void)
     hs_mcts_free(&m);
 }
 
+/* Two searches that must have gone alike: the same moves, the same visits. */
+static void s_check_same(const hs_mcts_result_t *a, const hs_mcts_result_t *b)
+{
+    HS_CHECK_INT(b->num_moves, a->num_moves);
+    for (int i = 0; i < a->num_moves; i++)
+        HS_CHECK(b->moves[i].move == a->moves[i].move && b->moves[i].visits == a->moves[i].visits);
+}
+
+/* A root of three children for the move-choice tests, set as m's root
+ * (take it back with m->root = NULL before freeing m). A: 100 visits at
+ * 0.30 (spread 0.2); B: 40 at 0.40 (spread 0.1); C: 10 at 0.90, under 15%
+ * of A's visits. */
+typedef struct bound_tree {
+    hs__mcts_node_t a, b, c, root;
+    hs__mcts_edge_t edges[3];
+} bound_tree_t;
+
+static void s_bound_tree(bound_tree_t *t, hs_mcts_t *m)
+{
+    memset(t, 0, sizeof *t);
+    t->a = (hs__mcts_node_t){ .visits = 100, .weight = 100, .util_sum = 30, .util_sq_sum = 13 };
+    t->b = (hs__mcts_node_t){ .visits = 40, .weight = 40, .util_sum = 16, .util_sq_sum = 6.8 };
+    t->c = (hs__mcts_node_t){ .visits = 10, .weight = 10, .util_sum = 9, .util_sq_sum = 8.2 };
+    hs__mcts_node_t *kids[3] = { &t->a, &t->b, &t->c };
+    const float priors[3] = { 0.5f, 0.3f, 0.2f };
+    for (int i = 0; i < 3; i++)
+        t->edges[i] = (hs__mcts_edge_t){ .move = (uint16_t)i, .prior = priors[i], .child = kids[i] };
+    t->root = (hs__mcts_node_t){ .visits = 151, .weight = 151, .num_edges = 3, .expanded = 1,
+                                 .edges = t->edges };
+    m->root = &t->root;
+    m->size = 9;
+    m->area = 81;
+}
+
 /* KataGo's lower confidence bound, when asked for: a well-explored better
  * move beats the most visited one, a barely visited one does not count. */
 static void test_lcb_choice(void)
 {
     hs_mcts_t *m = new_search(10, 1, 1);
-    /* A: 100 visits at 0.30 (spread 0.2); B: 40 at 0.40 (spread 0.1); C: 10
-     * at 0.90, under 15% of A's visits */
-    hs__mcts_node_t a = { .visits = 100, .weight = 100, .util_sum = 30, .util_sq_sum = 13 };
-    hs__mcts_node_t b = { .visits = 40, .weight = 40, .util_sum = 16, .util_sq_sum = 6.8 };
-    hs__mcts_node_t c = { .visits = 10, .weight = 10, .util_sum = 9, .util_sq_sum = 8.2 };
-    hs__mcts_edge_t edges[3] = { { .move = 0, .prior = 0.5f, .child = &a },
-                                 { .move = 1, .prior = 0.3f, .child = &b },
-                                 { .move = 2, .prior = 0.2f, .child = &c } };
-    hs__mcts_node_t root = { .visits = 151, .weight = 151, .num_edges = 3, .expanded = 1,
-                             .edges = edges };
-    m->root = &root;
-    m->size = 9;
-    m->area = 81;
+    bound_tree_t t;
+    s_bound_tree(&t, m);
     HS_CHECK_INT(hs_mcts_choose_move(m), 0);   /* off: the most visited */
     m->cfg.lcb_stdevs = 5;
     HS_CHECK_INT(hs_mcts_choose_move(m), 1);   /* 0.40 - 5 x 0.016 > 0.30 - 5 x 0.02 */
@@ -733,68 +756,86 @@ static void test_lcb_choice(void)
 static void test_confirm_pick(void)
 {
     hs_mcts_t *m = new_search(200, 1, 1);
-    /* the children of test_lcb_choice: B (40 visits) bounds above A (100) */
-    hs__mcts_node_t a = { .visits = 100, .weight = 100, .util_sum = 30, .util_sq_sum = 13 };
-    hs__mcts_node_t b = { .visits = 40, .weight = 40, .util_sum = 16, .util_sq_sum = 6.8 };
-    hs__mcts_node_t c = { .visits = 10, .weight = 10, .util_sum = 9, .util_sq_sum = 8.2 };
-    hs__mcts_edge_t edges[3] = { { .move = 0, .prior = 0.5f, .child = &a },
-                                 { .move = 1, .prior = 0.3f, .child = &b },
-                                 { .move = 2, .prior = 0.2f, .child = &c } };
-    hs__mcts_node_t root = { .visits = 151, .weight = 151, .num_edges = 3, .expanded = 1,
-                             .edges = edges };
-    m->root = &root;
-    m->size = 9;
-    m->area = 81;
+    bound_tree_t t;
+    s_bound_tree(&t, m);
     HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);          /* off */
     m->cfg.confirm_stdevs = 5;
     HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);          /* 49 left: 40 + 49 < 100 */
     m->cfg.max_visits = 220;                             /* 69 left: 40 + 69 > 100 */
     HS_CHECK_INT(hs__mcts_confirm_pick(m), 1);
     HS_CHECK_INT(hs_mcts_choose_move(m), 0);             /* still played by visits */
-    b.vloss = root.vloss = 10;                           /* in flight: 50 + 59 */
+    t.b.vloss = t.root.vloss = 10;                       /* in flight: 50 + 59 */
     HS_CHECK_INT(hs__mcts_confirm_pick(m), 1);
     m->cfg.max_visits = 210;                             /* 50 + 49 < 100 */
     HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);
-    b.vloss = root.vloss = 0;
+    t.b.vloss = t.root.vloss = 0;
     m->cfg.max_visits = 0;                               /* time alone: no count of what is left */
     m->cfg.max_time = 1;
     HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);
     m->cfg.max_playouts = 100;                           /* new visits: 100 left */
     HS_CHECK_INT(hs__mcts_confirm_pick(m), 1);
-    b.util_sum = 8;                                      /* B refuted: 0.2, below A */
+    t.b.util_sum = 8;                                    /* B refuted: 0.2, below A */
     HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);
     m->root = NULL;
     hs_mcts_free(&m);
 }
 
-/* With confirmation on, a search still finds the capture, repeats itself
- * with a seed, and plays its most visited move. */
+/* The capture position's evaluator with a prior that misleads: S_MISLED
+ * on point 0 (the diagram's top left), S_CAPTURE on the capture (point
+ * 14), where each is legal, the rest shared by the other legal moves; the
+ * value less flat than toy_eval's, so that the capture's is seen better. */
+#define S_MISLED 0.6f
+#define S_CAPTURE 0.3f
+static int misled_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out,
+                       hs_error_t *err)
+{
+    int rc = toy_eval(ctx, pos, n, out, err);
+    for (int i = 0; !rc && i < n; i++) {
+        out[i].value = (float)tanh(out[i].score / S_MISLED_SCALE);
+        float *p = out[i].policy, rest = 1;
+        int area = pos[i].board->size * pos[i].board->size, others = 0;
+        for (int v = 0; v <= area; v++)
+            others += p[v] >= 0 && v != 0 && v != 14;
+        if (p[0] >= 0)
+            rest -= S_MISLED;
+        if (p[14] >= 0)
+            rest -= S_CAPTURE;
+        for (int v = 0; v <= area; v++)
+            if (p[v] >= 0)
+                p[v] = v == 0 ? S_MISLED : v == 14 ? S_CAPTURE : rest / (float)(others ? others : 1);
+    }
+    return rc;
+}
+
+/* Confirmation visits in a search: with the prior on the wrong move, PUCT's
+ * most visited move at a small budget is that move; with confirmation the
+ * capture, which its value shows better, gets the visits and is played. The
+ * same seed gives the same search. */
 static void test_confirm_search(void)
 {
-    static hs_mcts_result_t res, again;
+    static hs_mcts_result_t res[3];
     hs_error_t err;
     toy_pos_t p;
     toy_t t;
     hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
-    for (int k = 0; k < 2; k++) {
-        hs_mcts_t *m = new_search(300, 1, 5);
+    ev.eval = misled_eval;
+    for (int k = 0; k < 3; k++) {
+        hs_mcts_t *m = new_search(40, 1, 5);
         hs_mcts_config_t cfg = m->cfg;
-        cfg.confirm_stdevs = 5;
+        cfg.confirm_stdevs = k ? 5 : 0;
         HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
         HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
         HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-        hs_mcts_get_result(m, k ? &again : &res);
-        HS_CHECK_INT(res.visits, 300);
-        HS_CHECK_INT(hs_mcts_choose_move(m), 14);
+        hs_mcts_get_result(m, &res[k]);
+        HS_CHECK_INT(res[k].visits, 40);
+        HS_CHECK_INT(hs_mcts_choose_move(m), res[k].best_move);
         hs_mcts_free(&m);
     }
-    HS_CHECK_INT(res.best_move, 14);
-    for (int i = 1; i < res.num_moves; i++)
-        HS_CHECK(res.moves[0].visits >= res.moves[i].visits);
-    HS_CHECK_INT(again.num_moves, res.num_moves);
-    for (int i = 0; i < res.num_moves; i++)
-        HS_CHECK(again.moves[i].move == res.moves[i].move &&
-                 again.moves[i].visits == res.moves[i].visits);
+    printf("misled: %d (%d visits) / confirmed: %d (%d visits)\n", res[0].best_move,
+           res[0].moves[0].visits, res[1].best_move, res[1].moves[0].visits);
+    HS_CHECK_INT(res[0].best_move, 0);
+    HS_CHECK_INT(res[1].best_move, 14);
+    s_check_same(&res[1], &res[2]);
 }
 
 /* A search whose evaluator gives estimates: the dynamic score's centre comes
@@ -821,10 +862,7 @@ static void test_estimates(void)
     }
     HS_CHECK_INT(res.best_move, 14);
     HS_CHECK(res.winrate > 0.9f);
-    HS_CHECK_INT(again.num_moves, res.num_moves);
-    for (int i = 0; i < res.num_moves; i++)
-        HS_CHECK(again.moves[i].move == res.moves[i].move &&
-                 again.moves[i].visits == res.moves[i].visits);
+    s_check_same(&res, &again);
 }
 
 int main(void)
