@@ -29,13 +29,26 @@ static float s_raw_prior(const hs_mcts_t *m, int i)
     return m->noised ? m->root_raw_prior[i] : m->root->edges[i].prior;
 }
 
-/* The most visited child of n (ties: higher utility), or -1. */
-static int s_most_visited(const hs__mcts_node_t *n)
+/* Child i of n when it has visits and may be played: at the root (banned
+ * given), a move the superko forbids may still hold visits from a kept
+ * tree, whose deeper levels checked simple ko only. */
+static const hs__mcts_node_t *s_visited(const hs__mcts_node_t *n, int i,
+                                        const unsigned char *banned)
+{
+    const hs__mcts_node_t *c = n->edges[i].child;
+    if (!c || c->visits <= 0 || (banned && banned[n->edges[i].move]))
+        return NULL;
+    return c;
+}
+
+/* The most visited child of n (ties: higher utility), or -1; banned: the
+ * root's superko bans, NULL below it. */
+static int s_most_visited(const hs__mcts_node_t *n, const unsigned char *banned)
 {
     int best = -1;
     for (int i = 0; i < n->num_edges; i++) {
-        const hs__mcts_node_t *c = n->edges[i].child;
-        if (!c || c->visits <= 0)
+        const hs__mcts_node_t *c = s_visited(n, i, banned);
+        if (!c)
             continue;
         const hs__mcts_node_t *b = best >= 0 ? n->edges[best].child : NULL;
         if (!b || c->visits > b->visits ||
@@ -72,8 +85,8 @@ static int s_lcb_best(const hs_mcts_t *m, int top, double stdevs)
     double best_lcb = s_lcb(m, r->edges[top].child, stdevs);
     int best = top;
     for (int i = 0; i < r->num_edges; i++) {
-        const hs__mcts_node_t *c = r->edges[i].child;
-        if (!c || c->visits <= 0 || c->visits < least)
+        const hs__mcts_node_t *c = s_visited(r, i, m->banned);
+        if (!c || c->visits < least)
             continue;
         double lcb = s_lcb(m, c, stdevs);
         if (lcb > best_lcb) {
@@ -88,7 +101,7 @@ static int s_lcb_best(const hs_mcts_t *m, int top, double stdevs)
  * lcb_stdevs > 0 the best bound among those with enough visits; or -1. */
 static int s_best_child(const hs_mcts_t *m)
 {
-    int top = s_most_visited(m->root);
+    int top = s_most_visited(m->root, m->banned);
     if (top < 0 || !(m->cfg.lcb_stdevs > 0))
         return top;
     return s_lcb_best(m, top, m->cfg.lcb_stdevs);
@@ -113,7 +126,7 @@ int hs__mcts_confirm_pick(const hs_mcts_t *m)
 {
     if (!(m->cfg.confirm_stdevs > 0) || !m->root->expanded)
         return -1;
-    int top = s_most_visited(m->root);
+    int top = s_most_visited(m->root, m->banned);
     int left = top >= 0 ? s_visits_left(m) : -1;
     if (left <= 0)
         return -1;
@@ -131,7 +144,7 @@ static void s_pv(const hs__mcts_edge_t *e, hs_mcts_move_info_t *mi)
     mi->pv[mi->pv_len] = e->move;
     mi->pv_visits[mi->pv_len++] = n->visits;
     while (mi->pv_len < HS_MCTS_PV_MAX && n->expanded) {
-        int i = s_most_visited(n);
+        int i = s_most_visited(n, NULL);
         if (i < 0)
             break;
         mi->pv[mi->pv_len] = n->edges[i].move;
@@ -229,7 +242,7 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
     const hs__mcts_node_t *r = m->root;
     for (int i = 0; i < r->num_edges; i++) {
         out->policy[r->edges[i].move] = s_raw_prior(m, i);
-        if (r->edges[i].child && r->edges[i].child->visits > 0)
+        if (s_visited(r, i, m->banned))
             s_move_info(m, i, &out->moves[out->num_moves++]);
     }
     qsort(out->moves, (size_t)out->num_moves, sizeof out->moves[0], s_cmp_info);
@@ -246,7 +259,7 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
 int hs_mcts_choose_move(hs_mcts_t *m)
 {
     const hs__mcts_node_t *r = m->root;
-    int best = r ? s_most_visited(r) : -1;
+    int best = r ? s_most_visited(r, m->banned) : -1;
     if (best < 0)
         return HS_MCTS_PASS(m->size);
     if (!(m->cfg.temperature > 0))
@@ -254,14 +267,14 @@ int hs_mcts_choose_move(hs_mcts_t *m)
     double total = 0, inv_t = 1.0 / m->cfg.temperature;
     double max_v = r->edges[best].child->visits;
     for (int i = 0; i < r->num_edges; i++) {
-        const hs__mcts_node_t *c = r->edges[i].child;
-        if (c && c->visits > 0)
+        const hs__mcts_node_t *c = s_visited(r, i, m->banned);
+        if (c)
             total += pow(c->visits / max_v, inv_t);
     }
     double x = hs_rng_double(&m->rng) * total;
     for (int i = 0; i < r->num_edges; i++) {
-        const hs__mcts_node_t *c = r->edges[i].child;
-        if (!c || c->visits <= 0)
+        const hs__mcts_node_t *c = s_visited(r, i, m->banned);
+        if (!c)
             continue;
         x -= pow(c->visits / max_v, inv_t);
         if (x < 0)
