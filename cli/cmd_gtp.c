@@ -66,7 +66,7 @@ static void s_usage(FILE *out)
             "  --confirm K       confirmation visits: while the move of the best bound at\n"
             "                    K standard errors is not the most visited and the visits\n"
             "                    left can make it so, the root searches it (docs/MCTS.md;\n"
-            "                    default 0: off)\n"
+            "                    default 5 with --net, else 0: off)\n"
             "  --set K=V,...     KataGo's search settings by its names, as in its config\n"
             "                    (e.g. subtreeValueBiasFactor=0,useLcbForSelection=true);\n"
             "                    the analysis engine's list (docs/ANALYSIS_PROTOCOL.md)\n"
@@ -164,6 +164,12 @@ static int s_settings(const char *text, hs_mcts_config_t *search)
 static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
 {
     hs_mcts_config_default(&cfg->search);
+    /* genmove plays the most visited move; confirmation visits make that
+     * the move the search's bound prefers wherever the budget allows
+     * (docs/MCTS.md, "Confirmation visits"): on for play over the net, as
+     * measured against KataGo; the rollout search's measure (against GNU
+     * Go) was without them */
+    cfg->search.confirm_stdevs = o->net ? 5 : 0;
     cfg->resign_threshold = 0.05;
     int visits = 200;
     long seed = 0;

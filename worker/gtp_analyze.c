@@ -308,6 +308,9 @@ static int s_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int argc, char 
     cfg.max_visits = s->analysis_visits;
     cfg.max_playouts = 0;
     cfg.max_time = 0;
+    /* an open-ended analysis shows PUCT's visits, as KataGo's does: with a
+     * budget this large confirmation visits would steer it all along */
+    cfg.confirm_stdevs = 0;
     if (hs__gtp_search_root(g, s, a.color, &cfg, r))
         return 1;
     s_run(g, s, kata, &a, 1);
