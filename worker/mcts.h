@@ -221,7 +221,8 @@ typedef struct hs_mcts_config {
      * visited. 0 = off (the most visits, as the engine's spec requires). */
     double lcb_stdevs;
     double lcb_min_visit_prop;
-    /* Confirmation visits (ours, not KataGo's; 0 = off, the default): with a
+    /* Confirmation visits (ours, not KataGo's; 0 = off, the default here;
+     * `hyeongse gtp --net` plays with 5): with a
      * visit budget (max_visits or max_playouts; not with time alone), while
      * the root child of the best lower confidence bound at confirm_stdevs
      * (among those with lcb_min_visit_prop of the most visited one's
