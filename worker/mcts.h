@@ -222,15 +222,15 @@ typedef struct hs_mcts_config {
     double lcb_stdevs;
     double lcb_min_visit_prop;
     /* Confirmation visits (ours, not KataGo's; 0 = off, the default here;
-     * `hyeongse gtp --net` plays with 5): with a
-     * visit budget (max_visits or max_playouts; not with time alone), while
-     * the root child of the best lower confidence bound at confirm_stdevs
-     * (among those with lcb_min_visit_prop of the most visited one's
-     * visits, as above) is not the most visited, and the visits left could
-     * still make it so, the root's selection takes it instead of PUCT's
-     * pick. A move that PUCT under-visits while its value says it is better
-     * gets the visits that either confirm it, so that the most visited move
-     * is the one played, or refute it, so that its bound falls back. */
+     * `hyeongse gtp --net` plays with 5): with a visit budget (max_visits
+     * or max_playouts; not with time alone), while the root child of the
+     * best lower confidence bound at confirm_stdevs (among those with
+     * lcb_min_visit_prop of the most visited one's visits, as above) is not
+     * the most visited, and the visits left could still make it so, the
+     * root's selection takes it instead of PUCT's pick. A move that PUCT
+     * under-visits while its value says it is better gets the visits that
+     * either confirm it, so that the most visited move is the one played,
+     * or refute it, so that its bound falls back. */
     double confirm_stdevs;
     /* KataGo's wideRootNoise: at the root, each child's prior is flattened to
      * prior^(1 / (4 w + 1)) and, each time selection weighs it with
