@@ -50,6 +50,7 @@
 
 #include "core/board.h"
 #include "core/game.h"
+#include "game_sgf.h"
 #include "ingest/ingest.h"
 #include "worker/judge.h"
 #include "worker/stability.h"
@@ -123,32 +124,6 @@ static int s_bucket(double e)
     if (e < -10.5) return 0;
     if (e >= 10.5) return 22;
     return (int)floor(e + 10.5) + 1;
-}
-
-static char *s_game_sgf(const hs_game_t *g)
-{
-    size_t cap = 64 + 8 * (size_t)(g->num_moves + g->num_setup), n = 0;
-    char *s = malloc(cap);
-    if (!s) return NULL;
-    n += (size_t)snprintf(s + n, cap - n, "(;GM[1]FF[4]SZ[%d]KM[%g]HA[%d]RU[%s]", g->size, g->komi,
-                          g->handicap, g->rules.name);
-    for (int pass = 0; pass < 2; pass++) {
-        int want = pass ? HS_WHITE : HS_BLACK, first = 1;
-        for (int i = 0; i < g->num_setup; i++) {
-            if (g->setup[i].color != want) continue;
-            if (first) { n += (size_t)snprintf(s + n, cap - n, pass ? "AW" : "AB"); first = 0; }
-            n += (size_t)snprintf(s + n, cap - n, "[%c%c]", 'a' + g->setup[i].vertex % g->size,
-                                  'a' + g->setup[i].vertex / g->size);
-        }
-    }
-    for (int i = 0; i < g->num_moves; i++) {
-        const hs_game_move_t *m = &g->moves[i];
-        char c = m->color == HS_BLACK ? 'B' : 'W';
-        if (m->vertex == HS_GAME_PASS) n += (size_t)snprintf(s + n, cap - n, ";%c[]", c);
-        else n += (size_t)snprintf(s + n, cap - n, ";%c[%c%c]", c, 'a' + m->vertex % g->size, 'a' + m->vertex / g->size);
-    }
-    snprintf(s + n, cap - n, ")\n");
-    return s;
 }
 
 /* One misjudged game for --boards: header, then the board with the judge's
@@ -251,7 +226,7 @@ static int s_on_game(void *vctx, const char *source, int index, hs_game_t *g)
         sg->area = rules.scoring == HS_SCORING_AREA;
         sg->recorded = recorded;
         sg->judged = score;
-        sg->sgf = s_game_sgf(g);
+        sg->sgf = hs_bench_game_sgf(g);
     }
     return 0;
 }

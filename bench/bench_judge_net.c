@@ -47,6 +47,7 @@
 #include <time.h>
 
 #include "core/game.h"
+#include "game_sgf.h"
 #include "ingest/ingest.h"
 #include "worker/judge.h"
 #include "worker/judge_net.h"
@@ -135,34 +136,6 @@ static void s_tally(tally_t *t, int half, double est, double rec)
 }
 
 static double s_pct(int a, int n) { return 100.0 * a / (n ? n : 1); }
-
-/* The game as plain SGF, for GNU Go (same form as bench_judge_final.c's). */
-static char *s_game_sgf(const hs_game_t *g)
-{
-    size_t cap = 96 + 8 * (size_t)(g->num_moves + g->num_setup), n = 0;
-    char *s = malloc(cap);
-    if (!s) return NULL;
-    n += (size_t)snprintf(s + n, cap - n, "(;GM[1]FF[4]SZ[%d]KM[%g]HA[%d]RU[%s]", g->size, g->komi,
-                          g->handicap, g->rules.name);
-    for (int pass = 0; pass < 2; pass++) {
-        int want = pass ? HS_WHITE : HS_BLACK, first = 1;
-        for (int i = 0; i < g->num_setup; i++) {
-            if (g->setup[i].color != want) continue;
-            if (first) { n += (size_t)snprintf(s + n, cap - n, pass ? "AW" : "AB"); first = 0; }
-            n += (size_t)snprintf(s + n, cap - n, "[%c%c]", 'a' + g->setup[i].vertex % g->size,
-                                  'a' + g->setup[i].vertex / g->size);
-        }
-    }
-    for (int i = 0; i < g->num_moves; i++) {
-        const hs_game_move_t *m = &g->moves[i];
-        char c = m->color == HS_BLACK ? 'B' : 'W';
-        if (m->vertex == HS_GAME_PASS) n += (size_t)snprintf(s + n, cap - n, ";%c[]", c);
-        else n += (size_t)snprintf(s + n, cap - n, ";%c[%c%c]", c, 'a' + m->vertex % g->size,
-                                   'a' + m->vertex / g->size);
-    }
-    snprintf(s + n, cap - n, ")\n");
-    return s;
-}
 
 static void s_keep_sample(ctx_t *c, const item_t *it, double net)
 {
@@ -270,7 +243,7 @@ static int s_enqueue(ctx_t *c, const char *part, hs_game_t *g, const hs_rules_t 
     c->t_static += s_now() - t0;
     if (c->want_sample && !c->middle &&
         (!strcmp(part, "kgs") || !strcmp(part, "kgs-counted") || !strcmp(part, "9x9")))
-        it->sgf = s_game_sgf(g);
+        it->sgf = hs_bench_game_sgf(g);
     if (++c->n_items == c->batch)
         return s_flush(c);
     return 0;

@@ -37,6 +37,7 @@
 
 #include "core/clock.h"
 #include "core/game.h"
+#include "game_sgf.h"
 #include "ingest/ingest.h"
 #include "worker/engine.h"
 #include "worker/mcts.h"
@@ -67,27 +68,8 @@ static int s_write_sgf(const char *path, const hs_game_t *g)
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f, "(;GM[1]FF[4]SZ[%d]KM[%g]HA[%d]RU[%s]", g->size, g->komi, g->handicap, g->rules.name);
-    for (int pass = 0; pass < 2; pass++) {
-        int want = pass ? HS_WHITE : HS_BLACK, first = 1;
-        for (int i = 0; i < g->num_setup; i++) {
-            if (g->setup[i].color != want)
-                continue;
-            fprintf(f, "%s[%c%c]", first ? (pass ? "AW" : "AB") : "", 'a' + g->setup[i].vertex % g->size,
-                    'a' + g->setup[i].vertex / g->size);
-            first = 0;
-        }
-    }
-    for (int i = 0; i < g->num_moves; i++) {
-        const hs_game_move_t *m = &g->moves[i];
-        if (m->vertex == HS_GAME_PASS)
-            fprintf(f, ";%c[]", m->color == HS_BLACK ? 'B' : 'W');
-        else
-            fprintf(f, ";%c[%c%c]", m->color == HS_BLACK ? 'B' : 'W', 'a' + m->vertex % g->size,
-                    'a' + m->vertex / g->size);
-    }
-    fputs(")\n", f);
-    return fclose(f);
+    int rc = hs_bench_write_game_sgf(f, g);
+    return fclose(f) || rc ? -1 : 0;
 }
 
 static bool s_eligible(const ctx_t *c, const char *source, const hs_game_t *g)
