@@ -11,6 +11,7 @@
  * each up. Results, noise and temperature are in mcts_result.c, tree reuse in
  * mcts_reuse.c.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,15 +275,27 @@ static bool s_root_selectable(const hs_mcts_t *m)
     return false;
 }
 
-/* Whether another leaf may start now (in-flight leaves count as spent). */
+int hs__mcts_visits_left(const hs_mcts_t *m)
+{
+    const hs_mcts_config_t *c = &m->cfg;
+    int left = INT_MAX;
+    if (c->max_visits) {
+        int v = c->max_visits - (m->root->visits + m->root->vloss);
+        left = v < left ? v : left;
+    }
+    if (c->max_playouts) {
+        int p = c->max_playouts - m->playouts;
+        left = p < left ? p : left;
+    }
+    return left > 0 ? left : 0;
+}
+
+/* Whether another leaf may start now (in-flight leaves count as spent); a
+ * root with nothing backed up into it yet (no ownership average) gets a
+ * leaf whatever the budget. */
 static bool s_budget_left(const hs_mcts_t *m)
 {
-    const hs__mcts_node_t *r = m->root;
-    if (m->cfg.max_visits && r->visits + r->vloss >= m->cfg.max_visits && r->own_count > 0)
-        return false;
-    if (m->cfg.max_playouts && m->playouts >= m->cfg.max_playouts && r->own_count > 0)
-        return false;
-    return true;
+    return hs__mcts_visits_left(m) > 0 || m->root->own_count == 0;
 }
 
 void hs_mcts_begin(hs_mcts_t *m)

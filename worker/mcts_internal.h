@@ -113,6 +113,11 @@ void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n);
 void hs__mcts_apply_noise(hs_mcts_t *m);
 void hs__mcts_restore_priors(hs_mcts_t *m);
 
+/* mcts.c: the visits the budget still allows, leaves in flight spent (0 when
+ * it is spent); INT_MAX when it is time alone, which says nothing of how many
+ * are left. */
+int hs__mcts_visits_left(const hs_mcts_t *m);
+
 /* mcts_result.c: the root child that a confirmation visit goes to
  * (hs_mcts_config_t.confirm_stdevs): the best by its lower confidence bound
  * when that is not the most visited and the visits left in the budget can

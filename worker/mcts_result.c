@@ -8,6 +8,7 @@
  * Node sums are kept from each node's mover's view (mcts_internal.h); here
  * they turn into Black's view, as the API promises.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,28 +108,13 @@ static int s_best_child(const hs_mcts_t *m)
     return s_lcb_best(m, top, m->cfg.lcb_stdevs);
 }
 
-/* Visits the budget still allows (leaves in flight spent), or -1 when it is
- * time alone, which says nothing of how many are left. */
-static int s_visits_left(const hs_mcts_t *m)
-{
-    const hs_mcts_config_t *c = &m->cfg;
-    int left = -1;
-    if (c->max_visits)
-        left = c->max_visits - (m->root->visits + m->root->vloss);
-    if (c->max_playouts) {
-        int p = c->max_playouts - m->playouts;
-        left = left < 0 || p < left ? p : left;
-    }
-    return left;
-}
-
 int hs__mcts_confirm_pick(const hs_mcts_t *m)
 {
     if (!(m->cfg.confirm_stdevs > 0) || !m->root->expanded)
         return -1;
     int top = s_most_visited(m->root, m->banned);
-    int left = top >= 0 ? s_visits_left(m) : -1;
-    if (left <= 0)
+    int left = top >= 0 ? hs__mcts_visits_left(m) : 0;
+    if (left <= 0 || left == INT_MAX)
         return -1;
     int best = s_lcb_best(m, top, m->cfg.confirm_stdevs);
     const hs__mcts_node_t *b = m->root->edges[best].child;
