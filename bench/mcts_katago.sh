@@ -75,7 +75,7 @@ ours="env OMP_NUM_THREADS=$threads $hs gtp --net $net --visits $visits --threads
 theirs="$katago gtp -model $net -config $cfg"
 gnugo=$(command -v gnugo || { [ -x /usr/games/gnugo ] && echo /usr/games/gnugo; } || true)
 
-echo "== $(date -u +%FT%TZ) hyeongse $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo '?') vs $("$katago" version 2>/dev/null | head -1)"
+echo "== $(date -u +%FT%TZ) hyeongse $hs (scripts of $(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo '?')) vs $("$katago" version 2>/dev/null | head -1)"
 echo "   net $net, $visits visits, $threads threads, $(nproc) cores${HS_GTP_ARGS:+, ours with $HS_GTP_ARGS}"
 echo
 if [ "${SPEED:-1}" != 0 ]; then
