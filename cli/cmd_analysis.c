@@ -55,7 +55,8 @@ static void s_usage(FILE *out)
             "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
             "noisePruneUtilityScale, ignorePreRootHistory, useLcbForSelection, lcbStdevs,\n"
             "minVisitPropForLCB, subtreeValueBiasFactor, subtreeValueBiasWeightExponent,\n"
-            "subtreeValueBiasFreeProp, wideRootNoise, confirmStdevs (ours) are read),\n"
+            "subtreeValueBiasFreeProp, wideRootNoise, rootNumSymmetriesToSample,\n"
+            "confirmStdevs (ours) are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 

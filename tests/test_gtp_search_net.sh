@@ -57,6 +57,18 @@ check "Black's view: win rate > 0.5" "$(root 23 winrate | awk '{ print ($1 > 0.5
 check "White's view: win rate < 0.5" "$(root 25 winrate | awk '{ print ($1 < 0.5) }')" 1
 check "White's view: lead < 0" "$(root 25 scoreLead | awk '{ print ($1 < 0) }')" 1
 
+# Root symmetries: averaged over all eight, the empty board's policy is as
+# symmetric as the board, so the eight 3-4 points get one prior; at one
+# symmetry they differ (docs/MCTS.md, "Root symmetries").
+priors() { printf '%s\n' 'boardsize 19' 'kata-genmove_analyze b minmoves 8' |
+    gtp --visits 16 "$@" 2>/dev/null | tr ' ' '\n' | awk '/^prior$/ { getline; print }' |
+    sort -u | wc -l; }
+check "rootNumSymmetriesToSample=8: one prior for the eight 3-4 points" \
+    "$(priors --set rootNumSymmetriesToSample=8)" 1
+check "one symmetry: their priors differ" "$(priors | awk '{ print ($1 > 1) }')" 1
+"$bin" gtp --set rootNumSymmetriesToSample=9 </dev/null >/dev/null 2>&1
+check "rootNumSymmetriesToSample=9: usage error" "$?" 2
+
 # Confirmation visits on 19x19: the move played is the most visited, and
 # the option changes some move (it acts at the root; docs/MCTS.md).
 sgf=$data/pro19-sample/alphago-vs-pro_master_48-2017.01.03-Master-Park_Jung-hwan.sgf

@@ -21,6 +21,7 @@
 
 typedef struct toy {
     int calls, leaves, max_seen;
+    int avg_calls, avg_syms;   /* toy_eval_avg's */
     int fail_after;       /* > 0: the call after this many fails */
 } toy_t;
 
@@ -56,6 +57,38 @@ static int toy_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *ou
         }
     }
     return 0;
+}
+
+/* The last legal point of pos (not pass): what toy_eval_avg favours. */
+static int toy_favourite(const hs_nn_pos_t *pos)
+{
+    unsigned char legal[HS_MCTS_MAX_MOVES];
+    hs_nn_legal_moves(pos, legal);
+    int area = pos->board->size * pos->board->size, fav = -1;
+    for (int v = 0; v < area; v++)
+        fav = legal[v] ? v : fav;
+    return fav;
+}
+
+/* A root evaluation "at several symmetries": toy_eval's, with 0.9 of the
+ * policy on toy_favourite, so that a test sees which one a root got. */
+static int toy_eval_avg(void *ctx, const hs_nn_pos_t *pos, int syms, hs_mcts_eval_t *out,
+                        hs_error_t *err)
+{
+    toy_t *t = ctx;
+    int calls = t->calls, leaves = t->leaves;
+    int rc = toy_eval(ctx, pos, 1, out, err);
+    t->calls = calls;
+    t->leaves = leaves;
+    t->avg_calls++;
+    t->avg_syms = syms;
+    int fav = toy_favourite(pos), count = 0, area = pos->board->size * pos->board->size;
+    for (int v = 0; v <= area; v++)
+        count += out->policy[v] >= 0;
+    for (int v = 0; v <= area && count > 1; v++)
+        if (out->policy[v] >= 0)
+            out->policy[v] = v == fav ? 0.9f : 0.1f / (float)(count - 1);
+    return rc;
 }
 
 static hs_mcts_evaluator_t toy_evaluator(toy_t *t, int max_batch)
@@ -286,6 +319,80 @@ static void test_reuse(void)
     toy_setup(&p, s_capture_rows, 5, HS_WHITE, 0.5);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_root_visits(m), 0);
+    hs_mcts_free(&m);
+}
+
+/* root_symmetries: a fresh root is evaluated through eval_avg (once, not in
+ * the batch, and it is the root's first visit), a kept root gets its priors
+ * anew from it at the first step of the next search, 1 leaves it alone, and
+ * the count is checked. */
+static void test_root_symmetries(void)
+{
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    ev.eval_avg = toy_eval_avg;
+    hs_mcts_t *m = new_search(60, 2, 3);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(t.avg_calls, 0);                 /* 1: off */
+    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+    cfg.root_symmetries = 8;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    hs_mcts_clear(m);
+    int leaves = t.leaves;
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(t.avg_calls, 1);
+    HS_CHECK_INT(t.avg_syms, 8);
+    HS_CHECK_INT(t.leaves - leaves + 1, 60);      /* the root was a visit, not a batch leaf */
+    HS_CHECK_INT(m->root->edges[0].move, toy_favourite(&p.nn));
+    HS_CHECK(fabs(m->root->edges[0].prior - 0.9) < 1e-6);
+    HS_CHECK(m->root->sym_avg);
+    /* Again on the same root: it is averaged already. */
+    cfg.max_visits = 80;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(t.avg_calls, 1);
+
+    /* A kept root: expanded as a leaf, at one symmetry (toy_eval's uniform
+     * prior), then averaged at the first step. */
+    int best = -1;
+    for (int i = 0; i < m->root->num_edges; i++)
+        if (m->root->edges[i].child && m->root->edges[i].child->expanded &&
+            m->root->edges[i].move != 25)
+            best = m->root->edges[i].move;
+    HS_CHECK(best >= 0);
+    hs_board_t next = p.board;
+    hs_point_t pt = hs_board_point(&next, best % 5, best / 5);
+    HS_CHECK_INT(hs_board_play(&next, HS_BLACK, pt, 0, NULL), 0);
+    hs_nn_pos_t nn = p.nn;
+    nn.board = &next;
+    nn.to_move = HS_WHITE;
+    nn.prev1 = &p.board;
+    nn.n_hist = 1;
+    nn.hist_color[0] = HS_BLACK;
+    nn.hist_move[0] = pt;
+    HS_CHECK_INT(hs_mcts_set_root(m, &nn, NULL, &err), 0);
+    int kept = hs_mcts_root_visits(m);
+    HS_CHECK(kept > 0 && !m->root->sym_avg);
+    cfg.max_visits = kept + 10;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    leaves = t.leaves;
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(t.avg_calls, 2);
+    HS_CHECK_INT(t.leaves - leaves, 10);          /* the root's priors cost no visit */
+    HS_CHECK_INT(m->root->edges[0].move, toy_favourite(&nn));
+    HS_CHECK(fabs(m->root->edges[0].prior - 0.9) < 1e-6);
+    for (int i = 1; i < m->root->num_edges; i++)
+        HS_CHECK(m->root->edges[i - 1].prior >= m->root->edges[i].prior);
+    HS_CHECK_INT(hs_mcts_root_visits(m), kept + 10);
+
+    cfg.root_symmetries = 0;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), HS_EINVAL);
+    cfg.root_symmetries = 9;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), HS_EINVAL);
     hs_mcts_free(&m);
 }
 
@@ -859,6 +966,7 @@ int main(void)
     test_determinism();
     test_batching();
     test_reuse();
+    test_root_symmetries();
     test_rescore();
     test_superko_root();
     test_finished();

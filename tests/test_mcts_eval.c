@@ -431,6 +431,41 @@ static int s_which_sym(hs_nn_evaluator_t *nn, const hs_nn_pos_t *pos, const hs_m
     return found;
 }
 
+/* The root at several symmetries (eval_avg): all eight is the net's own
+ * average over them (another order of the sums), one is one of them, the
+ * same position gets the same draw, and a count outside 1..8 is refused. */
+static void s_check_avg(hs_nn_evaluator_t *nn, hs_mcts_evaluator_t *ev, const hs_nn_pos_t *pos)
+{
+    hs_nn_output_t *o = malloc(sizeof *o);
+    hs_mcts_eval_t *want = malloc(sizeof *want), *got = malloc(sizeof *got),
+                   *again = malloc(sizeof *again);
+    hs_error_t err = {0};
+    int a = pos->board->size * pos->board->size;
+    HS_CHECK(ev->eval_avg != NULL);
+    HS_CHECK_INT(hs_nn_evaluate(nn, pos, 1, HS_NN_SYM_ALL, o, &err), 0);
+    s_expect(o, pos->to_move, want);
+    HS_CHECK_INT(ev->eval_avg(ev->ctx, pos, 8, got, &err), 0);
+    double worst = fabs(got->value - want->value) + fabs(got->score - want->score);
+    for (int v = 0; v <= a; v++)
+        worst = fmax(worst, fabs(got->policy[v] - want->policy[v]));
+    for (int v = 0; v < a; v++)
+        worst = fmax(worst, fabs(got->ownership[v] - want->ownership[v]));
+    printf("net root at 8 symmetries: %.2g from the net's own average\n", worst);
+    HS_CHECK(worst < 1e-4);
+    HS_CHECK_INT(ev->eval_avg(ev->ctx, pos, 1, got, &err), 0);
+    HS_CHECK(s_which_sym(nn, pos, got) >= 0);
+    HS_CHECK_INT(ev->eval_avg(ev->ctx, pos, 3, got, &err), 0);
+    HS_CHECK_INT(ev->eval_avg(ev->ctx, pos, 3, again, &err), 0);
+    HS_CHECK(s_same(got, again, pos->board->size));
+    HS_CHECK(s_which_sym(nn, pos, got) < 0);   /* an average, not one of them */
+    HS_CHECK_INT(ev->eval_avg(ev->ctx, pos, 0, got, &err), HS_EINVAL);
+    HS_CHECK_INT(ev->eval_avg(ev->ctx, pos, 9, got, &err), HS_EINVAL);
+    free(o);
+    free(want);
+    free(got);
+    free(again);
+}
+
 static void test_net(hs_nn_evaluator_t *nn)
 {
     enum { N = 4 };
@@ -478,6 +513,7 @@ static void test_net(hs_nn_evaluator_t *nn)
     HS_CHECK(out[N].ownership[a1] > 0.5f && out[N + 1].ownership[a1] < -0.5f);
     HS_CHECK(out[N].ownership[j9] < -0.5f && out[N + 1].ownership[j9] > 0.5f);
     HS_CHECK(hs_mcts_evaluator_helper_cpu(&ev) >= 0.0);
+    s_check_avg(nn, &ev, &pos[0]);
     free(one);
     free(out);
     free(boards);

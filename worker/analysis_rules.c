@@ -247,6 +247,12 @@ int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
     for (int i = 0; props[i]; i++)
         if (!strcmp(key, props[i]))
             return s_num(value, 0, 1, prop[i]) ? 1 : -1;
+    if (!strcmp(key, "rootNumSymmetriesToSample")) {   /* KataGo's range */
+        if (!s_num(value, 1, 8, &x) || x != (int)x)
+            return -1;
+        c->root_symmetries = (int)x;
+        return 1;
+    }
     if (!strcmp(key, "wideRootNoise"))   /* KataGo's range */
         return s_num(value, 0, 5, &c->wide_root_noise) ? 1 : -1;
     /* the first three must be > 0 (worker/mcts.h) */

@@ -43,6 +43,7 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->subtree_bias_free = 0.8;
     cfg->rave_equiv = 1000.0;
     cfg->lcb_min_visit_prop = 0.15;
+    cfg->root_symmetries = 1;
     cfg->allow_pass = true;
 }
 
@@ -52,6 +53,9 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         return hs_error_set(err, HS_EINVAL, "mcts: threads %d outside 1..4096", c->threads);
     if (c->max_visits < 0 || c->max_playouts < 0 || !(c->max_time >= 0))
         return hs_error_set(err, HS_EINVAL, "mcts: a negative budget");
+    if (c->root_symmetries < 1 || c->root_symmetries > 8)
+        return hs_error_set(err, HS_EINVAL, "mcts: root symmetries %d outside 1..8",
+                            c->root_symmetries);
     if (!(c->cpuct > 0) || !(c->net_cpuct > 0) || !(c->net_cpuct_log >= 0) ||
         !(c->net_cpuct_base > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
         !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
@@ -309,6 +313,7 @@ void hs_mcts_begin(hs_mcts_t *m)
     hs__mcts_set_center(m, NULL);
     m->rescore = m->root && m->root->visits > 0 &&
                  (m->cfg.dyn_score_utility > 0 || m->cfg.subtree_bias > 0);
+    m->reaverage = m->root && m->root->expanded && m->cfg.root_symmetries > 1;
     if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
         hs__mcts_apply_noise(m);
 }
@@ -573,14 +578,6 @@ static void s_score_terminal(const hs_mcts_t *m, const hs_nn_pos_t *nn, hs_mcts_
 /* ------------------------------------------------------------------ */
 /* Backup                                                              */
 
-static int s_cmp_edge(const void *a, const void *b)
-{
-    const hs__mcts_edge_t *x = a, *y = b;
-    if (x->prior != y->prior)
-        return x->prior > y->prior ? -1 : 1;
-    return (int)x->move - (int)y->move;
-}
-
 static int s_expand(hs_mcts_t *m, hs__mcts_node_t *n, const hs_mcts_eval_t *ev)
 {
     int count = 0;
@@ -605,9 +602,9 @@ static int s_expand(hs_mcts_t *m, hs__mcts_node_t *n, const hs_mcts_eval_t *ev)
             e[k].amaf_n = e[k].amaf_w = 0;
             e[k++].child = NULL;
         }
-    qsort(e, (size_t)count, sizeof *e, s_cmp_edge);
     n->edges = e;
     n->num_edges = count;
+    hs__mcts_sort_edges(n);
     n->expanded = 1;
     return 0;
 }
@@ -759,6 +756,42 @@ static int s_evaluate(hs__mcts_leaf_t **leaves, int total, hs_mcts_evaluator_t *
     return rc;
 }
 
+/* Root leaves of searches that average the root's symmetries go through
+ * eval_avg one at a time (mcts_root.c); the rest stay in leaves[0..*total)
+ * for the batch. On an error, every leaf not backed up is abandoned. */
+static int s_evaluate_roots(hs__mcts_leaf_t **leaves, int *total, hs_mcts_evaluator_t *ev,
+                            hs_error_t *err)
+{
+    int kept = 0, rc = 0;
+    hs_mcts_eval_t *out = NULL;
+    for (int j = 0; j < *total; j++) {
+        hs__mcts_leaf_t *L = leaves[j];
+        if (rc || L->depth > 0 || !hs__mcts_root_wants_avg(L->owner, ev)) {
+            leaves[kept++] = L;
+            continue;
+        }
+        if (!out && !(out = malloc(sizeof *out)))
+            rc = hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+        if (!rc) {
+            out->has_amaf = 0;
+            rc = ev->eval_avg(ev->ctx, &L->nn, L->owner->cfg.root_symmetries, out, err);
+            ev->calls++;
+            ev->leaves++;
+        }
+        if (!rc && s_backup(L->owner, L, out))   /* fails before it takes a visit */
+            rc = hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
+        if (rc)
+            leaves[kept++] = L;
+        else
+            L->path[0]->sym_avg = 1;
+    }
+    free(out);
+    *total = kept;
+    if (rc)
+        s_abandon(leaves, 0, kept);
+    return rc;
+}
+
 int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_error_t *err)
 {
     hs_mcts_eval_t *scratch = malloc(sizeof *scratch);
@@ -771,6 +804,10 @@ int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_er
         if (s[i]->rescore) {
             s[i]->rescore = false;
             hs__mcts_rescore_tree(s[i]);
+        }
+        if (s[i]->reaverage && !rc) {
+            s[i]->reaverage = false;
+            rc = hs__mcts_root_reaverage(s[i], ev, err);
         }
         if (rc || hs_mcts_done(s[i]))
             continue;
@@ -790,7 +827,9 @@ int hs_mcts_step_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev, hs_er
         free(leaves);
         return rc == HS_ENOMEM ? hs_error_set(err, rc, "mcts: out of memory") : rc;
     }
-    if (total)
+    if (total && ev->eval_avg)
+        rc = s_evaluate_roots(leaves, &total, ev, err);
+    if (total && !rc)
         rc = s_evaluate(leaves, total, ev, err);
     free(leaves);
     if (rc)

@@ -111,6 +111,13 @@ typedef struct hs_mcts_evaluator {
      * KataGo terms (below, hs_mcts_config_t) apply to estimates only, tuned
      * as they are for a net's outputs. */
     bool estimates;
+    /* The root's evaluation averaged over `syms` (2..8) of the board's
+     * symmetries, drawn without replacement from the evaluator's seed and the
+     * position (KataGo's rootNumSymmetriesToSample,
+     * hs_mcts_config_t.root_symmetries); NULL where the evaluator has no
+     * symmetries (rollouts), which then evaluates the root as any leaf. */
+    int (*eval_avg)(void *ctx, const hs_nn_pos_t *pos, int syms, hs_mcts_eval_t *out,
+                    hs_error_t *err);
     /* Counted by hs_mcts_step_many: calls made and leaves they carried (the
      * mean batch of the bulk-speed report is leaves / calls). */
     long calls, leaves;
@@ -238,6 +245,16 @@ typedef struct hs_mcts_config {
      * analysis over more moves (0 = off, the default; the analysis engine
      * starts at KataGo's 0.04). At most 5. */
     double wide_root_noise;
+    /* KataGo's rootNumSymmetriesToSample: the root is evaluated at this many
+     * of the board's eight symmetries (1..8), their policies, values and
+     * ownerships averaged, where the evaluator can (eval_avg, the net): a
+     * root's priors decide where most of a search's visits go, and one
+     * symmetry's policy carries that symmetry's noise. A root kept from the
+     * search before (evaluated then as a leaf, at one symmetry) gets its
+     * priors anew at the first step. Its evaluations are not visits: they
+     * cost syms - 1 evaluations a search and no budget. 1 = off, the default
+     * (KataGo's). */
+    int root_symmetries;
     bool allow_pass;      /* pass is searched (true); false only for tests */
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
@@ -248,8 +265,8 @@ typedef struct hs_mcts_config {
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
  * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no
- * noise, temperature 0, no wide root noise, threads 1, max_visits 200,
- * allow_pass, seed 0. */
+ * noise, temperature 0, no wide root noise, root_symmetries 1, threads 1,
+ * max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 /* ------------------------------------------------------------------ */

@@ -7,11 +7,14 @@
  * Batching: the whole call goes through one hs_nn_evaluate_syms, each leaf
  * at its own symmetry, so a call of n leaves is one backend batch of n (it
  * was up to eight smaller ones when each symmetry needed a call of its own).
+ * A root may instead be averaged over several symmetries (s_eval_avg, the
+ * search's root_symmetries).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rng.h"
 #include "worker/mcts_eval.h"
 #include "worker/mcts_eval_internal.h"
 
@@ -76,6 +79,30 @@ static int s_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out,
     return 0;
 }
 
+/* The root at syms symmetries: the first syms of a shuffle of the eight that
+ * the seed and the position draw (KataGo samples without replacement), so
+ * that the same root is averaged the same way again. */
+static int s_eval_avg(void *ctx, const hs_nn_pos_t *pos, int syms, hs_mcts_eval_t *out,
+                      hs_error_t *err)
+{
+    s_net_t *s = ctx;
+    if (syms < 1 || syms > 8)
+        return hs_error_set(err, HS_EINVAL, "net evaluator: %d root symmetries (1-8)", syms);
+    unsigned char order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    hs_rng_t rng;
+    hs_rng_seed(&rng, hs__mcts_mix(s->seed ^ 0x726f6f74u, hs__mcts_leaf_key(pos)));
+    for (int i = 7; i > 0; i--) {
+        int j = (int)hs_rng_below(&rng, (uint32_t)i + 1);
+        unsigned char t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    int rc = hs_nn_evaluate_avg(s->nn, pos, order, syms, &s->out[0], err);
+    if (!rc)
+        s_convert(&s->out[0], pos->to_move, out);
+    return rc;
+}
+
 int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_evaluator_t *out,
                                  hs_error_t *err)
 {
@@ -102,6 +129,7 @@ int hs_mcts_net_evaluator_create(hs_nn_evaluator_t *nn, uint64_t seed, hs_mcts_e
     out->max_batch = s->max_batch;
     out->name = "net";
     out->estimates = true;
+    out->eval_avg = s_eval_avg;
     out->destroy = s_destroy;
     out->helper_cpu = s_helper_cpu;
     return 0;

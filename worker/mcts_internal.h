@@ -36,6 +36,7 @@ struct hs__mcts_node {
     uint8_t expanded;
     uint8_t terminal;         /* two passes: scored, never evaluated */
     uint8_t has_amaf;         /* some edge has AMAF statistics (RAVE selection) */
+    uint8_t sym_avg;          /* evaluated at the root's symmetries (mcts_root.c) */
     float raw_value;          /* the evaluator's value here, mover's view */
     float raw_score;          /* likewise */
     float raw_util;           /* the evaluator's utility here, mover's view */
@@ -95,6 +96,7 @@ struct hs_mcts {
     bool have_center;
     double score_center;
     bool rescore;             /* the tree was kept: rescore it at the first step */
+    bool reaverage;           /* ... and average its root's priors (mcts_root.c) */
     /* the subtree value bias table (mcts_svb.c) */
     hs__mcts_svb_entry_t *svb;
     size_t svb_cap, svb_used;
@@ -178,6 +180,15 @@ double hs__mcts_svb_update(hs_mcts_t *m, hs__mcts_node_t *n, double children_uti
 void hs__mcts_svb_release(hs_mcts_t *m, hs__mcts_node_t *n);
 void hs__mcts_svb_sweep(hs_mcts_t *m);
 void hs__mcts_svb_free(hs_mcts_t *m);
+
+/* mcts_root.c: a node's edges in prior order (highest first, then by move);
+ * whether ev evaluates m's root at its root_symmetries; and the priors of a
+ * kept root, which was expanded at one symmetry, anew from that average (at
+ * the first step of a search; noise, if any, drawn again over them). 0, or
+ * the evaluator's error. */
+void hs__mcts_sort_edges(hs__mcts_node_t *n);
+bool hs__mcts_root_wants_avg(const hs_mcts_t *m, const hs_mcts_evaluator_t *ev);
+int hs__mcts_root_reaverage(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *err);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree. */
 hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);

@@ -237,6 +237,28 @@ int hs_nn_evaluate_syms(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count,
     return s_evaluate(e, pos, count, 0, syms, out, err);
 }
 
+int hs_nn_evaluate_avg(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, const unsigned char *syms,
+                       int nsyms, hs_nn_output_t *out, hs_error_t *err)
+{
+    if (nsyms < 1 || nsyms > 8)
+        return hs_error_set(err, HS_EINVAL, "net: %d symmetries to average (1-8)", nsyms);
+    hs_nn_pos_t copies[8];
+    hs_nn_output_t *o = malloc((size_t)nsyms * sizeof *o);
+    if (!o)
+        return hs_error_set(err, HS_ENOMEM, "net: out of memory");
+    for (int i = 0; i < nsyms; i++)
+        copies[i] = *pos;
+    int rc = hs_nn_evaluate_syms(e, copies, nsyms, syms, o, err);
+    if (!rc) {
+        *out = o[0];
+        for (int i = 1; i < nsyms; i++)
+            s_accumulate(out, &o[i]);
+        s_scale(out, 1.0f / (float)nsyms);
+    }
+    free(o);
+    return rc;
+}
+
 int hs_nn_eval_ref(const hs_nn_model_t *m, const hs_nn_pos_t *pos, int sym,
                    hs_nn_output_t *out, hs_error_t *err)
 {

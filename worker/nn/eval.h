@@ -40,6 +40,13 @@ int hs_nn_evaluate(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count, int 
 int hs_nn_evaluate_syms(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, int count,
                         const unsigned char *syms, hs_nn_output_t *out, hs_error_t *err);
 
+/* One position at the nsyms symmetries syms[0..nsyms) (distinct, 0-7), in
+ * one batch, their outputs averaged into *out: KataGo's
+ * rootNumSymmetriesToSample. HS_EINVAL for nsyms outside 1..8 or a symmetry
+ * over 7, else as hs_nn_evaluate. */
+int hs_nn_evaluate_avg(hs_nn_evaluator_t *e, const hs_nn_pos_t *pos, const unsigned char *syms,
+                       int nsyms, hs_nn_output_t *out, hs_error_t *err);
+
 /* hs_nn_backend_helper_cpu of its backend. */
 double hs_nn_evaluator_helper_cpu(const hs_nn_evaluator_t *e);
 
