@@ -55,7 +55,7 @@ static void s_usage(FILE *out)
             "cpuctUtilityStdevScale, valueWeightExponent, useNoisePruning,\n"
             "noisePruneUtilityScale, ignorePreRootHistory, useLcbForSelection, lcbStdevs,\n"
             "minVisitPropForLCB, subtreeValueBiasFactor, subtreeValueBiasWeightExponent,\n"
-            "subtreeValueBiasFreeProp, wideRootNoise, rootNumSymmetriesToSample,\n"
+            "subtreeValueBiasFreeProp, wideRootNoise, rootNumSymmetriesToSample, useGraphSearch,\n"
             "confirmStdevs (ours) are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }

@@ -170,6 +170,7 @@ static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
      * measured against KataGo; the rollout search's measure (against GNU
      * Go) was without them */
     cfg->search.confirm_stdevs = o->net ? 5 : 0;
+    cfg->search.graph_search = true;   /* KataGo's GTP default; the net's searches only */
     cfg->resign_threshold = 0.05;
     int visits = 200;
     long seed = 0;

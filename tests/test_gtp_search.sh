@@ -184,7 +184,8 @@ for bad in "--visits 0" "--visits x" "--threads 0" "--time -1" "--resign-thresho
            "--seed -3" "--analysis-visits 0" "--lcb -1" "--lcb x" "--confirm -1" \
            "--confirm x" "--set confirmStdevs=x" "--bogus 1" \
            "--set bogus=1" "--set lcbStdevs=x" "--set maxVisits=3" \
-           "--set subtreeValueBiasFactor=2" "--set cpuctExploration"; do
+           "--set subtreeValueBiasFactor=2" "--set cpuctExploration" \
+           "--set useGraphSearch=maybe"; do
     # shellcheck disable=SC2086 # the option and its value are two words
     "$bin" gtp $bad </dev/null >/dev/null 2>&1
     check "usage error: $bad" "$?" 2

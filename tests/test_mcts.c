@@ -396,6 +396,153 @@ static void test_root_symmetries(void)
     hs_mcts_free(&m);
 }
 
+static void s_check_same(const hs_mcts_result_t *a, const hs_mcts_result_t *b);
+
+/* The tree's shape from the node table: how many nodes more than one edge
+ * leads to, and whether every node's visits are the visits of the edges
+ * into it (the root's: its edges' and its own first evaluation, on a fresh
+ * tree). */
+static int s_shared_nodes(hs_mcts_t *m, bool *visits_add_up)
+{
+    long n = 0;
+    for (size_t i = 0; i < m->table_cap; i++)
+        n += m->table[i] != NULL;
+    HS_CHECK_INT((int)n, (int)m->nodes);
+    int *in_edges = calloc((size_t)n, sizeof *in_edges), shared = 0;
+    long *in_visits = calloc((size_t)n, sizeof *in_visits);
+    hs__mcts_node_t **all = calloc((size_t)n, sizeof *all);
+    long k = 0;
+    for (size_t i = 0; i < m->table_cap; i++)
+        if (m->table[i])
+            all[k++] = m->table[i];
+    for (long i = 0; i < n; i++)
+        for (int j = 0; j < all[i]->num_edges; j++)
+            for (long x = 0; all[i]->edges[j].child && x < n; x++)
+                if (all[x] == all[i]->edges[j].child) {
+                    in_edges[x]++;
+                    in_visits[x] += all[i]->edges[j].visits;
+                }
+    *visits_add_up = true;
+    for (long x = 0; x < n; x++) {
+        shared += in_edges[x] > 1;
+        long want = in_visits[x];
+        if (all[x] == m->root) {   /* its own first evaluation and its edges' visits */
+            want = 1;
+            for (int j = 0; j < all[x]->num_edges; j++)
+                want += all[x]->edges[j].visits;
+        }
+        if (all[x]->visits != want) {
+            if (*visits_add_up)
+                printf("node %p: %d visits, %ld through its %d edges%s\n", (void *)all[x],
+                       all[x]->visits, in_visits[x], in_edges[x], all[x] == m->root ? " (root)" : "");
+            *visits_add_up = false;
+        }
+    }
+    free(in_edges);
+    free(in_visits);
+    free(all);
+    return shared;
+}
+
+/* Graph search: on an open 5x5 board with a flat prior, lines that play the
+ * same moves in another order meet in one node; every node's visits are its
+ * edges' visits, with and without it; one thread and a seed repeat exactly;
+ * a kept root frees what it cannot reach; rollouts (no estimates) keep a
+ * tree. */
+static void test_graph_search(void)
+{
+    static hs_mcts_result_t a, b;
+    static const char *const rows[] = { ".....", ".....", "..X..", ".....", "....." };
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, rows, 5, HS_WHITE, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 16);
+    ev.estimates = true;
+    int shared[2];
+    for (int graph = 0; graph <= 1; graph++) {
+        hs_mcts_t *m1 = new_search(400, 1, 5), *m2 = new_search(400, 1, 5);
+        hs_mcts_config_t cfg = *hs_mcts_get_config(m1);
+        cfg.graph_search = graph;
+        HS_CHECK_INT(hs_mcts_set_config(m1, &cfg, &err), 0);
+        HS_CHECK_INT(hs_mcts_set_config(m2, &cfg, &err), 0);
+        HS_CHECK_INT(hs_mcts_set_root(m1, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_set_root(m2, &p.nn, NULL, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m1, &ev, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m2, &ev, &err), 0);
+        hs_mcts_get_result(m1, &a);
+        hs_mcts_get_result(m2, &b);
+        s_check_same(&a, &b);
+        HS_CHECK_INT(a.visits, 400);
+        bool add_up;
+        shared[graph] = s_shared_nodes(m1, &add_up);
+        HS_CHECK(add_up);
+        printf("graph search %s: %ld nodes, %d of them shared\n", graph ? "on" : "off",
+               m1->nodes, shared[graph]);
+
+        /* the most visited move, then the reply most visited below it: the
+         * new root keeps exactly the nodes it reaches */
+        hs_board_t b1 = p.board, b2;
+        int mv = a.moves[0].move, reply = a.moves[0].pv_len > 1 ? a.moves[0].pv[1] : -1;
+        HS_CHECK(reply >= 0 && reply < 25);
+        hs_point_t p1 = hs_board_point(&b1, mv % 5, mv / 5);
+        HS_CHECK_INT(hs_board_play(&b1, HS_WHITE, p1, 0, NULL), 0);
+        b2 = b1;
+        hs_point_t p2 = hs_board_point(&b2, reply % 5, reply / 5);
+        HS_CHECK_INT(hs_board_play(&b2, HS_BLACK, p2, 0, NULL), 0);
+        hs_nn_pos_t nn = p.nn;
+        nn.board = &b2;
+        nn.prev1 = &b1;
+        nn.prev2 = &p.board;
+        nn.n_hist = 2;
+        nn.hist_color[0] = HS_WHITE;
+        nn.hist_move[0] = p1;
+        nn.hist_color[1] = HS_BLACK;
+        nn.hist_move[1] = p2;
+        long before = m1->nodes;
+        HS_CHECK_INT(hs_mcts_set_root(m1, &nn, NULL, &err), 0);
+        HS_CHECK(hs_mcts_root_visits(m1) > 0 && m1->nodes < before);
+        long reached = 0;
+        uint32_t mark = hs__mcts_next_mark(m1);
+        hs__mcts_node_t *stack[4096];
+        int top = 0;
+        stack[top++] = m1->root;
+        m1->root->mark = mark;
+        while (top) {
+            hs__mcts_node_t *x = stack[--top];
+            reached++;
+            for (int j = 0; j < x->num_edges; j++) {
+                hs__mcts_node_t *c = x->edges[j].child;
+                if (c && c->mark != mark && top < 4096) {
+                    c->mark = mark;
+                    stack[top++] = c;
+                }
+            }
+        }
+        HS_CHECK_INT((int)reached, (int)m1->nodes);
+        cfg.max_visits = hs_mcts_root_visits(m1) + 50;
+        HS_CHECK_INT(hs_mcts_set_config(m1, &cfg, &err), 0);
+        HS_CHECK_INT(hs_mcts_search(m1, &ev, &err), 0);   /* searches on from the kept nodes */
+        HS_CHECK_INT(hs_mcts_root_visits(m1), cfg.max_visits);
+        hs_mcts_free(&m1);
+        hs_mcts_free(&m2);
+    }
+    HS_CHECK_INT(shared[0], 0);   /* a tree: one edge into each node */
+    HS_CHECK(shared[1] > 0);
+    /* without estimates (rollouts' running means): a tree, graph search or not */
+    ev.estimates = false;
+    hs_mcts_t *m = new_search(400, 1, 5);
+    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+    cfg.graph_search = true;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    bool add_up;
+    HS_CHECK_INT(s_shared_nodes(m, &add_up), 0);
+    HS_CHECK(add_up);
+    hs_mcts_free(&m);
+}
+
 /* The capture diagram, Black to move, and the toy evaluator giving estimates
  * (KataGo's terms on). */
 static hs_mcts_evaluator_t s_capture_estimates(toy_pos_t *p, toy_t *t)
@@ -715,8 +862,8 @@ static void test_node_values(void)
     for (int k = 0; k < 4; k++) {
         hs__mcts_node_t good = { .visits = 10, .weight = 10, .util_sum = 5, .value_sum = 3 };
         hs__mcts_node_t bad = { .visits = 30, .weight = 30, .util_sum = -15, .value_sum = -6 };
-        hs__mcts_edge_t edges[2] = { { .move = 0, .prior = 0.9f, .child = &good },
-                                     { .move = 1, .prior = 0.1f, .child = &bad } };
+        hs__mcts_edge_t edges[2] = { { .move = 0, .prior = 0.9f, .child = &good, .visits = 10 },
+                                     { .move = 1, .prior = 0.1f, .child = &bad, .visits = 30 } };
         hs__mcts_node_t n = { .visits = 41, .weight = 41, .num_edges = 2, .expanded = 1,
                               .raw_util = 0.2f, .raw_value = 0.2f, .edges = edges };
         m->cfg.noise_prune_utility = k & 1 ? 0.15 : 0;
@@ -774,13 +921,13 @@ static void test_subtree_bias(void)
     m->cfg.value_weight_exponent = 0;
     m->estimates = true;
     HS_CHECK(hs__mcts_svb_on(m));
-    hs__mcts_node_t *a = hs__mcts_node_new(m, false), *c = hs__mcts_node_new(m, false);
-    hs__mcts_node_t *a2 = hs__mcts_node_new(m, false);
+    hs__mcts_node_t *a = hs__mcts_node_new(m, false, 1), *c = hs__mcts_node_new(m, false, 2);
+    hs__mcts_node_t *a2 = hs__mcts_node_new(m, false, 3);
     HS_CHECK(a && c && a2);
     c->visits = 8, c->weight = 8, c->util_sum = -4;
     a->visits = 9, a->weight = 9, a->raw_util = 0.1f, a->num_edges = 1, a->expanded = 1;
     a->edges = calloc(1, sizeof *a->edges);
-    a->edges[0] = (hs__mcts_edge_t){ .move = 0, .prior = 1.0f, .child = c };
+    a->edges[0] = (hs__mcts_edge_t){ .move = 0, .prior = 1.0f, .child = c, .visits = 8 };
     HS_CHECK_INT(hs__mcts_svb_attach(m, a, k2), 0);
     HS_CHECK_INT(hs__mcts_svb_attach(m, a2, k2), 0);
     HS_CHECK(hs__mcts_svb_bias(m, a2) == 0);   /* nothing recorded yet */
@@ -794,12 +941,12 @@ static void test_subtree_bias(void)
     hs__mcts_recompute(m, a);   /* off: the plain mean */
     HS_CHECK(fabs(hs__mcts_q(a) - (0.1f + 4.0) / 9) < 1e-6);
     m->cfg.subtree_bias = 0.45;
-    hs__mcts_node_free(m, a);   /* a takes back 80% of its share: 20% stays */
+    HS_CHECK_INT(hs__mcts_table_keep(m, a2), 0);   /* a freed: it takes back 80% of its share */
     HS_CHECK(fabs(hs__mcts_svb_bias(m, a2) - 0.45 * (0.5 - 0.1f)) < 1e-6);
     HS_CHECK_INT((int)m->svb_used, 1);
     hs__mcts_svb_sweep(m);   /* a2 still holds the entry */
     HS_CHECK_INT((int)m->svb_used, 1);
-    hs__mcts_node_free(m, a2);
+    HS_CHECK_INT(hs__mcts_table_keep(m, NULL), 0);
     hs__mcts_svb_sweep(m);
     HS_CHECK_INT((int)m->svb_used, 0);
     hs_mcts_free(&m);
@@ -831,7 +978,8 @@ static void s_bound_tree(bound_tree_t *t, hs_mcts_t *m)
     hs__mcts_node_t *kids[3] = { &t->a, &t->b, &t->c };
     const float priors[3] = { 0.5f, 0.3f, 0.2f };
     for (int i = 0; i < 3; i++)
-        t->edges[i] = (hs__mcts_edge_t){ .move = (uint16_t)i, .prior = priors[i], .child = kids[i] };
+        t->edges[i] = (hs__mcts_edge_t){ .move = (uint16_t)i, .prior = priors[i], .child = kids[i],
+                                         .visits = kids[i]->visits };
     t->root = (hs__mcts_node_t){ .visits = 151, .weight = 151, .num_edges = 3, .expanded = 1,
                                  .edges = t->edges };
     m->root = &t->root;
@@ -967,6 +1115,7 @@ int main(void)
     test_batching();
     test_reuse();
     test_root_symmetries();
+    test_graph_search();
     test_rescore();
     test_superko_root();
     test_finished();

@@ -369,6 +369,7 @@ void hs_analysis_config_default(hs_analysis_config_t *cfg)
     cfg->report_as = HS_ANALYSIS_BLACK;
     cfg->ignore_pre_root_history = true;
     cfg->search.wide_root_noise = 0.04;   /* KataGo's analysis engine's default */
+    cfg->search.graph_search = true;      /* likewise (the net's searches only) */
     cfg->warn_unused_fields = true;
 }
 

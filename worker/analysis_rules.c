@@ -228,6 +228,12 @@ int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
         return s_switch(value, &c->lcb_stdevs, 5.0);
     if (!strcmp(key, "useNoisePruning"))
         return s_switch(value, &c->noise_prune_utility, 0.15);
+    if (!strcmp(key, "useGraphSearch")) {
+        if (!s_flag(value, &on))
+            return -1;
+        c->graph_search = on;
+        return 1;
+    }
     static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
                                         "numSearchThreadsPerAnalysisThread", NULL };
     for (int i = 0; ints[i]; i++)

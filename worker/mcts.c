@@ -99,6 +99,7 @@ static void s_free_leaves(hs_mcts_t *m)
     for (int i = 0; i < m->cap_leaves; i++) {
         free(m->leaves[i].path);
         free(m->leaves[i].moves);
+        free(m->leaves[i].edge);
     }
     free(m->leaves);
     m->leaves = NULL;
@@ -110,7 +111,7 @@ void hs_mcts_free(hs_mcts_t **mp)
     if (!mp || !*mp)
         return;
     hs_mcts_t *m = *mp;
-    hs__mcts_node_free(m, m->root);
+    hs__mcts_table_free(m);
     hs__mcts_svb_free(m);
     s_free_leaves(m);
     free(m);
@@ -144,12 +145,14 @@ static int s_give_own(hs_mcts_t *m, hs__mcts_node_t *n)
     return n->own ? 0 : HS_ENOMEM;
 }
 
-hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own)
+hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own, uint64_t key)
 {
     hs__mcts_node_t *n = calloc(1, sizeof *n);
     if (!n)
         return NULL;
-    if (with_own && s_give_own(m, n)) {
+    n->key = key;
+    if ((with_own && s_give_own(m, n)) || hs__mcts_table_add(m, n)) {
+        free(n->own);
         free(n);
         return NULL;
     }
@@ -157,27 +160,16 @@ hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own)
     return n;
 }
 
-void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n)
-{
-    if (!n)
-        return;
-    for (int i = 0; i < n->num_edges; i++)
-        hs__mcts_node_free(m, n->edges[i].child);
-    hs__mcts_svb_release(m, n);
-    free(n->edges);
-    free(n->own);
-    free(n);
-    m->nodes--;
-}
-
 void hs_mcts_clear(hs_mcts_t *m)
 {
-    hs__mcts_node_free(m, m->root);
+    hs__mcts_table_free(m);
     m->root = NULL;
+    m->root_ply = 0;
     m->noised = false;
     m->have_center = false;
     if (m->have_root)
-        m->root = hs__mcts_node_new(m, true);   /* NULL on ENOMEM: set_root/step report it */
+        /* NULL on ENOMEM: set_root/step report it */
+        m->root = hs__mcts_node_new(m, true, hs__mcts_graph_key(&m->root_board, 0));
 }
 
 /* ------------------------------------------------------------------ */
@@ -244,13 +236,15 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
         return rc;
     if (m->noised)
         hs__mcts_restore_priors(m);
-    hs__mcts_node_t *keep = m->have_root ? hs__mcts_find_reuse(m, pos) : NULL;
-    if (keep != m->root)
-        hs__mcts_node_free(m, m->root);
+    int plies = 0;
+    hs__mcts_node_t *keep = m->have_root ? hs__mcts_find_reuse(m, pos, &plies) : NULL;
+    if (hs__mcts_table_keep(m, keep))
+        keep = NULL;   /* no memory to walk it: a fresh tree */
     m->root = keep;
+    m->root_ply = keep ? m->root_ply + plies : 0;
     s_copy_root(m, pos);
     if (!m->root)
-        m->root = hs__mcts_node_new(m, true);
+        m->root = hs__mcts_node_new(m, true, hs__mcts_graph_key(&m->root_board, 0));
     if (!m->root || s_give_own(m, m->root))
         return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
     s_mark_banned(m, hist);
@@ -366,20 +360,22 @@ static double s_explore_scale(const hs_mcts_t *m, const hs__mcts_node_t *n, doub
     return cpuct * hs__mcts_explore_factor(m, n) * sqrt(w + 0.01);
 }
 
-/* A child's value and weight as selection sees them, its leaves in flight
- * included; an unvisited child (c may be NULL) is worth fpu. */
-static void s_child_stats(const hs_mcts_t *m, const hs__mcts_node_t *c, double fpu, double *q,
+/* A child's value and weight as selection sees them through edge e, its
+ * leaves in flight included; an unvisited child (e->child may be NULL) is
+ * worth fpu. Its value is its own average, its weight the edge's share. */
+static void s_child_stats(const hs_mcts_t *m, const hs__mcts_edge_t *e, double fpu, double *q,
                           double *w)
 {
+    const hs__mcts_node_t *c = e->child;
     if (!m->estimates) {
         int cn = c ? c->visits + c->vloss : 0;   /* a virtual loss counts as a loss */
         *q = cn > 0 ? (c->util_sum - (double)c->vloss) / cn : fpu;
-        *w = cn;
+        *w = c ? e->visits + c->vloss : 0;
         return;
     }
     bool seen = c && c->visits > 0;
     *q = seen ? c->util_sum / c->visits : fpu;
-    *w = seen ? c->weight : 0;
+    *w = hs__mcts_edge_weight(e);
     if (c && c->vloss > 0) {
         /* KataGo: towards the worst utility there is, the weight of a visit each */
         const hs_mcts_config_t *cf = &m->cfg;
@@ -411,7 +407,7 @@ static int s_pick(hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
         const hs__mcts_node_t *c = n->edges[i].child;
         if (c && c->visits > 0) {
             visited_prior += n->edges[i].prior;
-            child_w += c->weight;
+            child_w += hs__mcts_edge_weight(&n->edges[i]);
         }
     }
     double explore = s_explore_scale(m, n, child_w);
@@ -426,10 +422,9 @@ static int s_pick(hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
         const hs__mcts_edge_t *e = &n->edges[i];
         if (at_root && m->banned[e->move])
             continue;
-        const hs__mcts_node_t *c = e->child;
         double q, w;
         bool amaf = false;
-        s_child_stats(m, c, fpu, &q, &w);
+        s_child_stats(m, e, fpu, &q, &w);
         if (w == 0 && unvisited_seen && !rave)
             continue;
         if (rave)
@@ -461,7 +456,10 @@ static int s_leaf_push(hs__mcts_leaf_t *L, hs__mcts_node_t *n)
         uint16_t *mv = realloc(L->moves, (size_t)cap * sizeof *mv);
         if (mv)
             L->moves = mv;
-        if (!p || !mv)
+        int16_t *ed = realloc(L->edge, (size_t)cap * sizeof *ed);
+        if (ed)
+            L->edge = ed;
+        if (!p || !mv || !ed)
             return HS_ENOMEM;
         L->cap = cap;
     }
@@ -514,15 +512,19 @@ static int s_leaf_play(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs__mcts_edge_t *
     return 0;
 }
 
-/* Gives edge e of the leaf's current node its child (with its subtree value
- * bias entry when that is on). */
+/* Gives edge e, just played into the leaf's board, its child: with graph
+ * search the node the position already has at that ply, else a new one
+ * (with its subtree value bias entry when that is on). */
 static int s_new_child(hs_mcts_t *m, const hs__mcts_leaf_t *L, hs__mcts_edge_t *e)
 {
-    if (!(e->child = hs__mcts_node_new(m, L->depth == 0)))
+    uint64_t key = hs__mcts_graph_key(L->nn.board, m->root_ply + L->depth + 1);
+    if (m->cfg.graph_search && m->estimates && (e->child = hs__mcts_table_find(m, key)) != NULL)
+        return 0;
+    if (!(e->child = hs__mcts_node_new(m, L->depth == 0, key)))
         return HS_ENOMEM;
     if (!hs__mcts_svb_on(m) || e->move == m->area)
         return 0;
-    const hs_board_t *b = L->nn.board;
+    const hs_board_t *b = L->nn.prev1;   /* the board before the move */
     hs_point_t p = hs_board_point(b, e->move % m->size, e->move / m->size);
     return hs__mcts_svb_attach(m, e->child, hs__mcts_svb_key(b, b->to_move, p));
 }
@@ -542,10 +544,12 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
         if (i < 0)
             return 0;
         hs__mcts_edge_t *e = &n->edges[i];
-        if (!e->child && (rc = s_new_child(m, L, e)) != 0)
+        if ((rc = s_leaf_play(m, L, e)) != 0 || (!e->child && (rc = s_new_child(m, L, e)) != 0))
             return rc;
-        if ((rc = s_leaf_play(m, L, e)) == 0 && (rc = s_leaf_push(L, e->child)) == 0)
+        if ((rc = s_leaf_push(L, e->child)) == 0) {
             L->moves[L->depth - 1] = e->move;
+            L->edge[L->depth - 1] = (int16_t)i;
+        }
         n = e->child;
     }
     if (rc)
@@ -600,6 +604,7 @@ static int s_expand(hs_mcts_t *m, hs__mcts_node_t *n, const hs_mcts_eval_t *ev)
             e[k].move = (uint16_t)v;
             e[k].prior = sum > 0 ? (float)(ev->policy[v] / sum) : 1.0f / (float)count;
             e[k].amaf_n = e[k].amaf_w = 0;
+            e[k].visits = 0;
             e[k++].child = NULL;
         }
     n->edges = e;
@@ -657,6 +662,8 @@ static int s_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         n->score_sum += sign * ev->score;
         n->score_sq_sum += sq;
         n->score_mean_sum += sign * ev->score_mean;
+        if (d < L->depth)
+            n->edges[L->edge[d]].visits++;
         if (recompute && n->expanded && !n->terminal && d < L->depth)
             hs__mcts_recompute(m, n);
         if (n->own)

@@ -255,6 +255,17 @@ typedef struct hs_mcts_config {
      * cost syms - 1 evaluations a search and no budget. 1 = off, the default
      * (KataGo's). */
     int root_symmetries;
+    /* KataGo's useGraphSearch: a move that leads to a position the search
+     * already has a node for at that ply (another order of the same moves)
+     * shares that node, so that what was read below it counts on every path
+     * to it (worker/mcts_graph.c). Each edge keeps its own visits, which are
+     * the move's visits in results and selection; the shared node's averages
+     * are over all the paths. With an evaluator that gives estimates (the
+     * net) only: a rollout search keeps running means, which a node's other
+     * parents would mix into, and its measure against GNU Go was of a tree.
+     * Off by default; `hyeongse gtp --net` and `hyeongse analysis` turn it
+     * on, as KataGo's GTP and analysis engines have it. */
+    bool graph_search;
     bool allow_pass;      /* pass is searched (true); false only for tests */
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
@@ -265,8 +276,8 @@ typedef struct hs_mcts_config {
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
  * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no
- * noise, temperature 0, no wide root noise, root_symmetries 1, threads 1,
- * max_visits 200, allow_pass, seed 0. */
+ * noise, temperature 0, no wide root noise, root_symmetries 1, no graph
+ * search, threads 1, max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 /* ------------------------------------------------------------------ */

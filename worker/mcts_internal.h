@@ -26,6 +26,8 @@ typedef struct hs__mcts_edge {
     uint16_t move;            /* vertex, or pass = size * size */
     float prior;              /* as selection uses it (noise included at the root) */
     hs__mcts_node_t *child;   /* NULL until first visited */
+    int32_t visits;           /* visits through this edge: the child's own, but
+                               * for a child that other edges share (graph search) */
     float amaf_n, amaf_w;     /* RAVE: AMAF playouts and their results, mover's view */
 } hs__mcts_edge_t;
 
@@ -50,6 +52,8 @@ struct hs__mcts_node {
     double score_sum;
     double score_sq_sum;      /* of score_mean^2 + stdev^2: for the spread */
     double score_mean_sum;    /* of the final score: the dynamic score's centre */
+    uint64_t key;             /* its position and ply (mcts_graph.c): the node table's key */
+    uint32_t mark;            /* the last walk that reached it (mcts_graph.c) */
     uint64_t svb_key;         /* its subtree value bias entry (mcts_svb.c), 0 = none */
     double svb_delta;         /* what it last added to the entry's sums */
     double svb_weight;
@@ -65,6 +69,7 @@ typedef struct hs__mcts_leaf {
     struct hs_mcts *owner;    /* the search it belongs to */
     hs__mcts_node_t **path;   /* path[0] = root .. path[depth] = leaf */
     uint16_t *moves;          /* moves[d]: the move from path[d] to path[d + 1] */
+    int16_t *edge;            /* edge[d]: its index among path[d]'s edges */
     int depth, cap;
     hs_board_t ring[3];
     hs_nn_pos_t nn;
@@ -83,6 +88,12 @@ struct hs_mcts {
     unsigned char banned[HS_MCTS_MAX_MOVES];    /* root moves superko forbids */
     hs__mcts_node_t *root;
     long nodes;
+    /* every node of the tree, by key (mcts_graph.c): transpositions are
+     * found here with graph search on, and nodes are freed from here */
+    hs__mcts_node_t **table;
+    size_t table_cap, table_used;
+    uint32_t epoch;           /* the walks' marks */
+    int root_ply;             /* the root's ply, counted from the tree's first root */
     float root_raw_prior[HS_MCTS_MAX_MOVES];    /* by edge index, before noise */
     bool noised;
     /* this search's budget counters */
@@ -106,9 +117,35 @@ struct hs_mcts {
     int cap_leaves;
 };
 
-/* mcts.c */
-hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own);
-void hs__mcts_node_free(hs_mcts_t *m, hs__mcts_node_t *n);
+/* mcts.c: a new node of key (in the table; NULL when out of memory). */
+hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own, uint64_t key);
+
+/* mcts_graph.c: the node table. A node's key is its position (stones, side
+ * to move, ko point, passes) and its ply, so that a transposition (the same
+ * position by another order of moves) is one node with graph search on, and
+ * a line that repeats a position (a ko fight) is not a cycle. key: of
+ * board at ply. add: n into the table (HS_ENOMEM). find: the node of key, or
+ * NULL. keep: frees every node that keep does not reach (all with NULL),
+ * as a new root is set; HS_ENOMEM when it cannot walk keep's nodes, which
+ * are then freed too. free: every node and the table. next_mark: a new
+ * mark for a walk that must reach each node once. */
+uint64_t hs__mcts_graph_key(const hs_board_t *board, int ply);
+int hs__mcts_table_add(hs_mcts_t *m, hs__mcts_node_t *n);
+hs__mcts_node_t *hs__mcts_table_find(const hs_mcts_t *m, uint64_t key);
+int hs__mcts_table_keep(hs_mcts_t *m, hs__mcts_node_t *keep);
+void hs__mcts_table_free(hs_mcts_t *m);
+uint32_t hs__mcts_next_mark(hs_mcts_t *m);
+
+/* An edge's share of its child's weight: all of it but for a child that
+ * other edges share, which the edge weighs by the visits that came through
+ * it. */
+static inline double hs__mcts_edge_weight(const hs__mcts_edge_t *e)
+{
+    const hs__mcts_node_t *c = e->child;
+    if (!c || c->visits <= 0)
+        return 0;
+    return e->visits == c->visits ? c->weight : c->weight * e->visits / c->visits;
+}
 
 /* mcts_result.c: Dirichlet noise on the root's priors (saves the raw ones
  * first), and undoing it. */
@@ -190,8 +227,9 @@ void hs__mcts_sort_edges(hs__mcts_node_t *n);
 bool hs__mcts_root_wants_avg(const hs_mcts_t *m, const hs_mcts_evaluator_t *ev);
 int hs__mcts_root_reaverage(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *err);
 
-/* mcts_reuse.c: set_root's search for the new root in the old tree. */
-hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos);
+/* mcts_reuse.c: set_root's search for the new root in the old tree; *plies
+ * the moves from the old root to it (0: the same position). */
+hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos, int *plies);
 
 /* Averages of a node from its mover's view (0 when unvisited). */
 static inline double hs__mcts_q(const hs__mcts_node_t *n)

@@ -30,14 +30,16 @@ static float s_raw_prior(const hs_mcts_t *m, int i)
     return m->noised ? m->root_raw_prior[i] : m->root->edges[i].prior;
 }
 
-/* Child i of n when it has visits and may be played: at the root (banned
- * given), a move the superko forbids may still hold visits from a kept
- * tree, whose deeper levels checked simple ko only. */
+/* Child i of n when its edge has visits and it may be played: at the root
+ * (banned given), a move the superko forbids may still hold visits from a
+ * kept tree, whose deeper levels checked simple ko only. A move's visits
+ * are its edge's: with graph search its child may have more, from the
+ * other paths to it, and its averages are over all of them. */
 static const hs__mcts_node_t *s_visited(const hs__mcts_node_t *n, int i,
                                         const unsigned char *banned)
 {
     const hs__mcts_node_t *c = n->edges[i].child;
-    if (!c || c->visits <= 0 || (banned && banned[n->edges[i].move]))
+    if (!c || c->visits <= 0 || n->edges[i].visits <= 0 || (banned && banned[n->edges[i].move]))
         return NULL;
     return c;
 }
@@ -52,8 +54,8 @@ static int s_most_visited(const hs__mcts_node_t *n, const unsigned char *banned)
         if (!c)
             continue;
         const hs__mcts_node_t *b = best >= 0 ? n->edges[best].child : NULL;
-        if (!b || c->visits > b->visits ||
-            (c->visits == b->visits && hs__mcts_q(c) > hs__mcts_q(b)))
+        int cv = n->edges[i].visits, bv = b ? n->edges[best].visits : 0;
+        if (!b || cv > bv || (cv == bv && hs__mcts_q(c) > hs__mcts_q(b)))
             best = i;
     }
     return best;
@@ -82,12 +84,12 @@ static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c, double stdevs)
 static int s_lcb_best(const hs_mcts_t *m, int top, double stdevs)
 {
     const hs__mcts_node_t *r = m->root;
-    double least = m->cfg.lcb_min_visit_prop * r->edges[top].child->visits;
+    double least = m->cfg.lcb_min_visit_prop * r->edges[top].visits;
     double best_lcb = s_lcb(m, r->edges[top].child, stdevs);
     int best = top;
     for (int i = 0; i < r->num_edges; i++) {
         const hs__mcts_node_t *c = s_visited(r, i, m->banned);
-        if (!c || c->visits < least)
+        if (!c || r->edges[i].visits < least)
             continue;
         double lcb = s_lcb(m, c, stdevs);
         if (lcb > best_lcb) {
@@ -117,8 +119,8 @@ int hs__mcts_confirm_pick(const hs_mcts_t *m)
     if (left <= 0 || left == INT_MAX)
         return -1;
     int best = s_lcb_best(m, top, m->cfg.confirm_stdevs);
-    const hs__mcts_node_t *b = m->root->edges[best].child;
-    if (best == top || b->visits + b->vloss + left <= m->root->edges[top].child->visits)
+    const hs__mcts_edge_t *b = &m->root->edges[best];
+    if (best == top || b->visits + b->child->vloss + left <= m->root->edges[top].visits)
         return -1;
     return best;
 }
@@ -128,14 +130,14 @@ static void s_pv(const hs__mcts_edge_t *e, hs_mcts_move_info_t *mi)
     const hs__mcts_node_t *n = e->child;
     mi->pv_len = 0;
     mi->pv[mi->pv_len] = e->move;
-    mi->pv_visits[mi->pv_len++] = n->visits;
+    mi->pv_visits[mi->pv_len++] = e->visits;
     while (mi->pv_len < HS_MCTS_PV_MAX && n->expanded) {
         int i = s_most_visited(n, NULL);
         if (i < 0)
             break;
         mi->pv[mi->pv_len] = n->edges[i].move;
+        mi->pv_visits[mi->pv_len++] = n->edges[i].visits;
         n = n->edges[i].child;
-        mi->pv_visits[mi->pv_len++] = n->visits;
     }
 }
 
@@ -148,7 +150,7 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     double final = c->score_mean_sum / c->visits;
     double w = (1 + v) / 2;
     mi->move = e->move;
-    mi->visits = c->visits;
+    mi->visits = e->visits;
     mi->winrate = (float)((1 + s_black(mover, v)) / 2);
     mi->score_lead = (float)s_black(mover, score);
     mi->score_selfplay = (float)s_black(mover, final);
@@ -251,18 +253,15 @@ int hs_mcts_choose_move(hs_mcts_t *m)
     if (!(m->cfg.temperature > 0))
         return r->edges[s_best_child(m)].move;
     double total = 0, inv_t = 1.0 / m->cfg.temperature;
-    double max_v = r->edges[best].child->visits;
-    for (int i = 0; i < r->num_edges; i++) {
-        const hs__mcts_node_t *c = s_visited(r, i, m->banned);
-        if (c)
-            total += pow(c->visits / max_v, inv_t);
-    }
+    double max_v = r->edges[best].visits;
+    for (int i = 0; i < r->num_edges; i++)
+        if (s_visited(r, i, m->banned))
+            total += pow(r->edges[i].visits / max_v, inv_t);
     double x = hs_rng_double(&m->rng) * total;
     for (int i = 0; i < r->num_edges; i++) {
-        const hs__mcts_node_t *c = s_visited(r, i, m->banned);
-        if (!c)
+        if (!s_visited(r, i, m->banned))
             continue;
-        x -= pow(c->visits / max_v, inv_t);
+        x -= pow(r->edges[i].visits / max_v, inv_t);
         if (x < 0)
             return r->edges[i].move;
     }

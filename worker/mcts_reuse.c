@@ -43,8 +43,9 @@ static hs__mcts_edge_t *s_follow(hs_mcts_t *m, const hs_nn_pos_t *pos, int k)
     return e;
 }
 
-hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos)
+hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos, int *plies)
 {
+    *plies = 0;
     const hs_nn_pos_t *old = &m->root_nn;
     if (!m->root || pos->board->size != m->size || pos->rules != old->rules ||
         pos->komi != old->komi || pos->handicap != old->handicap)
@@ -56,9 +57,8 @@ hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos)
     for (int k = 1; k <= 2 && k <= pos->n_hist; k++) {
         hs__mcts_edge_t *e = s_follow(m, pos, k);
         if (e) {
-            hs__mcts_node_t *n = e->child;
-            e->child = NULL;   /* detached: freeing the old root spares it */
-            return n;
+            *plies = k;
+            return e->child;
         }
     }
     return NULL;

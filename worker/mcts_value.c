@@ -101,10 +101,11 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
     int k = 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_node_t *c = n->edges[i].child;
-        if (!c || c->visits <= 0 || !(c->weight > 0))
+        double w = hs__mcts_edge_weight(&n->edges[i]);   /* 0 when unvisited */
+        if (!(w > 0))
             continue;
         double prior = n->edges[i].prior;
-        ch[k++] = (s_child_t){ c, c->util_sum / c->visits, c->weight, prior > 1e-30 ? prior : 1e-30 };
+        ch[k++] = (s_child_t){ c, c->util_sum / c->visits, w, prior > 1e-30 ? prior : 1e-30 };
     }
     if (k == 0)
         return;   /* its own evaluation only: the running sums are exact */
@@ -149,16 +150,20 @@ static double s_mover_util(const hs_mcts_t *m, double value, double score_mean, 
     return -hs__mcts_estimate_utility(m, -value, -score_mean, var > 0 ? sqrt(var) : 0, to_black);
 }
 
-/* n and its subtree; to_black is +1 when Black is to move at n. */
-static void s_rescore(hs_mcts_t *m, hs__mcts_node_t *n, double to_black)
+/* n and its subtree; to_black is +1 when Black is to move at n. A node
+ * that several parents share (graph search) is done once: mark. */
+static void s_rescore(hs_mcts_t *m, hs__mcts_node_t *n, double to_black, uint32_t mark)
 {
+    if (n->mark == mark)
+        return;
+    n->mark = mark;
     int visited = 0;
     double child_visits = 0, child_util = 0, child_util_sq = 0;
     for (int i = 0; i < n->num_edges; i++) {
         hs__mcts_node_t *c = n->edges[i].child;
         if (!c || c->visits <= 0)
             continue;
-        s_rescore(m, c, -to_black);
+        s_rescore(m, c, -to_black, mark);
         visited++;
         child_visits += c->visits;
         child_util += c->util_sum;
@@ -193,5 +198,5 @@ static void s_rescore(hs_mcts_t *m, hs__mcts_node_t *n, double to_black)
 void hs__mcts_rescore_tree(hs_mcts_t *m)
 {
     if (m->root && m->estimates && m->have_center)
-        s_rescore(m, m->root, m->root_nn.to_move == HS_BLACK ? 1 : -1);
+        s_rescore(m, m->root, m->root_nn.to_move == HS_BLACK ? 1 : -1, hs__mcts_next_mark(m));
 }
