@@ -122,6 +122,28 @@ static void toy_setup(toy_pos_t *p, const char *const *rows, int size, hs_color_
     p->nn.komi = komi;
 }
 
+/* The position after `move` (y * size + x) by from's side to move, on
+ * *next: the one before it as prev1, the move in its history. */
+static hs_nn_pos_t toy_play(const hs_nn_pos_t *from, hs_board_t *next, int move)
+{
+    int size = from->board->size;
+    *next = *from->board;
+    hs_point_t pt = hs_board_point(next, move % size, move / size);
+    HS_CHECK_INT(hs_board_play(next, from->to_move, pt, 0, NULL), 0);
+    hs_nn_pos_t nn = *from;
+    nn.board = next;
+    nn.to_move = hs_color_other(from->to_move);
+    nn.prev2 = from->prev1;
+    nn.prev1 = from->board;
+    nn.hist_color[nn.n_hist] = from->to_move;
+    nn.hist_move[nn.n_hist++] = pt;
+    if (from->to_move == HS_BLACK)
+        nn.stones_black++;
+    else
+        nn.stones_white++;
+    return nn;
+}
+
 static const char *const s_capture_rows[] = {
     ".....",
     ".XXX.",
@@ -292,17 +314,8 @@ static void test_reuse(void)
     int move = res.best_move, kept = res.moves[0].visits;
     HS_CHECK(kept > 20);
 
-    hs_board_t next = p.board;
-    hs_point_t pt = hs_board_point(&next, move % 5, move / 5);
-    HS_CHECK_INT(hs_board_play(&next, HS_BLACK, pt, 0, NULL), 0);
-    hs_nn_pos_t nn = p.nn;
-    nn.board = &next;
-    nn.to_move = HS_WHITE;
-    nn.prev1 = &p.board;
-    nn.n_hist = 1;
-    nn.hist_color[0] = HS_BLACK;
-    nn.hist_move[0] = pt;
-    nn.stones_black = 1;
+    hs_board_t next;
+    hs_nn_pos_t nn = toy_play(&p.nn, &next, move);
     HS_CHECK_INT(hs_mcts_set_root(m, &nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_root_visits(m), kept);
     hs_mcts_config_t cfg = *hs_mcts_get_config(m);
@@ -364,16 +377,8 @@ static void test_root_symmetries(void)
             m->root->edges[i].move != 25)
             best = m->root->edges[i].move;
     HS_CHECK(best >= 0);
-    hs_board_t next = p.board;
-    hs_point_t pt = hs_board_point(&next, best % 5, best / 5);
-    HS_CHECK_INT(hs_board_play(&next, HS_BLACK, pt, 0, NULL), 0);
-    hs_nn_pos_t nn = p.nn;
-    nn.board = &next;
-    nn.to_move = HS_WHITE;
-    nn.prev1 = &p.board;
-    nn.n_hist = 1;
-    nn.hist_color[0] = HS_BLACK;
-    nn.hist_move[0] = pt;
+    hs_board_t next;
+    hs_nn_pos_t nn = toy_play(&p.nn, &next, best);
     HS_CHECK_INT(hs_mcts_set_root(m, &nn, NULL, &err), 0);
     int kept = hs_mcts_root_visits(m);
     HS_CHECK(kept > 0 && !m->root->sym_avg);
@@ -482,23 +487,10 @@ static void test_graph_search(void)
 
         /* the most visited move, then the reply most visited below it: the
          * new root keeps exactly the nodes it reaches */
-        hs_board_t b1 = p.board, b2;
+        hs_board_t b1, b2;
         int mv = a.moves[0].move, reply = a.moves[0].pv_len > 1 ? a.moves[0].pv[1] : -1;
         HS_CHECK(reply >= 0 && reply < 25);
-        hs_point_t p1 = hs_board_point(&b1, mv % 5, mv / 5);
-        HS_CHECK_INT(hs_board_play(&b1, HS_WHITE, p1, 0, NULL), 0);
-        b2 = b1;
-        hs_point_t p2 = hs_board_point(&b2, reply % 5, reply / 5);
-        HS_CHECK_INT(hs_board_play(&b2, HS_BLACK, p2, 0, NULL), 0);
-        hs_nn_pos_t nn = p.nn;
-        nn.board = &b2;
-        nn.prev1 = &b1;
-        nn.prev2 = &p.board;
-        nn.n_hist = 2;
-        nn.hist_color[0] = HS_WHITE;
-        nn.hist_move[0] = p1;
-        nn.hist_color[1] = HS_BLACK;
-        nn.hist_move[1] = p2;
+        hs_nn_pos_t nn1 = toy_play(&p.nn, &b1, mv), nn = toy_play(&nn1, &b2, reply);
         long before = m1->nodes;
         HS_CHECK_INT(hs_mcts_set_root(m1, &nn, NULL, &err), 0);
         HS_CHECK(hs_mcts_root_visits(m1) > 0 && m1->nodes < before);
