@@ -7,7 +7,9 @@
  * evaluator (hs_mcts_evaluator_t below): the net (worker/mcts_eval.h,
  * policy prior, value, score and ownership from worker/nn/) or rollouts
  * (the same header: playouts with a cheap policy, for where no net is
- * loaded). The search never calls a backend itself.
+ * loaded). The search never calls a backend itself. With graph search
+ * (config graph_search, the net's searches) the "tree" is a graph:
+ * transpositions share one node, and each edge counts its own visits.
  *
  * Batching. A search is driven in steps: each step selects up to
  * cfg.threads leaves of its tree (virtual loss keeps them apart), hands them
