@@ -88,8 +88,11 @@ grep -q "broker stopped: moves: MDB_CORRUPTED" "$tmp/b.out"
 check "B: store error mid-run: the store's message" "$?" 0
 
 # ---- C. kill -9, rerun: resumed, not redone. The no-op engine's delay makes the
-# run last seconds (the kill lands mid-run); area gives evals to compare.
-run=("$BIN" analyze "$ARCHIVE" --engines "area,noop:delay_us=300" --threads 2 --quiet --db)
+# run last some ten seconds, so that the kill lands mid-run even where each
+# poll below (a `query stats`) takes seconds: a build under ASan on a busy
+# machine (at 300 us the run once ended between two polls); area gives evals
+# to compare.
+run=("$BIN" analyze "$ARCHIVE" --engines "area,noop:delay_us=1000" --threads 2 --quiet --db)
 timeout 300 "${run[@]}" "$tmp/ref" > "$tmp/ref.out" 2>&1 || { echo "FAIL: reference run"; fail=1; }
 total=$(stat_of "$tmp/ref" positions)
 "${run[@]}" "$tmp/killed" > "$tmp/c1.out" 2>&1 &
