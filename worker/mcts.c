@@ -238,7 +238,8 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
         hs__mcts_restore_priors(m);
     int plies = 0;
     hs__mcts_node_t *keep = m->have_root ? hs__mcts_find_reuse(m, pos, &plies) : NULL;
-    if (hs__mcts_table_keep(m, keep))
+    /* the same root again reaches every node: nothing to walk or free */
+    if (keep != m->root && hs__mcts_table_keep(m, keep))
         keep = NULL;   /* no memory to walk it: a fresh tree */
     m->root = keep;
     m->root_ply = keep ? m->root_ply + plies : 0;
