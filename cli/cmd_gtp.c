@@ -171,6 +171,9 @@ static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
      * Go) was without them */
     cfg->search.confirm_stdevs = o->net ? 5 : 0;
     cfg->search.graph_search = true;   /* KataGo's GTP default; the net's searches only */
+    /* KataGo's GTP default too; over the net only, since the rollout
+     * search's measure (against GNU Go, from the empty board) was without */
+    cfg->search.root_symmetry_pruning = o->net != NULL;
     cfg->resign_threshold = 0.05;
     int visits = 200;
     long seed = 0;

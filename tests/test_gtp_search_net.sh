@@ -11,7 +11,9 @@
 # at least one position the move differs from the search without them (3
 # of 5 did when the test was written: it acts in some 1 to 3 moves of 10,
 # by the seed), so the option reaches the search; with a net it is on at 5
-# by default.
+# by default. Root symmetries (one prior over the eight 3-4 points at
+# eight) and root symmetry pruning (copies listed, Black's first move in the
+# top right) on the empty 19x19 board.
 set -u
 bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
 data=${HS_DATA_DIR:-$(dirname "$0")/../../shared/data}
@@ -59,13 +61,27 @@ check "White's view: lead < 0" "$(root 25 scoreLead | awk '{ print ($1 < 0) }')"
 
 # Root symmetries: averaged over all eight, the empty board's policy is as
 # symmetric as the board, so the eight 3-4 points get one prior; at one
-# symmetry they differ (docs/MCTS.md, "Root symmetries").
+# symmetry they differ (docs/MCTS.md, "Root symmetries"). Symmetry pruning
+# off: its copies would repeat one prior whatever the policy.
 priors() { printf '%s\n' 'boardsize 19' 'kata-genmove_analyze b minmoves 8' |
     gtp --visits 16 "$@" 2>/dev/null | tr ' ' '\n' | awk '/^prior$/ { getline; print }' |
     sort -u | wc -l; }
 check "rootNumSymmetriesToSample=8: one prior for the eight 3-4 points" \
-    "$(priors --set rootNumSymmetriesToSample=8)" 1
-check "one symmetry: their priors differ" "$(priors | awk '{ print ($1 > 1) }')" 1
+    "$(priors --set rootSymmetryPruning=false,rootNumSymmetriesToSample=8)" 1
+check "one symmetry: their priors differ" \
+    "$(priors --set rootSymmetryPruning=false | awk '{ print ($1 > 1) }')" 1
+
+# Root symmetry pruning (on with --net, as in KataGo's GTP): on the empty
+# board Black plays in the top right quarter, and the analysis lists the
+# other seven corners' copies (isSymmetryOf); off, it lists none.
+sym() { printf '%s\n' 'boardsize 19' 'kata-genmove_analyze b' | gtp --visits 24 "$@" 2>/dev/null; }
+sym > "$tmp/sym"
+check "rootSymmetryPruning: copies listed" \
+    "$(tr ' ' '\n' < "$tmp/sym" | grep -c '^isSymmetryOf$' | awk '{ print ($1 >= 7) }')" 1
+check "rootSymmetryPruning: Black's move in the top right" \
+    "$(awk '/^play / { c = substr($2, 1, 1); r = substr($2, 2) + 0; print (c >= "K" && r >= 10) }' "$tmp/sym")" 1
+check "rootSymmetryPruning=false: no copies" \
+    "$(sym --set rootSymmetryPruning=false | tr ' ' '\n' | grep -c '^isSymmetryOf$')" 0
 "$bin" gtp --set rootNumSymmetriesToSample=9 </dev/null >/dev/null 2>&1
 check "rootNumSymmetriesToSample=9: usage error" "$?" 2
 

@@ -4,166 +4,15 @@
  * Tromp-Taylor area of the leaf), so that everything here is about the
  * search: budgets, signs of values for both colours, captures found,
  * determinism, batching across searches with virtual loss, tree reuse (and
- * the rescoring of a kept tree),
- * superko at the root, finished games, noise, temperature, KataGo's
- * utility and node values, and an evaluator that fails. The real evaluators have tests of their own
- * (test_mcts_eval, test_mcts_tactics).
+ * the rescoring of a kept tree), superko at the root, finished games,
+ * noise, temperature, KataGo's utility and node values, the move choice,
+ * and an evaluator that fails. What happens at the root and to the tree's
+ * shape (root symmetries, symmetry pruning, graph search) is in
+ * test_mcts_root.c; the toy evaluator both use is tests/mcts_toy.h. The
+ * real evaluators have tests of their own (test_mcts_eval,
+ * test_mcts_tactics).
  */
-#include <math.h>
-
-#include "core/board.h"
-#include "core/rules.h"
-#include "core/score.h"
-#include "tests/test.h"
-#include "worker/mcts.h"
-#include "worker/mcts_internal.h"
-#include "worker/nn/eval.h"
-
-typedef struct toy {
-    int calls, leaves, max_seen;
-    int avg_calls, avg_syms;   /* toy_eval_avg's */
-    int fail_after;       /* > 0: the call after this many fails */
-} toy_t;
-
-static int toy_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out, hs_error_t *err)
-{
-    toy_t *t = ctx;
-    if (t->fail_after > 0 && t->calls >= t->fail_after)
-        return hs_error_set(err, HS_EIO, "toy: asked to fail");
-    t->calls++;
-    t->leaves += n;
-    if (n > t->max_seen)
-        t->max_seen = n;
-    for (int i = 0; i < n; i++) {
-        const hs_board_t *b = pos[i].board;
-        int size = b->size, area = size * size;
-        unsigned char legal[HS_MCTS_MAX_MOVES];
-        hs_nn_legal_moves(&pos[i], legal);
-        int count = 0;
-        for (int v = 0; v <= area; v++)
-            count += legal[v];
-        for (int v = 0; v <= area; v++)
-            out[i].policy[v] = legal[v] ? 1.0f / (float)count : -1.0f;
-        double margin = hs_score_tromp_taylor(b, pos[i].komi);
-        double s = pos[i].to_move == HS_BLACK ? 1 : -1;
-        out[i].value = (float)tanh(s * margin / 4.0);
-        out[i].score = out[i].score_mean = (float)(s * margin);
-        out[i].score_stdev = 1.0f;
-        uint8_t owner[HS_BOARD_MAX_POINTS];
-        hs_score_ownership(b, NULL, owner);
-        for (int v = 0; v < area; v++) {
-            uint8_t o = owner[hs_board_point(b, v % size, v / size)];
-            out[i].ownership[v] = o == pos[i].to_move ? 1.0f : o == HS_EMPTY ? 0.0f : -1.0f;
-        }
-    }
-    return 0;
-}
-
-/* The last legal point of pos (not pass): what toy_eval_avg favours. */
-static int toy_favourite(const hs_nn_pos_t *pos)
-{
-    unsigned char legal[HS_MCTS_MAX_MOVES];
-    hs_nn_legal_moves(pos, legal);
-    int area = pos->board->size * pos->board->size, fav = -1;
-    for (int v = 0; v < area; v++)
-        fav = legal[v] ? v : fav;
-    return fav;
-}
-
-/* A root evaluation "at several symmetries": toy_eval's, with 0.9 of the
- * policy on toy_favourite, so that a test sees which one a root got. */
-static int toy_eval_avg(void *ctx, const hs_nn_pos_t *pos, int syms, hs_mcts_eval_t *out,
-                        hs_error_t *err)
-{
-    toy_t *t = ctx;
-    int calls = t->calls, leaves = t->leaves;
-    int rc = toy_eval(ctx, pos, 1, out, err);
-    t->calls = calls;
-    t->leaves = leaves;
-    t->avg_calls++;
-    t->avg_syms = syms;
-    int fav = toy_favourite(pos), count = 0, area = pos->board->size * pos->board->size;
-    for (int v = 0; v <= area; v++)
-        count += out->policy[v] >= 0;
-    for (int v = 0; v <= area && count > 1; v++)
-        if (out->policy[v] >= 0)
-            out->policy[v] = v == fav ? 0.9f : 0.1f / (float)(count - 1);
-    return rc;
-}
-
-static hs_mcts_evaluator_t toy_evaluator(toy_t *t, int max_batch)
-{
-    memset(t, 0, sizeof *t);
-    hs_mcts_evaluator_t ev = { .eval = toy_eval, .ctx = t, .max_batch = max_batch, .name = "toy" };
-    return ev;
-}
-
-/* A position from a diagram (rows top first: X black, O white, . empty). */
-typedef struct toy_pos {
-    hs_board_t board;
-    hs_nn_pos_t nn;
-} toy_pos_t;
-
-static void toy_setup(toy_pos_t *p, const char *const *rows, int size, hs_color_t to_move, double komi)
-{
-    hs_board_init(&p->board, size);
-    for (int y = 0; y < size; y++)
-        for (int x = 0; x < size; x++) {
-            char c = rows[y][x];
-            if (c == 'X' || c == 'O')
-                hs_board_set_stone(&p->board, hs_board_point(&p->board, x, y),
-                                   c == 'X' ? HS_BLACK : HS_WHITE);
-        }
-    p->board.to_move = to_move;
-    memset(&p->nn, 0, sizeof p->nn);
-    p->nn.board = &p->board;
-    p->nn.to_move = to_move;
-    p->nn.rules = HS_RULES_TROMP_TAYLOR;
-    p->nn.komi = komi;
-}
-
-/* The position after `move` (y * size + x) by from's side to move, on
- * *next: the one before it as prev1, the move in its history. */
-static hs_nn_pos_t toy_play(const hs_nn_pos_t *from, hs_board_t *next, int move)
-{
-    int size = from->board->size;
-    *next = *from->board;
-    hs_point_t pt = hs_board_point(next, move % size, move / size);
-    HS_CHECK_INT(hs_board_play(next, from->to_move, pt, 0, NULL), 0);
-    hs_nn_pos_t nn = *from;
-    nn.board = next;
-    nn.to_move = hs_color_other(from->to_move);
-    nn.prev2 = from->prev1;
-    nn.prev1 = from->board;
-    nn.hist_color[nn.n_hist] = from->to_move;
-    nn.hist_move[nn.n_hist++] = pt;
-    if (from->to_move == HS_BLACK)
-        nn.stones_black++;
-    else
-        nn.stones_white++;
-    return nn;
-}
-
-static const char *const s_capture_rows[] = {
-    ".....",
-    ".XXX.",
-    "XOOO.",
-    ".XXX.",
-    ".....",
-};
-
-static hs_mcts_t *new_search(int visits, int threads, uint64_t seed)
-{
-    hs_mcts_config_t cfg;
-    hs_mcts_config_default(&cfg);
-    cfg.max_visits = visits;
-    cfg.threads = threads;
-    cfg.seed = seed;
-    hs_mcts_t *m = NULL;
-    hs_error_t err;
-    HS_CHECK_INT(hs_mcts_create(&cfg, &m, &err), 0);
-    return m;
-}
+#include "tests/mcts_toy.h"
 
 /* Black captures the three white stones in atari; the result's signs are
  * Black's view whoever moves. */
@@ -172,10 +21,10 @@ static void test_capture_and_signs(void)
     static hs_mcts_result_t res;
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
     toy_t t;
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    hs_mcts_t *m = new_search(300, 1, 1);
+    hs_mcts_t *m = toy_search(300, 1, 1);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
     hs_mcts_get_result(m, &res);
@@ -194,7 +43,7 @@ static void test_capture_and_signs(void)
      * and Black's view is the mirror. */
     static const char *const rows[] = { ".....", ".OOO.", "OXXX.", ".OOO.", "....." };
     toy_setup(&p, rows, 5, HS_WHITE, -0.5);
-    m = new_search(300, 1, 1);
+    m = toy_search(300, 1, 1);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
     hs_mcts_get_result(m, &res);
@@ -213,10 +62,10 @@ static void test_ownership_view(void)
     hs_error_t err;
     toy_pos_t p;
     for (int c = HS_BLACK; c <= HS_WHITE; c++) {
-        toy_setup(&p, s_capture_rows, 5, (hs_color_t)c, 0.5);
+        toy_setup(&p, toy_capture_rows, 5, (hs_color_t)c, 0.5);
         toy_t t;
         hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-        hs_mcts_t *m = new_search(1, 1, 1);
+        hs_mcts_t *m = toy_search(1, 1, 1);
         HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
         HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
         hs_mcts_get_result(m, &res);
@@ -243,7 +92,7 @@ static void test_determinism(void)
         toy_setup(&p, rows, 7, HS_WHITE, 0.5);
         toy_t t;
         hs_mcts_evaluator_t ev = toy_evaluator(&t, 16);
-        hs_mcts_t *m1 = new_search(150, threads, 7), *m2 = new_search(150, threads, 7);
+        hs_mcts_t *m1 = toy_search(150, threads, 7), *m2 = toy_search(150, threads, 7);
         HS_CHECK_INT(hs_mcts_set_root(m1, &p.nn, NULL, &err), 0);
         HS_CHECK_INT(hs_mcts_set_root(m2, &p.nn, NULL, &err), 0);
         HS_CHECK_INT(hs_mcts_search(m1, &ev, &err), 0);
@@ -272,8 +121,8 @@ static void test_batching(void)
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 64);
     hs_mcts_t *s[3];
     for (int i = 0; i < 3; i++) {
-        toy_setup(&p[i], s_capture_rows, 5, i == 1 ? HS_WHITE : HS_BLACK, 0.5);
-        s[i] = new_search(100, 8, (uint64_t)i);
+        toy_setup(&p[i], toy_capture_rows, 5, i == 1 ? HS_WHITE : HS_BLACK, 0.5);
+        s[i] = toy_search(100, 8, (uint64_t)i);
         HS_CHECK_INT(hs_mcts_set_root(s[i], &p[i].nn, NULL, &err), 0);
         hs_mcts_begin(s[i]);
     }
@@ -304,10 +153,10 @@ static void test_reuse(void)
     static hs_mcts_result_t res;
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
     toy_t t;
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    hs_mcts_t *m = new_search(200, 1, 3);
+    hs_mcts_t *m = toy_search(200, 1, 3);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
     hs_mcts_get_result(m, &res);
@@ -329,209 +178,9 @@ static void test_reuse(void)
     HS_CHECK(res.winrate > 0.9f);                 /* still Black's view */
 
     /* A position that does not follow: a fresh tree. */
-    toy_setup(&p, s_capture_rows, 5, HS_WHITE, 0.5);
+    toy_setup(&p, toy_capture_rows, 5, HS_WHITE, 0.5);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_root_visits(m), 0);
-    hs_mcts_free(&m);
-}
-
-/* root_symmetries: a fresh root is evaluated through eval_avg (once, not in
- * the batch, and it is the root's first visit), a kept root gets its priors
- * anew from it at the first step of the next search, 1 leaves it alone, and
- * the count is checked. */
-static void test_root_symmetries(void)
-{
-    hs_error_t err;
-    toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
-    toy_t t;
-    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    ev.eval_avg = toy_eval_avg;
-    hs_mcts_t *m = new_search(60, 2, 3);
-    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
-    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-    HS_CHECK_INT(t.avg_calls, 0);                 /* 1: off */
-    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
-    cfg.root_symmetries = 8;
-    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
-    hs_mcts_clear(m);
-    int leaves = t.leaves;
-    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-    HS_CHECK_INT(t.avg_calls, 1);
-    HS_CHECK_INT(t.avg_syms, 8);
-    HS_CHECK_INT(t.leaves - leaves + 1, 60);      /* the root was a visit, not a batch leaf */
-    HS_CHECK_INT(m->root->edges[0].move, toy_favourite(&p.nn));
-    HS_CHECK(fabs(m->root->edges[0].prior - 0.9) < 1e-6);
-    HS_CHECK(m->root->sym_avg);
-    /* Again on the same root: it is averaged already. */
-    cfg.max_visits = 80;
-    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
-    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-    HS_CHECK_INT(t.avg_calls, 1);
-
-    /* A kept root: expanded as a leaf, at one symmetry (toy_eval's uniform
-     * prior), then averaged at the first step. */
-    int best = -1;
-    for (int i = 0; i < m->root->num_edges; i++)
-        if (m->root->edges[i].child && m->root->edges[i].child->expanded &&
-            m->root->edges[i].move != 25)
-            best = m->root->edges[i].move;
-    HS_CHECK(best >= 0);
-    hs_board_t next;
-    hs_nn_pos_t nn = toy_play(&p.nn, &next, best);
-    HS_CHECK_INT(hs_mcts_set_root(m, &nn, NULL, &err), 0);
-    int kept = hs_mcts_root_visits(m);
-    HS_CHECK(kept > 0 && !m->root->sym_avg);
-    cfg.max_visits = kept + 10;
-    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
-    leaves = t.leaves;
-    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-    HS_CHECK_INT(t.avg_calls, 2);
-    HS_CHECK_INT(t.leaves - leaves, 10);          /* the root's priors cost no visit */
-    HS_CHECK_INT(m->root->edges[0].move, toy_favourite(&nn));
-    HS_CHECK(fabs(m->root->edges[0].prior - 0.9) < 1e-6);
-    for (int i = 1; i < m->root->num_edges; i++)
-        HS_CHECK(m->root->edges[i - 1].prior >= m->root->edges[i].prior);
-    HS_CHECK_INT(hs_mcts_root_visits(m), kept + 10);
-
-    cfg.root_symmetries = 0;
-    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), HS_EINVAL);
-    cfg.root_symmetries = 9;
-    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), HS_EINVAL);
-    hs_mcts_free(&m);
-}
-
-static void s_check_same(const hs_mcts_result_t *a, const hs_mcts_result_t *b);
-
-/* The tree's shape from the node table: how many nodes more than one edge
- * leads to, and whether every node's visits are the visits of the edges
- * into it (the root's: its edges' and its own first evaluation, on a fresh
- * tree). */
-static int s_shared_nodes(hs_mcts_t *m, bool *visits_add_up)
-{
-    long n = 0;
-    for (size_t i = 0; i < m->table_cap; i++)
-        n += m->table[i] != NULL;
-    HS_CHECK_INT((int)n, (int)m->nodes);
-    int *in_edges = calloc((size_t)n, sizeof *in_edges), shared = 0;
-    long *in_visits = calloc((size_t)n, sizeof *in_visits);
-    hs__mcts_node_t **all = calloc((size_t)n, sizeof *all);
-    long k = 0;
-    for (size_t i = 0; i < m->table_cap; i++)
-        if (m->table[i])
-            all[k++] = m->table[i];
-    for (long i = 0; i < n; i++)
-        for (int j = 0; j < all[i]->num_edges; j++)
-            for (long x = 0; all[i]->edges[j].child && x < n; x++)
-                if (all[x] == all[i]->edges[j].child) {
-                    in_edges[x]++;
-                    in_visits[x] += all[i]->edges[j].visits;
-                }
-    *visits_add_up = true;
-    for (long x = 0; x < n; x++) {
-        shared += in_edges[x] > 1;
-        long want = in_visits[x];
-        if (all[x] == m->root) {   /* its own first evaluation and its edges' visits */
-            want = 1;
-            for (int j = 0; j < all[x]->num_edges; j++)
-                want += all[x]->edges[j].visits;
-        }
-        if (all[x]->visits != want) {
-            if (*visits_add_up)
-                printf("node %p: %d visits, %ld through its %d edges%s\n", (void *)all[x],
-                       all[x]->visits, in_visits[x], in_edges[x], all[x] == m->root ? " (root)" : "");
-            *visits_add_up = false;
-        }
-    }
-    free(in_edges);
-    free(in_visits);
-    free(all);
-    return shared;
-}
-
-/* Graph search: on an open 5x5 board with a flat prior, lines that play the
- * same moves in another order meet in one node; every node's visits are its
- * edges' visits, with and without it; one thread and a seed repeat exactly;
- * a kept root frees what it cannot reach; rollouts (no estimates) keep a
- * tree. */
-static void test_graph_search(void)
-{
-    static hs_mcts_result_t a, b;
-    static const char *const rows[] = { ".....", ".....", "..X..", ".....", "....." };
-    hs_error_t err;
-    toy_pos_t p;
-    toy_setup(&p, rows, 5, HS_WHITE, 0.5);
-    toy_t t;
-    hs_mcts_evaluator_t ev = toy_evaluator(&t, 16);
-    ev.estimates = true;
-    int shared[2];
-    for (int graph = 0; graph <= 1; graph++) {
-        hs_mcts_t *m1 = new_search(400, 1, 5), *m2 = new_search(400, 1, 5);
-        hs_mcts_config_t cfg = *hs_mcts_get_config(m1);
-        cfg.graph_search = graph;
-        HS_CHECK_INT(hs_mcts_set_config(m1, &cfg, &err), 0);
-        HS_CHECK_INT(hs_mcts_set_config(m2, &cfg, &err), 0);
-        HS_CHECK_INT(hs_mcts_set_root(m1, &p.nn, NULL, &err), 0);
-        HS_CHECK_INT(hs_mcts_set_root(m2, &p.nn, NULL, &err), 0);
-        HS_CHECK_INT(hs_mcts_search(m1, &ev, &err), 0);
-        HS_CHECK_INT(hs_mcts_search(m2, &ev, &err), 0);
-        hs_mcts_get_result(m1, &a);
-        hs_mcts_get_result(m2, &b);
-        s_check_same(&a, &b);
-        HS_CHECK_INT(a.visits, 400);
-        bool add_up;
-        shared[graph] = s_shared_nodes(m1, &add_up);
-        HS_CHECK(add_up);
-        printf("graph search %s: %ld nodes, %d of them shared\n", graph ? "on" : "off",
-               m1->nodes, shared[graph]);
-
-        /* the most visited move, then the reply most visited below it: the
-         * new root keeps exactly the nodes it reaches */
-        hs_board_t b1, b2;
-        int mv = a.moves[0].move, reply = a.moves[0].pv_len > 1 ? a.moves[0].pv[1] : -1;
-        HS_CHECK(reply >= 0 && reply < 25);
-        hs_nn_pos_t nn1 = toy_play(&p.nn, &b1, mv), nn = toy_play(&nn1, &b2, reply);
-        long before = m1->nodes;
-        HS_CHECK_INT(hs_mcts_set_root(m1, &nn, NULL, &err), 0);
-        HS_CHECK(hs_mcts_root_visits(m1) > 0 && m1->nodes < before);
-        long reached = 0;
-        uint32_t mark = hs__mcts_next_mark(m1);
-        hs__mcts_node_t *stack[4096];
-        int top = 0;
-        stack[top++] = m1->root;
-        m1->root->mark = mark;
-        while (top) {
-            hs__mcts_node_t *x = stack[--top];
-            reached++;
-            for (int j = 0; j < x->num_edges; j++) {
-                hs__mcts_node_t *c = x->edges[j].child;
-                if (c && c->mark != mark && top < 4096) {
-                    c->mark = mark;
-                    stack[top++] = c;
-                }
-            }
-        }
-        HS_CHECK_INT((int)reached, (int)m1->nodes);
-        cfg.max_visits = hs_mcts_root_visits(m1) + 50;
-        HS_CHECK_INT(hs_mcts_set_config(m1, &cfg, &err), 0);
-        HS_CHECK_INT(hs_mcts_search(m1, &ev, &err), 0);   /* searches on from the kept nodes */
-        HS_CHECK_INT(hs_mcts_root_visits(m1), cfg.max_visits);
-        hs_mcts_free(&m1);
-        hs_mcts_free(&m2);
-    }
-    HS_CHECK_INT(shared[0], 0);   /* a tree: one edge into each node */
-    HS_CHECK(shared[1] > 0);
-    /* without estimates (rollouts' running means): a tree, graph search or not */
-    ev.estimates = false;
-    hs_mcts_t *m = new_search(400, 1, 5);
-    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
-    cfg.graph_search = true;
-    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
-    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
-    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-    bool add_up;
-    HS_CHECK_INT(s_shared_nodes(m, &add_up), 0);
-    HS_CHECK(add_up);
     hs_mcts_free(&m);
 }
 
@@ -539,7 +188,7 @@ static void test_graph_search(void)
  * (KataGo's terms on). */
 static hs_mcts_evaluator_t s_capture_estimates(toy_pos_t *p, toy_t *t)
 {
-    toy_setup(p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_setup(p, toy_capture_rows, 5, HS_BLACK, 0.5);
     hs_mcts_evaluator_t ev = toy_evaluator(t, 8);
     ev.estimates = true;
     return ev;
@@ -582,7 +231,7 @@ static void test_rescore(void)
     toy_pos_t p;
     toy_t t;
     hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
-    hs_mcts_t *m = new_search(400, 1, 5);
+    hs_mcts_t *m = toy_search(400, 1, 5);
     m->cfg.subtree_bias = 0;   /* a leaf's bias would go: KataGo's recompute drops it too */
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
@@ -619,7 +268,7 @@ static void test_superko_root(void)
     static hs_mcts_result_t res;
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
     hs_rules_t r = hs_rules_get(HS_RULES_TROMP_TAYLOR);
     hs_history_t h;
     hs_history_init(&h);
@@ -629,7 +278,7 @@ static void test_superko_root(void)
     hs_history_push(&h, &p.board, &r);
     toy_t t;
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    hs_mcts_t *m = new_search(100, 1, 1);
+    hs_mcts_t *m = toy_search(100, 1, 1);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, &h, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
     hs_mcts_get_result(m, &res);
@@ -654,7 +303,7 @@ static void test_finished(void)
     p.nn.to_move = p.board.to_move;
     toy_t t;
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    hs_mcts_t *m = new_search(50, 1, 1);
+    hs_mcts_t *m = toy_search(50, 1, 1);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
     hs_mcts_get_result(m, &res);
@@ -672,10 +321,10 @@ static void test_noise_and_temperature(void)
     static hs_mcts_result_t a, b;
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
     toy_t t;
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    hs_mcts_t *plain = new_search(60, 1, 5), *noisy = new_search(60, 1, 5);
+    hs_mcts_t *plain = toy_search(60, 1, 5), *noisy = toy_search(60, 1, 5);
     hs_mcts_config_t cfg = *hs_mcts_get_config(noisy);
     cfg.noise_alpha = 0.3;
     cfg.noise_weight = 0.25;
@@ -706,11 +355,11 @@ static void test_failing_evaluator(void)
 {
     hs_error_t err;
     toy_pos_t p;
-    toy_setup(&p, s_capture_rows, 5, HS_BLACK, 0.5);
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
     toy_t t;
     hs_mcts_evaluator_t ev = toy_evaluator(&t, 4);
     t.fail_after = 5;
-    hs_mcts_t *m = new_search(100, 4, 1);
+    hs_mcts_t *m = toy_search(100, 4, 1);
     HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
     HS_CHECK_INT(hs_mcts_search(m, &ev, &err), HS_EIO);
     HS_CHECK(strstr(err.msg, "asked to fail") != NULL);
@@ -759,7 +408,7 @@ static void test_rave(void)
         toy_t t;
         hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
         ev.eval = amaf_eval;
-        hs_mcts_t *m = new_search(60, 1, 1);
+        hs_mcts_t *m = toy_search(60, 1, 1);
         hs_mcts_config_t cfg = *hs_mcts_get_config(m);
         cfg.rave_equiv = on ? 1000 : 0;
         cfg.score_utility = 0;
@@ -804,7 +453,7 @@ static void test_utility_terms(void)
     HS_CHECK(hs__mcts_score_value(5, 9, 0, 10) > hs__mcts_score_value(4, 9, 0, 10));
     HS_CHECK(hs__mcts_score_value(5, 30, 0, 10) < hs__mcts_score_value(5, 3, 0, 10));
 
-    hs_mcts_t *m = new_search(10, 1, 1);
+    hs_mcts_t *m = toy_search(10, 1, 1);
     hs__mcts_node_t n = { .visits = 10, .util_sum = 0, .util_sq_sum = 10 };   /* +-1: unsettled */
     HS_CHECK(hs__mcts_explore_factor(m, &n) == 1.0);   /* playouts: off */
     m->estimates = true;
@@ -850,7 +499,7 @@ static void test_node_values(void)
         { 0.24878049, 41.0 }, { -0.27691444, 13.25757316 },
         { 0.18832648, 41.0 }, { -0.32105246, 13.25757316 },
     };
-    hs_mcts_t *m = new_search(10, 1, 1);
+    hs_mcts_t *m = toy_search(10, 1, 1);
     for (int k = 0; k < 4; k++) {
         hs__mcts_node_t good = { .visits = 10, .weight = 10, .util_sum = 5, .value_sum = 3 };
         hs__mcts_node_t bad = { .visits = 30, .weight = 30, .util_sum = -15, .value_sum = -6 };
@@ -908,7 +557,7 @@ static void test_subtree_bias(void)
 
     /* node a: own utility 0.1, one child (utility -0.5 for its mover) of 8
      * visits, so the children say +0.5: correction 0.4, weight 8^0.85 */
-    hs_mcts_t *m = new_search(10, 1, 1);
+    hs_mcts_t *m = toy_search(10, 1, 1);
     m->cfg.noise_prune_utility = 0;
     m->cfg.value_weight_exponent = 0;
     m->estimates = true;
@@ -944,14 +593,6 @@ static void test_subtree_bias(void)
     hs_mcts_free(&m);
 }
 
-/* Two searches that must have gone alike: the same moves, the same visits. */
-static void s_check_same(const hs_mcts_result_t *a, const hs_mcts_result_t *b)
-{
-    HS_CHECK_INT(b->num_moves, a->num_moves);
-    for (int i = 0; i < a->num_moves; i++)
-        HS_CHECK(b->moves[i].move == a->moves[i].move && b->moves[i].visits == a->moves[i].visits);
-}
-
 /* A root of three children for the move-choice tests, set as m's root
  * (take it back with m->root = NULL before freeing m). A: 100 visits at
  * 0.30 (spread 0.2); B: 40 at 0.40 (spread 0.1); C: 10 at 0.90, under 15%
@@ -983,7 +624,7 @@ static void s_bound_tree(bound_tree_t *t, hs_mcts_t *m)
  * move beats the most visited one, a barely visited one does not count. */
 static void test_lcb_choice(void)
 {
-    hs_mcts_t *m = new_search(10, 1, 1);
+    hs_mcts_t *m = toy_search(10, 1, 1);
     bound_tree_t t;
     s_bound_tree(&t, m);
     HS_CHECK_INT(hs_mcts_choose_move(m), 0);   /* off: the most visited */
@@ -1003,7 +644,7 @@ static void test_lcb_choice(void)
  * move chosen is ever a move the superko forbids. */
 static void test_confirm_pick(void)
 {
-    hs_mcts_t *m = new_search(200, 1, 1);
+    hs_mcts_t *m = toy_search(200, 1, 1);
     bound_tree_t t;
     s_bound_tree(&t, m);
     HS_CHECK_INT(hs__mcts_confirm_pick(m), -1);          /* off */
@@ -1048,7 +689,7 @@ static void test_confirm_search(void)
     toy_t t;
     hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
     for (int k = 0; k < 2; k++) {
-        hs_mcts_t *m = new_search(300, 1, 5);
+        hs_mcts_t *m = toy_search(300, 1, 5);
         hs_mcts_config_t cfg = m->cfg;
         cfg.confirm_stdevs = 5;
         HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
@@ -1062,7 +703,7 @@ static void test_confirm_search(void)
     HS_CHECK_INT(res[0].best_move, 14);
     for (int i = 1; i < res[0].num_moves; i++)
         HS_CHECK(res[0].moves[0].visits >= res[0].moves[i].visits);
-    s_check_same(&res[0], &res[1]);
+    toy_check_same(&res[0], &res[1]);
 }
 
 /* A search whose evaluator gives estimates: the dynamic score's centre comes
@@ -1076,7 +717,7 @@ static void test_estimates(void)
     toy_t t;
     hs_mcts_evaluator_t ev = s_capture_estimates(&p, &t);
     for (int k = 0; k < 2; k++) {
-        hs_mcts_t *m = new_search(300, 2, 7);
+        hs_mcts_t *m = toy_search(300, 2, 7);
         HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
         HS_CHECK(!m->have_center);
         HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
@@ -1089,7 +730,7 @@ static void test_estimates(void)
     }
     HS_CHECK_INT(res.best_move, 14);
     HS_CHECK(res.winrate > 0.9f);
-    s_check_same(&res, &again);
+    toy_check_same(&res, &again);
 }
 
 int main(void)
@@ -1106,8 +747,6 @@ int main(void)
     test_determinism();
     test_batching();
     test_reuse();
-    test_root_symmetries();
-    test_graph_search();
     test_rescore();
     test_superko_root();
     test_finished();

@@ -370,6 +370,7 @@ void hs_analysis_config_default(hs_analysis_config_t *cfg)
     cfg->ignore_pre_root_history = true;
     cfg->search.wide_root_noise = 0.04;   /* KataGo's analysis engine's default */
     cfg->search.graph_search = true;      /* likewise (the net's searches only) */
+    cfg->search.root_symmetry_pruning = true;   /* likewise */
     cfg->warn_unused_fields = true;
 }
 

@@ -82,6 +82,10 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
     if (q->no_result)
         s_key_num(f, "noResultValue", 0);
     fprintf(f, ",\"order\":%d", mi->order);
+    if (mi->sym_of >= 0) {
+        fputs(",\"isSymmetryOf\":", f);
+        s_move_name(f, b, mi->sym_of);
+    }
     int len = mi->pv_len < 1 + q->pv_len ? mi->pv_len : 1 + q->pv_len;
     s_pv(f, b, "pv", mi->pv, len, true);
     if (q->pv_visits) {

@@ -234,6 +234,12 @@ int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
         c->graph_search = on;
         return 1;
     }
+    if (!strcmp(key, "rootSymmetryPruning")) {
+        if (!s_flag(value, &on))
+            return -1;
+        c->root_symmetry_pruning = on;
+        return 1;
+    }
     static const char *const ints[] = { "maxVisits", "maxPlayouts", "numSearchThreads",
                                         "numSearchThreadsPerAnalysisThread", NULL };
     for (int i = 0; ints[i]; i++)

@@ -169,6 +169,8 @@ static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *r
         double vals[] = { m->utility, wr, lead, m->score_stdev, lead, m->prior, m->lcb };
         for (int k = 0; k < 7; k++)
             s_real(out, keys[k], vals[k], kata);
+        if (m->sym_of >= 0)   /* where KataGo puts it, before the order */
+            hs_gtp_printf(out, "isSymmetryOf %s ", hs__gtp_vertex(b, m->sym_of, name));
         hs_gtp_printf(out, "order %d", m->order);
     } else {
         hs_gtp_printf(out, "winrate %d prior %d lcb %d order %d", s_lz(wr), s_lz(m->prior),
@@ -198,7 +200,7 @@ static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result
         used[best] = true;
         hs_mcts_move_info_t m = { .move = best, .winrate = res->winrate, .score_lead =
                                   res->score_lead, .prior = res->policy[best], .order = listed,
-                                  .pv_len = 1, .pv = { best } };
+                                  .sym_of = -1, .pv_len = 1, .pv = { best } };
         s_info(out, b, res, &m, kata, a);
     }
     free(used);

@@ -214,6 +214,7 @@ static void s_copy_root(hs_mcts_t *m, const hs_nn_pos_t *pos)
 static void s_mark_banned(hs_mcts_t *m, const hs_history_t *hist)
 {
     memset(m->banned, 0, sizeof m->banned);
+    m->root_syms = 1;
     if (!hist || m->rules.ko == HS_KO_SIMPLE)
         return;
     hs_board_t b;
@@ -224,7 +225,7 @@ static void s_mark_banned(hs_mcts_t *m, const hs_history_t *hist)
         if (hs_board_play(&b, m->root_nn.to_move, p, m->play_flags, NULL))
             continue;
         if (hs_history_repeats(hist, &b, &m->rules))
-            m->banned[hs_board_y(root, p) * m->size + hs_board_x(root, p)] = 1;
+            m->banned[hs_board_y(root, p) * m->size + hs_board_x(root, p)] = HS__MCTS_BAN_SUPERKO;
     }
 }
 
@@ -309,6 +310,7 @@ void hs_mcts_begin(hs_mcts_t *m)
     m->rescore = m->root && m->root->visits > 0 &&
                  (m->cfg.dyn_score_utility > 0 || m->cfg.subtree_bias > 0);
     m->reaverage = m->root && m->root->expanded && m->cfg.root_symmetries > 1;
+    hs__mcts_root_mark_symmetric(m);
     if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
         hs__mcts_apply_noise(m);
 }

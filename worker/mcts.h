@@ -268,6 +268,16 @@ typedef struct hs_mcts_config {
      * Off by default; `hyeongse gtp --net` and `hyeongse analysis` turn it
      * on, as KataGo's GTP and analysis engines have it. */
     bool graph_search;
+    /* KataGo's rootSymmetryPruning: where the root's stones are unchanged
+     * by some of the board's symmetries (no ko point, no superko ban: the
+     * empty board, a symmetric opening), only one move of each set of
+     * equivalent ones is searched at the root, so that the visits are not
+     * split among copies of one move. The one kept is KataGo's: Black's
+     * nearest the top right, White's nearest the bottom left. Results list
+     * the others too, as copies of it (hs_mcts_move_info_t.sym_of). Off by
+     * default; `hyeongse gtp --net` and `hyeongse analysis` turn it on, as
+     * KataGo's GTP and analysis engines have it. */
+    bool root_symmetry_pruning;
     bool allow_pass;      /* pass is searched (true); false only for tests */
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
@@ -279,7 +289,7 @@ typedef struct hs_mcts_config {
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
  * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no
  * noise, temperature 0, no wide root noise, root_symmetries 1, no graph
- * search, threads 1, max_visits 200, allow_pass, seed 0. */
+ * search, no root symmetry pruning, threads 1, max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 /* ------------------------------------------------------------------ */
@@ -296,6 +306,11 @@ typedef struct hs_mcts_move_info {
     float utility;        /* the mover's utility, as selection used it */
     float lcb;            /* the mover's win rate lower confidence bound */
     int order;            /* 0 = the best move; the rest by visits */
+    int sym_of;           /* -1, or the move this one copies: with root
+                           * symmetry pruning, the same move under one of
+                           * the root's symmetries (its statistics and its
+                           * PV, mapped), listed after it (KataGo's
+                           * isSymmetryOf) */
     int pv_len;
     int pv[HS_MCTS_PV_MAX];          /* starts with move */
     int pv_visits[HS_MCTS_PV_MAX];   /* visits of each PV node */
@@ -319,7 +334,8 @@ typedef struct hs_mcts_result {
     int best_move;        /* vertex, HS_MCTS_PASS(size), or -1 when no move was searched */
     int pv_len;
     int pv[HS_MCTS_PV_MAX];
-    int num_moves;        /* root children with visits, best first */
+    int num_moves;        /* root children with visits, best first, each
+                           * followed by its symmetric copies (sym_of) */
     hs_mcts_move_info_t moves[HS_MCTS_MAX_MOVES];
     float policy[HS_MCTS_MAX_MOVES];        /* the root's prior before noise; < 0 illegal */
     float ownership[HS_MCTS_MAX_AREA];      /* Black +1 .. White -1, tree average */

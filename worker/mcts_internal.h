@@ -22,6 +22,10 @@
 typedef struct hs__mcts_node hs__mcts_node_t;
 typedef struct hs__mcts_svb_entry hs__mcts_svb_entry_t;
 
+/* Why a root move is not searched (hs_mcts.banned). */
+#define HS__MCTS_BAN_SUPERKO  1
+#define HS__MCTS_BAN_SYMMETRY 2
+
 typedef struct hs__mcts_edge {
     uint16_t move;            /* vertex, or pass = size * size */
     float prior;              /* as selection uses it (noise included at the root) */
@@ -85,7 +89,11 @@ struct hs_mcts {
     int size, area;
     hs_rules_t rules;
     unsigned play_flags;
-    unsigned char banned[HS_MCTS_MAX_MOVES];    /* root moves superko forbids */
+    /* root moves not searched: superko forbids them (HS__MCTS_BAN_SUPERKO),
+     * or they copy another under a symmetry of the root (mcts_root.c) */
+    unsigned char banned[HS_MCTS_MAX_MOVES];
+    unsigned root_syms;       /* the symmetries pruning uses (bit s: symmetry s;
+                               * bit 0 always): those of the root's stones */
     hs__mcts_node_t *root;
     long nodes;
     /* every node of the tree, by key (mcts_graph.c): transpositions are
@@ -226,6 +234,12 @@ void hs__mcts_svb_free(hs_mcts_t *m);
 void hs__mcts_sort_edges(hs__mcts_node_t *n);
 bool hs__mcts_root_wants_avg(const hs_mcts_t *m, const hs_mcts_evaluator_t *ev);
 int hs__mcts_root_reaverage(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *err);
+/* mcts_root.c: root symmetry pruning. Marks the root moves that copy
+ * another under the root's symmetries (HS__MCTS_BAN_SYMMETRY) and sets
+ * root_syms, or clears both where the config has it off or the root is not
+ * symmetric; when a search begins, since the config may have changed since
+ * set_root. */
+void hs__mcts_root_mark_symmetric(hs_mcts_t *m);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree; *plies
  * the moves from the old root to it (0: the same position). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/symmetry.h"
 #include "worker/mcts_internal.h"
 
 /* Black's view of a value from the view of the player `mover`. */
@@ -158,6 +159,7 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     mi->prior = s_raw_prior(m, i);
     mi->utility = (float)hs__mcts_q(c);
     mi->lcb = (float)(w - 1.96 * sqrt(w * (1 - w) / c->visits));
+    mi->sym_of = -1;
     s_pv(e, mi);
 }
 
@@ -211,6 +213,61 @@ static void s_lcb_first(const hs_mcts_t *m, hs_mcts_result_t *out)
         }
 }
 
+/* A move (vertex or pass) under symmetry s of an n x n board. */
+static int s_sym_move(int n, int s, int move)
+{
+    if (move >= n * n)
+        return move;
+    int x, y;
+    hs_sym_apply(n, s, move % n, move / n, &x, &y);
+    return y * n + x;
+}
+
+/* The copies of info k under the root's symmetries, k's own first, into
+ * dst[0..) (each move once: done marks the moves listed); their count. */
+static int s_sym_copies(const hs_mcts_t *m, const hs_mcts_move_info_t *k,
+                        hs_mcts_move_info_t *dst, unsigned char *done)
+{
+    int count = 0;
+    for (int s = 0; s < HS_SYM_COUNT; s++) {
+        if (!(m->root_syms >> s & 1))
+            continue;
+        int move = s_sym_move(m->size, s, k->move);
+        if (done[move])
+            continue;
+        done[move] = 1;
+        hs_mcts_move_info_t *c = &dst[count++];
+        *c = *k;
+        c->move = move;
+        c->sym_of = s ? k->move : -1;
+        for (int j = 0; j < c->pv_len; j++)
+            c->pv[j] = s_sym_move(m->size, s, k->pv[j]);
+    }
+    return count;
+}
+
+/* With root symmetry pruning on a symmetric root, each move searched is
+ * followed by the moves it stands for, as KataGo lists them. The list only
+ * grows, so it is rebuilt from its end: copies of entry k land at or after k. */
+static void s_add_symmetric(const hs_mcts_t *m, hs_mcts_result_t *out)
+{
+    if (m->root_syms <= 1 || out->num_moves == 0)
+        return;
+    unsigned char done[HS_MCTS_MAX_MOVES] = { 0 };
+    int total = 0, count[HS_MCTS_MAX_MOVES];
+    hs_mcts_move_info_t scratch[HS_SYM_COUNT];
+    for (int k = 0; k < out->num_moves; k++)
+        total += count[k] = s_sym_copies(m, &out->moves[k], scratch, done);
+    memset(done, 0, sizeof done);
+    int end = total;
+    for (int k = out->num_moves - 1; k >= 0; k--) {
+        hs_mcts_move_info_t self = out->moves[k];
+        end -= count[k];
+        s_sym_copies(m, &self, &out->moves[end], done);
+    }
+    out->num_moves = total;
+}
+
 void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
 {
     out->size = m->size;
@@ -235,6 +292,7 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
     }
     qsort(out->moves, (size_t)out->num_moves, sizeof out->moves[0], s_cmp_info);
     s_lcb_first(m, out);
+    s_add_symmetric(m, out);
     for (int k = 0; k < out->num_moves; k++)
         out->moves[k].order = k;
     if (out->num_moves > 0) {

@@ -10,9 +10,16 @@
  * the average at the first step of the new search, as KataGo recomputes a
  * kept root's net output. Only the priors change: its own value counts for
  * one of the root's visits, and KataGo leaves the stats alone too.
+ *
+ * Root symmetry pruning lives here too: on a root whose stones some of the
+ * board's symmetries leave unchanged, equivalent moves would each get a
+ * share of the visits that one of them could use, so all but one of each
+ * set are banned from the root's selection, as KataGo's
+ * markDuplicateMoveLocs does; the results (mcts_result.c) list the copies.
  */
 #include <stdlib.h>
 
+#include "core/symmetry.h"
 #include "worker/mcts_internal.h"
 
 static int s_cmp_edge(const void *a, const void *b)
@@ -66,4 +73,49 @@ int hs__mcts_root_reaverage(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *e
     }
     free(out);
     return rc;
+}
+
+/* The ko point or a superko ban makes equivalent moves unequal; KataGo then
+ * treats the board as having no symmetry. */
+static bool s_root_may_prune(const hs_mcts_t *m)
+{
+    if (!m->cfg.root_symmetry_pruning || m->root_board.ko != HS_NO_POINT)
+        return false;
+    for (int v = 0; v < m->area; v++)
+        if (m->banned[v] == HS__MCTS_BAN_SUPERKO)
+            return false;
+    return true;
+}
+
+void hs__mcts_root_mark_symmetric(hs_mcts_t *m)
+{
+    for (int v = 0; v < m->area; v++)
+        if (m->banned[v] == HS__MCTS_BAN_SYMMETRY)
+            m->banned[v] = 0;
+    m->root_syms = 1;
+    unsigned stab = 1;
+    if (!m->have_root || !s_root_may_prune(m))
+        return;
+    hs_board_canonical_key(&m->root_board, NULL, &stab);
+    m->root_syms = stab;
+    if (stab == 1)
+        return;
+    /* KataGo's order, which keeps Black's move nearest the top right and
+     * White's nearest the bottom left: Black's columns from the right, each
+     * from the top; White's from the left, each from the bottom */
+    const int n = m->size;
+    const bool black = m->root_nn.to_move == HS_BLACK;
+    for (int i = 0; i < m->area; i++) {
+        int x = black ? n - 1 - i / n : i / n, y = black ? i % n : n - 1 - i % n;
+        if (m->banned[y * n + x])
+            continue;
+        for (int s = 1; s < HS_SYM_COUNT; s++) {
+            int sx, sy;
+            if (!(stab >> s & 1))
+                continue;
+            hs_sym_apply(n, s, x, y, &sx, &sy);
+            if (sy * n + sx != y * n + x)
+                m->banned[sy * n + sx] = HS__MCTS_BAN_SYMMETRY;
+        }
+    }
 }

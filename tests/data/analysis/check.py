@@ -5,9 +5,10 @@
 
 Every reply line must be a JSON object. Every analysis reply is checked for
 what must hold whatever the evaluator: the fields KataGo gives, orders 0..k-1,
-each pv starting with its move, legal vertex names, visits adding up, rootInfo's
-visits equal to the query's maxVisits (unless terminated), policy and ownership
-lengths, policy -1 on every stone, and exactly one final reply
+each pv starting with its move, legal vertex names, visits adding up (a
+symmetric copy, isSymmetryOf, after the move it copies and with its visits,
+counted once), rootInfo's visits equal to the query's maxVisits (unless
+terminated), policy and ownership lengths, policy -1 on every stone, and exactly one final reply
 (isDuringSearch false) for every analysed turn of every query that was not
 refused. EXPECT (when given) holds one pattern a line; each must match a
 distinct reply (patterns are subsets: "$present" / "$absent" for a key,
@@ -117,7 +118,13 @@ def check_reply(r, q, terminated):
             fail("%s: pvVisits present iff includePVVisits" % tag)
         if "pvVisits" in m and (len(m["pvVisits"]) != len(m["pv"]) or m["pvVisits"][0] != m["visits"]):
             fail("%s: pvVisits %s do not fit pv" % (tag, m["pvVisits"]))
-    if sum(m["visits"] for m in mis) > root["visits"]:
+        # a symmetric copy (root symmetry pruning) follows the move it copies,
+        # with its visits, and does not count them again
+        if "isSymmetryOf" in m:
+            src = [o for o in mis if o["move"] == m["isSymmetryOf"] and "isSymmetryOf" not in o]
+            if not src or src[0]["order"] > m["order"] or src[0]["visits"] != m["visits"]:
+                fail("%s: %s is no copy of %s" % (tag, m["move"], m["isSymmetryOf"]))
+    if sum(m["visits"] for m in mis if "isSymmetryOf" not in m) > root["visits"]:
         fail(tag + ": moves' visits exceed the root's")
     want = q.get("maxVisits", (q.get("overrideSettings") or {}).get("maxVisits"))
     want = None if want is None else int(want)   # overrides may be strings, as KataGo takes them
