@@ -91,7 +91,7 @@ for line in body:
             seen = {}
             while i < len(toks) and toks[i] not in ("info", "rootInfo", "ownership", "ownershipStdev"):
                 k = toks[i]
-                if k in ("pv", "pvVisits"):
+                if k in ("pv", "pvVisits", "pvEdgeVisits"):
                     i += 1; vals = []
                     while i < len(toks) and (vertex.match(toks[i]) if k == "pv" else toks[i].isdigit()):
                         vals.append(toks[i]); i += 1
@@ -109,6 +109,13 @@ for line in body:
             assert seen["pv"] and seen["pv"][0] == seen["move"], seen
             if "pvVisits" in seen:
                 assert len(seen["pvVisits"]) == len(seen["pv"]), seen
+                assert int(seen["pvVisits"][0]) == int(seen["visits"]), seen
+            if "pvEdgeVisits" in seen:
+                assert len(seen["pvEdgeVisits"]) == len(seen["pv"]), seen
+                assert int(seen["pvEdgeVisits"][0]) == int(seen["edgeVisits"]), seen
+                assert all(int(e) <= int(v) for e, v in zip(seen["pvEdgeVisits"], seen["pvVisits"])), seen
+            if kind.startswith("kata"):
+                assert int(seen["edgeVisits"]) <= int(seen["visits"]), seen
         elif key == "rootInfo":
             i += 1
             while i < len(toks) and toks[i] not in ("ownership", "ownershipStdev"):
@@ -133,7 +140,7 @@ parse() {
 # The next lines arrive while the analysis runs (or after it reached its
 # visits: it waits for them either way).
 { printf '%s\n' 'boardsize 9' \
-    '1 kata-analyze interval 2 ownership true ownershipStdev true pvVisits true rootInfo true'
+    '1 kata-analyze interval 2 ownership true ownershipStdev true pvVisits true pvEdgeVisits true rootInfo true'
   sleep 1; printf '%s\n' '2 lz-analyze 2 maxmoves 3 minmoves 2'
   sleep 1; printf '%s\n' '3 protocol_version' '4 kata-genmove_analyze b interval 1 ownership true' \
     '5 lz-genmove_analyze w 1' '6 kata-analyze w 10 maxmoves 5'

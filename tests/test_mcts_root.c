@@ -150,6 +150,21 @@ static void test_graph_search(void)
         hs_mcts_get_result(m2, &b);
         toy_check_same(&a, &b);
         HS_CHECK_INT(a.visits, 400);
+        /* a position's visits (KataGo's visits, pvVisits) count every path
+         * to it, a move's (edgeVisits, pvEdgeVisits) its own: the same in a
+         * tree, never more for the move in a graph */
+        int more = 0;
+        for (int k = 0; k < a.num_moves; k++) {
+            const hs_mcts_move_info_t *mi = &a.moves[k];
+            HS_CHECK(mi->child_visits >= mi->visits && mi->pv_visits[0] == mi->child_visits &&
+                     mi->pv_edge_visits[0] == mi->visits);
+            for (int j = 0; j < mi->pv_len; j++) {
+                HS_CHECK(mi->pv_edge_visits[j] <= mi->pv_visits[j]);
+                more += mi->pv_edge_visits[j] < mi->pv_visits[j];
+            }
+        }
+        if (!graph)
+            HS_CHECK_INT(more, 0);
         bool add_up;
         shared[graph] = s_shared_nodes(m1, &add_up);
         HS_CHECK(add_up);

@@ -70,7 +70,7 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
     double black_lcb = v.mover > 0 ? mi->lcb : 1.0 - mi->lcb;
     fputs("{\"move\":", f);
     s_move_name(f, b, mi->move);
-    fprintf(f, ",\"visits\":%d,\"edgeVisits\":%d", mi->visits, mi->visits);
+    fprintf(f, ",\"visits\":%d,\"edgeVisits\":%d", mi->child_visits, mi->visits);
     s_key_num(f, "winrate", s_wr(v, mi->winrate));
     s_key_num(f, "scoreMean", lead);
     s_key_num(f, "scoreLead", lead);
@@ -90,7 +90,7 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
     s_pv(f, b, "pv", mi->pv, len, true);
     if (q->pv_visits) {
         s_pv(f, b, "pvVisits", mi->pv_visits, len, false);
-        s_pv(f, b, "pvEdgeVisits", mi->pv_visits, len, false);
+        s_pv(f, b, "pvEdgeVisits", mi->pv_edge_visits, len, false);
     }
     fputc('}', f);
 }

@@ -8,7 +8,7 @@
  *
  * Arguments, as KataGo parses them: [player] [interval] then key/value pairs
  * interval, minmoves, maxmoves and, for the kata- forms, ownership,
- * ownershipStdev, pvVisits, rootInfo (true/false). avoid/allow are not
+ * ownershipStdev, pvVisits, pvEdgeVisits, rootInfo (true/false). avoid/allow are not
  * supported (they are an error, as any unknown key).
  *
  * `analyze` and `genmove_analyze` are KataGo's forms for Sabaki: the kata-
@@ -41,7 +41,7 @@ typedef struct s_args {
     hs_color_t color;
     double interval;      /* seconds between reports; 0: only the last one */
     int minmoves, maxmoves;
-    bool ownership, ownership_stdev, pv_visits, root_info;
+    bool ownership, ownership_stdev, pv_visits, pv_edge_visits, root_info;
 } s_args_t;
 
 static int s_number(const char *s, double *out)
@@ -92,6 +92,7 @@ static int s_pair(const char *key, const char *value, int kata, s_args_t *a)
                : !strcmp(key, "ownership") ? &a->ownership
                : !strcmp(key, "ownershipStdev") ? &a->ownership_stdev
                : !strcmp(key, "pvVisits") ? &a->pv_visits
+               : !strcmp(key, "pvEdgeVisits") ? &a->pv_edge_visits
                : !strcmp(key, "rootInfo") ? &a->root_info : NULL;
     return flag ? s_bool(value, flag) : -1;
 }
@@ -154,6 +155,11 @@ static void s_pv(hs_buf_t *out, const hs_board_t *b, const hs_mcts_move_info_t *
         for (int k = 0; k < m->pv_len; k++)
             hs_gtp_printf(out, " %d", m->pv_visits[k]);
     }
+    if (a->pv_edge_visits) {
+        hs_gtp_printf(out, " pvEdgeVisits");
+        for (int k = 0; k < m->pv_len; k++)
+            hs_gtp_printf(out, " %d", m->pv_edge_visits[k]);
+    }
 }
 
 static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *res,
@@ -161,8 +167,12 @@ static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *r
 {
     char name[8];
     double wr = s_wr(res, m->winrate);
-    hs_gtp_printf(out, " info move %s visits %d ", hs__gtp_vertex(b, m->move, name), m->visits);
+    /* visits of the position the move leads to, as KataGo's; with graph
+     * search those through the move itself may be fewer (edgeVisits) */
+    hs_gtp_printf(out, " info move %s visits %d ", hs__gtp_vertex(b, m->move, name),
+                  m->child_visits);
     if (kata) {
+        hs_gtp_printf(out, "edgeVisits %d ", m->visits);
         double lead = s_lead(res, m->score_lead);
         const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead",
                                "prior", "lcb" };

@@ -297,7 +297,12 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 typedef struct hs_mcts_move_info {
     int move;             /* vertex, HS_MCTS_PASS(size) for pass */
-    int visits;
+    int visits;           /* through this move (its edge's): what the move
+                           * choice counts (KataGo's edgeVisits) */
+    int child_visits;     /* of the position it leads to: more than visits
+                           * where graph search reached it by other paths
+                           * too (KataGo's visits); its statistics are over
+                           * these */
     float winrate;        /* Black's, averaged over the move's subtree */
     float score_lead;     /* Black's */
     float score_selfplay; /* Black's expected final score (evaluators' score_mean) */
@@ -313,7 +318,8 @@ typedef struct hs_mcts_move_info {
                            * isSymmetryOf) */
     int pv_len;
     int pv[HS_MCTS_PV_MAX];          /* starts with move */
-    int pv_visits[HS_MCTS_PV_MAX];   /* visits of each PV node */
+    int pv_visits[HS_MCTS_PV_MAX];   /* visits of each PV node (KataGo's pvVisits) */
+    int pv_edge_visits[HS_MCTS_PV_MAX];   /* ... through each PV move (pvEdgeVisits) */
 } hs_mcts_move_info_t;
 
 /* Everything one search says about its root. Large (~60 KB): callers keep one

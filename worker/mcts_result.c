@@ -130,15 +130,15 @@ static void s_pv(const hs__mcts_edge_t *e, hs_mcts_move_info_t *mi)
 {
     const hs__mcts_node_t *n = e->child;
     mi->pv_len = 0;
-    mi->pv[mi->pv_len] = e->move;
-    mi->pv_visits[mi->pv_len++] = e->visits;
-    while (mi->pv_len < HS_MCTS_PV_MAX && n->expanded) {
-        int i = s_most_visited(n, NULL);
+    for (;;) {
+        mi->pv[mi->pv_len] = e->move;
+        mi->pv_visits[mi->pv_len] = n->visits;
+        mi->pv_edge_visits[mi->pv_len++] = e->visits;
+        int i = mi->pv_len < HS_MCTS_PV_MAX && n->expanded ? s_most_visited(n, NULL) : -1;
         if (i < 0)
             break;
-        mi->pv[mi->pv_len] = n->edges[i].move;
-        mi->pv_visits[mi->pv_len++] = n->edges[i].visits;
-        n = n->edges[i].child;
+        e = &n->edges[i];
+        n = e->child;
     }
 }
 
@@ -152,6 +152,7 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     double w = (1 + v) / 2;
     mi->move = e->move;
     mi->visits = e->visits;
+    mi->child_visits = c->visits;
     mi->winrate = (float)((1 + s_black(mover, v)) / 2);
     mi->score_lead = (float)s_black(mover, score);
     mi->score_selfplay = (float)s_black(mover, final);

@@ -5,7 +5,7 @@
 
 Every reply line must be a JSON object. Every analysis reply is checked for
 what must hold whatever the evaluator: the fields KataGo gives, orders 0..k-1,
-each pv starting with its move, legal vertex names, visits adding up (a
+each pv starting with its move, legal vertex names, edge visits adding up (a
 symmetric copy, isSymmetryOf, after the move it copies and with its visits,
 counted once), rootInfo's visits equal to the query's maxVisits (unless
 terminated), policy and ownership lengths, policy -1 on every stone, and exactly one final reply
@@ -118,13 +118,21 @@ def check_reply(r, q, terminated):
             fail("%s: pvVisits present iff includePVVisits" % tag)
         if "pvVisits" in m and (len(m["pvVisits"]) != len(m["pv"]) or m["pvVisits"][0] != m["visits"]):
             fail("%s: pvVisits %s do not fit pv" % (tag, m["pvVisits"]))
+        # edge visits (through the move) never exceed the node's (graph search:
+        # other paths to the same position add to the node's only)
+        if "pvEdgeVisits" in m and (len(m["pvEdgeVisits"]) != len(m["pv"])
+                                    or m["pvEdgeVisits"][0] != m["edgeVisits"]
+                                    or any(e > v for e, v in zip(m["pvEdgeVisits"], m["pvVisits"]))):
+            fail("%s: pvEdgeVisits %s do not fit pv" % (tag, m["pvEdgeVisits"]))
+        if m.get("edgeVisits", 0) > m["visits"]:
+            fail("%s: edgeVisits over visits for %s" % (tag, m["move"]))
         # a symmetric copy (root symmetry pruning) follows the move it copies,
         # with its visits, and does not count them again
         if "isSymmetryOf" in m:
             src = [o for o in mis if o["move"] == m["isSymmetryOf"] and "isSymmetryOf" not in o]
             if not src or src[0]["order"] > m["order"] or src[0]["visits"] != m["visits"]:
                 fail("%s: %s is no copy of %s" % (tag, m["move"], m["isSymmetryOf"]))
-    if sum(m["visits"] for m in mis if "isSymmetryOf" not in m) > root["visits"]:
+    if sum(m.get("edgeVisits", m["visits"]) for m in mis if "isSymmetryOf" not in m) > root["visits"]:
         fail(tag + ": moves' visits exceed the root's")
     want = q.get("maxVisits", (q.get("overrideSettings") or {}).get("maxVisits"))
     want = None if want is None else int(want)   # overrides may be strings, as KataGo takes them
