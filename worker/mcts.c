@@ -532,8 +532,10 @@ static int s_new_child(hs_mcts_t *m, const hs__mcts_leaf_t *L, hs__mcts_edge_t *
     return hs__mcts_svb_attach(m, e->child, hs__mcts_svb_key(b, b->to_move, p));
 }
 
-/* Walks from the root to a leaf. 1 = a leaf to evaluate or score, 0 = none
- * this time (the leaf is already in flight), < 0 = error. */
+/* Walks from the root to a leaf. 1 = a leaf to evaluate or score, 2 = an
+ * edge to catch up (hs__mcts_catches_up: path[depth] its parent, edge[depth]
+ * its index), 0 = none this time (the leaf is already in flight), < 0 =
+ * error. */
 static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
 {
     L->depth = -1;
@@ -549,6 +551,10 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
         hs__mcts_edge_t *e = &n->edges[i];
         if ((rc = s_leaf_play(m, L, e)) != 0 || (!e->child && (rc = s_new_child(m, L, e)) != 0))
             return rc;
+        if (hs__mcts_catches_up(m, e)) {
+            L->edge[L->depth] = (int16_t)i;
+            return 2;
+        }
         if ((rc = s_leaf_push(L, e->child)) == 0) {
             L->moves[L->depth - 1] = e->move;
             L->edge[L->depth - 1] = (int16_t)i;
@@ -713,10 +719,16 @@ static int s_gather(hs_mcts_t *m, hs_mcts_eval_t *scratch)
         rc = s_descend(m, L);
         if (rc <= 0)
             break;
+        m->playouts++;
+        if (rc == 2) {   /* a visit without an evaluation: the slot stays free */
+            hs__mcts_catch_up(m, L);
+            rc = 0;
+            k--;
+            continue;
+        }
         rc = 0;
         for (int d = 0; d <= L->depth; d++)
             L->path[d]->vloss++;
-        m->playouts++;
         if (L->path[L->depth]->terminal) {
             s_score_terminal(m, &L->nn, scratch);
             rc = s_backup(m, L, scratch);

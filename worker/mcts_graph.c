@@ -13,6 +13,14 @@
  * the history instead; transpositions of different lengths, which need
  * passes, are not shared here.
  *
+ * An edge into a shared node may lag the node: its visits are only those
+ * that came through it, while the node's value stands on all of them. So,
+ * as KataGo's maybeCatchUpEdgeVisits does, when selection takes such an
+ * edge it gives it one visit more and stops there, without an evaluation:
+ * the parent then weighs the child by more of what is already known of it,
+ * and the visit goes to reading elsewhere, not to searching the same node
+ * again by another path. Such a visit counts in the budget, as KataGo's.
+ *
  * A node may then have several parents, so the tree cannot be freed by
  * walking it from the root: the table lists every node, and a new root
  * frees what it does not reach (mark, then sweep). Without graph search the
@@ -177,4 +185,20 @@ void hs__mcts_table_free(hs_mcts_t *m)
     free(m->table);
     m->table = NULL;
     m->table_cap = m->table_used = 0;
+}
+
+bool hs__mcts_catches_up(const hs_mcts_t *m, const hs__mcts_edge_t *e)
+{
+    return m->cfg.graph_search && m->estimates && hs__mcts_recomputes(m) && e->child &&
+           e->visits < e->child->visits;
+}
+
+void hs__mcts_catch_up(hs_mcts_t *m, const hs__mcts_leaf_t *L)
+{
+    for (int d = L->depth; d >= 0; d--) {
+        hs__mcts_node_t *n = L->path[d];
+        n->visits++;
+        n->edges[L->edge[d]].visits++;
+        hs__mcts_recompute(m, n);
+    }
 }

@@ -143,6 +143,13 @@ hs__mcts_node_t *hs__mcts_table_find(const hs_mcts_t *m, uint64_t key);
 int hs__mcts_table_keep(hs_mcts_t *m, hs__mcts_node_t *keep);
 void hs__mcts_table_free(hs_mcts_t *m);
 uint32_t hs__mcts_next_mark(hs_mcts_t *m);
+/* ... and an edge that lags its shared child (KataGo's catching up, see
+ * mcts_graph.c): whether selection taking e gives it a visit and stops
+ * there; and that visit, for the leaf whose path[depth] is the parent and
+ * edge[depth] the edge (every node of the path gets a visit and is
+ * recomputed, without an evaluation). */
+bool hs__mcts_catches_up(const hs_mcts_t *m, const hs__mcts_edge_t *e);
+void hs__mcts_catch_up(hs_mcts_t *m, const hs__mcts_leaf_t *L);
 
 /* An edge's share of its child's weight: all of it but for a child that
  * other edges share, which the edge weighs by the visits that came through
