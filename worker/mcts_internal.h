@@ -128,6 +128,14 @@ struct hs_mcts {
 /* mcts.c: a new node of key (in the table; NULL when out of memory). */
 hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own, uint64_t key);
 
+/* mcts_backup.c: the Tromp-Taylor count of a finished leaf as an
+ * evaluation; ev backed up along the leaf's path (the leaf expanded first,
+ * virtual losses taken back; HS_ENOMEM before any visit is taken); and the
+ * virtual losses of a leaf that will not be backed up taken back. */
+void hs__mcts_score_terminal(const hs_mcts_t *m, const hs_nn_pos_t *nn, hs_mcts_eval_t *out);
+int hs__mcts_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev);
+void hs__mcts_undo_vloss(hs__mcts_leaf_t *L);
+
 /* mcts_graph.c: the node table. A node's key is its position (stones, side
  * to move, ko point, passes) and its ply, so that a transposition (the same
  * position by another order of moves) is one node with graph search on, and
