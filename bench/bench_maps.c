@@ -13,6 +13,13 @@
  * record` of this program shows the coder's share of it). CPU time of this thread
  * (CLOCK_THREAD_CPUTIME_ID): a busy machine slows it less than wall time, but
  * compare runs of the same hour, or instructions under `perf stat`.
+ *
+ * Then, for the records whose game has the same engine's record at the move
+ * before (the walk keeps a game's records in move order): how many points of
+ * their maps changed since that move, and what a code of only those changes
+ * would take (bytes, and CPU against the maps' share of an encode). A measure
+ * for a store that keeps a game's maps as changes (docs/PERF.md), not a form
+ * the store has.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +31,8 @@
 
 typedef struct {
     hs_eval_t *e;
-    int n, cap, want;
+    int *game;   /* which game each record came from (in walk order) */
+    int n, cap, want, games;
 } s_set_t;
 
 static double s_cpu(void)
@@ -42,11 +50,15 @@ static int s_keep(void *ctx, const hs_eval_t *e)
     if (set->n == set->cap) {
         int cap = set->cap ? 2 * set->cap : 1024;
         hs_eval_t *p = realloc(set->e, (size_t)cap * sizeof *p);
-        if (!p)
+        int *g = p ? realloc(set->game, (size_t)cap * sizeof *g) : NULL;
+        if (p)
+            set->e = p;
+        if (!g)
             return -1;
-        set->e = p;
+        set->game = g;
         set->cap = cap;
     }
+    set->game[set->n] = set->games;
     return hs_eval_copy(&set->e[set->n++], e) ? -1 : 0;
 }
 
@@ -59,8 +71,139 @@ static int s_game(void *ctx, const uint64_t id[2])
 {
     s_walk_t *w = ctx;
     hs_error_t err = { 0 };
+    w->set->games++;
     int rc = hs_store_game_evals(w->s, id, 0, -1, 0, s_keep, w->set, &err);
     return rc == 1 || w->set->n >= w->set->want ? 1 : rc;
+}
+
+/* A map against the same engine's map of the move before in the same game:
+ * per changed point the gap since the last one and the new value (varints,
+ * zigzag for 16-bit values); *changes gets their count. Bytes written to out
+ * (the count's own varint not included). What such a code would take, not a
+ * format of the store. */
+static size_t s_delta_put(uint8_t *out, const void *cur, const void *prev, int n, int width,
+                          int *changes)
+{
+    size_t o = 0;
+    int last = -1, c = 0;
+    for (int i = 0; i < n; i++) {
+        /* Most of a map is as it was: skip it eight bytes at a time. */
+        if ((i & 7) == 0 && i + 8 <= n &&
+            !memcmp((const uint8_t *)cur + i * width, (const uint8_t *)prev + i * width,
+                    (size_t)(8 * width))) {
+            i += 7;
+            continue;
+        }
+        int32_t a = width == 1 ? ((const int8_t *)cur)[i] : ((const int16_t *)cur)[i];
+        int32_t b = width == 1 ? ((const int8_t *)prev)[i] : ((const int16_t *)prev)[i];
+        if (a == b)
+            continue;
+        o += hs__put_varint(out + o, (uint64_t)(i - last - 1));
+        if (width == 1)
+            out[o++] = (uint8_t)a;
+        else
+            o += hs__put_varint(out + o, (uint64_t)(((uint32_t)a << 1) ^ (uint32_t)(a >> 31)));
+        last = i;
+        c++;
+    }
+    *changes = c;
+    return o;
+}
+
+/* Every kept map of e against p's: bytes (with a count varint a map). */
+static size_t s_delta_record(const hs_eval_t *e, const hs_eval_t *p, unsigned maps,
+                             uint8_t *out, long *changes)
+{
+    int n = e->size * e->size, c = 0;
+    size_t o = 0;
+    uint8_t cnt[10];
+    if (e->ownership && p->ownership && (maps & HS_STORE_MAP_OWNERSHIP)) {
+        o += s_delta_put(out + o, e->ownership, p->ownership, n, 1, &c);
+        o += hs__put_varint(cnt, (uint64_t)c);
+        *changes += c;
+    }
+    if (e->classes && p->classes && (maps & HS_STORE_MAP_CLASSES)) {
+        o += s_delta_put(out + o, e->classes, p->classes, n, 1, &c);
+        o += hs__put_varint(cnt, (uint64_t)c);
+        *changes += c;
+    }
+    if (e->influence && p->influence && (maps & HS_STORE_MAP_INFLUENCE)) {
+        o += s_delta_put(out + o, e->influence, p->influence, n, 2, &c);
+        o += hs__put_varint(cnt, (uint64_t)c);
+        *changes += c;
+    }
+    return o;
+}
+
+/* For each record, the one of the same engine at the move before in the same
+ * game (-1: none, e.g. the first of a game or of a gap in the walk). */
+static int *s_predecessors(const s_set_t *set)
+{
+    int *pred = malloc((size_t)(set->n ? set->n : 1) * sizeof *pred);
+    for (int i = 0; pred && i < set->n; i++) {
+        pred[i] = -1;
+        for (int j = i - 1; j >= 0 && set->game[j] == set->game[i]; j--)
+            if (set->e[j].engine_id == set->e[i].engine_id) {
+                if (set->e[j].move_number == set->e[i].move_number - 1 &&
+                    set->e[j].size == set->e[i].size)
+                    pred[i] = j;
+                break;
+            }
+    }
+    return pred;
+}
+
+/* Prints what the stored maps take against a code of each map as its changes
+ * since the move before. */
+static int s_delta_report(const s_set_t *set, unsigned maps, int rounds)
+{
+    int *pred = s_predecessors(set);
+    uint8_t *buf = malloc(HS_STORE_EVAL_MAX * 4);
+    if (!pred || !buf)
+        return -1;
+    hs_error_t err = { 0 };
+    long with = 0, changes = 0;
+    double map_bytes = 0, delta_bytes = 0;
+    for (int i = 0; i < set->n; i++) {
+        size_t all, bare;
+        if (pred[i] < 0 || hs__store_eval_encode(&set->e[i], maps, buf, &all, &err) ||
+            hs__store_eval_encode(&set->e[i], 0, buf, &bare, &err))
+            continue;
+        with++;
+        map_bytes += (double)(all - bare);
+        delta_bytes += (double)s_delta_record(&set->e[i], &set->e[pred[i]], maps, buf, &changes);
+    }
+    /* The CPU of the maps in an encode: all of it less an encode without maps. */
+    double t0 = s_cpu(), t_all, t_bare, t_delta;
+    long sink = 0;
+    size_t len;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < set->n; i++)
+            if (pred[i] >= 0)
+                sink += hs__store_eval_encode(&set->e[i], maps, buf, &len, &err);
+    t_all = s_cpu() - t0;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < set->n; i++)
+            if (pred[i] >= 0)
+                sink += hs__store_eval_encode(&set->e[i], 0, buf, &len, &err);
+    t_bare = s_cpu() - t0 - t_all;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < set->n; i++)
+            if (pred[i] >= 0)
+                sink += (long)s_delta_record(&set->e[i], &set->e[pred[i]], maps, buf, &sink);
+    t_delta = s_cpu() - t0 - t_all - t_bare;
+    double per = 1e9 / ((double)with * rounds);
+    if (with > 0)
+        printf("against the move before (%ld of %d records have one, same game and engine): "
+               "%.1f changed points a record; the stored maps %.1f bytes and %.0f ns of the "
+               "encode a record (%.0f ns without them); their changes %.1f bytes, %.0f ns "
+               "(%ld)\n",
+               with, set->n, (double)changes / (double)with, map_bytes / (double)with,
+               per * (t_all - t_bare), per * t_bare, delta_bytes / (double)with,
+               per * t_delta, sink & 1);
+    free(pred);
+    free(buf);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -130,5 +273,5 @@ int main(int argc, char **argv)
     double per = (double)set.n * rounds;
     printf("record encode: %.0f ns a record; decode: %.0f ns a record; %.1f bytes a record\n",
            1e9 * enc / per, 1e9 * dec / per, bytes / set.n);
-    return 0;
+    return s_delta_report(&set, maps, rounds) ? 1 : 0;
 }
