@@ -234,7 +234,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const cha
     for (int i = 0; i < r->num_nets && w->num_nets < HS_WIRE_MAX_NETS; i++)
         snprintf(w->nets[w->num_nets++], sizeof w->nets[0], "%s", r->nets[i]);
     snprintf(w->backend, sizeof w->backend, "%s", r->backend ? r->backend : "");
-    w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
+    w->expiry = b->now + hs__peer_silence_ms(b);
     w->rate_ms = b->now;   /* status --cluster: its rate counts from READY */
     w->last_answer = b->now;
     w->last_sent = b->now;
@@ -415,13 +415,22 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
     if (is_worker) {
         hs__bworker_t *w = s_worker_find(b, id, id_len, p->key);
         if (w)
-            w->expiry = b->now + (int64_t)b->hb_ms * b->liveness;
+            w->expiry = b->now + hs__peer_silence_ms(b);
         switch (m.type) {
         case HS_WIRE_READY:
             s_on_ready(b, id, id_len, p->key, &m.ready);
             break;
         case HS_WIRE_RESULT:
             s_on_result(b, w, &m.result);
+            break;
+        case HS_WIRE_HEARTBEAT:
+            /* Answered, as a client's is: a worker whose interval is shorter than
+             * ours hears us in time (an unknown one gets DISCONNECT below). */
+            if (w) {
+                hs_wire_msg_t r;
+                hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
+                s_outbox_add(o, id, id_len, true, &r);
+            }
             break;
         case HS_WIRE_DISCONNECT:
             for (int i = 0; i < b->num_workers; i++)

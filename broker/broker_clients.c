@@ -228,13 +228,6 @@ void hs__queries_run(hs__broker_t *b)
     b->num_queries -= n;
 }
 
-/* A watcher silent this long is dropped: liveness intervals of at least 1 s, so a
- * client heartbeating every second outlives a broker with a shorter interval. */
-static int64_t s_watch_silence(const hs__broker_t *b)
-{
-    return (int64_t)b->liveness * (b->hb_ms > 1000 ? b->hb_ms : 1000);
-}
-
 static int s_watch_find(const hs__broker_t *b, const uint8_t *id, size_t len)
 {
     for (int i = 0; i < b->num_watchers; i++)
@@ -247,7 +240,7 @@ int hs__watch_touch(hs__broker_t *b, const uint8_t *id, size_t len)
 {
     int i = s_watch_find(b, id, len);
     if (i >= 0)
-        b->watchers[i].expiry = b->now + s_watch_silence(b);
+        b->watchers[i].expiry = b->now + hs__peer_silence_ms(b);
     return i;
 }
 
@@ -289,7 +282,7 @@ int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_i
     w->job_id = job_id;
     w->all_owners = owner == NULL;
     snprintf(w->owner, sizeof w->owner, "%s", owner ? owner : "");
-    w->expiry = b->now + s_watch_silence(b);
+    w->expiry = b->now + hs__peer_silence_ms(b);
     w->force = true;   /* answered with the first push, after the commit */
     return 0;
 }

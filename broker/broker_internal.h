@@ -163,6 +163,14 @@ typedef struct hs__broker {
     int num_clients, cap_clients;
 } hs__broker_t;
 
+/* How long a worker or a watcher may be silent before it is taken for lost:
+ * liveness intervals of at least 1 s, so a peer heartbeating every second (the
+ * default) outlives a broker run with a shorter --heartbeat. */
+static inline int64_t hs__peer_silence_ms(const hs__broker_t *b)
+{
+    return (int64_t)b->liveness * (b->hb_ms > 1000 ? b->hb_ms : 1000);
+}
+
 /* ---- peers and their rights: broker_zap.c ---- */
 /* What the peer of a message may do (docs/SECURITY.md, "Roles"). */
 typedef struct hs__peer {

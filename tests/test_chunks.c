@@ -31,6 +31,7 @@
 
 #include "broker/broker.h"
 #include "broker/client.h"
+#include "core/clock.h"
 #include "core/wire.h"
 #include "store/store.h"
 #include "peer.h"
@@ -195,14 +196,18 @@ static void s_fake_on_task(s_fake_t *f, hs_wire_msg_t *m)
     hs_wire_msg_fini(m);
 }
 
-/* Handles what the broker sends for about ms milliseconds (a heartbeat first). */
+/* Handles what the broker sends for about ms milliseconds (a heartbeat first;
+ * the broker answers it, so the first message does not end the wait). */
 static void s_fake_pump(s_fake_t *f, int ms)
 {
     hs_wire_msg_t hb;
     hs_wire_msg_init(&hb, HS_WIRE_HEARTBEAT);
     s_fake_send_msg(f, &hb);
     zmq_pollitem_t item = { f->sock, 0, ZMQ_POLLIN, 0 };
-    while (zmq_poll(&item, 1, ms) > 0) {
+    int64_t end = hs_clock_ms() + ms;
+    for (int64_t left = ms; left >= 0; left = end - hs_clock_ms()) {
+        if (zmq_poll(&item, 1, (long)left) <= 0)
+            break;
         hs_wire_msg_t m;
         if (hs_test_recv_msg(f->sock, &m)) {
             if (m.type == HS_WIRE_TASK)
@@ -213,7 +218,6 @@ static void s_fake_pump(s_fake_t *f, int ms)
                 hs_wire_msg_fini(&m);
             }
         }
-        ms = 1;   /* drain what is there, then return */
     }
 }
 

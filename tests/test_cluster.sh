@@ -12,6 +12,11 @@
 #   D. `submit --token T` killed mid-upload with the broker (kill -9 both), the
 #      broker restarted, the same archive submitted with the same token → the
 #      same job id, completed, every game and position counted and stored once.
+#   E. heartbeat intervals that differ: an idle worker heartbeating every 200 ms
+#      stays connected to a broker of the default 1 s interval (the broker
+#      answers its HEARTBEATs), and an idle worker of the default interval to a
+#      broker of 200 ms (the broker waits at least 3 s for a worker); before,
+#      each side took the other for lost within 600 ms, over and over.
 # Inputs are generated here (120 small 9x9 games + 5 broken files). The engine is
 # noop with a delay per position, so the job lasts long enough to kill things.
 set -u
@@ -212,6 +217,31 @@ verify_store "$tmp/dbD" D
 check "C: analyze exit status" "$?" 0
 verify_store "$tmp/dbC" C
 grep -q "$games analyzed, $broken failed" "$tmp/analyze.out"; check "C: analyze summary" "$?" 0
+
+# ---- E: heartbeat intervals that differ --------------------------------------
+# s_mixed BROKER_HB WORKER_HB TAG: an idle broker and worker for 3 s; neither
+# may give up on the other.
+s_mixed() {
+    local bopts=() wopts=()
+    [ -n "$1" ] && bopts=(--heartbeat-ms "$1")
+    [ -n "$2" ] && wopts=(--heartbeat-ms "$2")
+    start_broker_at "tcp://127.0.0.1:*" "$tmp/db$3" "$tmp/broker$3.log" --verbose "${bopts[@]}" ||
+        { check "$3: broker started" 1 0; return; }
+    pids+=("$bpid")
+    "$BIN" worker --connect "$addr" --threads 1 --name "w$3" --engines noop --verbose \
+        "${wopts[@]}" 2>"$tmp/worker$3.log" &
+    local wpid=$!
+    pids+=("$wpid")
+    sleep 3
+    kill -TERM "$wpid" "$bpid" 2>/dev/null
+    wait "$wpid" "$bpid" 2>/dev/null
+    check "$3: the worker connected" "$(grep -c "w$3 connected to" "$tmp/worker$3.log")" 1
+    check "$3: it never reconnected" "$(grep -c -E 'silent|again|reconnecting' "$tmp/worker$3.log")" 0
+    check "$3: the broker never dropped it" \
+          "$(grep -c -E 'removed \((heartbeat expired|unreachable)\)' "$tmp/broker$3.log")" 0
+}
+s_mixed "" 200 E1
+s_mixed 200 "" E2
 
 if [ "$fail" != 0 ]; then
     echo "--- logs ---"; tail -n 20 "$tmp"/broker*.log "$tmp"/submit*.err "$tmp/analyze.out"

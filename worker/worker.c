@@ -291,6 +291,7 @@ typedef struct s_io {
     bool answered;              /* the broker has sent something on this connection */
     bool stopping;
     int64_t last_recv, last_send;
+    int64_t last_probe;         /* the last HEARTBEAT sent because we heard nothing */
 } s_io_t;
 
 /* The name READY gives: cfg->name, or host:pid. */
@@ -400,7 +401,7 @@ static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t
     }
     io->peer_batch = false;   /* maybe another broker now */
     io->answered = false;
-    io->last_recv = io->last_send = hs_clock_ms();
+    io->last_recv = io->last_send = io->last_probe = hs_clock_ms();
     return 0;
 }
 
@@ -518,7 +519,9 @@ static int s_io_step(s_worker_t *w, s_io_t *io, hs_error_t *err)
         return 1;
     }
     zmq_pollitem_t items[2] = { { io->sock, 0, ZMQ_POLLIN, 0 }, { io->pull, 0, ZMQ_POLLIN, 0 } };
-    long wait = (long)(io->last_send + io->hb - hs_clock_ms());
+    int64_t heard = io->last_recv > io->last_probe ? io->last_recv : io->last_probe;
+    int64_t due = io->last_send < heard ? io->last_send : heard;
+    long wait = (long)(due + io->hb - hs_clock_ms());
     wait = wait < 0 ? 0 : io->stopping && wait > 50 ? 50 : wait;
     if (zmq_poll(items, 2, wait) < 0 && errno != EINTR)
         return hs_error_set(err, HS_EIO, "worker: poll failed: %s", zmq_strerror(errno));
@@ -537,11 +540,18 @@ static int s_io_step(s_worker_t *w, s_io_t *io, hs_error_t *err)
     }
     if (reconnect || now - io->last_recv > (int64_t)io->hb * io->liveness)
         return 2;
-    if (now - io->last_send >= io->hb) {
+    /* A HEARTBEAT when we sent nothing for an interval, and also when we heard
+     * nothing for one, even while results go out (at most one an interval): the
+     * broker answers a worker's HEARTBEAT, so a worker whose interval is shorter
+     * than the broker's does not take a quiet broker for a lost one. */
+    bool probe = now - io->last_recv >= io->hb && now - io->last_probe >= io->hb;
+    if (now - io->last_send >= io->hb || probe) {
         hs_wire_msg_t m;
         hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
         s_send_msg(io->sock, &m, &io->buf);
         io->last_send = now;
+        if (probe)
+            io->last_probe = now;
     }
     return 0;
 }
