@@ -265,7 +265,7 @@ int main(int argc, char **argv)
             hs_eval_t e;
             uint8_t k = 0;
             MDB_val key = { 1, &k }, val = { len[i], rec[i] };
-            if (hs__store_eval_decode(&key, &val, &e, &sc, &err)) {
+            if (hs__store_eval_decode(&key, &val, &e, &sc, NULL, &err)) {
                 fprintf(stderr, "bench_maps: decode: %s\n", err.msg);
                 return 1;
             }

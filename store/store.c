@@ -389,6 +389,7 @@ void hs_store_close(hs_store_t **sp)
     free(s->bpend);
     hs_wire_buf_free(&s->log);
     hs_wire_buf_free(&s->rec);
+    free(s->chain);
     free(s);
     *sp = NULL;
 }
@@ -642,6 +643,7 @@ static void s_batch_lost(hs_store_t *s)
     s->bpend_n = 0;
     hs__store_pend_truncate(s, s->pend_at_begin);
     s->num_engines_seen = 0;
+    hs__store_chain_reset(s);   /* its records, the bases it knew, are gone */
     /* The puts of an aborted batch did not happen; its lookups did (they are
      * saved with the next commit). */
     s->d_puts = s->d_dups = 0;

@@ -91,12 +91,13 @@
 
 /* Version of the store's format, in meta "schema" (docs/STORE.md): 1 = every
  * record MessagePack without a checksum; 2 = records checksummed, evals compact;
- * 3 = eval maps may be context-coded (map form 4). A writer opening an older
+ * 3 = eval maps may be context-coded (map form 4); 4 = eval maps may be kept as
+ * their changes against an earlier record (map form 5). A writer opening an older
  * store marks it with this version (its old records stay readable: each
  * record's first byte and each map's encoding byte say their format); a program
  * that knows only an older version then refuses the store by name instead of
  * misreading the new records. */
-#define HS_STORE_SCHEMA 3
+#define HS_STORE_SCHEMA 4
 
 /* Index entries kept in memory before a sorted flush (see above): 8 MiB. */
 #define HS_STORE_INDEX_FLUSH (1u << 18)

@@ -147,6 +147,8 @@ struct s_check {
     int64_t game_evals;      /* evals hs_store_game_evals decoded */
     int64_t move_pairs;      /* (engine, seq) pairs of the moves entries */
     int64_t game_errors;     /* games whose evals could not all be read */
+    hs__store_resolver_t *res;   /* bases of change-coded maps, for s_evaldata */
+    hs__store_eval_scratch_t *sc;
 };
 
 static void s_problem(s_check_t *ck, const char *table, const char *fmt, ...)
@@ -353,8 +355,14 @@ static void s_evaldata(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         return;
     }
     uint64_t seq = hs__rd64(k->mv_data);
+    hs_error_t err = { 0 };
+    hs_eval_t e;
     if (v->mv_size < 2 || ((const uint8_t *)v->mv_data)[0] != HS_STORE_REC_V2)
         s_problem(ck, "evaldata", "eval %llu: bad header", (unsigned long long)seq);
+    else if (ck->res && hs__store_eval_decode(k, v, &e, ck->sc, ck->res, &err))
+        s_problem(ck, "evaldata", "eval %llu: %s", (unsigned long long)seq, err.msg);
+    else if (ck->res)   /* in key order, each record's base was decoded just before */
+        hs__store_resolver_keep(ck->res, seq, &e);
     /* Every record is reached from a moves entry, or at least from the index. */
     if (ck->seen && (seq < 1 || seq > ck->seen_max || !(ck->seen[seq / 8] & (1u << (seq % 8)))))
         s_problem(ck, "evaldata", "eval %llu: no moves entry or index entry points at it",
@@ -473,6 +481,13 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
     }
     hs__store_meta_u64(ck.txn, s->dbi[HS_DB_META], "evalidx_upto", &ck.idx_upto);
     s_seen_alloc(&ck);
+    /* Without memory for them, records are still checked through their games. */
+    ck.res = hs__store_resolver_new(s, ck.txn);
+    ck.sc = malloc(sizeof *ck.sc);
+    if (!ck.sc) {
+        hs__store_resolver_free(ck.res);
+        ck.res = NULL;
+    }
     rep->games = s_walk(&ck, HS_DB_GAMES, "games", s_game);
     rep->failed = s_walk(&ck, HS_DB_FAILED, "failed", s_failed);
     rep->sources = s_walk(&ck, HS_DB_SOURCES, "sources", s_source);
@@ -494,6 +509,8 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
         s_problem(&ck, "moves", "the games' evals decode to %lld records, their moves entries "
                   "name %lld", (long long)ck.game_evals, (long long)ck.move_pairs);
     free(ck.seen);
+    hs__store_resolver_free(ck.res);
+    free(ck.sc);
     hs__store_rdone(ck.txn, own);
     hs_store_read_release(s);
     return 0;

@@ -259,20 +259,40 @@ static size_t s_put_str(uint8_t *p, const char *s, size_t max)
     return o + n;
 }
 
+/* A map as its changes against the base's (its bytes), or 0 when there is no
+ * base map or too much changed: a move changes a few points, a capture or a
+ * settled group some dozens; past an eighth of the board the map is coded
+ * whole (docs/STORE.md, "Change-coded maps"). */
+static size_t s_put_chained(uint8_t *out, const void *cur, const void *base_map, uint32_t nn,
+                            int width, uint64_t dist, bool *chained)
+{
+    size_t n = base_map && dist <= UINT32_MAX
+                   ? hs__store_chain_put(out, cur, base_map, nn, width, dist, nn / 8) : 0;
+    *chained |= n > 0;
+    return n;
+}
+
 /* Classes, then ownership (as differences from the classes' when that is
- * shorter), then influence. */
-static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint32_t nn)
+ * shorter), then influence; each as its changes against base when it has one. */
+static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint32_t nn,
+                         const hs__store_base_t *base, uint64_t dist, bool *chained)
 {
     int32_t v[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    size_t o = 0;
-    if (flags & S_F_CLS) {
+    const hs_eval_t *b = base ? base->e : &(hs_eval_t){ 0 };
+    size_t o = 0, n;
+    if ((flags & S_F_CLS) && (n = s_put_chained(out, e->classes, b->classes, nn, 1, dist, chained)))
+        o += n;
+    else if (flags & S_F_CLS) {
         bool codable = true;
         for (uint32_t i = 0; i < nn && codable; i++)
             codable = (v[i] = s_class_code(e->classes[i])) >= 0;
         o += s_map_put(out + o, S_MAP_CLS, codable ? v : NULL, nn,
                        (const uint8_t *)e->classes, nn, 0);
     }
-    if (flags & S_F_OWN) {
+    if ((flags & S_F_OWN)
+        && (n = s_put_chained(out + o, e->ownership, b->ownership, nn, 1, dist, chained)))
+        o += n;
+    else if (flags & S_F_OWN) {
         /* With classes, the difference first: a few bytes for the judge, and
          * then the plain map need not be tried (a quarter of the encoding). */
         size_t n2 = SIZE_MAX;
@@ -293,7 +313,10 @@ static size_t s_put_maps(uint8_t *out, const hs_eval_t *e, unsigned flags, uint3
         }
         o += n2;
     }
-    if (flags & S_F_INF) {
+    if ((flags & S_F_INF)
+        && (n = s_put_chained(out + o, e->influence, b->influence, nn, 2, dist, chained)))
+        o += n;
+    else if (flags & S_F_INF) {
         uint8_t raw[2 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
         for (uint32_t i = 0; i < nn; i++) {
             v[i] = e->influence[i];
@@ -370,6 +393,18 @@ static int s_get_ext(const uint8_t **pp, const uint8_t *end, uint32_t nn, hs_eva
 int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
                          hs_error_t *err)
 {
+    bool chained;
+    return hs__store_eval_encode_on(e, maps, NULL, 0, out, len, &chained, err);
+}
+
+int hs__store_eval_encode_on(const hs_eval_t *e, unsigned maps, const hs__store_base_t *base,
+                             uint64_t seq, uint8_t *out, size_t *len, bool *chained,
+                             hs_error_t *err)
+{
+    *chained = false;
+    if (base && (base->seq >= seq || base->e->engine_id != e->engine_id
+                 || base->e->size != e->size))
+        return hs_error_set(err, HS_EINVAL, "eval record: a base of another engine or size");
     if (e->size < HS_BOARD_MIN_SIZE || e->size > HS_BOARD_MAX_SIZE || e->engine_id == 0
         || e->move_number < 0 || e->move_number > HS_WIRE_MAX_MOVES)
         return hs_error_set(err, HS_EINVAL, "eval record: size, engine or move out of range");
@@ -415,7 +450,7 @@ int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_
         o += s_put_str(out + o, e->result, HS_WIRE_MAX_NAME);
     if (f & S_F_ERROR)
         o += s_put_str(out + o, e->error, HS_WIRE_MAX_STR);
-    o += s_put_maps(out + o, e, f, nn);
+    o += s_put_maps(out + o, e, f, nn, base, base ? seq - base->seq : 0, chained);
     *len = (size_t)hs__store_rec_seal(out, o);
     return 0;
 }
@@ -476,13 +511,76 @@ static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t 
     return 0;
 }
 
+/* A record's way to the base of its change-coded maps (one base a record). */
+typedef struct {
+    hs__store_resolver_t *r;    /* NULL: no store to read bases from */
+    const MDB_val *key;         /* the record's, its sequence number */
+    uint64_t dist;              /* the record's sequence number minus its base's */
+    const hs_eval_t *base;      /* NULL until the first change-coded map */
+    int depth;                  /* the record's chain depth: the base's + 1 */
+    int rc;                     /* the resolver's error, when it failed */
+    hs_error_t *err;
+} s_chain_rd_t;
+
+/* A change-coded map of `kind` into dst: the base's map, its changes applied. */
+static int s_map_chained(const uint8_t **pp, const uint8_t *end, s_chain_rd_t *ch,
+                         const hs_eval_t *e, int kind, void *dst, uint32_t nn)
+{
+    uint32_t n;
+    uint64_t dist;
+    (*pp)++;
+    if (hs__get_varint(pp, end, &n) || n > (size_t)(end - *pp))
+        return -1;
+    const uint8_t *p = *pp, *q = p + n;
+    *pp = q;
+    if (hs__store_chain_dist(&p, q, &dist) || (ch->base && dist != ch->dist))
+        return -1;
+    if (!ch->base) {
+        uint64_t seq = ch->key && ch->key->mv_size == 8 ? hs__rd64(ch->key->mv_data) : 0;
+        if (!ch->r || dist >= seq)
+            return -1;
+        if ((ch->rc = hs__store_resolve(ch->r, seq - dist, &ch->base, &ch->depth, ch->err)))
+            return -1;
+        /* Read in order, a base comes from the resolver's memory: the depth, not
+         * the recursion, is what bounds a single reader's walk. */
+        if (++ch->depth >= HS__STORE_CHAIN_MAX) {
+            ch->rc = hs__store_corrupt(ch->err, "evaldata", ch->key, "a chain of change-coded "
+                                       "maps longer than " HS__STORE_CHAIN_MAX_TEXT " records");
+            return -1;
+        }
+        ch->dist = dist;
+        if (ch->base->engine_id != e->engine_id || ch->base->size != e->size)
+            return -1;
+    }
+    const void *bm = kind == S_MAP_CLS   ? (const void *)ch->base->classes
+                     : kind == S_MAP_OWN ? (const void *)ch->base->ownership
+                                         : (const void *)ch->base->influence;
+    int width = kind == S_MAP_INF ? 2 : 1;
+    if (!bm)
+        return -1;
+    memcpy(dst, bm, (size_t)nn * (size_t)width);
+    /* Classes: any letter but NUL, as in a raw map (its letters are its values). */
+    return hs__store_chain_apply(p, q, dst, nn, width, kind == S_MAP_CLS ? 1 : s_map_lo[kind],
+                                 kind == S_MAP_CLS ? 255 : s_map_hi[kind]);
+}
+
+static bool s_is_chained(const uint8_t *p, const uint8_t *end)
+{
+    return p < end && *p == HS_STORE_MAP_CHAIN;
+}
+
 /* The maps of a record whose flags say which are there (order: s_put_maps). */
 static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32_t nn,
-                      hs_eval_t *e, hs__store_eval_scratch_t *sc)
+                      hs_eval_t *e, hs__store_eval_scratch_t *sc, s_chain_rd_t *ch)
 {
     int32_t v[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     uint8_t enc;
-    if (f & S_F_CLS) {
+    if ((f & S_F_CLS) && s_is_chained(*pp, end)) {
+        if (s_map_chained(pp, end, ch, e, S_MAP_CLS, sc->classes, nn))
+            return -1;
+        sc->classes[nn] = 0;
+        e->classes = sc->classes;
+    } else if (f & S_F_CLS) {
         if (s_map_get(pp, end, S_MAP_CLS, nn, v, &enc))
             return -1;
         for (uint32_t i = 0; i < nn; i++)   /* raw: the letters; coded: the codes */
@@ -490,7 +588,11 @@ static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32
         sc->classes[nn] = 0;
         e->classes = sc->classes;
     }
-    if (f & S_F_OWN) {
+    if ((f & S_F_OWN) && s_is_chained(*pp, end)) {
+        if (s_map_chained(pp, end, ch, e, S_MAP_OWN, sc->ownership, nn))
+            return -1;
+        e->ownership = sc->ownership;
+    } else if (f & S_F_OWN) {
         if (s_map_get(pp, end, S_MAP_OWN, nn, v, &enc))
             return -1;
         if (enc & S_ENC_RESID && !(f & S_F_CLS))
@@ -503,7 +605,11 @@ static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32
         }
         e->ownership = sc->ownership;
     }
-    if (f & S_F_INF) {
+    if ((f & S_F_INF) && s_is_chained(*pp, end)) {
+        if (s_map_chained(pp, end, ch, e, S_MAP_INF, sc->influence, nn))
+            return -1;
+        e->influence = sc->influence;
+    } else if (f & S_F_INF) {
         if (s_map_get(pp, end, S_MAP_INF, nn, v, &enc))
             return -1;
         for (uint32_t i = 0; i < nn; i++)
@@ -514,8 +620,10 @@ static int s_get_maps(const uint8_t **pp, const uint8_t *end, unsigned f, uint32
 }
 
 int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
-                         hs__store_eval_scratch_t *sc, hs_error_t *err)
+                         hs__store_eval_scratch_t *sc, hs__store_resolver_t *r,
+                         hs_error_t *err)
 {
+    s_chain_rd_t ch = { .r = r, .key = key, .err = err };
     memset(e, 0, sizeof *e);
     size_t n;
     int rc = hs__store_rec_check(val, "evaldata", key, &n, err);
@@ -542,11 +650,15 @@ int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
                               || e->win_rate > 1))
         || ((f & S_F_RESULT) && s_get_str(&q, end, sc->result, HS_WIRE_MAX_NAME, &e->result))
         || ((f & S_F_ERROR) && s_get_str(&q, end, sc->error, HS_WIRE_MAX_STR, &e->error))
-        || s_get_maps(&q, end, f, (uint32_t)(e->size * e->size), e, sc) || q != end)
+        || s_get_maps(&q, end, f, (uint32_t)(e->size * e->size), e, sc, &ch) || q != end)
         goto bad;
+    if (r)
+        hs__store_resolver_decoded(r, ch.depth);
     return 0;
 bad:
     memset(e, 0, sizeof *e);
+    if (ch.rc)
+        return ch.rc;   /* the base's own error (missing, corrupt, the store) */
     /* The checksum matched, so this is a writer's bug or a deliberate forgery,
      * not a flipped bit: still an error, never a guess. */
     return hs__store_corrupt(err, "evaldata", key, "malformed eval record");

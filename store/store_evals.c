@@ -158,12 +158,14 @@ bad:
  * 0 or HS_ECORRUPT naming the table and key.
  */
 static int s_eval_view(const MDB_val *k, const MDB_val *v, hs_eval_t *e, s_view_scratch_t *sc,
-                       hs_error_t *err)
+                       hs__store_resolver_t *r, hs_error_t *err)
 {
     const uint8_t *p = v->mv_data;
     if (v->mv_size < 2 || p[0] != HS_STORE_REC_V1)
-        return hs__store_eval_decode(k, v, e, sc, err);
+        return hs__store_eval_decode(k, v, e, sc, r, err);
     hs_error_t why = { 0 };
+    if (r)
+        hs__store_resolver_decoded(r, 0);   /* format 1 knows no chains */
     if (s_eval_view_mp(p + 1, v->mv_size - 1, true, e, sc, &why) == 0)
         return 0;
     return hs__store_corrupt(err, "evaldata", k, why.msg);
@@ -181,11 +183,13 @@ static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval
     if (rc)
         return hs__store_mdb_error(err, rc, "evaldata");
     s_view_scratch_t *sc = malloc(sizeof *sc);
-    if (!sc)
-        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    hs__store_resolver_t *r = hs__store_resolver_new(s, txn);
     hs_eval_t view;
-    if ((rc = s_eval_view(&k, &d, &view, sc, err)) == 0 && hs_eval_copy(out, &view))
+    if (!sc || !r)
         rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+    else if ((rc = s_eval_view(&k, &d, &view, sc, r, err)) == 0 && hs_eval_copy(out, &view))
+        rc = hs_error_set(err, HS_ENOMEM, "out of memory");
+    hs__store_resolver_free(r);
     free(sc);
     return rc;
 }
@@ -227,11 +231,12 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
     return rc;
 }
 
-/* Writes eval e as a compact record under key seqb (MDB_APPEND). An eval a wire
+/* Writes eval e of game game_id as a compact record under sequence number seq
+ * (MDB_APPEND). An eval a wire
  * decoder validated without keeping its maps (e->raw, the broker's RESULTs) is
  * read from its MessagePack bytes first. */
-static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8],
-                         hs_error_t *err)
+static int s_eval_append(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                         uint64_t seq, hs_error_t *err)
 {
     s_view_scratch_t sc;
     uint8_t rec[HS_STORE_EVAL_MAX];
@@ -253,9 +258,19 @@ static int s_eval_append(hs_store_t *s, const hs_eval_t *e, const uint8_t seqb[8
         memcpy(view.moves, e->moves, sizeof view.moves);
         e = &view;
     }
+    /* The maps as changes since the game's move before, when this engine wrote
+     * that record last (store_chain.c). */
+    hs__store_base_t base;
+    bool has_base = hs__store_chain_base(s, game_id, e, &base), chained;
+    uint8_t seqb[8];
     size_t len;
-    int rc = hs__store_eval_encode(e, s->maps, rec, &len, err);
-    return rc ? rc : hs__store_put(s, HS_DB_EVALDATA, seqb, 8, rec, len, MDB_APPEND, err);
+    hs__be64(seqb, seq);
+    int rc = hs__store_eval_encode_on(e, s->maps, has_base ? &base : NULL, seq, rec, &len,
+                                      &chained, err);
+    if (rc || (rc = hs__store_put(s, HS_DB_EVALDATA, seqb, 8, rec, len, MDB_APPEND, err)))
+        return rc;
+    hs__store_chain_note(s, game_id, e, s->maps, seq, chained ? base.depth + 1 : 0);
+    return 0;
 }
 
 int hs__store_format_open(hs_store_t *s, MDB_txn *txn, uint64_t schema)
@@ -322,7 +337,7 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     s->d_puts++;
     /* 1. Is this (engine, position) evaluated already? pending table, then (unless
      * the filter rules it out, the usual case for a new position) the index. */
-    uint8_t ikey[20], seqb[8];
+    uint8_t ikey[20];
     hs__be32(ikey, e->engine_id);
     memcpy(ikey + 4, e->pos_key, 16);
     uint64_t seq = hs__store_pend_find(s, ikey);
@@ -341,6 +356,7 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
         s->d_dups++;
         if (dup)
             *dup = true;
+        hs__store_chain_forget(s, e->engine_id);   /* not ours to chain on */
     } else {
         /* 2. Append the record under the next sequence number (key order = speed). */
         if (s->next_eval_seq == 0) {
@@ -356,8 +372,7 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
             mdb_cursor_close(c);
         }
         seq = s->next_eval_seq;
-        hs__be64(seqb, seq);
-        if ((rc = s_eval_append(s, e, seqb, err)))
+        if ((rc = s_eval_append(s, game_id, e, seq, err)))
             goto out;
         s->next_eval_seq++;
         if (hs__store_pend_add(s, ikey, seq)) {
@@ -442,17 +457,21 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
         to = 0xFFFF;
     MDB_txn *txn;
     bool own;
-    /* ~5 KB of string and influence scratch: on the heap would be one malloc per
-     * query; on the stack it is free (callbacks get the eval for the call only). */
+    /* ~5 KB of string and influence scratch: on the stack (callbacks get the eval
+     * for the call only); the resolver remembers each engine's last record, the
+     * base of the next one's change-coded maps. */
     s_view_scratch_t scratch, *sc = &scratch;
     MDB_cursor *c, *dc;
     int rc = hs__store_rcursor(s, HS_DB_MOVES, "cursor", &txn, &own, &c, err);
     if (rc)
         return rc;
-    if ((rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &dc)) != 0) {
+    hs__store_resolver_t *res = hs__store_resolver_new(s, txn);
+    if (!res || (rc = mdb_cursor_open(txn, s->dbi[HS_DB_EVALDATA], &dc)) != 0) {
+        hs__store_resolver_free(res);
         mdb_cursor_close(c);
         hs__store_rdone(txn, own);
-        return hs__store_mdb_error(err, rc, "cursor");
+        return res ? hs__store_mdb_error(err, rc, "cursor")
+                   : hs_error_set(err, HS_ENOMEM, "out of memory");
     }
     uint64_t dc_seq = 0;   /* key under dc, 0 = not positioned */
     uint8_t start[18];
@@ -495,8 +514,9 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
             }
             dc_seq = seq;
             hs_eval_t e;
-            if ((ret = s_eval_view(&sv, &d, &e, sc, err)) != 0)
+            if ((ret = s_eval_view(&sv, &d, &e, sc, res, err)) != 0)
                 break;
+            hs__store_resolver_keep(res, seq, &e);
             e.move_number = mn;  /* the record is shared by every game reaching it */
             ret = cb(ctx, &e);
         }
@@ -505,6 +525,7 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     }
     mdb_cursor_close(dc);
     mdb_cursor_close(c);
+    hs__store_resolver_free(res);
     hs__store_rdone(txn, own);
     if (ret)
         return ret;

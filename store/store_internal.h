@@ -77,6 +77,10 @@ struct hs_store {
     uint32_t engines_seen[8];   /* engine ids known to be in `engines` (committed) */
     int num_engines_seen;
     hs_wire_buf_t rec;          /* scratch for encoding records */
+    /* The record each engine wrote last (store_chain.c): the next position of its
+     * game keeps its maps as changes against it. Forgotten when a batch is lost. */
+    struct hs__store_chain_last *chain;
+    int chain_n;
     unsigned maps;              /* HS_STORE_MAP_* kept in new eval records (meta "maps") */
     bool boards_absent;         /* a reader of a store without the `boards` table */
     /* Board index entries of the open batch (key 26 + symmetry 1 bytes each), put
@@ -275,13 +279,83 @@ typedef struct hs__store_eval_scratch {
     char error[HS_WIRE_MAX_STR + 1];
 } hs__store_eval_scratch_t;
 
+/* ---- maps kept as changes (store_chain.c; docs/STORE.md, "Change-coded maps") ---- */
+
+#define HS__STORE_CHAIN_MAX 16        /* records in a chain, its first included */
+#define HS__STORE_CHAIN_MAX_TEXT "16"
+#define HS__STORE_CHAIN_ENGINES 8     /* engines the writer remembers at once */
+
+/* The record a new eval record may keep its maps against: the eval at sequence
+ * number seq (engine id, size and the maps it keeps, NULL when not kept), the
+ * depth-th record after its chain's first. */
+typedef struct {
+    uint64_t seq;
+    int depth;
+    const hs_eval_t *e;
+} hs__store_base_t;
+typedef struct hs__store_chain_last hs__store_chain_last_t;
+/* Reads the bases of change-coded maps in a read transaction, remembering the
+ * last records it decoded (a game read in order finds each base there). */
+typedef struct hs__store_resolver hs__store_resolver_t;
+
+/* Writes map `cur` (nn values of width 1: int8 or letters, or 2: int16) as its
+ * changes against `base` (encoding byte, varint length, payload: varint dist,
+ * then per change varint gap and value) into out (10 + 5 nn bytes): its length,
+ * or 0 when more than max_changes points differ. */
+size_t hs__store_chain_put(uint8_t *out, const void *cur, const void *base, uint32_t nn,
+                           int width, uint64_t dist, uint32_t max_changes);
+/* Reads the dist that opens an encoding-5 payload (advancing *pp): 0 or -1. */
+int hs__store_chain_dist(const uint8_t **pp, const uint8_t *end, uint64_t *dist);
+/* Applies the changes p..end to map (holding the base's values; width as above,
+ * new values in lo..hi, a byte read unsigned when lo >= 0): 0, or -1 when
+ * malformed or out of range. */
+int hs__store_chain_apply(const uint8_t *p, const uint8_t *end, void *map, uint32_t nn,
+                          int width, int32_t lo, int32_t hi);
+/* Writer: the base for e (of game game_id) when the engine's last record is this
+ * game's move before, of e's size, in a chain with room: 1 and *base (valid
+ * until the next note), else 0. */
+int hs__store_chain_base(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                         hs__store_base_t *base);
+/* Writer: remembers the record just written under seq (its maps in `maps`, the
+ * HS_STORE_MAP_* bits), depth as for hs__store_base_t (out of memory: nothing
+ * is remembered, and the next record keeps its maps whole). */
+void hs__store_chain_note(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                         unsigned maps, uint64_t seq, int depth);
+/* Writer: the engine's last position was not written (a repeat): no base for
+ * the next. Reset: forgets every record (a lost batch). */
+void hs__store_chain_forget(hs_store_t *s, uint32_t engine_id);
+void hs__store_chain_reset(hs_store_t *s);
+/* Reader: a resolver for reads in txn (NULL: out of memory); free it with
+ * hs__store_resolver_free before txn ends. */
+hs__store_resolver_t *hs__store_resolver_new(hs_store_t *s, MDB_txn *txn);
+void hs__store_resolver_free(hs__store_resolver_t *r);
+/* Reader: *base = the eval record seq, its maps whole (valid until the next call
+ * on r), *depth its chain depth. 0, HS_ECORRUPT (missing, malformed, a chain
+ * too long) or HS_ESTORE. */
+int hs__store_resolve(hs__store_resolver_t *r, uint64_t seq, const hs_eval_t **base,
+                      int *depth, hs_error_t *err);
+/* Reader: remembers e, the record seq that r's decode gave last, as a base for
+ * the next. */
+void hs__store_resolver_keep(hs__store_resolver_t *r, uint64_t seq, const hs_eval_t *e);
+/* The decoder tells r the chain depth of the record it decoded. */
+void hs__store_resolver_decoded(hs__store_resolver_t *r, int depth);
+
 /* Encodes e as a V2 eval record (only the maps in `maps`) into out
  * (HS_STORE_EVAL_MAX bytes): 0 or HS_EINVAL (values out of range). */
 int hs__store_eval_encode(const hs_eval_t *e, unsigned maps, uint8_t *out, size_t *len,
                          hs_error_t *err);
-/* Decodes a V2 eval record into *e (arrays and strings in *sc); 0 or HS_ECORRUPT. */
+/* The same as record seq, its maps kept as changes against base where that is
+ * short (base NULL: none). *chained: whether any map was (the record's depth
+ * is then base->depth + 1, else 0). */
+int hs__store_eval_encode_on(const hs_eval_t *e, unsigned maps, const hs__store_base_t *base,
+                             uint64_t seq, uint8_t *out, size_t *len, bool *chained,
+                             hs_error_t *err);
+/* Decodes a V2 eval record into *e (arrays and strings in *sc), the bases of
+ * change-coded maps through r (NULL: such a record is refused). 0, HS_ECORRUPT,
+ * or the resolver's error. */
 int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
-                         hs__store_eval_scratch_t *sc, hs_error_t *err);
+                         hs__store_eval_scratch_t *sc, hs__store_resolver_t *r,
+                         hs_error_t *err);
 /* Position key and engine id of a V2 eval record without a full decode (the
  * index rebuild): 0, or -1 when it is not a V2 record. */
 int hs__store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engine_id);
@@ -292,6 +366,7 @@ int hs__store_eval_ident(const MDB_val *val, uint8_t pos_key[16], uint32_t *engi
 #define HS_STORE_MAP_PRUNS  2   /* palette (<= 16 values), runs of indices */
 #define HS_STORE_MAP_PACKED 3   /* palette, indices bit-packed */
 #define HS_STORE_MAP_CTX    4   /* range-coded, guessed from neighbours (store_maps_ctx.c) */
+#define HS_STORE_MAP_CHAIN  5   /* changes against an earlier record (store_chain.c) */
 /* The shortest form of v[0..n) (values in lo..hi) into out (3 n + 80 bytes): its
  * length; *enc the form. */
 size_t hs__store_map_encode(const int32_t *v, uint32_t n, int32_t lo, int32_t hi,

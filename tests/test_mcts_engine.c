@@ -357,7 +357,7 @@ static int s_decode(uint8_t *rec, size_t len, hs_eval_t *e)
     uint8_t k[8] = { 0 };
     MDB_val key = { 8, k }, val = { len, rec };
     hs_error_t err = { 0 };
-    return hs__store_eval_decode(&key, &val, e, &sc, &err);
+    return hs__store_eval_decode(&key, &val, e, &sc, NULL, &err);
 }
 
 static void test_record(void)

@@ -637,7 +637,7 @@ static void test_old_format(void)
         hs_store_close(&s);
     }
     HS_CHECK_INT(s_schema(dir, &schema, 0), 0);
-    HS_CHECK_INT(schema, 3);
+    HS_CHECK_INT(schema, HS_STORE_SCHEMA);
 
     /* A store of a newer format is refused by its version, never misread. */
     HS_CHECK_INT(s_schema(dir, &schema, 7), 0);
