@@ -16,10 +16,10 @@
  *
  * Then, for the records whose game has the same engine's record at the move
  * before (the walk keeps a game's records in move order): how many points of
- * their maps changed since that move, and what a code of only those changes
- * would take (bytes, and CPU against the maps' share of an encode). A measure
- * for a store that keeps a game's maps as changes (docs/PERF.md), not a form
- * the store has.
+ * their maps changed since that move, and what the store's change coder
+ * (map encoding 5, store/store_chain.c, here with no cap on the changes)
+ * takes for them (bytes, and CPU against the maps' share of a whole encode):
+ * what change-coded maps save on each record that is not a chain's first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,60 +76,36 @@ static int s_game(void *ctx, const uint64_t id[2])
     return rc == 1 || w->set->n >= w->set->want ? 1 : rc;
 }
 
-/* A map against the same engine's map of the move before in the same game:
- * per changed point the gap since the last one and the new value (varints,
- * zigzag for 16-bit values); *changes gets their count. Bytes written to out
- * (the count's own varint not included). What such a code would take, not a
- * format of the store. */
+/* Map cur as the store keeps it against prev (store_chain.c, map encoding 5,
+ * however many points changed): its bytes; *changes gets the points that
+ * differ. */
 static size_t s_delta_put(uint8_t *out, const void *cur, const void *prev, int n, int width,
                           int *changes)
 {
-    size_t o = 0;
-    int last = -1, c = 0;
-    for (int i = 0; i < n; i++) {
-        /* Most of a map is as it was: skip it eight bytes at a time. */
-        if ((i & 7) == 0 && i + 8 <= n &&
-            !memcmp((const uint8_t *)cur + i * width, (const uint8_t *)prev + i * width,
-                    (size_t)(8 * width))) {
-            i += 7;
-            continue;
-        }
-        int32_t a = width == 1 ? ((const int8_t *)cur)[i] : ((const int16_t *)cur)[i];
-        int32_t b = width == 1 ? ((const int8_t *)prev)[i] : ((const int16_t *)prev)[i];
-        if (a == b)
-            continue;
-        o += hs__put_varint(out + o, (uint64_t)(i - last - 1));
-        if (width == 1)
-            out[o++] = (uint8_t)a;
-        else
-            o += hs__put_varint(out + o, (uint64_t)(((uint32_t)a << 1) ^ (uint32_t)(a >> 31)));
-        last = i;
-        c++;
-    }
+    int c = 0;
+    for (int i = 0; i < n; i++)
+        c += width == 1 ? ((const int8_t *)cur)[i] != ((const int8_t *)prev)[i]
+                        : ((const int16_t *)cur)[i] != ((const int16_t *)prev)[i];
     *changes = c;
-    return o;
+    return hs__store_chain_put(out, cur, prev, (uint32_t)n, width, 2, (uint32_t)n);
 }
 
-/* Every kept map of e against p's: bytes (with a count varint a map). */
+/* Every kept map of e as the store keeps it against p's: bytes, encoding
+ * byte and length included. */
 static size_t s_delta_record(const hs_eval_t *e, const hs_eval_t *p, unsigned maps,
                              uint8_t *out, long *changes)
 {
-    int n = e->size * e->size, c = 0;
+    const struct { const void *cur, *prev; unsigned bit; int width; } m[3] = {
+        { e->ownership, p->ownership, HS_STORE_MAP_OWNERSHIP, 1 },
+        { e->classes, p->classes, HS_STORE_MAP_CLASSES, 1 },
+        { e->influence, p->influence, HS_STORE_MAP_INFLUENCE, 2 },
+    };
     size_t o = 0;
-    uint8_t cnt[10];
-    if (e->ownership && p->ownership && (maps & HS_STORE_MAP_OWNERSHIP)) {
-        o += s_delta_put(out + o, e->ownership, p->ownership, n, 1, &c);
-        o += hs__put_varint(cnt, (uint64_t)c);
-        *changes += c;
-    }
-    if (e->classes && p->classes && (maps & HS_STORE_MAP_CLASSES)) {
-        o += s_delta_put(out + o, e->classes, p->classes, n, 1, &c);
-        o += hs__put_varint(cnt, (uint64_t)c);
-        *changes += c;
-    }
-    if (e->influence && p->influence && (maps & HS_STORE_MAP_INFLUENCE)) {
-        o += s_delta_put(out + o, e->influence, p->influence, n, 2, &c);
-        o += hs__put_varint(cnt, (uint64_t)c);
+    for (int k = 0; k < 3; k++) {
+        int c = 0;
+        if (!m[k].cur || !m[k].prev || !(maps & m[k].bit))
+            continue;
+        o += s_delta_put(out + o, m[k].cur, m[k].prev, e->size * e->size, m[k].width, &c);
         *changes += c;
     }
     return o;

@@ -79,6 +79,17 @@ static int s_same_maps(const hs_eval_t *a, const hs_eval_t *b)
         && b->score_lead == a->score_lead;
 }
 
+/* A fresh store in a new folder (tag) keeping every map: NULL on failure. */
+static hs_store_t *s_open_all(const char *tag, const char **dir)
+{
+    hs_store_t *s = NULL;
+    hs_error_t err = { 0 };
+    *dir = s_newdir(tag);
+    HS_CHECK_INT(hs_store_open(&s, *dir, HS_STORE_NOSYNC | HS_STORE_MAPS(HS_STORE_MAP_ALL), 0,
+                               &err), 0);
+    return s;
+}
+
 static void test_coder(void)
 {
     int8_t a[361], b[361];
@@ -199,12 +210,10 @@ static void s_count_problem(void *ctx, const char *table, const char *what)
 static void test_game(void)
 {
     static s_pos_t want[2 * MOVES];
-    const char *dir = s_newdir("chain");
-    hs_store_t *s = NULL;
+    const char *dir;
+    hs_store_t *s = s_open_all("chain", &dir);
     hs_error_t err = { 0 };
     uint32_t judge = hs_engine_config_id("judge"), infl = hs_engine_config_id("influence");
-    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC | HS_STORE_MAPS(HS_STORE_MAP_ALL), 0,
-                               &err), 0);
     if (!s)
         return;
     uint64_t gid[2] = { 0xC4A1, 7 };
@@ -292,11 +301,9 @@ static int s_range_cb(void *ctx, const hs_eval_t *e)
 static void test_ends(void)
 {
     static s_pos_t a[20], b[20], c[20];
-    const char *dir = s_newdir("chain-ends");
-    hs_store_t *s = NULL;
+    const char *dir;
+    hs_store_t *s = s_open_all("chain-ends", &dir);
     hs_error_t err = { 0 };
-    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC | HS_STORE_MAPS(HS_STORE_MAP_ALL), 0,
-                               &err), 0);
     if (!s)
         return;
     uint64_t ga[2] = { 1, 1 }, gb[2] = { 2, 2 }, gc[2] = { 3, 3 };
@@ -386,11 +393,9 @@ static void test_corrupt(void)
     static s_pos_t g[2 * 20];
     static uint8_t recs[20][HS_STORE_EVAL_MAX];
     size_t lens[20];
-    const char *dir = s_newdir("chain-bad");
-    hs_store_t *s = NULL;
+    const char *dir;
+    hs_store_t *s = s_open_all("chain-bad", &dir);
     hs_error_t err = { 0 };
-    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC | HS_STORE_MAPS(HS_STORE_MAP_ALL), 0,
-                               &err), 0);
     if (!s)
         return;
     uint64_t gid[2] = { 9, 9 };
