@@ -334,17 +334,38 @@ static void s_index(s_check_t *ck, const MDB_val *k, const MDB_val *v)
     }
     const uint8_t *kp = k->mv_data;
     uint64_t seq = hs__rd64(v->mv_data);
-    hs_eval_t e;
     hs_error_t er = { 0 };
-    int rc = hs_store_eval_get(ck->s, hs__rd32(kp), kp + 4, &e, &er);
+    /* The record's own key and engine, checksum verified; s_evaldata decodes it
+     * whole in key order, where each change-coded record's base is at hand (a
+     * decode here, in hash order, would walk every chain back). */
+    MDB_val sk = { 8, (void *)v->mv_data }, d;
+    uint8_t pos_key[16];
+    uint32_t engine_id = 0;
+    size_t n;
+    int rc = mdb_get(ck->txn, ck->s->dbi[HS_DB_EVALDATA], &sk, &d);
+    if (rc) {
+        s_problem(ck, "evalidx", "eval %llu: %s", (unsigned long long)seq,
+                  rc == MDB_NOTFOUND ? "the record is missing" : mdb_strerror(rc));
+        return;
+    }
+    if ((rc = hs__store_rec_check(&d, "evaldata", &sk, &n, &er)) == 0
+        && ((const uint8_t *)d.mv_data)[0] == HS_STORE_REC_V1) {
+        hs_eval_t e;   /* format 1: a decode is the only way to its key */
+        if ((rc = hs_store_eval_get(ck->s, hs__rd32(kp), kp + 4, &e, &er)) == 0) {
+            memcpy(pos_key, e.pos_key, 16);
+            engine_id = e.engine_id;
+            hs_eval_fini(&e);
+        }
+    } else if (rc == 0 && hs__store_eval_ident(&d, pos_key, &engine_id)) {
+        rc = hs__store_corrupt(&er, "evaldata", &sk, "malformed eval record");
+    }
     if (rc) {
         s_problem(ck, "evalidx", "eval %llu: %s", (unsigned long long)seq, er.msg);
         return;
     }
-    if (e.engine_id != hs__rd32(kp) || memcmp(e.pos_key, kp + 4, 16) != 0)
+    if (engine_id != hs__rd32(kp) || memcmp(pos_key, kp + 4, 16) != 0)
         s_problem(ck, "evalidx", "eval %llu: the record is of another engine or position",
                   (unsigned long long)seq);
-    hs_eval_fini(&e);
     s_mark(ck, seq);
 }
 
