@@ -90,23 +90,44 @@ int hs__store_chain_apply(const uint8_t *p, const uint8_t *end, void *map, uint3
     return 0;
 }
 
-/* ---- the writer: the record each engine wrote last ---- */
+/* ---- a record held with its maps (the writer's last, the reader's recent) ---- */
 
-/* A record the writer wrote, with its maps as kept. */
-struct hs__store_chain_last {
-    uint64_t seq;                /* 0: the slot is free */
-    uint64_t game_id[2];
-    int move_number, depth;
+typedef struct {
+    uint64_t seq;                /* 0: empty */
+    int depth;                   /* records before it in its chain */
     hs_eval_t e;                 /* engine id, size, and the maps below or NULL */
     int8_t ownership[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
     char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
+} s_held_t;
+
+/* Holds record seq: e's engine, size and the maps of it in `maps`. */
+static void s_hold(s_held_t *h, uint64_t seq, int depth, const hs_eval_t *e, unsigned maps)
+{
+    size_t nn = (size_t)e->size * (size_t)e->size;
+    h->seq = seq;
+    h->depth = depth;
+    h->e = (hs_eval_t){ .engine_id = e->engine_id, .size = e->size };
+    if (e->ownership && (maps & HS_STORE_MAP_OWNERSHIP))
+        h->e.ownership = memcpy(h->ownership, e->ownership, nn);
+    if (e->influence && (maps & HS_STORE_MAP_INFLUENCE))
+        h->e.influence = memcpy(h->influence, e->influence, 2 * nn);
+    if (e->classes && (maps & HS_STORE_MAP_CLASSES))
+        h->e.classes = memcpy(h->classes, e->classes, nn + 1);
+}
+
+/* ---- the writer: the record each engine wrote last ---- */
+
+struct hs__store_chain_last {
+    s_held_t h;
+    uint64_t game_id[2];
+    int move_number;
 };
 
 static hs__store_chain_last_t *s_slot(hs_store_t *s, uint32_t engine_id)
 {
     for (int i = 0; i < s->chain_n; i++)
-        if (s->chain[i].seq && s->chain[i].e.engine_id == engine_id)
+        if (s->chain[i].h.seq && s->chain[i].h.e.engine_id == engine_id)
             return &s->chain[i];
     return NULL;
 }
@@ -116,12 +137,12 @@ int hs__store_chain_base(hs_store_t *s, const uint64_t game_id[2], const hs_eval
 {
     hs__store_chain_last_t *l = s_slot(s, e->engine_id);
     if (!l || l->game_id[0] != game_id[0] || l->game_id[1] != game_id[1]
-        || l->move_number + 1 != e->move_number || l->e.size != e->size
-        || l->depth + 1 >= HS__STORE_CHAIN_MAX)
+        || l->move_number + 1 != e->move_number || l->h.e.size != e->size
+        || l->h.depth + 1 >= HS__STORE_CHAIN_MAX)
         return 0;
-    base->seq = l->seq;
-    base->depth = l->depth;
-    base->e = &l->e;
+    base->seq = l->h.seq;
+    base->depth = l->h.depth;
+    base->e = &l->h.e;
     return 1;
 }
 
@@ -136,28 +157,19 @@ void hs__store_chain_note(hs_store_t *s, const uint64_t game_id[2], const hs_eva
         l = &s->chain[s->chain_n++];
     if (!l)   /* more engines than slots: the oldest gives way */
         for (int i = 0; i < s->chain_n; i++)
-            if (!l || s->chain[i].seq < l->seq)
+            if (!l || s->chain[i].h.seq < l->h.seq)
                 l = &s->chain[i];
-    size_t nn = (size_t)e->size * (size_t)e->size;
-    l->seq = seq;
+    s_hold(&l->h, seq, depth, e, maps);
     l->game_id[0] = game_id[0];
     l->game_id[1] = game_id[1];
     l->move_number = e->move_number;
-    l->depth = depth;
-    l->e = (hs_eval_t){ .engine_id = e->engine_id, .size = e->size };
-    if (e->ownership && (maps & HS_STORE_MAP_OWNERSHIP))
-        l->e.ownership = memcpy(l->ownership, e->ownership, nn);
-    if (e->influence && (maps & HS_STORE_MAP_INFLUENCE))
-        l->e.influence = memcpy(l->influence, e->influence, 2 * nn);
-    if (e->classes && (maps & HS_STORE_MAP_CLASSES))
-        l->e.classes = memcpy(l->classes, e->classes, nn + 1);
 }
 
 void hs__store_chain_forget(hs_store_t *s, uint32_t engine_id)
 {
     hs__store_chain_last_t *l = s_slot(s, engine_id);
     if (l)
-        l->seq = 0;
+        l->h.seq = 0;
 }
 
 void hs__store_chain_reset(hs_store_t *s)
@@ -167,17 +179,8 @@ void hs__store_chain_reset(hs_store_t *s)
 
 /* ---- the reader: along a chain to its first record ---- */
 
-/* A record decoded lately, kept with its maps (the next record of its game
- * names it as its base). */
-typedef struct {
-    uint64_t seq;                /* 0: empty */
-    int depth;                   /* records before it in its chain */
-    hs_eval_t e;
-    int8_t ownership[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    int16_t influence[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    char classes[HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE + 1];
-} s_recent_t;
-
+/* Records decoded lately, with their maps (the next record of a game names
+ * the one before as its base). */
 #define S_RECENT 4
 
 struct hs__store_resolver {
@@ -186,7 +189,7 @@ struct hs__store_resolver {
     int depth;                   /* bases being decoded now */
     hs__store_eval_scratch_t *level[HS__STORE_CHAIN_MAX];
     hs_eval_t level_e[HS__STORE_CHAIN_MAX];
-    s_recent_t recent[S_RECENT];
+    s_held_t recent[S_RECENT];
     unsigned next;               /* the recent slot to fill next */
     int decoded_depth;           /* the chain depth of the record decoded last */
 };
@@ -219,22 +222,13 @@ void hs__store_resolver_keep(hs__store_resolver_t *r, uint64_t seq, const hs_eva
 {
     if (!r || (!e->ownership && !e->influence && !e->classes))
         return;
-    s_recent_t *k = &r->recent[r->next++ % S_RECENT];
+    s_held_t *k = &r->recent[r->next++ % S_RECENT];
     for (int i = 0; i < S_RECENT; i++)   /* one slot an engine: the game's order */
         if (r->recent[i].seq && r->recent[i].e.engine_id == e->engine_id) {
             k = &r->recent[i];
             break;
         }
-    size_t nn = (size_t)e->size * (size_t)e->size;
-    k->seq = seq;
-    k->depth = r->decoded_depth;
-    k->e = (hs_eval_t){ .engine_id = e->engine_id, .size = e->size };
-    if (e->ownership)
-        k->e.ownership = memcpy(k->ownership, e->ownership, nn);
-    if (e->influence)
-        k->e.influence = memcpy(k->influence, e->influence, 2 * nn);
-    if (e->classes)
-        k->e.classes = memcpy(k->classes, e->classes, nn + 1);
+    s_hold(k, seq, r->decoded_depth, e, HS_STORE_MAP_ALL);
 }
 
 int hs__store_resolve(hs__store_resolver_t *r, uint64_t seq, const hs_eval_t **base,
