@@ -4,7 +4,9 @@
  * cuDNN or cuBLAS status into HS_EIO or HS_ENOMEM and "backend cuda:
  * <call>: <the library's string>"), and, where no GPU is present, that
  * asking for the backend gives HS_EUNSUPPORTED saying "no GPU" rather than
- * "not built". Skips (77) in a build without the cuDNN backend.
+ * "not built". Also that cuBLAS is loaded only when asked for (the
+ * program's start does not pay for libcublasLt) and that the table of its
+ * calls resolves. Skips (77) in a build without the cuDNN backend.
  */
 #include "test.h"
 #include "worker/nn/backend.h"
@@ -64,11 +66,51 @@ static void s_check_errors(void)
     HS_CHECK_INT(s_rt(cudaErrorLaunchFailure, &err), HS_EIO);
 
     HS_CHECK_INT(s_blas(CUBLAS_STATUS_EXECUTION_FAILED, &err), HS_EIO);
-    snprintf(want, sizeof want, "backend cuda: cublasFake: %s",
-             cublasGetStatusString(CUBLAS_STATUS_EXECUTION_FAILED));
-    HS_CHECK_STR(err.msg, want);
+    HS_CHECK_STR(err.msg, "backend cuda: cublasFake: CUBLAS_STATUS_EXECUTION_FAILED");
     HS_CHECK_INT(s_blas(CUBLAS_STATUS_ALLOC_FAILED, &err), HS_ENOMEM);
     HS_CHECK_INT(s_blas(CUBLAS_STATUS_EXECUTION_FAILED, NULL), HS_EIO);   /* err optional */
+}
+
+/* Whether a library whose file name holds name is mapped into this process. */
+static bool s_mapped(const char *name)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4096];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, name) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* A call through the loaded table is named by its field, as a linked call
+ * would be by its function. */
+static int s_blas_table(hs__cu_blas_t *b, hs_error_t *err)
+{
+    cublasHandle_t h = NULL;
+    HS__CK(err, b->cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+    return 0;
+}
+
+static void s_check_blas_loading(void)
+{
+    hs_error_t err;
+    hs_error_clear(&err);
+    HS_CHECK(!s_mapped("libcublas"));   /* not at start: only a backend loads it */
+    hs__cu_blas_t b;
+    HS_CHECK_INT(hs__cu_blas_load(&b, &err), 0);
+    HS_CHECK(s_mapped("libcublas"));
+    HS_CHECK(b.cublasCreate && b.cublasDestroy && b.cublasSetStream && b.cublasSetMathMode &&
+             b.cublasSgemm);
+    HS_CHECK_INT(s_blas_table(&b, &err), HS_EIO);   /* no handle: refused, not a crash */
+    HS_CHECK(strncmp(err.msg, "backend cuda: cublasSetMathMode: CUBLAS_STATUS_", 46) == 0);
+    hs__cu_blas_unload(&b);
+    HS_CHECK(b.handle == NULL && b.cublasSgemm == NULL);
+    hs__cu_blas_unload(&b);   /* twice: harmless */
+    HS_CHECK(s_mapped("libcublas"));   /* kept loaded (RTLD_NODELETE) */
+    HS_CHECK_INT(hs__cu_blas_load(&b, &err), 0);   /* again, found at once */
+    hs__cu_blas_unload(&b);
 }
 
 /* No GPU: the backend is built, so the refusal must name the GPU. */
@@ -94,6 +136,7 @@ static void s_check_no_gpu(void)
 int main(void)
 {
     s_check_errors();
+    s_check_blas_loading();
     if (hs_nn_backend_available(HS_NN_BACKEND_CUDA, NULL))
         printf("a GPU is present: the no-GPU checks are left out\n");
     else

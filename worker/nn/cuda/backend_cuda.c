@@ -39,6 +39,7 @@ static void s_destroy(void *state)
     for (int k = 0; k < HS__CU_LANES; k++)
         hs__cu_lane_fini(cu, &cu->lane[k]);
     hs__cu_weights_free(cu);
+    hs__cu_blas_unload(&cu->blas_lib);
     free(cu);
 }
 
@@ -76,7 +77,9 @@ static int s_create(const hs_nn_model_t *m, const hs_nn_backend_config_t *cfg, v
         return hs_error_set(err, HS_ENOMEM, "backend cuda: out of memory");
     cu->m = m;
     cu->device = cfg->gpu;
-    int rc = s_setup(cu, cfg->max_batch, err);
+    int rc = hs__cu_blas_load(&cu->blas_lib, err);
+    if (!rc)
+        rc = s_setup(cu, cfg->max_batch, err);
     if (rc) {
         s_destroy(cu);
         return rc;

@@ -79,8 +79,9 @@ static int s_dense(const s_ctx_t *c, int id, const float *in, float *out)
 {
     const hs__cu_dense_t *d = &c->cu->dens[id];
     const float one = 1.0f, zero = 0.0f;
-    HS__CK(c->err, cublasSgemm(c->l->blas, CUBLAS_OP_N, CUBLAS_OP_N, d->out_c, c->batch, d->in_c,
-                               &one, d->w, d->out_c, in, d->in_c, &zero, out, d->out_c));
+    HS__CK(c->err, c->cu->blas_lib.cublasSgemm(c->l->blas, CUBLAS_OP_N, CUBLAS_OP_N, d->out_c,
+                                               c->batch, d->in_c, &one, d->w, d->out_c, in,
+                                               d->in_c, &zero, out, d->out_c));
     if (d->b || d->act)
         HS__CK(c->err, hs__cuk_bias_act_f(c->l->stream, out, d->b, d->act, c->batch, d->out_c));
     return 0;

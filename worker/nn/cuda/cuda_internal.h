@@ -13,6 +13,10 @@
  * Every CUDA, cuDNN and cuBLAS call goes through HS__CK, which returns from
  * the calling function with HS_EIO (HS_ENOMEM for an allocation) and the
  * message "backend cuda: cudnnXxx: <library's error string>".
+ *
+ * cuBLAS is not linked: its calls go through the table cuda_blas.c fills
+ * when a backend is made (cu->blas_lib), which keeps its 0.3 s of load time
+ * out of every process that never runs the cuda backend.
  */
 #ifndef HS_WORKER_NN_CUDA_INTERNAL_H
 #define HS_WORKER_NN_CUDA_INTERNAL_H
@@ -36,6 +40,25 @@ const char *hs__cu_str_blas(cublasStatus_t st);
 #define hs__cu_str(st) _Generic((st), cudaError_t: hs__cu_str_rt, \
                                 cudnnStatus_t: hs__cu_str_dnn,    \
                                 cublasStatus_t: hs__cu_str_blas)(st)
+/* The cuBLAS calls the backend makes, from the library loaded at create
+ * (cuda_blas.c). The fields carry the functions' names, after cublas_v2.h's
+ * renames (cublasCreate is the field cublasCreate_v2), so that a call reads
+ * cu->blas_lib.cublasSgemm(...) and HS__CK names it. */
+typedef struct hs__cu_blas {
+    void *handle;   /* dlopen's */
+    __typeof__(cublasCreate) *cublasCreate;
+    __typeof__(cublasDestroy) *cublasDestroy;
+    __typeof__(cublasSetStream) *cublasSetStream;
+    __typeof__(cublasSetMathMode) *cublasSetMathMode;
+    __typeof__(cublasSgemm) *cublasSgemm;
+} hs__cu_blas_t;
+
+/* Loads cuBLAS into b: HS_EUNSUPPORTED with the loader's message when the
+ * library or one of its functions is missing. hs__cu_blas_unload releases
+ * it (also a b that failed or was never loaded, if zeroed). */
+int hs__cu_blas_load(hs__cu_blas_t *b, hs_error_t *err);
+void hs__cu_blas_unload(hs__cu_blas_t *b);
+
 /* err <- "backend cuda: <name of the call>: msg"; HS_ENOMEM when msg says
  * memory, else HS_EIO. Returns the code. */
 int hs__cu_fail(hs_error_t *err, const char *call, const char *msg);
@@ -141,6 +164,7 @@ typedef struct hs__cu {
     int input_global, p_gmul, pass1, pass2, v2, v3, sv3;   /* dens (pass2 -1: none) */
     int tip;                        /* norm */
     cudnnActivationDescriptor_t relu, ident;
+    hs__cu_blas_t blas_lib;
     hs__cu_lane_t lane[HS__CU_LANES];
     int n_lanes;
 } hs__cu_t;

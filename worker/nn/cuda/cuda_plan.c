@@ -21,14 +21,16 @@ const char *hs__cu_str_dnn(cudnnStatus_t st)
     return st == CUDNN_STATUS_SUCCESS ? NULL : cudnnGetErrorString(st);
 }
 
-const char *hs__cu_str_blas(cublasStatus_t st)
-{
-    return st == CUBLAS_STATUS_SUCCESS ? NULL : cublasGetStatusString(st);
-}
-
 int hs__cu_fail(hs_error_t *err, const char *call, const char *msg)
 {
     size_t len = strcspn(call, "(");   /* the function's name, not its arguments */
+    /* a call through the cuBLAS table: the field's name is the function's */
+    for (size_t i = len; i > 0; i--)
+        if (call[i - 1] == '.' || call[i - 1] == '>') {
+            call += i;
+            len -= i;
+            break;
+        }
     int oom = strstr(msg, "memory") || strstr(msg, "MEMORY") || strstr(msg, "ALLOC") ||
               strstr(msg, "alloc");
     return hs_error_set(err, oom ? HS_ENOMEM : HS_EIO, "backend cuda: %.*s: %s", (int)len, call,
@@ -76,10 +78,10 @@ int hs__cu_lane_init(hs__cu_t *cu, hs__cu_lane_t *l, int cap, hs_error_t *err)
     HS__CK(err, cudaStreamCreateWithFlags(&l->stream, cudaStreamNonBlocking));
     HS__CK(err, cudnnCreate(&l->dnn));
     HS__CK(err, cudnnSetStream(l->dnn, l->stream));
-    HS__CK(err, cublasCreate(&l->blas));
-    HS__CK(err, cublasSetStream(l->blas, l->stream));
+    HS__CK(err, cu->blas_lib.cublasCreate(&l->blas));
+    HS__CK(err, cu->blas_lib.cublasSetStream(l->blas, l->stream));
     /* the heads' small GEMMs stay FP32: no TF32, they are a sliver of the time */
-    HS__CK(err, cublasSetMathMode(l->blas, CUBLAS_PEDANTIC_MATH));
+    HS__CK(err, cu->blas_lib.cublasSetMathMode(l->blas, CUBLAS_PEDANTIC_MATH));
     int rc = s_buffers(cu, l, err);
     if (rc)
         return rc;
@@ -117,7 +119,7 @@ void hs__cu_lane_fini(hs__cu_t *cu, hs__cu_lane_t *l)
     cudaFree(l->in_d); cudaFree(l->out_d); cudaFree(l->ws);
     cudaFreeHost(l->in_h);
     cudaFreeHost(l->out_h);
-    if (l->blas) cublasDestroy(l->blas);
+    if (l->blas) cu->blas_lib.cublasDestroy(l->blas);
     if (l->dnn) cudnnDestroy(l->dnn);
     if (l->stream) cudaStreamDestroy(l->stream);
     memset(l, 0, sizeof *l);
