@@ -443,6 +443,106 @@ static void s_enc_ready(s_enc_t *e, const hs_wire_ready_t *r)
     }
 }
 
+static void s_enc_task(s_enc_t *e, const hs_wire_task_t *t)
+{
+    msgpack_packer *pk = &e->pk;
+    msgpack_pack_array(pk, 7);
+    msgpack_pack_int(pk, HS_WIRE_VERSION);
+    msgpack_pack_int(pk, HS_WIRE_TASK);
+    msgpack_pack_uint64(pk, t->task_id);
+    msgpack_pack_uint64(pk, t->job_id);
+    if (t->game.error)
+        s_bad(e, "a TASK game cannot carry an error");
+    s_enc_game(e, &t->game);
+    if (t->num_move_numbers < 0 || t->num_move_numbers > HS_WIRE_MAX_EVALS
+        || (t->num_move_numbers && !t->move_numbers))
+        s_bad(e, "too many move numbers");
+    else {
+        msgpack_pack_array(pk, (size_t)t->num_move_numbers);
+        for (int i = 0; i < t->num_move_numbers; i++) {
+            int mn = t->move_numbers[i];
+            if (mn < 0 || mn > t->game.game.num_moves
+                || (i && mn <= t->move_numbers[i - 1]))
+                s_bad(e, "move numbers must increase within 0..num_moves");
+            msgpack_pack_int(pk, mn);
+        }
+    }
+    s_strv(e, t->engines, t->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+}
+
+static void s_enc_result(s_enc_t *e, const hs_wire_result_t *r)
+{
+    msgpack_packer *pk = &e->pk;
+    /* permanent is field 7, sent only with an error that is permanent: a
+     * RESULT without it reads as before (transient) to any broker. */
+    bool permanent = r->error && r->permanent;
+    msgpack_pack_array(pk, permanent ? 8 : 7);
+    msgpack_pack_int(pk, HS_WIRE_VERSION);
+    msgpack_pack_int(pk, HS_WIRE_RESULT);
+    msgpack_pack_uint64(pk, r->task_id);
+    msgpack_pack_uint64(pk, r->job_id);
+    s_id128(e, r->game_id);
+    if (r->num_evals < 0 || r->num_evals > HS_WIRE_MAX_EVALS || (r->num_evals && !r->evals))
+        s_bad(e, "too many evals");
+    else {
+        msgpack_pack_array(pk, (size_t)r->num_evals);
+        for (int i = 0; i < r->num_evals && !e->rc; i++)
+            s_enc_eval(e, &r->evals[i]);
+    }
+    s_str(e, r->error, HS_WIRE_MAX_STR);
+    if (permanent)
+        msgpack_pack_true(pk);
+}
+
+static void s_enc_submit(s_enc_t *e, const hs_wire_submit_t *s)
+{
+    msgpack_packer *pk = &e->pk;
+    msgpack_pack_array(pk, s->token ? 9 : 8);   /* token: field 8, when set */
+    msgpack_pack_int(pk, HS_WIRE_VERSION);
+    msgpack_pack_int(pk, HS_WIRE_SUBMIT);
+    msgpack_pack_uint64(pk, s->job_id);
+    s_str(e, s->job_name, HS_WIRE_MAX_NAME);
+    s_strv(e, s->engines, s->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+    s_str(e, s->moves_spec, HS_WIRE_MAX_NAME);
+    if (s->num_games < 0 || s->num_games > HS_WIRE_MAX_GAMES || (s->num_games && !s->games))
+        s_bad(e, "too many games");
+    else {
+        msgpack_pack_array(pk, (size_t)s->num_games);
+        for (int i = 0; i < s->num_games && !e->rc; i++)
+            s_enc_game(e, &s->games[i]);
+    }
+    if (s->last) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+    if (s->token) {
+        if (!*s->token)
+            s_bad(e, "empty job token");
+        s_str(e, s->token, HS_WIRE_MAX_TOKEN);
+    }
+}
+
+static void s_enc_status_reply(s_enc_t *e, const hs_wire_status_reply_t *s)
+{
+    msgpack_packer *pk = &e->pk;
+    /* total and more are fields 4 and 5 (a minor addition): an older client
+     * ignores them. A total below the page's count is raised to it. */
+    msgpack_pack_array(pk, s->has_cluster ? 8 : s->num_worker_list > 0 ? 7 : 6);
+    msgpack_pack_int(pk, HS_WIRE_VERSION);
+    msgpack_pack_int(pk, HS_WIRE_STATUS_REPLY);
+    if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
+        s_bad(e, "too many jobs");
+    else {
+        msgpack_pack_array(pk, (size_t)s->num_jobs);
+        for (int i = 0; i < s->num_jobs; i++)
+            s_enc_job(e, &s->jobs[i]);
+    }
+    msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
+    msgpack_pack_int64(pk, s->total < s->num_jobs ? s->num_jobs : s->total);
+    if (s->more) msgpack_pack_true(pk); else msgpack_pack_false(pk);
+    if (s->num_worker_list > 0 || s->has_cluster)
+        s_enc_workers(e, s->worker_list, s->num_worker_list);
+    if (s->has_cluster)   /* field 7: [queued, leased, pending, running, uptime] */
+        s_enc_cluster(e, &s->cluster);
+}
+
 int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
 {
     s_enc_t e = { .out = out, .err = err, .rc = 0 };
@@ -459,79 +559,15 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, HS_WIRE_VERSION);
         msgpack_pack_int(pk, m->type);
         break;
-    case HS_WIRE_TASK: {
-        const hs_wire_task_t *t = &m->task;
-        msgpack_pack_array(pk, 7);
-        msgpack_pack_int(pk, HS_WIRE_VERSION);
-        msgpack_pack_int(pk, m->type);
-        msgpack_pack_uint64(pk, t->task_id);
-        msgpack_pack_uint64(pk, t->job_id);
-        if (t->game.error)
-            s_bad(&e, "a TASK game cannot carry an error");
-        s_enc_game(&e, &t->game);
-        if (t->num_move_numbers < 0 || t->num_move_numbers > HS_WIRE_MAX_EVALS
-            || (t->num_move_numbers && !t->move_numbers))
-            s_bad(&e, "too many move numbers");
-        else {
-            msgpack_pack_array(pk, (size_t)t->num_move_numbers);
-            for (int i = 0; i < t->num_move_numbers; i++) {
-                int mn = t->move_numbers[i];
-                if (mn < 0 || mn > t->game.game.num_moves
-                    || (i && mn <= t->move_numbers[i - 1]))
-                    s_bad(&e, "move numbers must increase within 0..num_moves");
-                msgpack_pack_int(pk, mn);
-            }
-        }
-        s_strv(&e, t->engines, t->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
+    case HS_WIRE_TASK:
+        s_enc_task(&e, &m->task);
         break;
-    }
-    case HS_WIRE_RESULT: {
-        const hs_wire_result_t *r = &m->result;
-        /* permanent is field 7, sent only with an error that is permanent: a
-         * RESULT without it reads as before (transient) to any broker. */
-        bool permanent = r->error && r->permanent;
-        msgpack_pack_array(pk, permanent ? 8 : 7);
-        msgpack_pack_int(pk, HS_WIRE_VERSION);
-        msgpack_pack_int(pk, m->type);
-        msgpack_pack_uint64(pk, r->task_id);
-        msgpack_pack_uint64(pk, r->job_id);
-        s_id128(&e, r->game_id);
-        if (r->num_evals < 0 || r->num_evals > HS_WIRE_MAX_EVALS || (r->num_evals && !r->evals))
-            s_bad(&e, "too many evals");
-        else {
-            msgpack_pack_array(pk, (size_t)r->num_evals);
-            for (int i = 0; i < r->num_evals && !e.rc; i++)
-                s_enc_eval(&e, &r->evals[i]);
-        }
-        s_str(&e, r->error, HS_WIRE_MAX_STR);
-        if (permanent)
-            msgpack_pack_true(pk);
+    case HS_WIRE_RESULT:
+        s_enc_result(&e, &m->result);
         break;
-    }
-    case HS_WIRE_SUBMIT: {
-        const hs_wire_submit_t *s = &m->submit;
-        msgpack_pack_array(pk, s->token ? 9 : 8);   /* token: field 8, when set */
-        msgpack_pack_int(pk, HS_WIRE_VERSION);
-        msgpack_pack_int(pk, m->type);
-        msgpack_pack_uint64(pk, s->job_id);
-        s_str(&e, s->job_name, HS_WIRE_MAX_NAME);
-        s_strv(&e, s->engines, s->num_engines, HS_WIRE_MAX_ENGINES, HS_WIRE_MAX_NAME);
-        s_str(&e, s->moves_spec, HS_WIRE_MAX_NAME);
-        if (s->num_games < 0 || s->num_games > HS_WIRE_MAX_GAMES || (s->num_games && !s->games))
-            s_bad(&e, "too many games");
-        else {
-            msgpack_pack_array(pk, (size_t)s->num_games);
-            for (int i = 0; i < s->num_games && !e.rc; i++)
-                s_enc_game(&e, &s->games[i]);
-        }
-        if (s->last) msgpack_pack_true(pk); else msgpack_pack_false(pk);
-        if (s->token) {
-            if (!*s->token)
-                s_bad(&e, "empty job token");
-            s_str(&e, s->token, HS_WIRE_MAX_TOKEN);
-        }
+    case HS_WIRE_SUBMIT:
+        s_enc_submit(&e, &m->submit);
         break;
-    }
     case HS_WIRE_SUBMIT_REPLY:
         msgpack_pack_array(pk, 5);
         msgpack_pack_int(pk, HS_WIRE_VERSION);
@@ -552,29 +588,9 @@ int hs_wire_encode(const hs_wire_msg_t *m, hs_wire_buf_t *out, hs_error_t *err)
         msgpack_pack_int(pk, m->type);
         msgpack_pack_uint64(pk, m->job_id);
         break;
-    case HS_WIRE_STATUS_REPLY: {
-        const hs_wire_status_reply_t *s = &m->status_reply;
-        /* total and more are fields 4 and 5 (a minor addition): an older client
-         * ignores them. A total below the page's count is raised to it. */
-        msgpack_pack_array(pk, s->has_cluster ? 8 : s->num_worker_list > 0 ? 7 : 6);
-        msgpack_pack_int(pk, HS_WIRE_VERSION);
-        msgpack_pack_int(pk, m->type);
-        if (s->num_jobs < 0 || s->num_jobs > HS_WIRE_MAX_JOBS || (s->num_jobs && !s->jobs))
-            s_bad(&e, "too many jobs");
-        else {
-            msgpack_pack_array(pk, (size_t)s->num_jobs);
-            for (int i = 0; i < s->num_jobs; i++)
-                s_enc_job(&e, &s->jobs[i]);
-        }
-        msgpack_pack_int(pk, s->workers < 0 ? 0 : s->workers);
-        msgpack_pack_int64(pk, s->total < s->num_jobs ? s->num_jobs : s->total);
-        if (s->more) msgpack_pack_true(pk); else msgpack_pack_false(pk);
-        if (s->num_worker_list > 0 || s->has_cluster)
-            s_enc_workers(&e, s->worker_list, s->num_worker_list);
-        if (s->has_cluster)   /* field 7: [queued, leased, pending, running, uptime] */
-            s_enc_cluster(&e, &s->cluster);
+    case HS_WIRE_STATUS_REPLY:
+        s_enc_status_reply(&e, &m->status_reply);
         break;
-    }
     case HS_WIRE_CANCEL_REPLY:
         msgpack_pack_array(pk, 4);
         msgpack_pack_int(pk, HS_WIRE_VERSION);

@@ -475,6 +475,162 @@ static int s_dec_status(hs_wire_reader_t *r, uint32_t nf, hs_wire_status_t *st)
     return 0;
 }
 
+/* READY: the worker's name, engines, threads, GPUs, credit; optionally its
+ * batch, nets and backend. Each s_dec_<type> sets *used to the fields read. */
+static int s_dec_ready(hs_wire_reader_t *r, uint32_t nf, hs_wire_ready_t *x, uint32_t *used)
+{
+    if (nf < 7) return s_fail(r, "READY: too few fields");
+    TRY(s_str(r, "ready.name", &x->name, HS_WIRE_MAX_NAME));
+    TRY(s_strv(r, "ready.engines", &x->engines, &x->num_engines, HS_WIRE_MAX_ENGINES,
+               HS_WIRE_MAX_NAME));
+    TRY(s_int_in(r, "ready.threads", 0, HS_WIRE_MAX_THREADS, &x->threads));
+    TRY(s_int_in(r, "ready.gpus", 0, HS_WIRE_MAX_THREADS, &x->gpus));
+    TRY(s_int_in(r, "ready.credit", 0, HS_WIRE_MAX_THREADS * 16, &x->credit));
+    *used = 7;
+    if (nf > 7) {   /* optional: TASK bodies per message it accepts */
+        TRY(s_int_in(r, "ready.batch", 0, HS_WIRE_MAX_BATCH, &x->batch));
+        *used = 8;
+    }
+    if (nf > 8) {   /* optional: the nets it holds, then its backend */
+        TRY(s_dec_ready_nets(r, nf, x));
+        *used = nf > 9 ? 10 : 9;
+    }
+    return 0;
+}
+
+/* TASK: ids, the game, the increasing move numbers to evaluate, the engines. */
+static int s_dec_task(hs_wire_reader_t *r, uint32_t nf, hs_wire_task_t *t, uint32_t *used)
+{
+    if (nf < 7) return s_fail(r, "TASK: too few fields");
+    TRY(s_uint_in(r, "task.task_id", 0, UINT64_MAX, &t->task_id));
+    TRY(s_uint_in(r, "task.job_id", 0, UINT64_MAX, &t->job_id));
+    TRY(s_dec_game(r, &t->game, false));
+    uint32_t n;
+    r->ctx = "task.move_numbers";
+    TRY(hs_wire_read_array(r, &n));
+    if (n > HS_WIRE_MAX_EVALS)
+        return s_fail(r, "too many entries");
+    t->move_numbers = malloc((n ? n : 1) * sizeof(int));
+    if (!t->move_numbers)
+        return s_nomem(r);
+    for (uint32_t i = 0; i < n; i++) {
+        int mn = 0;
+        TRY(s_int_in(r, "task.move_numbers", 0, t->game.game.num_moves, &mn));
+        if (i && mn <= t->move_numbers[i - 1])
+            return s_fail(r, "not increasing");
+        t->move_numbers[i] = mn;
+        t->num_move_numbers++;
+    }
+    TRY(s_strv(r, "task.engines", &t->engines, &t->num_engines, HS_WIRE_MAX_ENGINES,
+               HS_WIRE_MAX_NAME));
+    *used = 7;
+    return 0;
+}
+
+/* RESULT: ids, the game's id, the evals, an error; optionally whether the
+ * error is permanent. */
+static int s_dec_result(hs_wire_reader_t *r, uint32_t nf, hs_wire_result_t *x, uint32_t *used)
+{
+    if (nf < 7) return s_fail(r, "RESULT: too few fields");
+    TRY(s_uint_in(r, "result.task_id", 0, UINT64_MAX, &x->task_id));
+    TRY(s_uint_in(r, "result.job_id", 0, UINT64_MAX, &x->job_id));
+    TRY(s_id128(r, "result.game_id", x->game_id));
+    uint32_t n;
+    r->ctx = "result.evals";
+    TRY(hs_wire_read_array(r, &n));
+    if (n > HS_WIRE_MAX_EVALS)
+        return s_fail(r, "too many entries");
+    x->evals = calloc(n ? n : 1, sizeof *x->evals);
+    if (!x->evals)
+        return s_nomem(r);
+    for (uint32_t i = 0; i < n; i++) {
+        x->num_evals++;   /* counted first so a half-read eval is freed too */
+        TRY(s_dec_eval(r, &x->evals[i]));
+    }
+    TRY(s_str(r, "result.error", &x->error, HS_WIRE_MAX_STR));
+    *used = 7;
+    if (nf > 7) {   /* optional: the error is permanent */
+        r->ctx = "result.permanent";
+        TRY(hs_wire_read_bool(r, &x->permanent));
+        *used = 8;
+    }
+    return 0;
+}
+
+/* SUBMIT: a job's name, engines, moves spec and games; optionally its token. */
+static int s_dec_submit(hs_wire_reader_t *r, uint32_t nf, hs_wire_submit_t *s, uint32_t *used)
+{
+    if (nf < 8) return s_fail(r, "SUBMIT: too few fields");
+    TRY(s_uint_in(r, "submit.job_id", 0, UINT64_MAX, &s->job_id));
+    TRY(s_str(r, "submit.job_name", &s->job_name, HS_WIRE_MAX_NAME));
+    TRY(s_strv(r, "submit.engines", &s->engines, &s->num_engines, HS_WIRE_MAX_ENGINES,
+               HS_WIRE_MAX_NAME));
+    TRY(s_str(r, "submit.moves_spec", &s->moves_spec, HS_WIRE_MAX_NAME));
+    uint32_t n;
+    r->ctx = "submit.games";
+    TRY(hs_wire_read_array(r, &n));
+    if (n > HS_WIRE_MAX_GAMES)
+        return s_fail(r, "too many entries");
+    s->games = calloc(n ? n : 1, sizeof *s->games);
+    if (!s->games)
+        return s_nomem(r);
+    for (uint32_t i = 0; i < n; i++) {
+        s->num_games++;
+        TRY(s_dec_game(r, &s->games[i], true));
+    }
+    r->ctx = "submit.last";
+    TRY(hs_wire_read_bool(r, &s->last));
+    *used = 8;
+    if (nf > 8) {
+        TRY(s_str(r, "submit.token", &s->token, HS_WIRE_MAX_TOKEN));
+        if (s->token && !*s->token)
+            return s_fail(r, "empty token");
+        *used = 9;
+    }
+    return 0;
+}
+
+/* STATUS_REPLY: the jobs, the worker count; optionally the total, the live
+ * workers, the queue. */
+static int s_dec_status_reply(hs_wire_reader_t *r, uint32_t nf, hs_wire_status_reply_t *s,
+                              uint32_t *used)
+{
+    if (nf < 4) return s_fail(r, "STATUS_REPLY: too few fields");
+    uint32_t n;
+    r->ctx = "status_reply.jobs";
+    TRY(hs_wire_read_array(r, &n));
+    if (n > HS_WIRE_MAX_JOBS)
+        return s_fail(r, "too many entries");
+    s->jobs = calloc(n ? n : 1, sizeof *s->jobs);
+    if (!s->jobs)
+        return s_nomem(r);
+    for (uint32_t i = 0; i < n; i++) {
+        s->num_jobs++;
+        TRY(s_dec_job(r, &s->jobs[i]));
+    }
+    TRY(s_int_in(r, "status_reply.workers", 0, INT32_MAX, &s->workers));
+    *used = 4;
+    s->total = -1;   /* an older broker does not say */
+    if (nf > 5) {    /* optional: jobs matching, and whether more follow */
+        r->ctx = "status_reply.total";
+        TRY(hs_wire_read_int(r, &s->total));
+        if (s->total < s->num_jobs)
+            return s_fail(r, "fewer than the jobs in the reply");
+        r->ctx = "status_reply.more";
+        TRY(hs_wire_read_bool(r, &s->more));
+        *used = 6;
+    }
+    if (nf > 6) {    /* optional: the live workers */
+        TRY(s_dec_workers(r, s));
+        *used = 7;
+    }
+    if (nf > 7) {    /* optional: the queue and uptime (status --cluster) */
+        TRY(s_dec_cluster(r, s));
+        *used = 8;
+    }
+    return 0;
+}
+
 static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
 {
     uint32_t nf;
@@ -490,114 +646,21 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
     uint32_t used = 2;
     uint64_t u;
     switch (m->type) {
-    case HS_WIRE_READY: {
-        hs_wire_ready_t *x = &m->ready;
-        if (nf < 7) return s_fail(r, "READY: too few fields");
-        TRY(s_str(r, "ready.name", &x->name, HS_WIRE_MAX_NAME));
-        TRY(s_strv(r, "ready.engines", &x->engines, &x->num_engines, HS_WIRE_MAX_ENGINES,
-                   HS_WIRE_MAX_NAME));
-        TRY(s_int_in(r, "ready.threads", 0, HS_WIRE_MAX_THREADS, &x->threads));
-        TRY(s_int_in(r, "ready.gpus", 0, HS_WIRE_MAX_THREADS, &x->gpus));
-        TRY(s_int_in(r, "ready.credit", 0, HS_WIRE_MAX_THREADS * 16, &x->credit));
-        used = 7;
-        if (nf > 7) {   /* optional: TASK bodies per message it accepts */
-            TRY(s_int_in(r, "ready.batch", 0, HS_WIRE_MAX_BATCH, &x->batch));
-            used = 8;
-        }
-        if (nf > 8) {   /* optional: the nets it holds, then its backend */
-            TRY(s_dec_ready_nets(r, nf, x));
-            used = nf > 9 ? 10 : 9;
-        }
+    case HS_WIRE_READY:
+        TRY(s_dec_ready(r, nf, &m->ready, &used));
         break;
-    }
     case HS_WIRE_HEARTBEAT:
     case HS_WIRE_DISCONNECT:
         break;
-    case HS_WIRE_TASK: {
-        hs_wire_task_t *t = &m->task;
-        if (nf < 7) return s_fail(r, "TASK: too few fields");
-        TRY(s_uint_in(r, "task.task_id", 0, UINT64_MAX, &t->task_id));
-        TRY(s_uint_in(r, "task.job_id", 0, UINT64_MAX, &t->job_id));
-        TRY(s_dec_game(r, &t->game, false));
-        uint32_t n;
-        r->ctx = "task.move_numbers";
-        TRY(hs_wire_read_array(r, &n));
-        if (n > HS_WIRE_MAX_EVALS)
-            return s_fail(r, "too many entries");
-        t->move_numbers = malloc((n ? n : 1) * sizeof(int));
-        if (!t->move_numbers)
-            return s_nomem(r);
-        for (uint32_t i = 0; i < n; i++) {
-            int mn = 0;
-            TRY(s_int_in(r, "task.move_numbers", 0, t->game.game.num_moves, &mn));
-            if (i && mn <= t->move_numbers[i - 1])
-                return s_fail(r, "not increasing");
-            t->move_numbers[i] = mn;
-            t->num_move_numbers++;
-        }
-        TRY(s_strv(r, "task.engines", &t->engines, &t->num_engines, HS_WIRE_MAX_ENGINES,
-                   HS_WIRE_MAX_NAME));
-        used = 7;
+    case HS_WIRE_TASK:
+        TRY(s_dec_task(r, nf, &m->task, &used));
         break;
-    }
-    case HS_WIRE_RESULT: {
-        hs_wire_result_t *x = &m->result;
-        if (nf < 7) return s_fail(r, "RESULT: too few fields");
-        TRY(s_uint_in(r, "result.task_id", 0, UINT64_MAX, &x->task_id));
-        TRY(s_uint_in(r, "result.job_id", 0, UINT64_MAX, &x->job_id));
-        TRY(s_id128(r, "result.game_id", x->game_id));
-        uint32_t n;
-        r->ctx = "result.evals";
-        TRY(hs_wire_read_array(r, &n));
-        if (n > HS_WIRE_MAX_EVALS)
-            return s_fail(r, "too many entries");
-        x->evals = calloc(n ? n : 1, sizeof *x->evals);
-        if (!x->evals)
-            return s_nomem(r);
-        for (uint32_t i = 0; i < n; i++) {
-            x->num_evals++;   /* counted first so a half-read eval is freed too */
-            TRY(s_dec_eval(r, &x->evals[i]));
-        }
-        TRY(s_str(r, "result.error", &x->error, HS_WIRE_MAX_STR));
-        used = 7;
-        if (nf > 7) {   /* optional: the error is permanent */
-            r->ctx = "result.permanent";
-            TRY(hs_wire_read_bool(r, &x->permanent));
-            used = 8;
-        }
+    case HS_WIRE_RESULT:
+        TRY(s_dec_result(r, nf, &m->result, &used));
         break;
-    }
-    case HS_WIRE_SUBMIT: {
-        hs_wire_submit_t *s = &m->submit;
-        if (nf < 8) return s_fail(r, "SUBMIT: too few fields");
-        TRY(s_uint_in(r, "submit.job_id", 0, UINT64_MAX, &s->job_id));
-        TRY(s_str(r, "submit.job_name", &s->job_name, HS_WIRE_MAX_NAME));
-        TRY(s_strv(r, "submit.engines", &s->engines, &s->num_engines, HS_WIRE_MAX_ENGINES,
-                   HS_WIRE_MAX_NAME));
-        TRY(s_str(r, "submit.moves_spec", &s->moves_spec, HS_WIRE_MAX_NAME));
-        uint32_t n;
-        r->ctx = "submit.games";
-        TRY(hs_wire_read_array(r, &n));
-        if (n > HS_WIRE_MAX_GAMES)
-            return s_fail(r, "too many entries");
-        s->games = calloc(n ? n : 1, sizeof *s->games);
-        if (!s->games)
-            return s_nomem(r);
-        for (uint32_t i = 0; i < n; i++) {
-            s->num_games++;
-            TRY(s_dec_game(r, &s->games[i], true));
-        }
-        r->ctx = "submit.last";
-        TRY(hs_wire_read_bool(r, &s->last));
-        used = 8;
-        if (nf > 8) {
-            TRY(s_str(r, "submit.token", &s->token, HS_WIRE_MAX_TOKEN));
-            if (s->token && !*s->token)
-                return s_fail(r, "empty token");
-            used = 9;
-        }
+    case HS_WIRE_SUBMIT:
+        TRY(s_dec_submit(r, nf, &m->submit, &used));
         break;
-    }
     case HS_WIRE_SUBMIT_REPLY:
         if (nf < 5) return s_fail(r, "SUBMIT_REPLY: too few fields");
         TRY(s_uint_in(r, "submit_reply.job_id", 0, UINT64_MAX, &m->submit_reply.job_id));
@@ -617,43 +680,9 @@ static int s_dec_body(hs_wire_reader_t *r, hs_wire_msg_t *m)
         m->job_id = u;
         used = 3;
         break;
-    case HS_WIRE_STATUS_REPLY: {
-        hs_wire_status_reply_t *s = &m->status_reply;
-        if (nf < 4) return s_fail(r, "STATUS_REPLY: too few fields");
-        uint32_t n;
-        r->ctx = "status_reply.jobs";
-        TRY(hs_wire_read_array(r, &n));
-        if (n > HS_WIRE_MAX_JOBS)
-            return s_fail(r, "too many entries");
-        s->jobs = calloc(n ? n : 1, sizeof *s->jobs);
-        if (!s->jobs)
-            return s_nomem(r);
-        for (uint32_t i = 0; i < n; i++) {
-            s->num_jobs++;
-            TRY(s_dec_job(r, &s->jobs[i]));
-        }
-        TRY(s_int_in(r, "status_reply.workers", 0, INT32_MAX, &s->workers));
-        used = 4;
-        s->total = -1;   /* an older broker does not say */
-        if (nf > 5) {    /* optional: jobs matching, and whether more follow */
-            r->ctx = "status_reply.total";
-            TRY(hs_wire_read_int(r, &s->total));
-            if (s->total < s->num_jobs)
-                return s_fail(r, "fewer than the jobs in the reply");
-            r->ctx = "status_reply.more";
-            TRY(hs_wire_read_bool(r, &s->more));
-            used = 6;
-        }
-        if (nf > 6) {    /* optional: the live workers */
-            TRY(s_dec_workers(r, s));
-            used = 7;
-        }
-        if (nf > 7) {    /* optional: the queue and uptime (status --cluster) */
-            TRY(s_dec_cluster(r, s));
-            used = 8;
-        }
+    case HS_WIRE_STATUS_REPLY:
+        TRY(s_dec_status_reply(r, nf, &m->status_reply, &used));
         break;
-    }
     case HS_WIRE_CANCEL_REPLY:
         if (nf < 4) return s_fail(r, "CANCEL_REPLY: too few fields");
         TRY(s_uint_in(r, "cancel_reply.job_id", 0, UINT64_MAX, &m->cancel_reply.job_id));
