@@ -359,10 +359,10 @@ static void s_mc_own(const s_ctx_t *x, float *own)
         if (cnt[p]) own[p] = own[p] / (float)cnt[p];
 }
 
-/* One round of steps 1-4; returns the number of stones newly marked dead. */
-static int s_round(s_ctx_t *x)
+/* Steps 1-3 of a round: the regions, the groups, and which groups are strong
+ * (two eyes, a big eye, high stability, seki). */
+static void s_strength(s_ctx_t *x)
 {
-    const hs_board_t *b = x->b;
     for (int k = 0; k < x->nst; k++) {
         int p = x->st[k];
         x->parent[p] = (hs_point_t)p;
@@ -407,12 +407,15 @@ static int s_round(s_ctx_t *x)
         int p = x->st[k];
         if (x->seki[p] && !x->dead[p]) x->strong[s_grp(x, (hs_point_t)p)] = 1;
     }
+}
 
-    /* Region facts: for c's regions, strong stones of the other colour inside
-     * and whether every live c stone on the border is strong.
-     * Done from the stones' side in one pass: a live stone lies in a region of
-     * the other colour (has_strong there when its group is strong), and a weak
-     * one spoils walls_strong of each own-colour region it touches. */
+/* Region facts: for c's regions, strong stones of the other colour inside
+ * and whether every live c stone on the border is strong.
+ * Done from the stones' side in one pass: a live stone lies in a region of
+ * the other colour (has_strong there when its group is strong), and a weak
+ * one spoils walls_strong of each own-colour region it touches. */
+static void s_region_facts(s_ctx_t *x)
+{
     for (int c = HS_BLACK; c <= HS_WHITE; c++) {
         s_regions_t *r = &x->reg[c];
         memset(r->has_strong, 0, (size_t)r->n);
@@ -434,41 +437,41 @@ static int s_round(s_ctx_t *x)
             }
         }
     }
+}
 
-    /* Step 4: decide the weak groups. kill[] is at group roots. */
-    uint8_t kill[MAXP];
-    memset(kill, 0, sizeof kill);
-    int strict = 0;
-    /* An enclosure of half the board or more is open play, not someone's area
-     * (an opening stone's "enclosure" is nearly the whole board). */
-    const int max_encl = b->size * b->size / 2;
-    if (x->mc) {
-        float own[MAXP];
-        s_mc_own(x, own);
-        /* Monte-Carlo decision (the default): a group dies when the opponent
-         * owns its stones at the end of most playouts, whatever its eye shape
-         * (players agree that groups with eye space are dead when the wall
-         * would win the fight). Also dead: a weak group shut in by strong
-         * walls alone, when the playouts call it a near coin toss (own below
-         * mc_shut_max: a straight three lives in the playouts where its owner
-         * happens to move first, ~0.28). Not when the playouts clearly keep
-         * it alive: the eye analysis calls large invasions weak that own a
-         * region spoilt by one live opponent stone, and killing those cost
-         * 100+ points in a few games. */
-        for (int k = 0; k < x->nst; k++) {
-            int p = x->st[k];
-            int c = x->live[p];
-            if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p)
-                continue;
-            const s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
-            int rid = ro->id[p];
-            bool shut = !x->strong[p] && !ro->has_strong[rid] && ro->walls_strong[rid]
-                        && s_reg_size(ro, rid) <= max_encl && own[p] < x->cfg.mc_shut_max;
-            if (shut || own[p] < x->cfg.mc_dead)
-                kill[p] = 1;
-        }
-        goto apply;
+/* Step 4, Monte-Carlo decision (the default): a group dies when the opponent
+ * owns its stones at the end of most playouts, whatever its eye shape
+ * (players agree that groups with eye space are dead when the wall
+ * would win the fight). Also dead: a weak group shut in by strong
+ * walls alone, when the playouts call it a near coin toss (own below
+ * mc_shut_max: a straight three lives in the playouts where its owner
+ * happens to move first, ~0.28). Not when the playouts clearly keep
+ * it alive: the eye analysis calls large invasions weak that own a
+ * region spoilt by one live opponent stone, and killing those cost
+ * 100+ points in a few games. */
+static void s_kill_mc(s_ctx_t *x, uint8_t *kill, int max_encl)
+{
+    float own[MAXP];
+    s_mc_own(x, own);
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        int c = x->live[p];
+        if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p)
+            continue;
+        const s_regions_t *ro = &x->reg[hs_color_other((hs_color_t)c)];
+        int rid = ro->id[p];
+        bool shut = !x->strong[p] && !ro->has_strong[rid] && ro->walls_strong[rid]
+                    && s_reg_size(ro, rid) <= max_encl && own[p] < x->cfg.mc_shut_max;
+        if (shut || own[p] < x->cfg.mc_dead)
+            kill[p] = 1;
     }
+}
+
+/* Step 4 without playouts: a weak group shut in by strong walls, or with low
+ * stability in an enclosure, dies. Returns how many groups. */
+static int s_kill_strict(s_ctx_t *x, uint8_t *kill, int max_encl)
+{
+    int strict = 0;
     for (int k = 0; k < x->nst; k++) {
         int p = x->st[k];
         int c = x->live[p];
@@ -480,43 +483,52 @@ static int s_round(s_ctx_t *x)
             continue;
         if (ro->walls_strong[rid] && s_reg_size(ro, rid) <= max_encl) {
             kill[p] = 1; strict++;
-        } else if (x->stab && x->max_stab[p] < x->cfg.dead_stability && s_reg_size(ro, rid) <= max_encl) {
+        } else if (x->stab && x->max_stab[p] < x->cfg.dead_stability &&
+                   s_reg_size(ro, rid) <= max_encl) {
             kill[p] = 1; strict++;
         }
     }
-    if (!strict && x->cfg.relaxed_kill) {
-        /* Relaxed: the wall is weak too (its eye space holds these stones); of
-         * two weak neighbours the group with the smaller enclosure dies first.
-         * (Tried on the archives and worse: fewest stones first, 23% exact;
-         * smaller enclosure unless it outweighs the wall, 71%; see JUDGE.md.) */
-        for (int k = 0; k < x->nst; k++) {
-            int p = x->st[k];
-            int c = x->live[p];
-            if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p || x->strong[p])
-                continue;
-            int o = hs_color_other((hs_color_t)c);
-            const s_regions_t *ro = &x->reg[o];
-            int rid = ro->id[p];
-            int my = s_reg_size(ro, rid);
-            if (ro->has_strong[rid] || my > max_encl)
-                continue;
-            bool smallest = true, any = false;
-            for (int i = ro->start[rid]; i < ro->start[rid + 1] && smallest; i++) {
-                hs_point_t q = ro->pts[i];
-                for (int d = 0; d < 4; d++) {
-                    hs_point_t n = (hs_point_t)(q + x->dirs[d]);
-                    if (!s_live(x, n, o) || x->strong[s_grp(x, n)])
-                        continue;
-                    const s_regions_t *rc = &x->reg[c];
-                    any = true;
-                    if (s_reg_size(rc, rc->id[n]) <= my) { smallest = false; break; }
-                }
+    return strict;
+}
+
+/* Step 4, relaxed (when s_kill_strict killed nothing): the wall is weak too
+ * (its eye space holds these stones); of two weak neighbours the group with
+ * the smaller enclosure dies first.
+ * (Tried on the archives and worse: fewest stones first, 23% exact;
+ * smaller enclosure unless it outweighs the wall, 71%; see JUDGE.md.) */
+static void s_kill_relaxed(s_ctx_t *x, uint8_t *kill, int max_encl)
+{
+    for (int k = 0; k < x->nst; k++) {
+        int p = x->st[k];
+        int c = x->live[p];
+        if (!s_is_stone(c) || s_grp(x, (hs_point_t)p) != p || x->strong[p])
+            continue;
+        int o = hs_color_other((hs_color_t)c);
+        const s_regions_t *ro = &x->reg[o];
+        int rid = ro->id[p];
+        int my = s_reg_size(ro, rid);
+        if (ro->has_strong[rid] || my > max_encl)
+            continue;
+        bool smallest = true, any = false;
+        for (int i = ro->start[rid]; i < ro->start[rid + 1] && smallest; i++) {
+            hs_point_t q = ro->pts[i];
+            for (int d = 0; d < 4; d++) {
+                hs_point_t n = (hs_point_t)(q + x->dirs[d]);
+                if (!s_live(x, n, o) || x->strong[s_grp(x, n)])
+                    continue;
+                const s_regions_t *rc = &x->reg[c];
+                any = true;
+                if (s_reg_size(rc, rc->id[n]) <= my) { smallest = false; break; }
             }
-            if (smallest && any)
-                kill[p] = 1;
         }
+        if (smallest && any)
+            kill[p] = 1;
     }
-apply:;
+}
+
+/* Removes the stones of the killed groups; returns how many stones. */
+static int s_kill_apply(s_ctx_t *x, const uint8_t *kill)
+{
     int killed = 0;
     int kept = 0;
     for (int k = 0; k < x->nst; k++) {
@@ -534,6 +546,24 @@ apply:;
     if (killed)
         s_seki_prune(x);
     return killed;
+}
+
+/* One round of steps 1-4; returns the number of stones newly marked dead. */
+static int s_round(s_ctx_t *x)
+{
+    s_strength(x);
+    s_region_facts(x);
+    /* Step 4: decide the weak groups. kill[] is at group roots. An enclosure
+     * of half the board or more is open play, not someone's area (an opening
+     * stone's "enclosure" is nearly the whole board). */
+    uint8_t kill[MAXP];
+    memset(kill, 0, sizeof kill);
+    const int max_encl = x->b->size * x->b->size / 2;
+    if (x->mc)
+        s_kill_mc(x, kill, max_encl);
+    else if (!s_kill_strict(x, kill, max_encl) && x->cfg.relaxed_kill)
+        s_kill_relaxed(x, kill, max_encl);
+    return s_kill_apply(x, kill);
 }
 
 int hs_judge_compute(const hs_board_t *b, const hs_stability_t *stability,
