@@ -617,6 +617,151 @@ static int s_bind(hs__broker_t *b, const char *binds, char *bound, size_t size, 
     return 0;
 }
 
+/* The configuration's defaults for what it leaves at 0. */
+static void s_defaults(hs__broker_t *b, const hs_broker_config_t *cfg)
+{
+    b->cfg = cfg;
+    b->hb_ms = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
+    b->liveness = cfg->liveness > 0 ? cfg->liveness : 3;
+    b->lease_ms = cfg->lease_ms > 0 ? cfg->lease_ms : 600000;
+    b->max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
+    b->queue_max = cfg->queue_max > 0 ? cfg->queue_max : 20000;
+    b->upload_ms = cfg->upload_ms > 0 ? cfg->upload_ms : 600000;
+    b->limit_jobs = cfg->limit_jobs > 0 ? cfg->limit_jobs : 64;
+    b->limit_games = cfg->limit_games > 0 ? cfg->limit_games : b->queue_max;
+    b->limit_upload = cfg->limit_upload > 0 ? cfg->limit_upload : (int64_t)512 << 20;
+    b->now = hs_clock_ms();
+    b->started = b->now;
+}
+
+/* The ROUTER socket, its options, the ZAP handler and the bind. */
+static int s_socket(hs__broker_t *b, void *ctx, hs_error_t *err)
+{
+    b->sock = zmq_socket(ctx, ZMQ_ROUTER);
+    if (!b->sock)
+        return hs_error_set(err, HS_EIO, "broker: cannot create a socket: %s", zmq_strerror(errno));
+    int one = 1, zero = 0, hwm = 100000;
+    zmq_setsockopt(b->sock, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    zmq_setsockopt(b->sock, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(b->sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(b->sock, ZMQ_RCVHWM, &hwm, sizeof hwm);
+    /* A peer that is not even ZeroMQ may declare a frame of 2^63 bytes: libzmq
+     * would try to allocate it (and abort). Refuse frames above the wire limit. */
+    int64_t maxmsg = (int64_t)HS_WIRE_MAX_BODY;
+    zmq_setsockopt(b->sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
+    char bound[1024];
+    /* The ZAP handler first: a CURVE socket bound before it would let its first
+     * peers in unasked. */
+    int rc = hs__zap_open(b, ctx, b->sock, err);
+    if (rc == 0)
+        rc = s_bind(b, b->cfg->bind, bound, sizeof bound, err);
+    if (rc < 0)
+        return rc;
+    HS__LOG(b, "serving on %s, store %s\n", bound, b->cfg->db_dir);
+    if (b->cfg->on_serving)
+        b->cfg->on_serving(b->cfg->on_serving_arg, bound);
+    return 0;
+}
+
+/* Reads what is waiting: S_MAX_READ bodies (not messages) per round, so a
+ * round's store batch stays about as large whether workers batch their
+ * RESULTs or not. */
+static void s_read(hs__broker_t *b, s_outbox_t *out)
+{
+    for (int n = 0; n < S_MAX_READ;) {
+        zmq_msg_t fr[S_MAX_FRAMES];
+        int nf = 0, more = 1, got = 0;
+        bool extra = false;
+        while (more) {
+            zmq_msg_t part;
+            zmq_msg_init(&part);
+            if (zmq_msg_recv(&part, b->sock, ZMQ_DONTWAIT) < 0) {
+                zmq_msg_close(&part);
+                break;
+            }
+            got = 1;
+            more = zmq_msg_more(&part);
+            if (nf < S_MAX_FRAMES) {
+                fr[nf++] = part;
+            } else {
+                zmq_msg_close(&part);
+                extra = true;   /* too many frames: malformed, dropped whole */
+            }
+        }
+        if (!got)
+            break;
+        b->messages++;
+        n += nf > 4 ? nf - 3 : 1;
+        if (extra)
+            b->dropped++;
+        else
+            s_message(b, out, fr, nf);
+        for (int i = 0; i < nf; i++)
+            zmq_msg_close(&fr[i]);
+    }
+}
+
+/* The end of a round: timers, one commit for everything the round read and
+ * changed, then what may only follow a commit. False when the broker must
+ * stop (b->fatal). */
+static bool s_round_end(hs__broker_t *b, s_outbox_t *out)
+{
+    b->rounds++;
+    s_timers(b);
+    if (!b->fatal)
+        hs__jobs_flush(b);
+    if (!b->fatal && hs_store_in_batch(b->store)) {
+        b->commits++;
+        if (hs_store_commit(b->store, &b->err) < 0)
+            b->fatal = b->err.code ? b->err.code : HS_ESTORE;
+    }
+    if (b->fatal)
+        return false;   /* nothing of an uncommitted round may be reported */
+    s_outbox_flush(b, out);
+    /* Also after the commit, before dispatch can open the next batch: pushes
+     * report only committed counts, and a query needs no write transaction open. */
+    hs__watch_push(b);
+    if (!hs_store_in_batch(b->store))
+        hs__queries_run(b);
+    /* After the commit: every TASK sent names a task (and job, and game) that
+     * is durable, so a restarted broker never reuses an id a worker holds.
+     * Leases are not journaled; what dispatch does write (a task that cannot
+     * be built fails) goes into the next round's batch. */
+    hs__dispatch(b);
+    return true;
+}
+
+static void s_log_stop(hs__broker_t *b)
+{
+    HS__LOG(b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
+              "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their "
+              "role, %llu handshakes refused\n",
+          (unsigned long long)b->rounds, (unsigned long long)b->messages,
+          (unsigned long long)b->bodies, (unsigned long long)b->commits,
+          (unsigned long long)b->sent_tasks, (unsigned long long)b->sent_msgs,
+          (unsigned long long)b->dropped, (unsigned long long)b->refused,
+          (unsigned long long)b->zap_denied);
+}
+
+/* Everything hs_broker_run opened, also after a partial start. */
+static void s_teardown(hs__broker_t *b, s_outbox_t *out)
+{
+    for (int i = 0; i < out->n; i++)
+        hs_wire_buf_free(&out->v[i].body);
+    free(out->v);
+    hs__packs_free(b);
+    if (b->sock)
+        zmq_close(b->sock);
+    hs__zap_close(b);
+    hs__limits_free(b);
+    if (b->store) {
+        hs_store_abort(b->store);
+        hs_store_close(&b->store);
+    }
+    hs__clients_free(b);
+    hs__broker_free_state(b);
+}
+
 int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
 {
     if (!cfg || !cfg->bind || !cfg->db_dir || !cfg->stop)
@@ -627,147 +772,42 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
             atomic_store(cfg->ready, -1);
         return rc;
     }
-    hs__broker_t b = { .cfg = cfg };
-    b.hb_ms = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000;
-    b.liveness = cfg->liveness > 0 ? cfg->liveness : 3;
-    b.lease_ms = cfg->lease_ms > 0 ? cfg->lease_ms : 600000;
-    b.max_attempts = cfg->max_attempts > 0 ? cfg->max_attempts : 5;
-    b.queue_max = cfg->queue_max > 0 ? cfg->queue_max : 20000;
-    b.upload_ms = cfg->upload_ms > 0 ? cfg->upload_ms : 600000;
-    b.limit_jobs = cfg->limit_jobs > 0 ? cfg->limit_jobs : 64;
-    b.limit_games = cfg->limit_games > 0 ? cfg->limit_games : b.queue_max;
-    b.limit_upload = cfg->limit_upload > 0 ? cfg->limit_upload : (int64_t)512 << 20;
-    b.now = hs_clock_ms();
-    b.started = b.now;
+    hs__broker_t b = { 0 };
+    s_defaults(&b, cfg);
     bool own_ctx = cfg->zmq_ctx == NULL;
     void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
     s_outbox_t out = { 0 };
     rc = hs_store_open(&b.store, cfg->db_dir, cfg->store_flags, cfg->map_size, err);
+    if (rc >= 0)
+        rc = hs__broker_load(&b, err);
+    if (rc >= 0 && hs_store_in_batch(b.store))
+        rc = hs_store_commit(b.store, err);
+    if (rc >= 0)
+        rc = s_socket(&b, ctx, err);
     if (rc < 0)
         goto done;
-    if ((rc = hs__broker_load(&b, err)) < 0)
-        goto done;
-    if (hs_store_in_batch(b.store) && (rc = hs_store_commit(b.store, err)) < 0)
-        goto done;
-    b.sock = zmq_socket(ctx, ZMQ_ROUTER);
-    if (!b.sock) {
-        rc = hs_error_set(err, HS_EIO, "broker: cannot create a socket: %s", zmq_strerror(errno));
-        goto done;
-    }
-    int one = 1, zero = 0, hwm = 100000;
-    zmq_setsockopt(b.sock, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
-    zmq_setsockopt(b.sock, ZMQ_LINGER, &zero, sizeof zero);
-    zmq_setsockopt(b.sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
-    zmq_setsockopt(b.sock, ZMQ_RCVHWM, &hwm, sizeof hwm);
-    /* A peer that is not even ZeroMQ may declare a frame of 2^63 bytes: libzmq
-     * would try to allocate it (and abort). Refuse frames above the wire limit. */
-    int64_t maxmsg = (int64_t)HS_WIRE_MAX_BODY;
-    zmq_setsockopt(b.sock, ZMQ_MAXMSGSIZE, &maxmsg, sizeof maxmsg);
-    char bound[1024];
-    /* The ZAP handler first: a CURVE socket bound before it would let its first
-     * peers in unasked. */
-    if ((rc = hs__zap_open(&b, ctx, b.sock, err)) < 0 ||
-        (rc = s_bind(&b, cfg->bind, bound, sizeof bound, err)) < 0)
-        goto done;
-    HS__LOG(&b, "serving on %s, store %s\n", bound, cfg->db_dir);
-    if (cfg->on_serving)
-        cfg->on_serving(cfg->on_serving_arg, bound);
     if (cfg->ready)
         atomic_store(cfg->ready, 1);
-
     while (!atomic_load(cfg->stop) && !b.fatal) {
         zmq_pollitem_t items[2] = { { b.sock, 0, ZMQ_POLLIN, 0 }, { b.zap, 0, ZMQ_POLLIN, 0 } };
         if (zmq_poll(items, b.zap ? 2 : 1, 100) < 0 && errno != EINTR && errno != ETERM)
             break;
         b.now = hs_clock_ms();
         hs__zap_serve(&b);   /* handshakes wait on it: answered every round */
-        /* S_MAX_READ bodies (not messages) per round, so a round's store batch
-         * stays about as large whether workers batch their RESULTs or not. */
-        for (int n = 0; n < S_MAX_READ;) {
-            zmq_msg_t fr[S_MAX_FRAMES];
-            int nf = 0, more = 1, got = 0;
-            bool extra = false;
-            while (more) {
-                zmq_msg_t part;
-                zmq_msg_init(&part);
-                if (zmq_msg_recv(&part, b.sock, ZMQ_DONTWAIT) < 0) {
-                    zmq_msg_close(&part);
-                    break;
-                }
-                got = 1;
-                more = zmq_msg_more(&part);
-                if (nf < S_MAX_FRAMES) {
-                    fr[nf++] = part;
-                } else {
-                    zmq_msg_close(&part);
-                    extra = true;   /* too many frames: malformed, dropped whole */
-                }
-            }
-            if (!got)
-                break;
-            b.messages++;
-            n += nf > 4 ? nf - 3 : 1;
-            if (extra)
-                b.dropped++;
-            else
-                s_message(&b, &out, fr, nf);
-            for (int i = 0; i < nf; i++)
-                zmq_msg_close(&fr[i]);
-        }
-        b.rounds++;
-        s_timers(&b);
-        if (!b.fatal)
-            hs__jobs_flush(&b);
-        /* One commit for everything this round read and changed. */
-        if (!b.fatal && hs_store_in_batch(b.store)) {
-            b.commits++;
-            if (hs_store_commit(b.store, &b.err) < 0)
-                b.fatal = b.err.code ? b.err.code : HS_ESTORE;
-        }
-        if (b.fatal)
-            break;   /* nothing of an uncommitted round may be reported */
-        s_outbox_flush(&b, &out);
-        /* Also after the commit, before dispatch can open the next batch: pushes
-         * report only committed counts, and a query needs no write transaction open. */
-        hs__watch_push(&b);
-        if (!hs_store_in_batch(b.store))
-            hs__queries_run(&b);
-        /* After the commit: every TASK sent names a task (and job, and game) that
-         * is durable, so a restarted broker never reuses an id a worker holds.
-         * Leases are not journaled; what dispatch does write (a task that cannot
-         * be built fails) goes into the next round's batch. */
-        hs__dispatch(&b);
+        s_read(&b, &out);
+        if (!s_round_end(&b, &out))
+            break;
     }
     if (b.fatal) {
         rc = b.fatal;
         if (err)
             *err = b.err;
     }
-    HS__LOG(&b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
-              "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their "
-              "role, %llu handshakes refused\n",
-          (unsigned long long)b.rounds, (unsigned long long)b.messages,
-          (unsigned long long)b.bodies, (unsigned long long)b.commits,
-          (unsigned long long)b.sent_tasks, (unsigned long long)b.sent_msgs,
-          (unsigned long long)b.dropped, (unsigned long long)b.refused,
-          (unsigned long long)b.zap_denied);
+    s_log_stop(&b);
 done:
     if (cfg->ready && rc < 0 && atomic_load(cfg->ready) == 0)
         atomic_store(cfg->ready, -1);
-    for (int i = 0; i < out.n; i++)
-        hs_wire_buf_free(&out.v[i].body);
-    free(out.v);
-    hs__packs_free(&b);
-    if (b.sock)
-        zmq_close(b.sock);
-    hs__zap_close(&b);
-    hs__limits_free(&b);
-    if (b.store) {
-        hs_store_abort(b.store);
-        hs_store_close(&b.store);
-    }
-    hs__clients_free(&b);
-    hs__broker_free_state(&b);
+    s_teardown(&b, &out);
     if (own_ctx)
         zmq_ctx_term(ctx);
     return rc;
