@@ -366,7 +366,18 @@ static int s_net_engines(const char *engines, const char *const *paths, int n, c
     return status;
 }
 
-int hs_cmd_submit(int argc, char **argv)
+/* The command line. */
+typedef struct s_sub_opts {
+    const char *broker, *engines, *moves, *name, *token;
+    const char *net_paths[HS_NET_MAX];
+    int threads, wait, follow, n_net_paths;
+    hs_cli_keys_t keys;
+    char default_name[HS_WIRE_MAX_NAME];
+    char net_engines[1024], canon_engines[1024];
+} s_sub_opts_t;
+
+/* -1 to go on, else the exit status (usage, --help). */
+static int s_getopt(int argc, char **argv, s_sub_opts_t *o)
 {
     static const struct option opts[] = {
         { "broker", required_argument, 0, 'b' }, { "engines", required_argument, 0, 'e' },
@@ -376,32 +387,29 @@ int hs_cmd_submit(int argc, char **argv)
         { "follow-symlinks", no_argument, 0, 'L' }, { "net", required_argument, 0, 'N' },
         HS_CLI_KEY_OPTIONS,                      { 0, 0, 0, 0 },
     };
-    const char *broker = NULL, *engines = NULL, *moves = "all", *name = NULL, *token = NULL;
-    const char *net_paths[HS_NET_MAX];
-    int threads = 0, wait = 0, follow = 0, n_net_paths = 0, c;
-    hs_cli_keys_t keys = { 0 };
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "b:e:m:n:t:wh", opts, NULL)) != -1) {
         switch (c) {
-        case 'b': broker = optarg; break;
-        case 'e': engines = optarg; break;
-        case 'm': moves = optarg; break;
-        case 'n': name = optarg; break;
+        case 'b': o->broker = optarg; break;
+        case 'e': o->engines = optarg; break;
+        case 'm': o->moves = optarg; break;
+        case 'n': o->name = optarg; break;
         case 't':
-            if (hs__cli_int("submit", "--threads", optarg, 1, 1024, &threads) < 0)
+            if (hs__cli_int("submit", "--threads", optarg, 1, 1024, &o->threads) < 0)
                 return 2;
             break;
-        case 'w': wait = 1; break;
-        case 'T': token = optarg; break;
-        case 'L': follow = 1; break;
-        case HS_CLI_OPT_KEY: keys.key = optarg; break;
-        case HS_CLI_OPT_SERVER_KEY: keys.server_key = optarg; break;
+        case 'w': o->wait = 1; break;
+        case 'T': o->token = optarg; break;
+        case 'L': o->follow = 1; break;
+        case HS_CLI_OPT_KEY: o->keys.key = optarg; break;
+        case HS_CLI_OPT_SERVER_KEY: o->keys.server_key = optarg; break;
         case 'N':
-            if (n_net_paths == HS_NET_MAX) {
+            if (o->n_net_paths == HS_NET_MAX) {
                 fprintf(stderr, "hyeongse submit: --net: at most %d nets\n", HS_NET_MAX);
                 return 2;
             }
-            net_paths[n_net_paths++] = optarg;
+            o->net_paths[o->n_net_paths++] = optarg;
             break;
         case 'h': s_usage(stdout); return 0;
         default: s_usage(stderr); return 2;
@@ -411,60 +419,84 @@ int hs_cmd_submit(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
-    if (hs__cli_check_paths("submit", argv + optind, argc - optind))
-        return 2;
-    if (!engines)
-        engines = hs__cli_default_engines();
-    /* Without --name, `status` shows what was submitted: the first archive's
-     * file or folder name, and how many more followed it. */
-    char default_name[HS_WIRE_MAX_NAME];
-    if (!name) {
-        const char *first = argv[optind];
-        size_t len = strlen(first);
-        while (len > 1 && first[len - 1] == '/')
-            len--;
-        size_t start = len;
-        while (start > 0 && first[start - 1] != '/')
-            start--;
-        int more = argc - optind - 1;
-        if (more > 0)
-            snprintf(default_name, sizeof default_name, "%.*s (+%d)", (int)(len - start),
-                     first + start, more);
-        else
-            snprintf(default_name, sizeof default_name, "%.*s", (int)(len - start), first + start);
-        name = default_name;
-    }
+    return -1;
+}
+
+/* Without --name, `status` shows what was submitted: the first archive's
+ * file or folder name, and how many more followed it. */
+static void s_default_name(s_sub_opts_t *o, const char *first, int more)
+{
+    size_t len = strlen(first);
+    while (len > 1 && first[len - 1] == '/')
+        len--;
+    size_t start = len;
+    while (start > 0 && first[start - 1] != '/')
+        start--;
+    if (more > 0)
+        snprintf(o->default_name, sizeof o->default_name, "%.*s (+%d)", (int)(len - start),
+                 first + start, more);
+    else
+        snprintf(o->default_name, sizeof o->default_name, "%.*s", (int)(len - start),
+                 first + start);
+    o->name = o->default_name;
+}
+
+/* The engines as the job will name them: nets by their hash, canonical
+ * specs ("judge@2" from revision 2 on: the job's engine ids then name the
+ * revision that computes them, worker/engine.h "Revisions"); the token
+ * checked. 0, or the exit status. */
+static int s_check_job(s_sub_opts_t *o)
+{
     hs_error_t err = { 0 };
-    /* Canonical specs ("judge@2" from revision 2 on): the job's engine ids then
-     * name the revision that computes them (worker/engine.h, "Revisions"). */
-    char net_engines[1024], canon_engines[1024];
-    int status = s_net_engines(engines, net_paths, n_net_paths, net_engines, sizeof net_engines);
+    int status = s_net_engines(o->engines, o->net_paths, o->n_net_paths, o->net_engines,
+                               sizeof o->net_engines);
     if (status)
         return status;
-    engines = net_engines;
-    if (hs_engine_canonical_list(engines, HS_WIRE_MAX_ENGINES, 0, canon_engines,
-                                 sizeof canon_engines, &err) < 0) {
+    if (hs_engine_canonical_list(o->net_engines, HS_WIRE_MAX_ENGINES, 0, o->canon_engines,
+                                 sizeof o->canon_engines, &err) < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         return 2;
     }
-    engines = canon_engines;
-    if (token && (!*token || strlen(token) > HS_WIRE_MAX_TOKEN || strchr(token, ';'))) {
+    o->engines = o->canon_engines;
+    const char *t = o->token;
+    if (t && (!*t || strlen(t) > HS_WIRE_MAX_TOKEN || strchr(t, ';'))) {
         fprintf(stderr, "hyeongse submit: --token needs 1..%d characters, no ';'\n",
                 HS_WIRE_MAX_TOKEN);
         return 2;
     }
-    broker = hs__cli_broker_addr(broker);
+    return 0;
+}
+
+/* --wait: the job followed to its end. The exit status. */
+static int s_wait_job(hs_client_t *cl, uint64_t job)
+{
+    hs_error_t err = { 0 };
+    hs_cli_job_summary_t sum;
+    if (hs__cli_wait(cl, job, stderr, &sum, &err) < 0) {
+        fprintf(stderr, "hyeongse submit: %s\n", err.msg);
+        return 1;
+    }
+    printf("job %" PRIu64 " %s: %" PRId64 " games done, %" PRId64 " failed, %" PRId64
+           " positions\n", job, sum.state, sum.games_done, sum.games_failed,
+           sum.positions_done);
+    return strcmp(sum.state, "done") ? 1 : 0;
+}
+
+/* Sends the archives as one job; with --wait, follows it. The exit status. */
+static int s_run(const s_sub_opts_t *o, const char *const *paths, int npaths)
+{
+    hs_error_t err = { 0 };
     hs_client_t *cl = NULL;
-    if (hs__cli_client_new("submit", &keys, NULL, broker, 3000, 10, &cl, &err) < 0) {
+    const char *broker = hs__cli_broker_addr(o->broker);
+    if (hs__cli_client_new("submit", &o->keys, NULL, broker, 3000, 10, &cl, &err) < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         return 1;
     }
     uint64_t job = 0;
     hs_ingest_report_t rep;
     char used[HS_WIRE_MAX_TOKEN + 1] = "";
-    int rc = s_submit_paths(cl, (const char *const *)argv + optind, argc - optind, engines,
-                            moves, name, threads, follow, token, used, &job, &rep, false,
-                            &err);
+    int rc = s_submit_paths(cl, paths, npaths, o->engines, o->moves, o->name, o->threads,
+                            o->follow, o->token, used, &job, &rep, false, &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         if (job)
@@ -478,19 +510,24 @@ int hs_cmd_submit(int argc, char **argv)
            " duplicates skipped\n", job, used, rep.games, rep.failed, rep.duplicates);
     fflush(stdout);
     hs_ingest_report_fini(&rep);
-    if (wait) {
-        hs_cli_job_summary_t sum;
-        rc = hs__cli_wait(cl, job, stderr, &sum, &err);
-        if (rc < 0) {
-            fprintf(stderr, "hyeongse submit: %s\n", err.msg);
-            status = 1;
-        } else {
-            printf("job %" PRIu64 " %s: %" PRId64 " games done, %" PRId64 " failed, %" PRId64
-                   " positions\n", job, sum.state, sum.games_done, sum.games_failed,
-                   sum.positions_done);
-            status = strcmp(sum.state, "done") ? 1 : 0;
-        }
-    }
+    int status = o->wait ? s_wait_job(cl, job) : 0;
     hs_client_destroy(&cl);
     return status;
+}
+
+int hs_cmd_submit(int argc, char **argv)
+{
+    s_sub_opts_t o = { .moves = "all" };
+    int status = s_getopt(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    if (hs__cli_check_paths("submit", argv + optind, argc - optind))
+        return 2;
+    if (!o.engines)
+        o.engines = hs__cli_default_engines();
+    if (!o.name)
+        s_default_name(&o, argv[optind], argc - optind - 1);
+    if ((status = s_check_job(&o)) != 0)
+        return status;
+    return s_run(&o, (const char *const *)argv + optind, argc - optind);
 }
