@@ -487,9 +487,73 @@ static hs_sgf_node_t *s_new_node(s_parser_t *p, hs_sgf_node_t *parent)
     return n;
 }
 
+/* At a '(' inside a tree: pushes cur, the node the variation hangs from.
+ * False when the tree ends here (a new game starts, the nesting limit, no
+ * memory): the error is recorded and the rest of the tree skipped. */
+static bool s_open_variation(s_parser_t *p, int *depth, hs_sgf_node_t *cur)
+{
+    if (s_starts_new_game(p, p->pos)) {
+        s_error_here(p, HS_EPARSE,
+                     "truncated: a new game tree starts before this one's closing ')'");
+        return false;
+    }
+    if (*depth >= p->lim.max_depth) {
+        char why[96];
+        snprintf(why, sizeof why, "variations nested deeper than the limit of %d",
+                 p->lim.max_depth);
+        s_error_here(p, HS_ELIMIT, why);
+        s_skip_tree(p, *depth);
+        return false;
+    }
+    if (*depth >= p->stack_cap) {
+        int cap = p->stack_cap * 2;
+        if (cap > p->lim.max_depth + 1)
+            cap = p->lim.max_depth + 1;
+        hs_sgf_node_t **ns = realloc(p->stack, (size_t)cap * sizeof *ns);
+        if (!ns) {
+            s_fatal(p, HS_ENOMEM, "out of memory reading nested variations");
+            return false;
+        }
+        p->stack = ns;
+        p->stack_cap = cap;
+    }
+    p->stack[(*depth)++] = cur;
+    p->pos++;
+    return true;
+}
+
+/* A byte that has no place in a game tree: recorded, the rest skipped. */
+static void s_unexpected(s_parser_t *p, unsigned char c, int depth)
+{
+    char why[96];
+    if (c >= 0x20 && c < 0x7f)
+        snprintf(why, sizeof why, "unexpected character '%c' in the game tree", c);
+    else
+        snprintf(why, sizeof why, "unexpected byte 0x%02x in the game tree", c);
+    s_error_here(p, HS_EPARSE, why);
+    s_skip_tree(p, depth);
+}
+
+/* The tree's end, node count and status from the parser. Only fatal codes. */
+static int s_tree_done(s_parser_t *p, hs_sgf_tree_t *tree, size_t nodes_before)
+{
+    tree->end = p->pos;
+    tree->num_nodes = p->total_nodes - nodes_before;
+    tree->status = p->tstatus;
+    tree->message = "";
+    if (p->tstatus) {
+        tree->message = s_strdup(p->in, p->tmsg);
+        if (!tree->message)
+            return s_fatal(p, HS_ENOMEM, "out of memory");
+    }
+    return p->fatal;
+}
+
 /*
  * Reads one game tree starting at p->pos ('(' or, when implicit, the ';' of a
- * tree whose '(' is missing). Fills *tree. Returns only fatal codes.
+ * tree whose '(' is missing). Fills *tree. Returns only fatal codes. Each
+ * break of the loop ends the tree: its end, an error that skipped the rest,
+ * or a fatal one.
  */
 static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
 {
@@ -501,18 +565,13 @@ static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
     p->tmsg[0] = '\0';
     p->npp = p->npv = 0;
     size_t nodes_before = p->total_nodes;
-    int depth;
-    hs_sgf_node_t *cur = NULL, *node = NULL;
-    if (implicit) {
+    if (implicit)
         s_error_here(p, HS_EPARSE, "missing '(' before the first node");
-        depth = 1;
-        p->stack[0] = NULL;
-    } else {
+    else
         p->pos++; /* '(' */
-        depth = 1;
-        p->stack[0] = NULL;
-    }
-    bool ended = false;
+    int depth = 1;
+    p->stack[0] = NULL;
+    hs_sgf_node_t *cur = NULL, *node = NULL;
     while (!p->fatal) {
         s_skip_ws(p);
         if (p->pos >= p->len) {
@@ -526,7 +585,6 @@ static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
             if (!cur && tree->root) {
                 s_error_here(p, HS_EPARSE, "a variation opens before the game's first node");
                 s_skip_tree(p, depth);
-                ended = true;
                 break;
             }
             node = s_new_node(p, cur);
@@ -543,14 +601,11 @@ static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
             if (!node) {
                 s_error_here(p, HS_EPARSE, "property outside a node (missing ';')");
                 s_skip_tree(p, depth);
-                ended = true;
                 break;
             }
             if (s_read_property(p)) {
-                if (p->fatal)
-                    break;
-                s_skip_tree(p, depth);
-                ended = true;
+                if (!p->fatal)
+                    s_skip_tree(p, depth);
                 break;
             }
             continue;
@@ -559,72 +614,23 @@ static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
             break;
         node = NULL;
         if (c == '(') {
-            if (s_starts_new_game(p, p->pos)) {
-                s_error_here(p, HS_EPARSE,
-                             "truncated: a new game tree starts before this one's closing ')'");
-                ended = true;
+            if (!s_open_variation(p, &depth, cur))
                 break;
-            }
-            if (depth >= p->lim.max_depth) {
-                char why[96];
-                snprintf(why, sizeof why, "variations nested deeper than the limit of %d",
-                         p->lim.max_depth);
-                s_error_here(p, HS_ELIMIT, why);
-                s_skip_tree(p, depth);
-                ended = true;
-                break;
-            }
-            if (depth >= p->stack_cap) {
-                int cap = p->stack_cap * 2;
-                if (cap > p->lim.max_depth + 1)
-                    cap = p->lim.max_depth + 1;
-                hs_sgf_node_t **ns = realloc(p->stack, (size_t)cap * sizeof *ns);
-                if (!ns) {
-                    s_fatal(p, HS_ENOMEM, "out of memory reading nested variations");
-                    break;
-                }
-                p->stack = ns;
-                p->stack_cap = cap;
-            }
-            p->stack[depth++] = cur;
-            p->pos++;
             continue;
         }
         if (c == ')') {
             p->pos++;
-            depth--;
-            if (depth == 0) {
-                ended = true;
+            if (--depth == 0)
                 break;
-            }
             cur = p->stack[depth];
             continue;
         }
-        {
-            char why[96];
-            if (c >= 0x20 && c < 0x7f)
-                snprintf(why, sizeof why, "unexpected character '%c' in the game tree", c);
-            else
-                snprintf(why, sizeof why, "unexpected byte 0x%02x in the game tree", c);
-            s_error_here(p, HS_EPARSE, why);
-            s_skip_tree(p, depth);
-            ended = true;
-            break;
-        }
+        s_unexpected(p, c, depth);
+        break;
     }
-    (void)ended;
     if (node && !p->fatal)
         s_flush_node(p, node);
-    tree->end = p->pos;
-    tree->num_nodes = p->total_nodes - nodes_before;
-    tree->status = p->tstatus;
-    tree->message = "";
-    if (p->tstatus) {
-        tree->message = s_strdup(p->in, p->tmsg);
-        if (!tree->message)
-            return s_fatal(p, HS_ENOMEM, "out of memory");
-    }
-    return p->fatal;
+    return s_tree_done(p, tree, nodes_before);
 }
 
 /* True when a ';' at depth 0 looks like a node: "; ID [" (a tree missing its '('). */
