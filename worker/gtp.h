@@ -68,6 +68,9 @@ typedef struct hs_gtp_config {
     double move_time;             /* genmove's cap in seconds (0: none but the clock's) */
     double resign_threshold;      /* genmove resigns below this win rate (0: never) */
     int analysis_visits;          /* analysis stops here (0: 1,000,000) */
+    int final_playouts;           /* final_score, final_status_list: the judge's
+                                   * playouts (0: hs_judge_config_final's 256);
+                                   * the GTP fuzz target lowers it for speed */
 } hs_gtp_config_t;
 
 /* A front end on an empty 19x19 board. HS_ENOMEM. Free with hs_gtp_free. */

@@ -165,6 +165,8 @@ static hs_judge_t *s_judge(hs_gtp_t *g, hs_buf_t *r)
     }
     hs_judge_config_t cfg;
     hs_judge_config_final(&cfg);
+    if (hs_gtp_config(g)->final_playouts > 0)
+        cfg.playouts = hs_gtp_config(g)->final_playouts;
     hs_error_t err;
     if (hs_judge_compute(&hs_gtp_game(g)->board, NULL, &cfg, j, &err)) {
         hs__gtp_fail(r, err.msg);

@@ -2,9 +2,11 @@
  * tests/fuzz/fuzz_gtp.c — libFuzzer target for the GTP front end
  * (worker/gtp.h): what a controller sends us on stdin, line by line, to one
  * front end without a net, searching with rollouts on a tiny budget (4
- * visits a genmove, 8 an analysis, one thread) so that genmove, undo, the
- * clock commands, final_score and the analysis commands run on every input
- * that names them.
+ * visits a genmove, 8 an analysis, 8 playouts for final_score's and
+ * final_status_list's judge, one thread) so that genmove, undo, the clock
+ * commands, final_score and the analysis commands run on every input that
+ * names them. (With the judge's 256 playouts for finished positions, CI's
+ * 60-second smoke got through only ~200-300 inputs.)
  *
  * Properties checked on every line's answer: nothing for a line that is
  * empty after GTP's cleaning, else one framed response: '=' or '?', the id
@@ -53,7 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (hs_mcts_rollout_evaluator_create(&rc, &ev, NULL))
         abort();
     hs_gtp_config_t cfg = { .rules = HS_RULES_JAPANESE, .search_eval = &ev,
-                            .analysis_visits = 8, .resign_threshold = 0.05 };
+                            .analysis_visits = 8, .resign_threshold = 0.05,
+                            .final_playouts = 8 };
     hs_mcts_config_default(&cfg.search);
     cfg.search.max_visits = 4;
     hs_gtp_t *g = NULL;
