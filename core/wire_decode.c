@@ -68,17 +68,28 @@ static int s_id128(hs_wire_reader_t *r, const char *ctx, uint64_t id[2])
     return 0;
 }
 
+/* An array header of at most max entries under ctx, and room for them (one
+ * element for an empty array, so that *out is never NULL): 0, or an error
+ * with nothing allocated. */
+static int s_array_alloc(hs_wire_reader_t *r, const char *ctx, uint32_t max, size_t elem,
+                         void **out, uint32_t *n)
+{
+    r->ctx = ctx;
+    TRY(hs_wire_read_array(r, n));
+    if (*n > max)
+        return s_fail(r, "too many entries");
+    if (!(*out = calloc(*n ? *n : 1, elem)))
+        return s_nomem(r);
+    return 0;
+}
+
 static int s_strv(hs_wire_reader_t *r, const char *ctx, char ***out, int *num, int max_n,
                   uint32_t max_len)
 {
     uint32_t n;
-    r->ctx = ctx;
-    TRY(hs_wire_read_array(r, &n));
-    if (n > (uint32_t)max_n)
-        return s_fail(r, "too many entries");
-    *out = calloc(n ? n : 1, sizeof **out);
-    if (!*out)
-        return s_nomem(r);
+    void *v;
+    TRY(s_array_alloc(r, ctx, (uint32_t)max_n, sizeof **out, &v, &n));
+    *out = v;
     *num = 0;
     for (uint32_t i = 0; i < n; i++) {
         r->ctx = ctx;
@@ -428,13 +439,10 @@ static int s_dec_cluster(hs_wire_reader_t *r, hs_wire_status_reply_t *s)
 static int s_dec_workers(hs_wire_reader_t *r, hs_wire_status_reply_t *s)
 {
     uint32_t n;
-    r->ctx = "status_reply.worker_list";
-    TRY(hs_wire_read_array(r, &n));
-    if (n > HS_WIRE_MAX_WORKERS)
-        return s_fail(r, "too many entries");
-    s->worker_list = calloc(n ? n : 1, sizeof *s->worker_list);
-    if (!s->worker_list)
-        return s_nomem(r);
+    void *v;
+    TRY(s_array_alloc(r, "status_reply.worker_list", HS_WIRE_MAX_WORKERS,
+                      sizeof *s->worker_list, &v, &n));
+    s->worker_list = v;
     for (uint32_t i = 0; i < n; i++) {
         hs_wire_worker_info_t *w = &s->worker_list[s->num_worker_list++];
         uint32_t nf;
@@ -506,13 +514,9 @@ static int s_dec_task(hs_wire_reader_t *r, uint32_t nf, hs_wire_task_t *t, uint3
     TRY(s_uint_in(r, "task.job_id", 0, UINT64_MAX, &t->job_id));
     TRY(s_dec_game(r, &t->game, false));
     uint32_t n;
-    r->ctx = "task.move_numbers";
-    TRY(hs_wire_read_array(r, &n));
-    if (n > HS_WIRE_MAX_EVALS)
-        return s_fail(r, "too many entries");
-    t->move_numbers = malloc((n ? n : 1) * sizeof(int));
-    if (!t->move_numbers)
-        return s_nomem(r);
+    void *v;
+    TRY(s_array_alloc(r, "task.move_numbers", HS_WIRE_MAX_EVALS, sizeof(int), &v, &n));
+    t->move_numbers = v;
     for (uint32_t i = 0; i < n; i++) {
         int mn = 0;
         TRY(s_int_in(r, "task.move_numbers", 0, t->game.game.num_moves, &mn));
@@ -536,13 +540,9 @@ static int s_dec_result(hs_wire_reader_t *r, uint32_t nf, hs_wire_result_t *x, u
     TRY(s_uint_in(r, "result.job_id", 0, UINT64_MAX, &x->job_id));
     TRY(s_id128(r, "result.game_id", x->game_id));
     uint32_t n;
-    r->ctx = "result.evals";
-    TRY(hs_wire_read_array(r, &n));
-    if (n > HS_WIRE_MAX_EVALS)
-        return s_fail(r, "too many entries");
-    x->evals = calloc(n ? n : 1, sizeof *x->evals);
-    if (!x->evals)
-        return s_nomem(r);
+    void *v;
+    TRY(s_array_alloc(r, "result.evals", HS_WIRE_MAX_EVALS, sizeof *x->evals, &v, &n));
+    x->evals = v;
     for (uint32_t i = 0; i < n; i++) {
         x->num_evals++;   /* counted first so a half-read eval is freed too */
         TRY(s_dec_eval(r, &x->evals[i]));
@@ -567,13 +567,9 @@ static int s_dec_submit(hs_wire_reader_t *r, uint32_t nf, hs_wire_submit_t *s, u
                HS_WIRE_MAX_NAME));
     TRY(s_str(r, "submit.moves_spec", &s->moves_spec, HS_WIRE_MAX_NAME));
     uint32_t n;
-    r->ctx = "submit.games";
-    TRY(hs_wire_read_array(r, &n));
-    if (n > HS_WIRE_MAX_GAMES)
-        return s_fail(r, "too many entries");
-    s->games = calloc(n ? n : 1, sizeof *s->games);
-    if (!s->games)
-        return s_nomem(r);
+    void *v;
+    TRY(s_array_alloc(r, "submit.games", HS_WIRE_MAX_GAMES, sizeof *s->games, &v, &n));
+    s->games = v;
     for (uint32_t i = 0; i < n; i++) {
         s->num_games++;
         TRY(s_dec_game(r, &s->games[i], true));
@@ -597,13 +593,9 @@ static int s_dec_status_reply(hs_wire_reader_t *r, uint32_t nf, hs_wire_status_r
 {
     if (nf < 4) return s_fail(r, "STATUS_REPLY: too few fields");
     uint32_t n;
-    r->ctx = "status_reply.jobs";
-    TRY(hs_wire_read_array(r, &n));
-    if (n > HS_WIRE_MAX_JOBS)
-        return s_fail(r, "too many entries");
-    s->jobs = calloc(n ? n : 1, sizeof *s->jobs);
-    if (!s->jobs)
-        return s_nomem(r);
+    void *v;
+    TRY(s_array_alloc(r, "status_reply.jobs", HS_WIRE_MAX_JOBS, sizeof *s->jobs, &v, &n));
+    s->jobs = v;
     for (uint32_t i = 0; i < n; i++) {
         s->num_jobs++;
         TRY(s_dec_job(r, &s->jobs[i]));
