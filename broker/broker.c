@@ -53,128 +53,6 @@
 /* Frames of a message: identity, "", magic, then 1..HS_WIRE_MAX_BATCH bodies. */
 #define S_MAX_FRAMES (3 + HS_WIRE_MAX_BATCH)
 
-/* A reply held until the round's commit. */
-typedef struct s_reply {
-    uint8_t id[256];
-    size_t id_len;
-    hs_wire_buf_t body;
-    bool to_worker;
-} s_reply_t;
-
-typedef struct s_outbox {
-    s_reply_t *v;
-    int n, cap;
-} s_outbox_t;
-
-/* --------------------------------------------------------------- sending */
-
-/* Only the first frame can fail: once ZeroMQ has taken it, it takes the rest of
- * the message. */
-int hs__send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
-                    const void *const *body, const size_t *len, int n)
-{
-    if (zmq_send(b->sock, id, id_len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
-        return errno == EAGAIN ? HS_EAGAIN : HS_ENOTFOUND;
-    zmq_send(b->sock, "", 0, ZMQ_SNDMORE);
-    /* Shared types (HEARTBEAT, ERROR, DISCONNECT) go out with the peer's own magic. */
-    zmq_send(b->sock, to_worker ? HS_WIRE_MAGIC_WORKER : HS_WIRE_MAGIC_CLIENT,
-             HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
-    for (int k = 0; k < n; k++)
-        zmq_send(b->sock, body[k], len[k], k + 1 < n ? ZMQ_SNDMORE : 0);
-    return 0;
-}
-
-/* Sends [id][""][magic][body]. 0, HS_EAGAIN (pipe full) or HS_ENOTFOUND (peer gone). */
-static int s_send_raw(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
-                      const void *body, size_t len)
-{
-    return hs__send_frames(b, id, id_len, to_worker, &body, &len, 1);
-}
-
-/* Encodes m into *buf; when the encoder refuses it (a text from an old journal
- * or store that is not UTF-8, a limit), an ERROR saying why goes in its place,
- * so the peer is told something rather than left waiting for a reply. */
-static int s_encode_reply(const hs_wire_msg_t *m, hs_wire_buf_t *buf)
-{
-    hs_error_t err = { 0 };
-    int rc = hs_wire_encode(m, buf, &err);
-    if (rc != HS_EINVAL || m->type == HS_WIRE_ERROR)
-        return rc;
-    char why[HS_ERROR_MSG_MAX + 64];
-    snprintf(why, sizeof why, "the broker cannot encode its %s reply: %s",
-             hs_wire_type_name(m->type), err.msg);
-    hs_wire_msg_t e;
-    hs_wire_msg_init(&e, HS_WIRE_ERROR);
-    e.error.code = HS_EINVAL;
-    e.error.reason = hs_wire_utf8_escape(why, strnlen(why, HS_WIRE_MAX_STR), NULL);
-    rc = e.error.reason ? hs_wire_encode(&e, buf, NULL) : HS_ENOMEM;
-    free(e.error.reason);
-    return rc;
-}
-
-int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
-                 const hs_wire_msg_t *m)
-{
-    hs_wire_buf_t buf = { 0 };
-    int rc = s_encode_reply(m, &buf);
-    if (rc == 0)
-        rc = s_send_raw(b, id, id_len, to_worker, buf.data, buf.len);
-    hs_wire_buf_free(&buf);
-    return rc;
-}
-
-static int s_send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, const hs_wire_msg_t *m)
-{
-    return hs__send_msg(b, id, id_len, true, m);
-}
-
-/* Queues m for peer id; to_worker = the magic the peer used (HSW1), so shared
- * types (HEARTBEAT, ERROR, DISCONNECT) are answered in the peer's own magic. */
-static void s_outbox_add(s_outbox_t *o, const uint8_t *id, size_t id_len, bool to_worker,
-                         const hs_wire_msg_t *m)
-{
-    if (o->n == o->cap) {
-        int n = o->cap ? o->cap * 2 : 16;
-        s_reply_t *nv = realloc(o->v, sizeof *nv * (size_t)n);
-        if (!nv)
-            return;
-        o->v = nv;
-        o->cap = n;
-    }
-    s_reply_t *r = &o->v[o->n];
-    memset(r, 0, sizeof *r);
-    memcpy(r->id, id, id_len);
-    r->id_len = id_len;
-    r->to_worker = to_worker;
-    if (s_encode_reply(m, &r->body) == 0)
-        o->n++;
-    else
-        hs_wire_buf_free(&r->body);
-}
-
-static void s_outbox_flush(hs__broker_t *b, s_outbox_t *o)
-{
-    for (int i = 0; i < o->n; i++) {
-        s_reply_t *r = &o->v[i];
-        s_send_raw(b, r->id, r->id_len, r->to_worker, r->body.data, r->body.len);
-        hs_wire_buf_free(&r->body);
-    }
-    o->n = 0;
-}
-
-static void s_send_error(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_len,
-                         int code, const char *reason)
-{
-    hs_wire_msg_t m;
-    hs_wire_msg_init(&m, HS_WIRE_ERROR);
-    m.error.code = code;
-    /* A message cut to its buffer may end inside a UTF-8 character: escaped,
-     * the ERROR still encodes. */
-    m.error.reason = hs_wire_utf8_escape(reason, strnlen(reason, HS_WIRE_MAX_STR), NULL);
-    if (m.error.reason)
-        s_outbox_add(o, id, id_len, false, &m);
-    free(m.error.reason);
-}
 
 /* --------------------------------------------------------------- workers */
 
@@ -272,15 +150,15 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
 
 /* ------------------------------------------------------------- clients */
 
-static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
+static void s_on_status(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t len,
                         const hs_wire_status_t *q, const hs__peer_t *p)
 {
     hs_wire_msg_t m;
     int rc = hs__status_page(b, q, p->admin ? NULL : p->key, &m);
     if (rc == HS_ENOTFOUND)
-        s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+        hs__outbox_error(o, id, len, HS_ENOTFOUND, "no such job");
     if (rc == HS_EINVAL)
-        s_send_error(b, o, id, len, HS_EINVAL,
+        hs__outbox_error(o, id, len, HS_EINVAL,
                      "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
@@ -288,7 +166,7 @@ static void s_on_status(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
      * reply still goes. */
     if (p->admin)
         hs__worker_list(b, &m.status_reply);
-    s_outbox_add(o, id, len, false, &m);
+    hs__outbox_add(o, id, len, false, &m);
     free(m.status_reply.jobs);
     free(m.status_reply.worker_list);
 }
@@ -310,7 +188,7 @@ static int s_submit_credit(hs__broker_t *b)
 
 /* s arrived in a body of bytes bytes from peer p (docs/SECURITY.md: a client
  * reaches only its own jobs, within its limits). */
-static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t len,
+static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t len,
                         const hs_wire_submit_t *s, const hs__peer_t *p, size_t bytes)
 {
     hs__bjob_t *j = NULL;
@@ -318,7 +196,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     char why[400];
     int rc;
     if ((rc = hs__limit_upload(b, p, bytes, s->num_games, why, sizeof why)) < 0) {
-        s_send_error(b, o, id, len, rc, why);
+        hs__outbox_error(o, id, len, rc, why);
         return;
     }
     if (s->job_id == 0 && (j = hs__job_by_token(b, s->token, p->key)) != NULL) {
@@ -327,24 +205,24 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
         HS__LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
     } else if (s->job_id == 0) {
         if ((rc = hs__limit_jobs(b, p, why, sizeof why)) < 0) {
-            s_send_error(b, o, id, len, rc, why);
+            hs__outbox_error(o, id, len, rc, why);
             return;
         }
         if (hs__job_new(b, s, p->key, &j, &err) < 0) {
-            s_send_error(b, o, id, len, err.code, err.msg);
+            hs__outbox_error(o, id, len, err.code, err.msg);
             return;
         }
     } else {
         j = hs__job_find(b, s->job_id);
         if (!j || !hs__job_visible(j, p)) {
-            s_send_error(b, o, id, len, HS_ENOTFOUND, "no such job");
+            hs__outbox_error(o, id, len, HS_ENOTFOUND, "no such job");
             return;
         }
     }
     if (hs__job_abandoned(j) && s->num_games > 0) {
         snprintf(why, sizeof why, "job %llu is closed: %s", (unsigned long long)j->rec.id,
                  j->rec.reason);
-        s_send_error(b, o, id, len, HS_EBADSTATE, why);
+        hs__outbox_error(o, id, len, HS_EBADSTATE, why);
         return;
     }
     j->last_input = b->now;
@@ -358,7 +236,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
             j->granted = 0;
             j->granted_known = true;
             hs__limit_why(b, j, p, allowance, why, sizeof why);
-            s_send_error(b, o, id, len, HS_ELIMIT, why);
+            hs__outbox_error(o, id, len, HS_ELIMIT, why);
         } else if (s->last && !j->rec.input_complete) {
             j->rec.input_complete = true;
             j->dirty = true;
@@ -373,10 +251,113 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
     m.submit_reply.credit =
         j->rec.state == HS_JOB_RUNNING ? hs__limit_credit(b, j, p, s_submit_credit(b)) : 0;
     m.submit_reply.accepted = accepted;
-    s_outbox_add(o, id, len, false, &m);
+    hs__outbox_add(o, id, len, false, &m);
 }
 
 /* -------------------------------------------------------------- messages */
+
+/* A worker's message m (its body decoded): READY, RESULT, HEARTBEAT, DISCONNECT. */
+static void s_worker_body(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t id_len,
+                          const hs_wire_msg_t *m, bool *told, const hs__peer_t *p)
+{
+    hs__bworker_t *w = s_worker_find(b, id, id_len, p->key);
+    if (w)
+        w->expiry = b->now + hs__peer_silence_ms(b);
+    switch (m->type) {
+    case HS_WIRE_READY:
+        s_on_ready(b, id, id_len, p->key, &m->ready);
+        break;
+    case HS_WIRE_RESULT:
+        s_on_result(b, w, &m->result);
+        break;
+    case HS_WIRE_HEARTBEAT:
+        /* Answered, as a client's is: a worker whose interval is shorter than
+         * ours hears us in time (an unknown one gets DISCONNECT below). */
+        if (w) {
+            hs_wire_msg_t r;
+            hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
+            hs__outbox_add(o, id, id_len, true, &r);
+        }
+        break;
+    case HS_WIRE_DISCONNECT:
+        for (int i = 0; i < b->num_workers; i++)
+            if (b->workers[i] == w) {
+                hs__worker_remove(b, i, "disconnected");
+                break;
+            }
+        return;   /* gone: nothing to tell it */
+    default:
+        break;
+    }
+    if (!w && m->type != HS_WIRE_READY && !*told) {
+        /* Unknown worker (we restarted, or expired it): make it say READY again. */
+        hs_wire_msg_t d;
+        hs_wire_msg_init(&d, HS_WIRE_DISCONNECT);
+        hs__outbox_add(o, id, id_len, true, &d);
+        *told = true;
+    }
+}
+
+/* A client's message m of `len` bytes: SUBMIT, STATUS, WATCH, CANCEL, HEARTBEAT,
+ * QUERY, DISCONNECT (of a watcher). */
+static void s_client_body(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t id_len,
+                          const hs_wire_msg_t *m, size_t len, const hs__peer_t *p)
+{
+    /* Any message from a watcher is a sign of life. */
+    int wi = hs__watch_touch(b, id, id_len);
+    switch (m->type) {
+    case HS_WIRE_SUBMIT:
+        s_on_submit(b, o, id, id_len, &m->submit, p, len);
+        break;
+    case HS_WIRE_STATUS:
+        s_on_status(b, o, id, id_len, &m->status, p);
+        break;
+    case HS_WIRE_WATCH: {
+        char why[160];
+        int rc = hs__watch_add(b, id, id_len, m->job_id, p->admin ? NULL : p->key, why,
+                               sizeof why);
+        if (rc < 0)
+            hs__outbox_error(o, id, id_len, rc, why);
+        break;
+    }
+    case HS_WIRE_DISCONNECT:   /* a watcher stops watching */
+        if (wi >= 0)
+            hs__watch_remove(b, wi);
+        break;
+    case HS_WIRE_CANCEL: {
+        hs__bjob_t *j = hs__job_find(b, m->job_id);
+        if (j && !hs__job_visible(j, p))
+            j = NULL;   /* another's job: answered as an unknown one */
+        hs_wire_msg_t r;
+        hs_wire_msg_init(&r, HS_WIRE_CANCEL_REPLY);
+        r.cancel_reply.job_id = m->job_id;
+        r.cancel_reply.canceled = j && j->rec.state == HS_JOB_RUNNING;
+        if (j)
+            hs__job_cancel(b, j);
+        hs__outbox_add(o, id, id_len, false, &r);
+        break;
+    }
+    case HS_WIRE_HEARTBEAT: {
+        hs_wire_msg_t r;
+        hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
+        hs__outbox_add(o, id, id_len, false, &r);
+        break;
+    }
+    case HS_WIRE_QUERY: {
+        /* A query reads the whole store (any game, player, position), and a
+         * game's row cannot be told apart by job owner (a game is stored once,
+         * for the first job that sent it): admins only. */
+        const char *why = "QUERY reads the whole store: this key is not an admin key "
+                          "(--admins)";
+        int rc = p->admin ? hs__query_add(b, id, id_len, m->text, &why) : HS_EPERM;
+        if (rc < 0)
+            hs__outbox_error(o, id, id_len, rc, why);
+        break;
+    }
+    default:
+        break;
+    }
+}
 
 /*
  * One body of a message from peer id. multi: the message carries several bodies
@@ -385,7 +366,7 @@ static void s_on_submit(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_
  * went to this peer for this message (one per message, not one per body).
  * p: the peer's rights (s_message checked its role for the magic).
  */
-static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_len,
+static void s_body(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t id_len,
                    bool is_worker, const void *magic, const void *data, size_t len, bool multi,
                    bool *told, const hs__peer_t *p)
 {
@@ -402,7 +383,7 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
          * reason names the field, never echoes the bad bytes. Workers' bodies
          * are only logged (nothing waits on a reply to them). */
         if (!is_worker && !multi)
-            s_send_error(b, o, id, id_len, drc, err.msg);
+            hs__outbox_error(o, id, id_len, drc, err.msg);
         return;
     }
     if ((memcmp(hs_wire_magic_for(m.type), magic, HS_WIRE_MAGIC_LEN) != 0 &&
@@ -412,101 +393,10 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
         hs_wire_msg_fini(&m);
         return;
     }
-    if (is_worker) {
-        hs__bworker_t *w = s_worker_find(b, id, id_len, p->key);
-        if (w)
-            w->expiry = b->now + hs__peer_silence_ms(b);
-        switch (m.type) {
-        case HS_WIRE_READY:
-            s_on_ready(b, id, id_len, p->key, &m.ready);
-            break;
-        case HS_WIRE_RESULT:
-            s_on_result(b, w, &m.result);
-            break;
-        case HS_WIRE_HEARTBEAT:
-            /* Answered, as a client's is: a worker whose interval is shorter than
-             * ours hears us in time (an unknown one gets DISCONNECT below). */
-            if (w) {
-                hs_wire_msg_t r;
-                hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
-                s_outbox_add(o, id, id_len, true, &r);
-            }
-            break;
-        case HS_WIRE_DISCONNECT:
-            for (int i = 0; i < b->num_workers; i++)
-                if (b->workers[i] == w) {
-                    hs__worker_remove(b, i, "disconnected");
-                    break;
-                }
-            w = NULL;
-            hs_wire_msg_fini(&m);
-            return;
-        default:
-            break;
-        }
-        if (!w && m.type != HS_WIRE_READY && !*told) {
-            /* Unknown worker (we restarted, or expired it): make it say READY again. */
-            hs_wire_msg_t d;
-            hs_wire_msg_init(&d, HS_WIRE_DISCONNECT);
-            s_outbox_add(o, id, id_len, true, &d);
-            *told = true;
-        }
-    } else {
-        /* Any message from a watcher is a sign of life. */
-        int wi = hs__watch_touch(b, id, id_len);
-        switch (m.type) {
-        case HS_WIRE_SUBMIT:
-            s_on_submit(b, o, id, id_len, &m.submit, p, len);
-            break;
-        case HS_WIRE_STATUS:
-            s_on_status(b, o, id, id_len, &m.status, p);
-            break;
-        case HS_WIRE_WATCH: {
-            char why[160];
-            int rc = hs__watch_add(b, id, id_len, m.job_id, p->admin ? NULL : p->key, why,
-                                   sizeof why);
-            if (rc < 0)
-                s_send_error(b, o, id, id_len, rc, why);
-            break;
-        }
-        case HS_WIRE_DISCONNECT:   /* a watcher stops watching */
-            if (wi >= 0)
-                hs__watch_remove(b, wi);
-            break;
-        case HS_WIRE_CANCEL: {
-            hs__bjob_t *j = hs__job_find(b, m.job_id);
-            if (j && !hs__job_visible(j, p))
-                j = NULL;   /* another's job: answered as an unknown one */
-            hs_wire_msg_t r;
-            hs_wire_msg_init(&r, HS_WIRE_CANCEL_REPLY);
-            r.cancel_reply.job_id = m.job_id;
-            r.cancel_reply.canceled = j && j->rec.state == HS_JOB_RUNNING;
-            if (j)
-                hs__job_cancel(b, j);
-            s_outbox_add(o, id, id_len, false, &r);
-            break;
-        }
-        case HS_WIRE_HEARTBEAT: {
-            hs_wire_msg_t r;
-            hs_wire_msg_init(&r, HS_WIRE_HEARTBEAT);
-            s_outbox_add(o, id, id_len, false, &r);
-            break;
-        }
-        case HS_WIRE_QUERY: {
-            /* A query reads the whole store (any game, player, position), and a
-             * game's row cannot be told apart by job owner (a game is stored once,
-             * for the first job that sent it): admins only. */
-            const char *why = "QUERY reads the whole store: this key is not an admin key "
-                              "(--admins)";
-            int rc = p->admin ? hs__query_add(b, id, id_len, m.text, &why) : HS_EPERM;
-            if (rc < 0)
-                s_send_error(b, o, id, id_len, rc, why);
-            break;
-        }
-        default:
-            break;
-        }
-    }
+    if (is_worker)
+        s_worker_body(b, o, id, id_len, &m, told, p);
+    else
+        s_client_body(b, o, id, id_len, &m, len, p);
     hs_wire_msg_fini(&m);
 }
 
@@ -516,7 +406,7 @@ static void s_body(hs__broker_t *b, s_outbox_t *o, const uint8_t *id, size_t id_
  * may batch RESULTs; a client sends one body per message, so a client message
  * with several is dropped as a whole.
  */
-static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
+static void s_message(hs__broker_t *b, hs__outbox_t *o, zmq_msg_t *fr, int nf)
 {
     const uint8_t *id = zmq_msg_data(&fr[0]);
     size_t id_len = zmq_msg_size(&fr[0]);
@@ -532,7 +422,7 @@ static void s_message(hs__broker_t *b, s_outbox_t *o, zmq_msg_t *fr, int nf)
     hs__peer_t peer;
     if (!hs__peer_allowed(b, &fr[2], is_worker, &peer)) {
         if (!is_worker)
-            s_send_error(b, o, id, id_len, HS_EPERM, "this key may not submit or read jobs: "
+            hs__outbox_error(o, id, id_len, HS_EPERM, "this key may not submit or read jobs: "
                          "it is in no client or admin allow-list (--clients, --admins)");
         return;
     }
@@ -570,7 +460,7 @@ static void s_timers(hs__broker_t *b)
         if (b->now - w->last_sent >= b->hb_ms) {
             hs_wire_msg_t m;
             hs_wire_msg_init(&m, HS_WIRE_HEARTBEAT);
-            if (s_send_msg(b, w->id, w->id_len, &m) == HS_ENOTFOUND) {
+            if (hs__send_msg(b, w->id, w->id_len, true, &m) == HS_ENOTFOUND) {
                 hs__worker_remove(b, i, "unreachable");
                 i--;
                 continue;
@@ -666,7 +556,7 @@ static int s_socket(hs__broker_t *b, void *ctx, hs_error_t *err)
 /* Reads what is waiting: S_MAX_READ bodies (not messages) per round, so a
  * round's store batch stays about as large whether workers batch their
  * RESULTs or not. */
-static void s_read(hs__broker_t *b, s_outbox_t *out)
+static void s_read(hs__broker_t *b, hs__outbox_t *out)
 {
     for (int n = 0; n < S_MAX_READ;) {
         zmq_msg_t fr[S_MAX_FRAMES];
@@ -704,7 +594,7 @@ static void s_read(hs__broker_t *b, s_outbox_t *out)
 /* The end of a round: timers, one commit for everything the round read and
  * changed, then what may only follow a commit. False when the broker must
  * stop (b->fatal). */
-static bool s_round_end(hs__broker_t *b, s_outbox_t *out)
+static bool s_round_end(hs__broker_t *b, hs__outbox_t *out)
 {
     b->rounds++;
     s_timers(b);
@@ -717,7 +607,7 @@ static bool s_round_end(hs__broker_t *b, s_outbox_t *out)
     }
     if (b->fatal)
         return false;   /* nothing of an uncommitted round may be reported */
-    s_outbox_flush(b, out);
+    hs__outbox_flush(b, out);
     /* Also after the commit, before dispatch can open the next batch: pushes
      * report only committed counts, and a query needs no write transaction open. */
     hs__watch_push(b);
@@ -744,11 +634,9 @@ static void s_log_stop(hs__broker_t *b)
 }
 
 /* Everything hs_broker_run opened, also after a partial start. */
-static void s_teardown(hs__broker_t *b, s_outbox_t *out)
+static void s_teardown(hs__broker_t *b, hs__outbox_t *out)
 {
-    for (int i = 0; i < out->n; i++)
-        hs_wire_buf_free(&out->v[i].body);
-    free(out->v);
+    hs__outbox_free(out);
     hs__packs_free(b);
     if (b->sock)
         zmq_close(b->sock);
@@ -776,7 +664,7 @@ int hs_broker_run(const hs_broker_config_t *cfg, hs_error_t *err)
     s_defaults(&b, cfg);
     bool own_ctx = cfg->zmq_ctx == NULL;
     void *ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
-    s_outbox_t out = { 0 };
+    hs__outbox_t out = { 0 };
     rc = hs_store_open(&b.store, cfg->db_dir, cfg->store_flags, cfg->map_size, err);
     if (rc >= 0)
         rc = hs__broker_load(&b, err);

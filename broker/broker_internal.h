@@ -222,11 +222,46 @@ void hs__limit_why(hs__broker_t *b, const hs__bjob_t *j, const hs__peer_t *p, in
 int hs__limit_credit(hs__broker_t *b, hs__bjob_t *j, const hs__peer_t *p, int global);
 void hs__limits_free(hs__broker_t *b);
 
-/* ---- the socket loop: broker.c ---- */
+/* ---- replies and sending: broker_send.c ---- */
 /* Encodes m and sends it to peer id at once (with the worker or client magic).
  * 0, HS_EAGAIN (the peer's pipe is full), HS_ENOTFOUND (gone), or an encode error. */
 int hs__send_msg(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
                  const hs_wire_msg_t *m);
+/* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe
+ * full) or HS_ENOTFOUND (peer gone). */
+int hs__send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
+                    const void *const *body, const size_t *len, int n);
+
+/* A round's replies, held until its commit: each already encoded. */
+typedef struct hs__reply {
+    uint8_t id[256];
+    size_t id_len;
+    hs_wire_buf_t body;
+    bool to_worker;         /* the magic the peer used (HSW1) */
+} hs__reply_t;
+
+typedef struct hs__outbox {
+    hs__reply_t *v;
+    int n, cap;
+} hs__outbox_t;
+
+/* Queues m, encoded, for peer id; to_worker = the magic the peer used, so shared
+ * types (HEARTBEAT, ERROR, DISCONNECT) are answered in the peer's own magic. A
+ * reply the encoder refuses is queued as an ERROR saying why; one that finds
+ * no memory is dropped (the peer's request times out and is retried). */
+void hs__outbox_add(hs__outbox_t *o, const uint8_t *id, size_t id_len, bool to_worker,
+                    const hs_wire_msg_t *m);
+/* Queues an ERROR (code, reason) for client id; a reason cut inside a UTF-8
+ * character is escaped, so the ERROR still encodes. */
+void hs__outbox_error(hs__outbox_t *o, const uint8_t *id, size_t id_len, int code,
+                      const char *reason);
+/* Sends every queued reply (a peer that is gone or full loses its reply) and
+ * empties the outbox, keeping its room. */
+void hs__outbox_flush(hs__broker_t *b, hs__outbox_t *o);
+/* Frees the outbox and anything still queued; *o is empty after. */
+void hs__outbox_free(hs__outbox_t *o);
+
+/* ---- the socket loop: broker.c ---- */
 /* STATUS_REPLY of job_id (0 = every job) of owner (NULL = any owner) into *m; m->status_reply.jobs is
  * malloc'd (free it). HS_ENOTFOUND for an unknown job, HS_ENOMEM. */
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m);
@@ -268,10 +303,6 @@ int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r);
 void hs__worker_account(hs__broker_t *b, hs__bworker_t *w, int64_t positions, hs__wend_t end);
 
 /* ---- the socket loop: broker.c ---- */
-/* Sends [id][""][magic][body1]...[bodyK] (n >= 1 bodies). 0, HS_EAGAIN (pipe
- * full) or HS_ENOTFOUND (peer gone). */
-int hs__send_frames(hs__broker_t *b, const uint8_t *id, size_t id_len, bool to_worker,
-                    const void *const *body, const size_t *len, int n);
 /* Removes worker i: its leases go back to the queue (an attempt is used); the
  * last worker moves into slot i. */
 void hs__worker_remove(hs__broker_t *b, int i, const char *why);
