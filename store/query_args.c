@@ -21,82 +21,101 @@ static int s_need(int argc, char *const *argv, int i, hs_error_t *err)
     return 0;
 }
 
-int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_error_t *err)
+/* Whether option s is followed by a value. */
+static bool s_takes_value(const char *s)
 {
-    memset(a, 0, sizeof *a);
-    hs_query_init(&a->q);
-    a->games = true;
-    a->engine_arg = -1;
-    const char *game_arg = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i];
-        bool value = !strcmp(s, "--db") || !strcmp(s, "--broker") || !strcmp(s, "game") ||
-                     !strcmp(s, "--game") || !strcmp(s, "--position") || !strcmp(s, "--board") || !strcmp(s, "--path") ||
-                     !strcmp(s, "--player") || !strcmp(s, "--move") || !strcmp(s, "--swing") ||
-                     !strcmp(s, "--engine") || !strcmp(s, "--limit") || !strcmp(s, "--format") ||
-                     !strcmp(s, "--timeout");
-        if (value && s_need(argc, argv, i, err) < 0)
-            return err ? err->code : HS_EINVAL;
-        const char *v = value ? argv[++i] : NULL;
-        char *end;
-        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            a->help = true;
-        } else if (!strcmp(s, "--db")) {
-            a->db = v;
-        } else if (!strcmp(s, "--broker")) {
-            a->broker = v;
-        } else if (!strcmp(s, "--timeout")) {
-            long t = strtol(v, &end, 10);
-            if (*end || t < 100 || t > 3600000)
-                return hs_error_set(err, HS_EINVAL, "--timeout needs a number of ms 100..3600000");
-            a->timeout_ms = (int)t;
-        } else if (!strcmp(s, "stats")) {
-            a->stats = true;
-        } else if (!strcmp(s, "failed")) {
-            a->failed = true;
-        } else if (!strcmp(s, "game") || !strcmp(s, "--game")) {
-            game_arg = v;   /* a game id, or with --position an index */
-        } else if (!strcmp(s, "--position")) {
-            a->position = v;
-        } else if (!strcmp(s, "--board")) {
-            a->board = v;
-        } else if (!strcmp(s, "--no-games")) {
-            a->games = false;
-        } else if (!strcmp(s, "--path")) {
-            a->q.source = v;
-        } else if (!strcmp(s, "--player")) {
-            a->q.player = v;
-        } else if (!strcmp(s, "--move")) {
-            long m = strtol(v, &end, 10);
-            if (!*v || *end || m < 0 || m > 65535)
-                return hs_error_set(err, HS_EINVAL, "--move needs a number 0..65535");
-            a->q.move = (int)m;
-        } else if (!strcmp(s, "--swing")) {
-            a->q.swing = strtod(v, &end);
-            if (*end || !(a->q.swing > 0))
-                return hs_error_set(err, HS_EINVAL, "--swing needs a positive number");
-        } else if (!strcmp(s, "--engine")) {
-            a->engine = v;
-            a->engine_arg = i;
-        } else if (!strcmp(s, "--ownership")) {
-            a->q.ownership = true;
-        } else if (!strcmp(s, "--limit")) {
-            /* A bad count must not turn into 0 (no limit) or a huge limit. */
-            errno = 0;
-            long long n = strtoll(v, &end, 10);
-            if (!*v || *end || errno || n < 1)
-                return hs_error_set(err, HS_EINVAL, "--limit needs a whole number of rows "
-                                    "from 1 to %lld, not '%s'", LLONG_MAX, v);
-            a->q.limit = n;
-        } else if (!strcmp(s, "--format")) {
-            if (hs_query_format_parse(v, &a->q.format))
-                return hs_error_set(err, HS_EINVAL, "unknown format '%s'", v);
-        } else if (!strcmp(s, "--json")) {
-            a->json = true;
-        } else {
-            return hs_error_set(err, HS_EINVAL, "unknown argument '%s' (see --help)", s);
-        }
+    static const char *const with_value[] = {
+        "--db", "--broker", "game", "--game", "--position", "--board", "--path", "--player",
+        "--move", "--swing", "--engine", "--limit", "--format", "--timeout",
+    };
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+        if (!strcmp(s, with_value[k]))
+            return true;
+    return false;
+}
+
+/* The options whose value is a number (--timeout, --move, --swing, --limit)
+ * into *a: 1 when s is none of them, else 0 or HS_EINVAL. */
+static int s_number(hs_query_args_t *a, const char *s, const char *v, hs_error_t *err)
+{
+    char *end;
+    if (!strcmp(s, "--timeout")) {
+        long t = strtol(v, &end, 10);
+        if (*end || t < 100 || t > 3600000)
+            return hs_error_set(err, HS_EINVAL, "--timeout needs a number of ms 100..3600000");
+        a->timeout_ms = (int)t;
+    } else if (!strcmp(s, "--move")) {
+        long m = strtol(v, &end, 10);
+        if (!*v || *end || m < 0 || m > 65535)
+            return hs_error_set(err, HS_EINVAL, "--move needs a number 0..65535");
+        a->q.move = (int)m;
+    } else if (!strcmp(s, "--swing")) {
+        a->q.swing = strtod(v, &end);
+        if (*end || !(a->q.swing > 0))
+            return hs_error_set(err, HS_EINVAL, "--swing needs a positive number");
+    } else if (!strcmp(s, "--limit")) {
+        /* A bad count must not turn into 0 (no limit) or a huge limit. */
+        errno = 0;
+        long long n = strtoll(v, &end, 10);
+        if (!*v || *end || errno || n < 1)
+            return hs_error_set(err, HS_EINVAL, "--limit needs a whole number of rows "
+                                "from 1 to %lld, not '%s'", LLONG_MAX, v);
+        a->q.limit = n;
+    } else {
+        return 1;
     }
+    return 0;
+}
+
+/* Argument s, with its value v (NULL for a flag), the i-th of the line, into
+ * *a (a game's id or index into *game_arg): 0 or HS_EINVAL. */
+static int s_arg(hs_query_args_t *a, const char *s, const char *v, int i,
+                 const char **game_arg, hs_error_t *err)
+{
+    int rc = s_number(a, s, v, err);
+    if (rc <= 0)
+        return rc;
+    if (!strcmp(s, "--help") || !strcmp(s, "-h"))
+        a->help = true;
+    else if (!strcmp(s, "--db"))
+        a->db = v;
+    else if (!strcmp(s, "--broker"))
+        a->broker = v;
+    else if (!strcmp(s, "stats"))
+        a->stats = true;
+    else if (!strcmp(s, "failed"))
+        a->failed = true;
+    else if (!strcmp(s, "game") || !strcmp(s, "--game"))
+        *game_arg = v;   /* a game id, or with --position an index */
+    else if (!strcmp(s, "--position"))
+        a->position = v;
+    else if (!strcmp(s, "--board"))
+        a->board = v;
+    else if (!strcmp(s, "--no-games"))
+        a->games = false;
+    else if (!strcmp(s, "--path"))
+        a->q.source = v;
+    else if (!strcmp(s, "--player"))
+        a->q.player = v;
+    else if (!strcmp(s, "--engine")) {
+        a->engine = v;
+        a->engine_arg = i;
+    } else if (!strcmp(s, "--ownership"))
+        a->q.ownership = true;
+    else if (!strcmp(s, "--format")) {
+        if (hs_query_format_parse(v, &a->q.format))
+            return hs_error_set(err, HS_EINVAL, "unknown format '%s'", v);
+    } else if (!strcmp(s, "--json"))
+        a->json = true;
+    else
+        return hs_error_set(err, HS_EINVAL, "unknown argument '%s' (see --help)", s);
+    return 0;
+}
+
+/* What the arguments say together: the company --board and --position keep,
+ * and what --game means with them. 0 or HS_EINVAL. */
+static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
+{
     if (a->board) {
         /* The index answers about boards, not engines or formats: refuse what
          * it would silently ignore. */
@@ -106,24 +125,47 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
             return hs_error_set(err, HS_EINVAL, "--board goes with --move, --game K and "
                                                 "--json only");
     }
-    if (a->position || a->board) {
-        const char *opt = a->board ? "--board" : "--position";
-        if (a->q.move < 0)
-            return hs_error_set(err, HS_EINVAL, "%s needs --move N", opt);
-        if (a->stats || a->failed || a->q.source || a->q.player || a->q.swing > 0)
-            return hs_error_set(err, HS_EINVAL, "--position goes with --move, --game K, --engine, "
-                                                "--no-games, --ownership and --format only");
-        if (game_arg) {
-            char *end;
-            long k = strtol(game_arg, &end, 10);
-            if (!*game_arg || *end || k < 0 || k > 1000000)
-                return hs_error_set(err, HS_EINVAL, "with %s, --game K is the game's "
-                                                    "index in the file (0 = the first)", opt);
-            a->game_index = (int)k;
-        }
-    } else {
+    if (!a->position && !a->board) {
         a->q.game = game_arg;
+        return 0;
     }
+    const char *opt = a->board ? "--board" : "--position";
+    if (a->q.move < 0)
+        return hs_error_set(err, HS_EINVAL, "%s needs --move N", opt);
+    if (a->stats || a->failed || a->q.source || a->q.player || a->q.swing > 0)
+        return hs_error_set(err, HS_EINVAL, "--position goes with --move, --game K, --engine, "
+                                            "--no-games, --ownership and --format only");
+    if (game_arg) {
+        char *end;
+        long k = strtol(game_arg, &end, 10);
+        if (!*game_arg || *end || k < 0 || k > 1000000)
+            return hs_error_set(err, HS_EINVAL, "with %s, --game K is the game's "
+                                                "index in the file (0 = the first)", opt);
+        a->game_index = (int)k;
+    }
+    return 0;
+}
+
+int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_error_t *err)
+{
+    memset(a, 0, sizeof *a);
+    hs_query_init(&a->q);
+    a->games = true;
+    a->engine_arg = -1;
+    const char *game_arg = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i];
+        bool value = s_takes_value(s);
+        if (value && s_need(argc, argv, i, err) < 0)
+            return err ? err->code : HS_EINVAL;
+        const char *v = value ? argv[++i] : NULL;
+        int rc = s_arg(a, s, v, i, &game_arg, err);
+        if (rc < 0)
+            return rc;
+    }
+    int rc = s_check(a, game_arg, err);
+    if (rc < 0)
+        return rc;
     if (a->json)
         a->q.format = HS_QUERY_JSONL;
     if (a->engine)
