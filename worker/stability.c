@@ -82,10 +82,42 @@ typedef struct s_benson {
     int16_t pair_reg[S_NPTS];
 } s_benson_t;
 
-static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_benson_t *w)
+/* Region q's point's neighbours of colour c into region nreg's pairs (one a
+ * string, np the pairs so far); empty: q is one of the region's liberties. */
+static void s_benson_pairs(const hs_board_t *b, hs_color_t c, hs_point_t q, bool empty,
+                           int nreg, int *np, s_benson_t *w)
 {
-    int npts = hs_board_num_points(b);
-    memset(pass_alive, 0, S_NPTS);
+    hs_point_t seen[4];
+    int ns = 0;
+    for (int d = 0; d < 4; d++) {
+        hs_point_t s = (hs_point_t)(q + s_nb(b, d));
+        if (b->color[s] != c)
+            continue;
+        hs_point_t h = b->head[s];
+        bool dup = false;
+        for (int k = 0; k < ns; k++) dup |= seen[k] == h;
+        if (dup)
+            continue;
+        seen[ns++] = h;
+        int k;
+        if (w->pair_reg[h] == nreg) {
+            k = w->pair_at[h];
+        } else {
+            k = (*np)++;
+            w->pairs[k].head = h;
+            w->pairs[k].libs_in_r = 0;
+            w->pair_reg[h] = (int16_t)nreg;
+            w->pair_at[h] = k;
+        }
+        if (empty)
+            w->pairs[k].libs_in_r++;
+    }
+}
+
+/* The regions of points not of colour c, each with its points and the strings
+ * of c next to it (pairs): the count of regions. */
+static int s_benson_regions(const hs_board_t *b, hs_color_t c, int npts, s_benson_t *w)
+{
     for (int p = 0; p < npts; p++) {
         w->lab[p] = -1;
         w->pair_reg[p] = -1;
@@ -104,31 +136,7 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
             w->rpts[nr++] = q;
             bool empty = b->color[q] == HS_EMPTY;
             empties += empty;
-            hs_point_t seen[4];
-            int ns = 0;
-            for (int d = 0; d < 4; d++) {
-                hs_point_t s = (hs_point_t)(q + s_nb(b, d));
-                if (b->color[s] != c)
-                    continue;
-                hs_point_t h = b->head[s];
-                bool dup = false;
-                for (int k = 0; k < ns; k++) dup |= seen[k] == h;
-                if (dup)
-                    continue;
-                seen[ns++] = h;
-                int k;
-                if (w->pair_reg[h] == nreg) {
-                    k = w->pair_at[h];
-                } else {
-                    k = np++;
-                    w->pairs[k].head = h;
-                    w->pairs[k].libs_in_r = 0;
-                    w->pair_reg[h] = (int16_t)nreg;
-                    w->pair_at[h] = k;
-                }
-                if (empty)
-                    w->pairs[k].libs_in_r++;
-            }
+            s_benson_pairs(b, c, q, empty, nreg, &np, w);
         }
         w->reg_empty[nreg] = empties;
         w->reg_alive[nreg] = true;
@@ -136,9 +144,14 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
     }
     w->reg_start[nreg] = nr;
     w->pair_start[nreg] = np;
+    return nreg;
+}
 
-    /* Each string's vital regions, listed once (the pairs are by region), so
-     * that every round of the removal below costs O(pairs), not strings x regions. */
+/* Each string's vital regions, listed once (the pairs are by region), so that
+ * every round of the removal costs O(pairs), not strings x regions. */
+static void s_benson_vital(const hs_board_t *b, hs_color_t c, int npts, int nreg,
+                           s_benson_t *w)
+{
     for (int p = 0; p < npts; p++) {
         w->str_alive[p] = b->color[p] == c && b->head[p] == p;
         w->vcount[p] = 0;
@@ -159,11 +172,15 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
                 hs_point_t h = w->pairs[k].head;
                 w->vital[w->vstart[h] + w->vcount[h]++] = (int16_t)r;
             }
+}
 
+/* Benson's removal: strings with fewer than two vital regions die, regions
+ * next to a dead string stop counting, until nothing changes. */
+static void s_benson_remove(int npts, int nreg, s_benson_t *w)
+{
     bool changed = true;
     while (changed) {
         changed = false;
-        /* Strings with fewer than two vital regions die. */
         for (int h = 0; h < npts; h++) {
             if (!w->str_alive[h])
                 continue;
@@ -175,7 +192,6 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
                 changed = true;
             }
         }
-        /* Regions bordered by a dead string stop counting. */
         for (int r = 0; r < nreg; r++) {
             if (!w->reg_alive[r])
                 continue;
@@ -187,6 +203,13 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
                 }
         }
     }
+}
+
+/* The living strings' stones, and the points of the regions vital to one of
+ * them, into pass_alive (1; opponent stones inside such a region 2). */
+static void s_benson_mark(const hs_board_t *b, hs_color_t c, int npts, int nreg,
+                          const s_benson_t *w, uint8_t *pass_alive)
+{
     for (int p = 0; p < npts; p++)
         if (b->color[p] == c && w->str_alive[b->head[p]])
             pass_alive[p] = 1;
@@ -206,6 +229,16 @@ static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_b
             pass_alive[q] = b->color[q] == HS_EMPTY ? 1 : 2;
         }
     }
+}
+
+static void s_benson(const hs_board_t *b, hs_color_t c, uint8_t *pass_alive, s_benson_t *w)
+{
+    int npts = hs_board_num_points(b);
+    memset(pass_alive, 0, S_NPTS);
+    int nreg = s_benson_regions(b, c, npts, w);
+    s_benson_vital(b, c, npts, nreg, w);
+    s_benson_remove(npts, nreg, w);
+    s_benson_mark(b, c, npts, nreg, w, pass_alive);
 }
 
 void hs_stability_benson(const hs_board_t *b, hs_color_t color, uint8_t *pass_alive)
