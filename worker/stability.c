@@ -295,6 +295,151 @@ static float s_eye_value(const hs_board_t *b, const hs_point_t *pts, int n, hs_c
     return 2.0f;
 }
 
+/* The strings of colour c around region pts[0..n) (a small region's strings
+ * joined into one group first, at first): each credited the region's eye value
+ * once, on the group for a small region, on each string for a large one. */
+static void s_credit_eyes(const hs_board_t *b, s_work_t *w, int n, hs_color_t c,
+                          hs_point_t first)
+{
+    if (n <= HS_STABILITY_EYE_SPACE_MAX)
+        for (int i = 0; i < n; i++)
+            for (int d = 0; d < 4; d++) {
+                hs_point_t q = (hs_point_t)(w->pts[i] + s_nb(b, d));
+                if (b->color[q] == c)
+                    s_union(w->parent, first, b->head[q]);
+            }
+    /* Eye value goes to the group(s) around: after the union there is one
+     * group for a small region; a large region credits each neighbour. */
+    float ev = n <= HS_STABILITY_EYE_SPACE_MAX ? s_eye_value(b, w->pts, n, c) : 2.0f;
+    hs_point_t credited[64];
+    int nc = 0;
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < 4; d++) {
+            hs_point_t q = (hs_point_t)(w->pts[i] + s_nb(b, d));
+            if (b->color[q] != c)
+                continue;
+            hs_point_t h = b->head[q];
+            bool dup = false;
+            for (int k = 0; k < nc; k++) dup |= credited[k] == h;
+            if (dup || nc >= 64)
+                continue;
+            credited[nc++] = h;
+        }
+    /* Eye values are added to string heads now and summed per group later
+     * (a small region's strings are all in one group: count it once). */
+    if (n <= HS_STABILITY_EYE_SPACE_MAX)
+        w->eyes[first] += ev;
+    else
+        for (int k = 0; k < nc; k++)
+            w->eyes[credited[k]] += ev;
+}
+
+/* Joins strings through small one-colour empty regions, crediting eyes. */
+static void s_join_regions(const hs_board_t *b, int npts, s_work_t *w)
+{
+    int nreg = 0;
+    for (int p = 0; p < npts; p++) {
+        if (b->color[p] != HS_EMPTY || w->lab[p] >= 0)
+            continue;
+        int n = s_fill(b, (hs_point_t)p, 1u << HS_EMPTY, w->lab, (int16_t)nreg++, w->pts);
+        unsigned border = 0;
+        hs_point_t first = HS_NO_POINT;
+        for (int i = 0; i < n; i++)
+            for (int d = 0; d < 4; d++) {
+                hs_point_t q = (hs_point_t)(w->pts[i] + s_nb(b, d));
+                if (s_is_stone(b, q)) {
+                    border |= 1u << b->color[q];
+                    if (first == HS_NO_POINT)
+                        first = b->head[q];
+                }
+            }
+        if (border != (1u << HS_BLACK) && border != (1u << HS_WHITE))
+            continue;
+        s_credit_eyes(b, w, n, border == (1u << HS_BLACK) ? HS_BLACK : HS_WHITE, first);
+    }
+}
+
+/* Per group (by root): eyes into group_eyes, the weakest string, liberties,
+ * and Benson's verdicts on its stones. */
+static void s_sum_groups(const hs_board_t *b, int npts, s_work_t *w, float *group_eyes)
+{
+    for (int p = 0; p < npts; p++)
+        group_eyes[p] = 0;
+    for (int p = 0; p < npts; p++) {
+        if (!s_is_stone(b, p) || b->head[p] != p)
+            continue;
+        hs_point_t g = s_find(w->parent, (hs_point_t)p);
+        group_eyes[g] += w->eyes[p];
+        if (w->weakest[g] == HS_NO_POINT || b->libs[p] < b->libs[w->weakest[g]])
+            w->weakest[g] = (hs_point_t)p;
+    }
+    for (int p = 0; p < npts; p++) {
+        if (!s_is_stone(b, p))
+            continue;
+        hs_color_t c = (hs_color_t)b->color[p];
+        hs_point_t g = s_find(w->parent, b->head[p]);
+        if (w->alive[c][p] == 1)
+            w->benson_alive[g] = true;
+        if (w->alive[hs_color_other(c)][p] == 2)
+            w->dead_inside[g] = true;
+        for (int d = 0; d < 4; d++) {
+            hs_point_t q = (hs_point_t)(p + s_nb(b, d));
+            if (b->color[q] == HS_EMPTY && w->lib_stamp[q] != g) {
+                w->lib_stamp[q] = g;
+                w->libs[g]++;
+            }
+        }
+    }
+}
+
+/* Group g's stability from its eyes (capped at 2), liberties, Benson, and the
+ * reader (NULL: none) on its weakest string. */
+static float s_group_stability(const hs_board_t *b, const s_work_t *w, hs_point_t g,
+                               float eyes, hs_reader_t *reader)
+{
+    if (w->benson_alive[g] || eyes >= 2.0f)
+        return 1.0f;
+    if (w->dead_inside[g])
+        return 0.0f;
+    hs_point_t weak = w->weakest[g];
+    bool safe = b->libs[weak] >= HS_READER_SAFE_LIBS, urgent = false;
+    if (reader && !safe) {
+        hs_tactic_t t;
+        if (hs_reader_defend(reader, b, weak, &t, NULL) == 0 && t.result == HS_TACTIC_CAPTURED)
+            return 0.0f;
+        if (hs_reader_attack(reader, b, weak, &t, NULL) == 0) {
+            safe = t.result == HS_TACTIC_SAVED;
+            urgent = t.result == HS_TACTIC_CAPTURED;
+        }
+    }
+    int l = w->libs[g] < 10 ? w->libs[g] : 10;
+    float s = 0.10f + 0.30f * eyes + 0.02f * (float)l + (safe ? 0.15f : 0.0f);
+    if (urgent && s > 0.30f)
+        s = 0.30f;
+    if (s < 0.05f) s = 0.05f;
+    if (s > 0.90f) s = 0.90f;
+    return s;
+}
+
+/* Every group's stability into out (groups numbered by their root's order),
+ * index_of[root] its number. */
+static void s_rate_groups(const hs_board_t *b, int npts, s_work_t *w,
+                          const float *group_eyes, hs_reader_t *reader, int16_t *index_of,
+                          hs_stability_t *out)
+{
+    for (int p = 0; p < npts; p++) {
+        index_of[p] = -1;
+        if (!s_is_stone(b, p) || b->head[p] != p || s_find(w->parent, (hs_point_t)p) != p)
+            continue;
+        hs_point_t g = (hs_point_t)p;
+        int gi = out->num_groups++;
+        index_of[g] = (int16_t)gi;
+        out->group_color[gi] = b->color[g];
+        float eyes = group_eyes[g] > 2.0f ? 2.0f : group_eyes[g];
+        out->group_stability[gi] = s_group_stability(b, w, g, eyes, reader);
+    }
+}
+
 int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
                          hs_reader_t *reader, hs_stability_t *out, hs_error_t *err)
 {
@@ -326,89 +471,9 @@ int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
         w.benson_alive[p] = false;
         w.lab[p] = -1;
     }
-
-    /* Join strings through small one-colour empty regions. */
-    int nreg = 0;
-    for (int p = 0; p < npts; p++) {
-        if (b->color[p] != HS_EMPTY || w.lab[p] >= 0)
-            continue;
-        int n = s_fill(b, (hs_point_t)p, 1u << HS_EMPTY, w.lab, (int16_t)nreg++, w.pts);
-        unsigned border = 0;
-        hs_point_t first = HS_NO_POINT;
-        for (int i = 0; i < n; i++)
-            for (int d = 0; d < 4; d++) {
-                hs_point_t q = (hs_point_t)(w.pts[i] + s_nb(b, d));
-                if (s_is_stone(b, q)) {
-                    border |= 1u << b->color[q];
-                    if (first == HS_NO_POINT)
-                        first = b->head[q];
-                }
-            }
-        if (border != (1u << HS_BLACK) && border != (1u << HS_WHITE))
-            continue;
-        hs_color_t c = border == (1u << HS_BLACK) ? HS_BLACK : HS_WHITE;
-        if (n <= HS_STABILITY_EYE_SPACE_MAX)
-            for (int i = 0; i < n; i++)
-                for (int d = 0; d < 4; d++) {
-                    hs_point_t q = (hs_point_t)(w.pts[i] + s_nb(b, d));
-                    if (b->color[q] == c)
-                        s_union(w.parent, first, b->head[q]);
-                }
-        /* Eye value goes to the group(s) around: after the union there is one
-         * group for a small region; a large region credits each neighbour. */
-        float ev = n <= HS_STABILITY_EYE_SPACE_MAX ? s_eye_value(b, w.pts, n, c) : 2.0f;
-        hs_point_t credited[64];
-        int nc = 0;
-        for (int i = 0; i < n; i++)
-            for (int d = 0; d < 4; d++) {
-                hs_point_t q = (hs_point_t)(w.pts[i] + s_nb(b, d));
-                if (b->color[q] != c)
-                    continue;
-                hs_point_t h = b->head[q];
-                bool dup = false;
-                for (int k = 0; k < nc; k++) dup |= credited[k] == h;
-                if (dup || nc >= 64)
-                    continue;
-                credited[nc++] = h;
-            }
-        /* Eye values are added to string heads now and summed per group below
-         * (a small region's strings are all in one group: count it once). */
-        if (n <= HS_STABILITY_EYE_SPACE_MAX)
-            w.eyes[first] += ev;
-        else
-            for (int k = 0; k < nc; k++)
-                w.eyes[credited[k]] += ev;
-    }
-
-    /* Sum per group: eyes, liberties, weakest string, Benson. */
+    s_join_regions(b, npts, &w);
     float group_eyes[S_NPTS];
-    for (int p = 0; p < npts; p++)
-        group_eyes[p] = 0;
-    for (int p = 0; p < npts; p++) {
-        if (!s_is_stone(b, p) || b->head[p] != p)
-            continue;
-        hs_point_t g = s_find(w.parent, (hs_point_t)p);
-        group_eyes[g] += w.eyes[p];
-        if (w.weakest[g] == HS_NO_POINT || b->libs[p] < b->libs[w.weakest[g]])
-            w.weakest[g] = (hs_point_t)p;
-    }
-    for (int p = 0; p < npts; p++) {
-        if (!s_is_stone(b, p))
-            continue;
-        hs_color_t c = (hs_color_t)b->color[p];
-        hs_point_t g = s_find(w.parent, b->head[p]);
-        if (w.alive[c][p] == 1)
-            w.benson_alive[g] = true;
-        if (w.alive[hs_color_other(c)][p] == 2)
-            w.dead_inside[g] = true;
-        for (int d = 0; d < 4; d++) {
-            hs_point_t q = (hs_point_t)(p + s_nb(b, d));
-            if (b->color[q] == HS_EMPTY && w.lib_stamp[q] != g) {
-                w.lib_stamp[q] = g;
-                w.libs[g]++;
-            }
-        }
-    }
+    s_sum_groups(b, npts, &w, group_eyes);
 
     bool use_reader = reader && cfg->use_reader;
     long old_budget = use_reader ? hs_reader_set_node_budget(reader, cfg->reader_node_budget) : 0;
@@ -416,46 +481,7 @@ int hs_stability_compute(const hs_board_t *b, const hs_stability_config_t *cfg,
      * its pass could only spend the nodes (it halved the rate with the reader on). */
     bool old_loose = use_reader ? hs_reader_set_loose(reader, false) : false;
     int16_t index_of[S_NPTS];
-    for (int p = 0; p < npts; p++) {
-        index_of[p] = -1;
-        if (!s_is_stone(b, p) || b->head[p] != p || s_find(w.parent, (hs_point_t)p) != p)
-            continue;
-        hs_point_t g = (hs_point_t)p;
-        int gi = out->num_groups++;
-        index_of[g] = (int16_t)gi;
-        out->group_color[gi] = b->color[g];
-        float eyes = group_eyes[g] > 2.0f ? 2.0f : group_eyes[g];
-        float s;
-        if (w.benson_alive[g] || eyes >= 2.0f) {
-            s = 1.0f;
-        } else if (w.dead_inside[g]) {
-            s = 0.0f;
-        } else {
-            hs_point_t weak = w.weakest[g];
-            int wl = b->libs[weak];
-            bool safe = wl >= HS_READER_SAFE_LIBS, urgent = false, dead = false;
-            if (use_reader && !safe) {
-                hs_tactic_t t;
-                if (hs_reader_defend(reader, b, weak, &t, NULL) == 0 && t.result == HS_TACTIC_CAPTURED)
-                    dead = true;
-                else if (hs_reader_attack(reader, b, weak, &t, NULL) == 0) {
-                    safe = t.result == HS_TACTIC_SAVED;
-                    urgent = t.result == HS_TACTIC_CAPTURED;
-                }
-            }
-            if (dead) {
-                s = 0.0f;
-            } else {
-                int l = w.libs[g] < 10 ? w.libs[g] : 10;
-                s = 0.10f + 0.30f * eyes + 0.02f * (float)l + (safe ? 0.15f : 0.0f);
-                if (urgent && s > 0.30f)
-                    s = 0.30f;
-                if (s < 0.05f) s = 0.05f;
-                if (s > 0.90f) s = 0.90f;
-            }
-        }
-        out->group_stability[gi] = s;
-    }
+    s_rate_groups(b, npts, &w, group_eyes, use_reader ? reader : NULL, index_of, out);
     if (use_reader) {
         hs_reader_set_node_budget(reader, old_budget);
         hs_reader_set_loose(reader, old_loose);
