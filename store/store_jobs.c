@@ -98,6 +98,24 @@ static int s_read_fixed(hs_wire_reader_t *r, char *dst, size_t size)
     return 0;
 }
 
+/* Opens record v of `table` (key k: an 8-byte id) for reading: checksum and
+ * header checked, *id the key's id, *r at the MessagePack body. 0 or
+ * HS_ECORRUPT. */
+static int s_rec_open(const MDB_val *k, const MDB_val *v, const char *table, const char *ctx,
+                      hs_wire_reader_t *r, uint64_t *id, hs_error_t *err)
+{
+    size_t len;
+    int rc = hs__store_rec_check(v, table, k, &len, err);
+    if (rc)
+        return rc;
+    if (k->mv_size != 8 || len < 2)
+        return hs__store_corrupt(err, table, k, "bad key or header");
+    *id = hs__rd64(k->mv_data);
+    hs_wire_reader_init(r, (const uint8_t *)v->mv_data + 1, len - 1, err);
+    r->ctx = ctx;
+    return 0;
+}
+
 static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
 {
     msgpack_packer pk;
@@ -126,17 +144,10 @@ static int s_encode_job(hs_store_t *s, const hs_store_job_t *j)
 int hs__store_decode_job(const MDB_val *k, const MDB_val *v, hs_store_job_t *j, hs_error_t *err)
 {
     memset(j, 0, sizeof *j);
-    const uint8_t *p = v->mv_data;
-    size_t len;
-    int rc = hs__store_rec_check(v, "jobs", k, &len, err);
+    hs_wire_reader_t r;
+    int rc = s_rec_open(k, v, "jobs", "job record", &r, &j->id, err);
     if (rc)
         return rc;
-    if (k->mv_size != 8 || len < 2)
-        return hs__store_corrupt(err, "jobs", k, "bad key or header");
-    j->id = hs__rd64(k->mv_data);
-    hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 1, len - 1, err);
-    r.ctx = "job record";
     uint32_t n;
     int64_t st;
     bool ok = hs_wire_read_array(&r, &n) == 0 && n >= 13
@@ -189,17 +200,10 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
                           hs_error_t *err)
 {
     memset(t, 0, sizeof *t);
-    const uint8_t *p = v->mv_data;
-    size_t len;
-    int rc = hs__store_rec_check(v, "tasks", k, &len, err);
+    hs_wire_reader_t r;
+    int rc = s_rec_open(k, v, "tasks", "task record", &r, &t->id, err);
     if (rc)
         return rc;
-    if (k->mv_size != 8 || len < 2)
-        return hs__store_corrupt(err, "tasks", k, "bad key or header");
-    t->id = hs__rd64(k->mv_data);
-    hs_wire_reader_t r;
-    hs_wire_reader_init(&r, p + 1, len - 1, err);
-    r.ctx = "task record";
     uint32_t n, bl;
     const uint8_t *bin;
     int64_t st, at, f, l, sp;
