@@ -576,6 +576,14 @@ int hs_cmd_analyze(int argc, char **argv)
         s_print_summary(&c, &o, &r);
         s_print_store(&o, &r);
     }
+    if (finished && r.rep.trees == 0 && !r.resume.found)
+        /* Not an error (an empty folder is a job of no games), but most likely
+         * the wrong path: say what was found instead. */
+        fprintf(stderr, "hyeongse analyze: no game records in %s%s (%" PRIu64 " file(s) read, %"
+                PRIu64 " other file(s) skipped): games are read from .sgf files and from .tar, "
+                ".tar.gz, .tar.xz, .tar.bz2 and .zip archives of them\n", o.paths[0],
+                o.npaths > 1 ? " and the other inputs" : "",
+                r.rep.files, r.rep.skipped);
     hs_ingest_report_fini(&r.rep);
     zmq_ctx_term(c.ctx);
     hs_net_set_free(&o.nets);   /* after the worker's threads have ended */

@@ -5,7 +5,9 @@
 #     holds bytes that are not UTF-8;
 #   - arguments that must be refused with a clear message and exit status 2;
 #   - tar symlink / hardlink members and folder symlinks are reported, not
-#     silently dropped or followed.
+#     silently dropped or followed;
+#   - a folder without game records is a job of no games, with a note saying
+#     what was read and skipped (most likely the wrong path).
 # Engine "area" (fast, deterministic), one thread.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -144,5 +146,18 @@ check "analyze: links outside are failures of the job" \
        --follow-symlinks > /dev/null 2>&1
 check "analyze --follow-symlinks: 3 games" \
       "$("$BIN" query --db "$tmp/db-walkf" stats --json | grep -o '"games":[0-9]*')" '"games":3'
+
+# ---- a folder without game records: a job of no games, and a note why ----
+mkdir -p "$tmp/nogames"
+echo "not a game" > "$tmp/nogames/notes.txt"
+"$BIN" analyze "$tmp/nogames" --db "$tmp/db-none" --threads 1 --engines area --quiet \
+    > /dev/null 2> "$tmp/none.err"
+check "analyze of a folder without games: exit status" "$?" 0
+check "analyze of a folder without games: says so, and what was skipped" \
+      "$(grep -c 'no game records in .*nogames (0 file(s) read, 1 other file(s) skipped)' \
+         "$tmp/none.err")" 1
+"$BIN" analyze "$tmp/games" --db "$tmp/db-some" --threads 1 --engines area --quiet \
+    > /dev/null 2> "$tmp/some.err"
+check "analyze of a folder with games: no such note" "$(grep -c 'no game records' "$tmp/some.err")" 0
 
 exit $fail
