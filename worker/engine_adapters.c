@@ -140,6 +140,20 @@ static bool s_ends_in_passes(const hs_game_t *g)
            g->moves[g->num_moves - 2].vertex == HS_GAME_PASS;
 }
 
+void hs__engine_judge_maps(const struct hs_judge *j, const hs_board_t *b,
+                           hs_engine_result_t *r)
+{
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            hs_point_t p = hs_board_point(b, x, y);
+            int v = y * b->size + x;
+            r->ownership[v] = (int8_t)lroundf(100.0f * j->ownership[p]);
+            uint8_t cls = j->cls[p];
+            r->classes[v] = cls < HS_JC_COUNT ? hs_judge_class_letters[cls] : '?';
+        }
+    r->classes[b->size * b->size] = '\0';
+}
+
 static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
                         hs_engine_result_t *out, hs_error_t *err)
 {
@@ -179,15 +193,7 @@ static int s_judge_eval(void *state, const hs_engine_pos_t *pos, int n,
             rc = hs_judge_compute(b, stab, &cfg, &s->judge, err);
         if (rc < 0)
             return rc;
-        for (int y = 0; y < b->size; y++)
-            for (int x = 0; x < b->size; x++) {
-                hs_point_t p = hs_board_point(b, x, y);
-                int v = y * b->size + x;
-                r->ownership[v] = (int8_t)lroundf(100.0f * s->judge.ownership[p]);
-                uint8_t cls = s->judge.cls[p];
-                r->classes[v] = cls < HS_JC_COUNT ? hs_judge_class_letters[cls] : '?';
-            }
-        r->classes[b->size * b->size] = '\0';
+        hs__engine_judge_maps(&s->judge, b, r);
         double score = hs_judge_score(&s->judge, b, &g->rules, g->komi, g->handicap);
         r->score = (float)score;
         hs_judge_result_string(score, r->result);

@@ -15,7 +15,6 @@
  *
  * Options: net=<hash> only (HS_ENGINE_OPT_HASH).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,15 +81,7 @@ static int s_fill(s_jn_t *s, const hs_engine_pos_t *p, const hs_nn_output_t *o,
     else hs_judge_net_config_midgame(&cfg);
     int rc = hs_judge_net_compute(b, o, &cfg, &s->judge, err);
     if (rc) return rc;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
-            hs_point_t q = hs_board_point(b, x, y);
-            int v = y * b->size + x;
-            r->ownership[v] = (int8_t)lroundf(100.0f * s->judge.ownership[q]);
-            uint8_t cls = s->judge.cls[q];
-            r->classes[v] = cls < HS_JC_COUNT ? hs_judge_class_letters[cls] : '?';
-        }
-    r->classes[b->size * b->size] = '\0';
+    hs__engine_judge_maps(&s->judge, b, r);
     /* Mid-game the net's own lead is the better estimate of the result
      * (docs/JUDGE.md: on pro games at moves 100-200 its error is half the
      * count's); at the last position the count by the rules. */

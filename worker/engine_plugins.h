@@ -18,6 +18,13 @@ extern const hs_engine_vtable_t hs__engine_judge_net_vt;   /* worker/engine_judg
 extern const hs_engine_vtable_t hs__engine_mcts_vt;        /* worker/engine_mcts.c */
 
 struct hs_nn_pos;
+struct hs_judge;
+
+/* A judgment's ownership (x100, rounded) and class letters ('?' for a class
+ * without one), row-major, into r's maps: what both judges return
+ * (worker/engine_adapters.c). */
+void hs__engine_judge_maps(const struct hs_judge *j, const hs_board_t *b,
+                           hs_engine_result_t *r);
 
 /* The net's view of an engine position (side to move, rules, komi, stones
  * put down, the last moves, the boards before them): every engine that hands
