@@ -79,20 +79,10 @@ static int s_buf_write(void *data, const char *buf, size_t len)
                              HS_WIRE_MAX_BODY);
         return -1;
     }
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + len)
-            cap *= 2;
-        uint8_t *d = realloc(b->data, cap);
-        if (!d) {
-            e->rc = hs_error_set(e->err, HS_ENOMEM, "out of memory encoding a message");
-            return -1;
-        }
-        b->data = d;
-        b->cap = cap;
+    if (hs_wire_buf_append(b, buf, len) < 0) {
+        e->rc = hs_error_set(e->err, HS_ENOMEM, "out of memory encoding a message");
+        return -1;
     }
-    memcpy(b->data + b->len, buf, len);
-    b->len += len;
     return 0;
 }
 

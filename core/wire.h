@@ -378,6 +378,10 @@ typedef struct hs_wire_buf {
 } hs_wire_buf_t;
 
 void hs_wire_buf_free(hs_wire_buf_t *b);
+/* Appends n bytes at p to b, growing it (at least doubling, 256 bytes at
+ * first): 0, or HS_ENOMEM with b unchanged. No limit of its own: callers that
+ * bound a message or a record check before. */
+int hs_wire_buf_append(hs_wire_buf_t *b, const void *p, size_t n);
 
 /* Zeroes *m and sets its type. */
 void hs_wire_msg_init(hs_wire_msg_t *m, hs_wire_type_t type);

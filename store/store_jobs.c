@@ -45,23 +45,11 @@ int hs_store_task_positions(const hs_store_task_t *t)
 static int s_rec_write(void *data, const char *buf, size_t len)
 {
     hs_wire_buf_t *b = data;
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 1024;
-        while (cap < b->len + len)
-            cap *= 2;
-        uint8_t *d = realloc(b->data, cap);
-        if (!d) {
-            /* Marks the record as failed: the encoder checks cap == 0 at the end. */
-            free(b->data);
-            b->data = NULL;
-            b->len = b->cap = 0;
-            return -1;
-        }
-        b->data = d;
-        b->cap = cap;
+    if (hs_wire_buf_append(b, buf, len) < 0) {
+        /* Marks the record as failed: the encoder checks cap == 0 at the end. */
+        hs_wire_buf_free(b);
+        return -1;
     }
-    memcpy(b->data + b->len, buf, len);
-    b->len += len;
     return 0;
 }
 

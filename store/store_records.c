@@ -58,16 +58,8 @@ int hs__store_rec_start(hs_store_t *s, const uint8_t *hdr, size_t n, hs_error_t 
 /* Appends n bytes to s->rec. 0 or HS_ENOMEM. */
 int hs__store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err)
 {
-    if (s->rec.len + n > s->rec.cap) {
-        size_t cap = s->rec.cap * 2 > s->rec.len + n ? s->rec.cap * 2 : s->rec.len + n;
-        uint8_t *q = realloc(s->rec.data, cap);
-        if (!q)
-            return hs_error_set(err, HS_ENOMEM, "out of memory");
-        s->rec.data = q;
-        s->rec.cap = cap;
-    }
-    memcpy(s->rec.data + s->rec.len, p, n);
-    s->rec.len += n;
+    if (hs_wire_buf_append(&s->rec, p, n) < 0)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
     return 0;
 }
 
