@@ -383,6 +383,42 @@ void hs_wire_buf_free(hs_wire_buf_t *b);
  * bound a message or a record check before. */
 int hs_wire_buf_append(hs_wire_buf_t *b, const void *p, size_t n);
 
+/* LEB128 varints (7 bits a byte, least significant first), as the store's
+ * records and the search's bytes use them (docs/STORE.md). put writes v at p
+ * (at most 10 bytes) and returns the bytes written; get reads one of at most
+ * 5 bytes (every varint there fits 32 bits) from *pp below end, advances *pp
+ * and returns 0, or -1 for a truncated or too long one (*pp then unchanged). */
+static inline size_t hs_wire_put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static inline int hs_wire_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
+{
+    const uint8_t *p = *pp;
+    uint64_t v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+        if (p >= end)
+            return -1;
+        uint8_t b = *p++;
+        v |= (uint64_t)(b & 0x7F) << shift;
+        if (!(b & 0x80)) {
+            if (v > UINT32_MAX)
+                return -1;
+            *out = (uint32_t)v;
+            *pp = p;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* Zeroes *m and sets its type. */
 void hs_wire_msg_init(hs_wire_msg_t *m, hs_wire_type_t type);
 

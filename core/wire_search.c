@@ -5,32 +5,6 @@
  */
 #include "core/wire.h"
 
-/* LEB128, at most 5 bytes. */
-static size_t s_put_varint(uint8_t *p, uint32_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-static int s_get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 5; i++) {
-        if (*pp >= end)
-            return -1;
-        uint8_t b = *(*pp)++;
-        v |= (uint64_t)(b & 0x7F) << (7 * i);
-        if (!(b & 0x80))
-            return v <= UINT32_MAX ? (*out = (uint32_t)v, 0) : -1;
-    }
-    return -1;
-}
-
 static size_t s_put16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)v;
@@ -64,7 +38,7 @@ bool hs_eval_search_valid(const hs_eval_t *e)
 
 size_t hs_eval_search_put(const hs_eval_t *e, uint8_t *out)
 {
-    size_t o = s_put_varint(out, e->visits);
+    size_t o = hs_wire_put_varint(out, e->visits);
     out[o++] = (uint8_t)e->pv_len;
     for (int i = 0; i < e->pv_len; i++)
         o += s_put16(out + o, e->pv[i]);
@@ -72,7 +46,7 @@ size_t hs_eval_search_put(const hs_eval_t *e, uint8_t *out)
     for (int i = 0; i < e->num_moves; i++) {
         const hs_eval_search_move_t *m = &e->moves[i];
         o += s_put16(out + o, m->vertex);
-        o += s_put_varint(out + o, m->visits);
+        o += hs_wire_put_varint(out + o, m->visits);
         o += s_put16(out + o, m->win_rate);
         o += s_put16(out + o, (uint16_t)m->lead);
         o += s_put16(out + o, m->prior);
@@ -84,7 +58,7 @@ size_t hs_eval_search_get(const uint8_t *p, const uint8_t *end, int size, hs_eva
 {
     const uint8_t *q = p;
     uint32_t visits;
-    if (s_get_varint(&q, end, &visits) || visits == 0 || end - q < 1)
+    if (hs_wire_get_varint(&q, end, &visits) || visits == 0 || end - q < 1)
         return 0;
     int pv = *q++;
     if (pv < 1 || pv > HS_EVAL_PV_MAX || end - q < 2 * pv + 1)
@@ -101,7 +75,7 @@ size_t hs_eval_search_get(const uint8_t *p, const uint8_t *end, int size, hs_eva
             return 0;
         m->vertex = s_get16(q);
         q += 2;
-        if (!s_vertex_ok(m->vertex, size) || s_get_varint(&q, end, &m->visits) || end - q < 6)
+        if (!s_vertex_ok(m->vertex, size) || hs_wire_get_varint(&q, end, &m->visits) || end - q < 6)
             return 0;
         m->win_rate = s_get16(q);
         m->lead = (int16_t)s_get16(q + 2);

@@ -23,7 +23,7 @@ size_t hs__store_chain_put(uint8_t *out, const void *cur, const void *base, uint
 {
     const uint8_t *c = cur, *b = base;   /* bytes, for the memcmp */
     uint8_t pay[10 + 5 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
-    size_t o = hs__put_varint(pay, dist);
+    size_t o = hs_wire_put_varint(pay, dist);
     uint32_t changes = 0, last = 0;   /* last: the point after the last change */
     for (uint32_t i = 0; i < nn; i++) {
         /* Most of a map is as it was: skip it eight points at a time. */
@@ -37,16 +37,16 @@ size_t hs__store_chain_put(uint8_t *out, const void *cur, const void *base, uint
             continue;
         if (++changes > max_changes)
             return 0;
-        o += hs__put_varint(pay + o, i - last);
+        o += hs_wire_put_varint(pay + o, i - last);
         if (width == 1)
             pay[o++] = (uint8_t)x;
         else
-            o += hs__put_varint(pay + o, (uint32_t)x << 1 ^ (uint32_t)(x >> 31));
+            o += hs_wire_put_varint(pay + o, (uint32_t)x << 1 ^ (uint32_t)(x >> 31));
         last = i + 1;
     }
     size_t n = 0;
     out[n++] = HS_STORE_MAP_CHAIN;
-    n += hs__put_varint(out + n, o);
+    n += hs_wire_put_varint(out + n, o);
     memcpy(out + n, pay, o);
     return n + o;
 }
@@ -54,7 +54,7 @@ size_t hs__store_chain_put(uint8_t *out, const void *cur, const void *base, uint
 int hs__store_chain_dist(const uint8_t **pp, const uint8_t *end, uint64_t *dist)
 {
     uint32_t d;
-    if (hs__get_varint(pp, end, &d) || d == 0)
+    if (hs_wire_get_varint(pp, end, &d) || d == 0)
         return -1;
     *dist = d;
     return 0;
@@ -67,7 +67,7 @@ int hs__store_chain_apply(const uint8_t *p, const uint8_t *end, void *map, uint3
     while (p < end) {
         uint32_t gap, z;
         int32_t x;
-        if (hs__get_varint(&p, end, &gap) || gap >= nn - at)
+        if (hs_wire_get_varint(&p, end, &gap) || gap >= nn - at)
             return -1;
         at += gap;
         if (width == 1) {
@@ -75,7 +75,7 @@ int hs__store_chain_apply(const uint8_t *p, const uint8_t *end, void *map, uint3
                 return -1;
             x = lo < 0 ? (int8_t)*p++ : *p++;
         } else {
-            if (hs__get_varint(&p, end, &z))
+            if (hs_wire_get_varint(&p, end, &z))
                 return -1;
             x = (int32_t)(z >> 1) ^ -(int32_t)(z & 1);
         }

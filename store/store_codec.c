@@ -207,12 +207,12 @@ static size_t s_map_put(uint8_t *out, int kind, const int32_t *v, uint32_t nn,
     size_t o = 0;
     if (cl < raw_len || !raw) {
         out[o++] = enc | flag;
-        o += hs__put_varint(out + o, cl);
+        o += hs_wire_put_varint(out + o, cl);
         memcpy(out + o, coded, cl);
         return o + cl;
     }
     out[o++] = S_ENC_RAW;
-    o += hs__put_varint(out + o, raw_len);
+    o += hs_wire_put_varint(out + o, raw_len);
     memcpy(out + o, raw, raw_len);
     return o + raw_len;
 }
@@ -254,7 +254,7 @@ static size_t s_put_f32(uint8_t *p, float f)
 static size_t s_put_str(uint8_t *p, const char *s, size_t max)
 {
     size_t n = strnlen(s, max);
-    size_t o = hs__put_varint(p, n);
+    size_t o = hs_wire_put_varint(p, n);
     memcpy(p + o, s, n);
     return o + n;
 }
@@ -438,8 +438,8 @@ int hs__store_eval_encode_on(const hs_eval_t *e, unsigned maps, const hs__store_
     memcpy(out + S_OFF_KEY, e->pos_key, 16);
     s_le32(out + S_OFF_ENGINE, e->engine_id);
     size_t o = S_FIXED;
-    o += hs__put_varint(out + o, (uint64_t)e->move_number);
-    o += hs__put_varint(out + o, e->timing_us);
+    o += hs_wire_put_varint(out + o, (uint64_t)e->move_number);
+    o += hs_wire_put_varint(out + o, e->timing_us);
     if (f & S_F_EXT)
         o += s_put_ext(out + o, e, x);
     if (f & S_F_SCORE)
@@ -460,7 +460,7 @@ static int s_get_str(const uint8_t **pp, const uint8_t *end, char *buf, uint32_t
                      char **out)
 {
     uint32_t n;
-    if (hs__get_varint(pp, end, &n) || n > max || n > (size_t)(end - *pp) || memchr(*pp, 0, n))
+    if (hs_wire_get_varint(pp, end, &n) || n > max || n > (size_t)(end - *pp) || memchr(*pp, 0, n))
         return -1;
     memcpy(buf, *pp, n);
     buf[n] = 0;
@@ -487,7 +487,7 @@ static int s_map_get(const uint8_t **pp, const uint8_t *end, int kind, uint32_t 
     if (end - *pp < 1)
         return -1;
     *enc = *(*pp)++;
-    if (hs__get_varint(pp, end, &n) || n > (size_t)(end - *pp))
+    if (hs_wire_get_varint(pp, end, &n) || n > (size_t)(end - *pp))
         return -1;
     const uint8_t *p = *pp, *q = p + n;
     *pp = q;
@@ -529,7 +529,7 @@ static int s_map_chained(const uint8_t **pp, const uint8_t *end, s_chain_rd_t *c
     uint32_t n;
     uint64_t dist;
     (*pp)++;
-    if (hs__get_varint(pp, end, &n) || n > (size_t)(end - *pp))
+    if (hs_wire_get_varint(pp, end, &n) || n > (size_t)(end - *pp))
         return -1;
     const uint8_t *p = *pp, *q = p + n;
     *pp = q;
@@ -638,8 +638,8 @@ int hs__store_eval_decode(const MDB_val *key, const MDB_val *val, hs_eval_t *e,
     memcpy(e->pos_key, p + S_OFF_KEY, 16);
     e->engine_id = s_rdle32(p + S_OFF_ENGINE);
     e->score_lead = e->win_rate = NAN;
-    if (e->engine_id == 0 || hs__get_varint(&q, end, &mn) || mn > HS_WIRE_MAX_MOVES
-        || hs__get_varint(&q, end, &tu))
+    if (e->engine_id == 0 || hs_wire_get_varint(&q, end, &mn) || mn > HS_WIRE_MAX_MOVES
+        || hs_wire_get_varint(&q, end, &tu))
         goto bad;
     e->move_number = (int)mn;
     e->timing_us = tu;

@@ -114,41 +114,6 @@ static inline uint32_t hs__rd32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
-/* LEB128 varints of the record format (docs/STORE.md): put writes v at p (at
- * most 10 bytes) and returns the bytes written; get reads one of at most 5
- * bytes (every varint of a record fits 32 bits) from *pp below end, advances
- * *pp and returns 0, or -1 for a truncated or too long one. */
-static inline size_t hs__put_varint(uint8_t *p, uint64_t v)
-{
-    size_t n = 0;
-    while (v >= 0x80) {
-        p[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    p[n++] = (uint8_t)v;
-    return n;
-}
-
-static inline int hs__get_varint(const uint8_t **pp, const uint8_t *end, uint32_t *out)
-{
-    const uint8_t *p = *pp;
-    uint64_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-        if (p >= end)
-            return -1;
-        uint8_t b = *p++;
-        v |= (uint64_t)(b & 0x7F) << shift;
-        if (!(b & 0x80)) {
-            if (v > UINT32_MAX)
-                return -1;
-            *out = (uint32_t)v;
-            *pp = p;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static inline void hs__id_key(uint8_t *p, const uint64_t id[2])
 {
     hs__be64(p, id[0]);

@@ -45,9 +45,9 @@ static size_t s_druns_encode(const s_runv_t *r, uint32_t nr, uint8_t *out)
     int32_t prev = 0;
     for (uint32_t k = 0; k < nr; k++) {
         uint32_t t = s_zz(r[k].v - prev) << 1 | (r[k].len > 1);
-        o += out ? hs__put_varint(out + o, t) : s_varint_len(t);
+        o += out ? hs_wire_put_varint(out + o, t) : s_varint_len(t);
         if (r[k].len > 1)
-            o += out ? hs__put_varint(out + o, r[k].len - 2) : s_varint_len(r[k].len - 2);
+            o += out ? hs_wire_put_varint(out + o, r[k].len - 2) : s_varint_len(r[k].len - 2);
         prev = r[k].v;
     }
     return o;
@@ -59,10 +59,10 @@ static int s_druns_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int3
     int32_t prev = 0;
     for (uint32_t i = 0; i < n;) {
         uint32_t t, r = 0;
-        if (hs__get_varint(&p, end, &t))
+        if (hs_wire_get_varint(&p, end, &t))
             return -1;
         int64_t x = (int64_t)prev + s_unzz(t >> 1);
-        if (x < lo || x > hi || ((t & 1) && (hs__get_varint(&p, end, &r) || r > n)))
+        if (x < lo || x > hi || ((t & 1) && (hs_wire_get_varint(&p, end, &r) || r > n)))
             return -1;
         r = (t & 1) ? r + 2 : 1;
         if (r > n - i)
@@ -112,7 +112,7 @@ static size_t s_palette_put(uint8_t *out, const int32_t *pal, int np)
     size_t o = 0;
     out[o++] = (uint8_t)np;
     for (int k = 0; k < np; k++)
-        o += hs__put_varint(out + o, s_zz(pal[k]));
+        o += hs_wire_put_varint(out + o, s_zz(pal[k]));
     return o;
 }
 
@@ -126,7 +126,7 @@ static int s_palette_get(const uint8_t **pp, const uint8_t *end, int32_t lo, int
         return -1;
     for (int k = 0; k < np; k++) {
         uint32_t u;
-        if (hs__get_varint(pp, end, &u))
+        if (hs_wire_get_varint(pp, end, &u))
             return -1;
         pal[k] = s_unzz(u);
         if (pal[k] < lo || pal[k] > hi)
@@ -153,7 +153,7 @@ static size_t s_pruns_encode(const s_runv_t *r, uint32_t nr, const int32_t *pal,
             out[o] = (uint8_t)(r[k].idx << 4 | (l < 15 ? l : 15));
         o++;
         if (l >= 15)
-            o += out ? hs__put_varint(out + o, l - 15) : s_varint_len(l - 15);
+            o += out ? hs_wire_put_varint(out + o, l - 15) : s_varint_len(l - 15);
     }
     return o;
 }
@@ -170,7 +170,7 @@ static int s_pruns_decode(const uint8_t *p, const uint8_t *end, int32_t lo, int3
             return -1;
         uint8_t b = *p++;
         uint32_t r = (b & 15u) + 1;
-        if (r == 16 && (hs__get_varint(&p, end, &r) || r > n || (r += 16) < 16))
+        if (r == 16 && (hs_wire_get_varint(&p, end, &r) || r > n || (r += 16) < 16))
             return -1;
         if ((b >> 4) >= np || r > n - i)
             return -1;

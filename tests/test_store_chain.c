@@ -114,7 +114,7 @@ static void test_coder(void)
             const uint8_t *p = out + 1, *end = out + n;
             uint32_t len = 0;
             uint64_t dist;
-            HS_CHECK_INT(hs__get_varint(&p, end, &len), 0);
+            HS_CHECK_INT(hs_wire_get_varint(&p, end, &len), 0);
             HS_CHECK(p + len == end);
             HS_CHECK_INT(hs__store_chain_dist(&p, end, &dist), 0);
             HS_CHECK(dist == 3 + (uint64_t)round);

@@ -60,7 +60,7 @@ static int s_changes(const uint8_t *p, const uint8_t *end, int kind, uint32_t n)
     uint32_t pl;
     uint64_t d2;
     memcpy(back, base, sizeof back);
-    if (len < 3 || out[0] != HS_STORE_MAP_CHAIN || hs__get_varint(&q, qe, &pl) || q + pl != qe
+    if (len < 3 || out[0] != HS_STORE_MAP_CHAIN || hs_wire_get_varint(&q, qe, &pl) || q + pl != qe
         || hs__store_chain_dist(&q, qe, &d2) || d2 != dist
         || hs__store_chain_apply(q, qe, back, n, width, s_lo[kind], s_hi[kind])
         || memcmp(back, cur, (size_t)n * (size_t)width))
