@@ -188,15 +188,6 @@ int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char
     return rc;
 }
 
-static int s_count(const hs_board_t *b, hs_color_t c)
-{
-    int k = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++)
-            k += b->color[hs_board_point(b, x, y)] == c;
-    return k;
-}
-
 int hs__aturn_game(const hs__aturn_t *t, hs_gtp_game_t *g, hs_error_t *err)
 {
     const hs__aquery_t *q = t->q;
@@ -205,8 +196,7 @@ int hs__aturn_game(const hs__aturn_t *t, hs_gtp_game_t *g, hs_error_t *err)
         return rc;
     if (q->n_setup && hs_board_set_stones(&g->start, q->setup_pt, q->setup_col, q->n_setup))
         return hs_error_set(err, HS_EINVAL, "bad initial stones");
-    g->setup_black = s_count(&g->start, HS_BLACK);
-    g->setup_white = s_count(&g->start, HS_WHITE);
+    hs_gtp_game_count_setup(g);
     /* KataGo's reading of setup stones: Black's alone (2 or more) are a
      * handicap, and White then moves first. */
     g->handicap = g->setup_white == 0 && g->setup_black >= 2 ? g->setup_black : 0;

@@ -21,6 +21,12 @@ static int s_count(const hs_board_t *b, hs_color_t c)
     return k;
 }
 
+void hs_gtp_game_count_setup(hs_gtp_game_t *g)
+{
+    g->setup_black = s_count(&g->start, HS_BLACK);
+    g->setup_white = s_count(&g->start, HS_WHITE);
+}
+
 static int s_reserve(hs_gtp_game_t *g, hs_error_t *err)
 {
     if (g->num_moves < g->cap_moves)
@@ -168,8 +174,7 @@ static int s_load_into(hs_gtp_game_t *t, const hs_game_t *r, int before, hs_erro
     hs_replay_fini(&rp);
     if (rc)
         return rc;
-    t->setup_black = s_count(&t->start, HS_BLACK);
-    t->setup_white = s_count(&t->start, HS_WHITE);
+    hs_gtp_game_count_setup(t);
     t->handicap = r->handicap;
     rc = s_rebuild(t, err);
     int played = before - 1 < r->num_moves ? before - 1 : r->num_moves;

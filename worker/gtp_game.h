@@ -52,6 +52,10 @@ typedef struct hs_gtp_game {
 int hs_gtp_game_init(hs_gtp_game_t *g, int size, hs_rules_id_t rules, double komi,
                      hs_error_t *err);
 
+/* Counts g->start's stones into setup_black and setup_white: after the start
+ * board was set up (a record's setup, an analysis query's initial stones). */
+void hs_gtp_game_count_setup(hs_gtp_game_t *g);
+
 /* Frees the move list and history. NULL-safe; g may be init'ed again. */
 void hs_gtp_game_fini(hs_gtp_game_t *g);
 
