@@ -118,13 +118,8 @@ static int s_evaluator(s_mcts_t *s, const hs_engine_config_t *cfg, hs_error_t *e
     int rc = hs_engine_find_net(cfg, cfg->options, &m, err);
     if (rc < 0)
         return rc;
-    hs_nn_backend_config_t bc = {
-        .kind = (hs_nn_backend_kind_t)cfg->net_backend,
-        .max_batch = cfg->net_batch > 0 ? cfg->net_batch
-                                        : hs_nn_backend_default_batch(cfg->net_backend),
-        .threads = cfg->threads > 0 ? cfg->threads : 0,
-        .gpu = cfg->gpu > 0 ? cfg->gpu : 0,
-    };
+    hs_nn_backend_config_t bc;
+    hs__engine_backend_config(cfg, &bc);
     if ((rc = hs_nn_evaluator_create(m, &bc, &s->nn, err)) < 0)
         return rc;
     return hs_mcts_net_evaluator_create(s->nn, 0, &s->ev, err);

@@ -33,6 +33,17 @@
 
 /* ------------------------------------------------------------ the helpers */
 
+void hs__engine_backend_config(const hs_engine_config_t *cfg, hs_nn_backend_config_t *bc)
+{
+    *bc = (hs_nn_backend_config_t){
+        .kind = (hs_nn_backend_kind_t)cfg->net_backend,
+        .max_batch = cfg->net_batch > 0 ? cfg->net_batch
+                                        : hs_nn_backend_default_batch(cfg->net_backend),
+        .threads = cfg->threads > 0 ? cfg->threads : 0,
+        .gpu = cfg->gpu > 0 ? cfg->gpu : 0,
+    };
+}
+
 bool hs__engine_opt_str(const char *opts, const char *key, char *buf, size_t size)
 {
     size_t klen = strlen(key);
@@ -132,13 +143,8 @@ static int s_create(const hs_engine_config_t *cfg, void **state, hs_error_t *err
     char v[16];
     s->model = m;
     s->sym = hs__engine_opt_str(cfg->options, "sym", v, sizeof v) ? atoi(v) : 0;
-    hs_nn_backend_config_t bc = {
-        .kind = (hs_nn_backend_kind_t)cfg->net_backend,
-        .max_batch = cfg->net_batch > 0 ? cfg->net_batch
-                                        : hs_nn_backend_default_batch(cfg->net_backend),
-        .threads = cfg->threads > 0 ? cfg->threads : 0,
-        .gpu = cfg->gpu > 0 ? cfg->gpu : 0,
-    };
+    hs_nn_backend_config_t bc;
+    hs__engine_backend_config(cfg, &bc);
     if ((rc = hs_nn_evaluator_create(m, &bc, &s->ev, err)) < 0) {
         free(s);
         return rc;

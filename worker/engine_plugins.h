@@ -19,6 +19,12 @@ extern const hs_engine_vtable_t hs__engine_mcts_vt;        /* worker/engine_mcts
 
 struct hs_nn_pos;
 struct hs_judge;
+struct hs_nn_backend_config;
+
+/* The backend an engine's net runs on, from its config: the kind, the batch
+ * (the backend's default when cfg does not say), the threads and the GPU
+ * (worker/engine_net.c). */
+void hs__engine_backend_config(const hs_engine_config_t *cfg, struct hs_nn_backend_config *bc);
 
 /* A judgment's ownership (x100, rounded) and class letters ('?' for a class
  * without one), row-major, into r's maps: what both judges return
