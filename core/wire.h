@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/board.h"
 #include "core/error.h"
@@ -378,10 +379,22 @@ typedef struct hs_wire_buf {
 } hs_wire_buf_t;
 
 void hs_wire_buf_free(hs_wire_buf_t *b);
-/* Appends n bytes at p to b, growing it (at least doubling, 256 bytes at
- * first): 0, or HS_ENOMEM with b unchanged. No limit of its own: callers that
- * bound a message or a record check before. */
-int hs_wire_buf_append(hs_wire_buf_t *b, const void *p, size_t n);
+/* Room for n more bytes in b (its capacity at least doubled, 256 bytes at
+ * first): 0, or HS_ENOMEM with b unchanged. */
+int hs_wire_buf_grow(hs_wire_buf_t *b, size_t n);
+
+/* Appends n bytes at p to b, growing it: 0, or HS_ENOMEM with b unchanged.
+ * No limit of its own: callers that bound a message or a record check
+ * before. Inline: the MessagePack encoder calls it for every few bytes. */
+static inline int hs_wire_buf_append(hs_wire_buf_t *b, const void *p, size_t n)
+{
+    if (n > b->cap - b->len && hs_wire_buf_grow(b, n) < 0)
+        return HS_ENOMEM;
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    return 0;
+}
 
 /* LEB128 varints (7 bits a byte, least significant first), as the store's
  * records and the search's bytes use them (docs/STORE.md). put writes v at p

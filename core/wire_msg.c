@@ -18,24 +18,21 @@ void hs_wire_buf_free(hs_wire_buf_t *b)
     }
 }
 
-int hs_wire_buf_append(hs_wire_buf_t *b, const void *p, size_t n)
+int hs_wire_buf_grow(hs_wire_buf_t *b, size_t n)
 {
-    if (n > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap - b->len < n) {
-            if (cap > SIZE_MAX / 2)
-                return HS_ENOMEM;
-            cap *= 2;
-        }
-        uint8_t *d = realloc(b->data, cap);
-        if (!d)
+    if (n <= b->cap - b->len)
+        return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < n) {
+        if (cap > SIZE_MAX / 2)
             return HS_ENOMEM;
-        b->data = d;
-        b->cap = cap;
+        cap *= 2;
     }
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
+    uint8_t *d = realloc(b->data, cap);
+    if (!d)
+        return HS_ENOMEM;
+    b->data = d;
+    b->cap = cap;
     return 0;
 }
 
