@@ -2,18 +2,17 @@
  * store/store.c — the LMDB environment of store/store.h: open/close, batches with
  * their replay log and automatic map growth, read transactions, statistics.
  * Records live in store_records.c (games, evals) and store_jobs.c (the journal);
- * the eval index's pending table, filter and flush in store_index.c.
+ * the eval index's pending table, filter and flush in store_index.c; the map's
+ * disk space in store_space.c.
  */
 #include "store/store_internal.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static const char *const s_db_names[HS_DB_COUNT] = {
     "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
@@ -34,127 +33,6 @@ int hs__store_mdb_error(hs_error_t *err, int rc, const char *what)
         return hs_error_set(err, HS_ECORRUPT, "%s: %s (the store is damaged: see "
                             "`hyeongse check`)", what, mdb_strerror(rc));
     return hs_error_set(err, HS_ESTORE, "%s: %s", what, mdb_strerror(rc));
-}
-
-/* ---- the map's disk space ---- */
-
-/*
- * A writer that maps the file writable (MDB_WRITEMAP, see hs_store_open) writes
- * new pages straight into the map. LMDB only ftruncates the file to the map size,
- * so those pages are holes, and on a full disk the kernel can answer a store into
- * a hole only with SIGBUS: no message, and no chance to stop cleanly. So the
- * whole map is reserved with posix_fallocate before LMDB may write into it (at
- * open and at every growth); then a full disk is an ENOSPC here, before any page
- * of the batch is written, and the last commit stays intact. The price is disk
- * space: the file takes its map size on disk, not its used size, which is why a
- * reserving writer keeps its map close to the pages in use: doubling while it is
- * under 64 MiB, then a quarter more, at most HS_STORE_GROW_MAX at a time (the
- * growths this costs, each a retried batch, are about twenty for the pro
- * archive).
- * Catching the SIGBUS instead would mean jumping out of the middle of an LMDB
- * write with its transaction half-updated.
- */
-#define HS_STORE_GROW_MIN ((size_t)16 << 20)
-#define HS_STORE_GROW_MAX ((size_t)256 << 20)
-
-/* The room a reserving writer keeps above size bytes: as much again while the
- * store is small (doubling, cheap in disk), then a quarter, 16 to 256 MiB. */
-static size_t s_headroom(size_t size)
-{
-    if (size < 4 * HS_STORE_GROW_MIN)
-        return size ? size : 1;
-    size_t step = size / 4;
-    return step > HS_STORE_GROW_MAX ? HS_STORE_GROW_MAX : step;
-}
-
-static bool s_reserving(const hs_store_t *s)
-{
-    unsigned ef = 0;
-    return mdb_env_get_flags(s->env, &ef) == 0 && (ef & MDB_WRITEMAP);
-}
-
-static const char *s_env_dir(const hs_store_t *s)
-{
-    const char *dir = NULL;
-    return mdb_env_get_path(s->env, &dir) == 0 && dir ? dir : "?";
-}
-
-/* Allocates the file's blocks up to size bytes: 0, or the errno. */
-static int s_fallocate(const hs_store_t *s, size_t size)
-{
-    int fd;
-    if (mdb_env_get_fd(s->env, &fd) != 0)
-        return EBADF;
-    int e = posix_fallocate(fd, 0, (off_t)size);
-    if (e && s->map_size)
-        (void)!ftruncate(fd, (off_t)s->map_size);  /* drop a partial extension */
-    return e;
-}
-
-static int s_nospace(const hs_store_t *s, size_t want, int e, hs_error_t *err)
-{
-    if (e != ENOSPC && e != EDQUOT)
-        return hs_error_set(err, HS_EIO, "%s/data.mdb: cannot reserve %zu bytes: %s",
-                            s_env_dir(s), want, strerror(e));
-    return hs_error_set(err, HS_ENOSPC,
-                        "disk full: %s/data.mdb needs %zu bytes for its map (it has %zu); "
-                        "free space or move the store: what was committed is kept",
-                        s_env_dir(s), want, s->map_size);
-}
-
-/*
- * Grows the map (no transaction open in this process): doubles it, or for a
- * reserving writer adds s_headroom, whose reservation tries smaller steps (down
- * to 1 MiB) before it reports the disk full. 0, HS_ENOSPC, HS_EIO, HS_ESTORE.
- */
-int hs__store_map_grow(hs_store_t *s, hs_error_t *err)
-{
-    bool reserve = s_reserving(s);
-    size_t step = reserve ? s_headroom(s->map_size) : s->map_size;
-    int e = 0;
-    while (reserve && (e = s_fallocate(s, s->map_size + step)) != 0) {
-        if ((e != ENOSPC && e != EDQUOT) || step <= ((size_t)1 << 20))
-            return s_nospace(s, s->map_size + step, e, err);
-        step /= 2;
-    }
-    int rc = mdb_env_set_mapsize(s->env, s->map_size + step);
-    if (rc)
-        return hs__store_mdb_error(err, rc, "growing the map");
-    s->map_size += step;
-    return 0;
-}
-
-/* At open: reserves the pages in use and s_headroom above them (at most the map
- * LMDB was given: a big initial map would take its size on disk even for a small
- * store), or less, down to 1 MiB of room above the pages in use, when the disk
- * cannot hold that. */
-static int s_reserve_open(hs_store_t *s, hs_error_t *err)
-{
-    if (!s_reserving(s))
-        return 0;
-    MDB_envinfo info;
-    MDB_stat st;
-    mdb_env_info(s->env, &info);
-    mdb_env_stat(s->env, &st);
-    size_t used = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
-    size_t want = used + s_headroom(used);
-    if (want > info.me_mapsize)
-        want = info.me_mapsize;   /* LMDB made it at least the pages in use */
-    size_t floor = used + ((size_t)1 << 20) < want ? used + ((size_t)1 << 20) : want;
-    int e;
-    while ((e = s_fallocate(s, want)) != 0) {
-        size_t next = want / 2 > floor ? want / 2 : floor;
-        if ((e != ENOSPC && e != EDQUOT) || next == want)
-            return s_nospace(s, want, e, err);
-        want = next;
-    }
-    if (want != info.me_mapsize) {
-        int rc = mdb_env_set_mapsize(s->env, want);
-        if (rc)
-            return hs__store_mdb_error(err, rc, "sizing the map");
-    }
-    s->map_size = want;
-    return 0;
 }
 
 /* ---- open / close ---- */
@@ -185,29 +63,14 @@ static void s_lmdb_assert(MDB_env *env, const char *msg)
     raise(SIGBUS);
 }
 
-int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_size,
-                  hs_error_t *err)
+/* s's LMDB environment on dir, opened as s->flags say (map_size 0: the
+ * default): 0, or an error with the environment closed again. */
+static int s_env_open(hs_store_t *s, const char *dir, size_t map_size, hs_error_t *err)
 {
-    *out = NULL;
-    bool rdonly = flags & HS_STORE_RDONLY;
-    /* Before LMDB maps the file: a short file faults its readers with SIGBUS,
-     * and a writer's WRITEMAP would extend it with zeros and hide the damage. */
-    int frc = hs_store_file_check(dir, NULL, err);
-    if (frc && (frc != HS_ENOTFOUND || rdonly))
-        return frc;
-    hs_error_clear(err);
-    if (!rdonly && mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return hs_error_set(err, HS_EIO, "%s: cannot create: %s", dir, strerror(errno));
-    hs_store_t *s = calloc(1, sizeof *s);
-    if (!s)
-        return hs_error_set(err, HS_ENOMEM, "out of memory");
-    s->flags = flags;
-    s->flush_at = HS_STORE_INDEX_FLUSH;
+    bool rdonly = s->flags & HS_STORE_RDONLY;
     int rc = mdb_env_create(&s->env);
-    if (rc) {
-        free(s);
+    if (rc)
         return hs__store_mdb_error(err, rc, "mdb_env_create");
-    }
     mdb_env_set_maxdbs(s->env, HS_DB_COUNT + 4);
     mdb_env_set_assert(s->env, s_lmdb_assert);
     /* Generous reader table: queries from many processes while the broker writes. */
@@ -228,93 +91,131 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
      * (MDB_RDONLY) ignore the flag. LMDB warns against writers with and without it
      * on one environment at the same time (durability of the synced one): a store
      * has one writer, its broker or analyze, so that does not arise. */
-    if (flags & HS_STORE_NOSYNC)
+    if (s->flags & HS_STORE_NOSYNC)
         eflags |= MDB_NOSYNC | (rdonly ? 0 : MDB_WRITEMAP);
     rc = mdb_env_open(s->env, dir, eflags, 0664);
+    if (rc)
+        rc = rc == ENOENT ? hs_error_set(err, HS_ENOTFOUND, "%s: no store here", dir)
+                          : hs__store_mdb_error(err, rc, dir);
+    if (rc == 0) {
+        /* An existing store may already be bigger than asked: keep its size. */
+        MDB_envinfo info;
+        mdb_env_info(s->env, &info);
+        s->map_size = info.me_mapsize;
+        rc = hs__store_reserve_open(s, err);
+    }
     if (rc) {
         mdb_env_close(s->env);
-        free(s);
-        return rc == ENOENT ? hs_error_set(err, HS_ENOTFOUND, "%s: no store here", dir)
-                            : hs__store_mdb_error(err, rc, dir);
+        s->env = NULL;
     }
-    /* An existing store may already be bigger than asked: keep its size. */
-    MDB_envinfo info;
-    mdb_env_info(s->env, &info);
-    s->map_size = info.me_mapsize;
-    if ((rc = s_reserve_open(s, err)) != 0) {
-        mdb_env_close(s->env);
-        free(s);
-        return rc;
-    }
-    MDB_txn *txn;
-retry:
-    rc = mdb_txn_begin(s->env, NULL, rdonly ? MDB_RDONLY : 0, &txn);
-    if (rc)
-        goto fail_mdb;
+    return rc;
+}
+
+#define S_GROW 1   /* s_open_try: the map filled up; grow it and try again */
+
+/* The tables, in txn (created for a writer): 0 or an error. */
+static int s_open_tables(hs_store_t *s, MDB_txn *txn, const char *dir, hs_error_t *err)
+{
+    bool rdonly = s->flags & HS_STORE_RDONLY;
     for (int i = 0; i < HS_DB_COUNT; i++) {
-        rc = mdb_dbi_open(txn, s_db_names[i], rdonly ? 0 : MDB_CREATE, &s->dbi[i]);
+        int rc = mdb_dbi_open(txn, s_db_names[i], rdonly ? 0 : MDB_CREATE, &s->dbi[i]);
         if (rc == MDB_NOTFOUND && i == HS_DB_BOARDS) {
             /* A store from before the board index: readable, index incomplete. */
             s->boards_absent = true;
-            rc = 0;
             continue;
         }
-        if (rc) {
-            mdb_txn_abort(txn);
-            if (rc == MDB_NOTFOUND) {
-                mdb_env_close(s->env);
-                free(s);
-                return hs_error_set(err, HS_ENOTFOUND, "%s: not a hyeongse store (no '%s')",
-                                    dir, s_db_names[i]);
-            }
-            goto fail_mdb;
-        }
+        if (rc == MDB_NOTFOUND)
+            return hs_error_set(err, HS_ENOTFOUND, "%s: not a hyeongse store (no '%s')",
+                                dir, s_db_names[i]);
+        if (rc)
+            return hs__store_mdb_error(err, rc, dir);
     }
+    return 0;
+}
+
+/* The format version (written into a new store), the maps kept and the board
+ * index's state, in txn: 0, S_GROW or an error. */
+static int s_open_format(hs_store_t *s, MDB_txn *txn, const char *dir, hs_error_t *err)
+{
     uint64_t schema = 0;
-    rc = hs__store_meta_u64(txn, s->dbi[HS_DB_META], "schema", &schema);
-    if (rc == MDB_NOTFOUND && !rdonly) {
+    int rc = hs__store_meta_u64(txn, s->dbi[HS_DB_META], "schema", &schema);
+    if (rc == MDB_NOTFOUND && !(s->flags & HS_STORE_RDONLY)) {
         uint8_t v[8];
         hs__be64(v, HS_STORE_SCHEMA);
         MDB_val k = { 6, "schema" }, d = { 8, v };
         rc = mdb_put(txn, s->dbi[HS_DB_META], &k, &d, 0);
         schema = HS_STORE_SCHEMA;
     }
-    if (rc == MDB_MAP_FULL) {
-        /* Even creating the databases can overflow a tiny map: grow, start over. */
-        mdb_txn_abort(txn);
-        goto grow;
-    }
-    if (rc && rc != MDB_NOTFOUND) {
-        mdb_txn_abort(txn);
-        goto fail_mdb;
-    }
-    if (schema > HS_STORE_SCHEMA) {
-        mdb_txn_abort(txn);
-        mdb_env_close(s->env);
-        free(s);
+    if (rc == MDB_MAP_FULL)   /* even creating the tables can overflow a tiny map */
+        return S_GROW;
+    if (rc && rc != MDB_NOTFOUND)
+        return hs__store_mdb_error(err, rc, dir);
+    if (schema > HS_STORE_SCHEMA)
         return hs_error_set(err, HS_EUNSUPPORTED, "%s: store format version %llu is newer "
                             "than this program's %d: use a newer hyeongse",
                             dir, (unsigned long long)schema, HS_STORE_SCHEMA);
-    }
-    /* Format version and kept maps (store_evals.c). */
-    if ((rc = hs__store_format_open(s, txn, schema)) == MDB_MAP_FULL) {
-        mdb_txn_abort(txn);
-        goto grow;
-    }
-    if (rc == 0 && (rc = hs__store_boards_open(s, txn)) == MDB_MAP_FULL) {
-        mdb_txn_abort(txn);
-        goto grow;
-    }
+    /* Format version and kept maps (store_evals.c), then the board index. */
+    rc = hs__store_format_open(s, txn, schema);
+    if (rc == 0)
+        rc = hs__store_boards_open(s, txn);
+    if (rc == MDB_MAP_FULL)
+        return S_GROW;
+    return rc ? hs__store_mdb_error(err, rc, dir) : 0;
+}
+
+/* One try at opening the tables and checking the format, in one transaction:
+ * 0, S_GROW or an error. */
+static int s_open_try(hs_store_t *s, const char *dir, hs_error_t *err)
+{
+    bool rdonly = s->flags & HS_STORE_RDONLY;
+    MDB_txn *txn;
+    int rc = mdb_txn_begin(s->env, NULL, rdonly ? MDB_RDONLY : 0, &txn);
+    if (rc)
+        return hs__store_mdb_error(err, rc, dir);
+    rc = s_open_tables(s, txn, dir, err);
+    if (rc == 0)
+        rc = s_open_format(s, txn, dir, err);
     if (rc) {
         mdb_txn_abort(txn);
-        goto fail_mdb;
+        return rc;
     }
     /* Commit even a read-only txn: an aborted one would close the dbi handles. */
     rc = mdb_txn_commit(txn);
     if (rc == MDB_MAP_FULL && !rdonly)
-        goto grow;
-    if (rc)
-        goto fail_mdb;
+        return S_GROW;
+    return rc ? hs__store_mdb_error(err, rc, dir) : 0;
+}
+
+int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_size,
+                  hs_error_t *err)
+{
+    *out = NULL;
+    bool rdonly = flags & HS_STORE_RDONLY;
+    /* Before LMDB maps the file: a short file faults its readers with SIGBUS,
+     * and a writer's WRITEMAP would extend it with zeros and hide the damage. */
+    int rc = hs_store_file_check(dir, NULL, err);
+    if (rc && (rc != HS_ENOTFOUND || rdonly))
+        return rc;
+    hs_error_clear(err);
+    if (!rdonly && mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return hs_error_set(err, HS_EIO, "%s: cannot create: %s", dir, strerror(errno));
+    hs_store_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    s->flags = flags;
+    s->flush_at = HS_STORE_INDEX_FLUSH;
+    if ((rc = s_env_open(s, dir, map_size, err)) != 0) {
+        free(s);
+        return rc;
+    }
+    while ((rc = s_open_try(s, dir, err)) == S_GROW)
+        if ((rc = hs__store_map_grow(s, err)) != 0)
+            break;
+    if (rc) {
+        mdb_env_close(s->env);
+        free(s);
+        return rc;
+    }
     if (!rdonly && (rc = hs__store_pend_rebuild(s, err)) != 0) {
         hs_store_t *tmp = s;
         hs_store_close(&tmp);
@@ -322,48 +223,6 @@ retry:
     }
     *out = s;
     return 0;
-grow:
-    if ((rc = hs__store_map_grow(s, err)) != 0) {
-        mdb_env_close(s->env);
-        free(s);
-        return rc;
-    }
-    goto retry;
-fail_mdb:
-    mdb_env_close(s->env);
-    free(s);
-    return hs__store_mdb_error(err, rc, dir);
-}
-
-/*
- * A reserving writer's file holds its whole map on disk (see "Disk space"
- * above). At a clean close the room above the last page is given back, so a
- * finished store takes the size of its data: the next writer reserves again
- * at open, and readers never read past the last page. s_release_fd dups the
- * descriptor (the env's own is gone after mdb_env_close) and notes the size;
- * s_release_reserve truncates to it once LMDB has unmapped the file. Best
- * effort: a failure only leaves the room reserved.
- */
-static int s_release_fd(hs_store_t *s)
-{
-    MDB_envinfo info;
-    MDB_stat st;
-    int fd;
-    if (!s_reserving(s) || mdb_env_info(s->env, &info) || mdb_env_stat(s->env, &st) ||
-        mdb_env_get_fd(s->env, &fd))
-        return -1;
-    s->release_size = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
-    return dup(fd);
-}
-
-static void s_release_reserve(const hs_store_t *s, int fd)
-{
-    if (fd < 0)
-        return;
-    struct stat sb;
-    if (s->release_size && fstat(fd, &sb) == 0 && (size_t)sb.st_size > s->release_size)
-        (void)!ftruncate(fd, (off_t)s->release_size);
-    close(fd);
 }
 
 void hs_store_close(hs_store_t **sp)
@@ -380,9 +239,9 @@ void hs_store_close(hs_store_t **sp)
      * can look the newest evals up (best effort: the data is safe either way). */
     if (s->num_pend && !(s->flags & HS_STORE_RDONLY))
         hs__store_pend_flush(s, NULL);
-    int keep_fd = s_release_fd(s);
+    int keep_fd = hs__store_release_fd(s);
     mdb_env_close(s->env);
-    s_release_reserve(s, keep_fd);
+    hs__store_release_reserve(s, keep_fd);
     free(s->pend);
     free(s->pend_hash);
     free(s->bloom);
@@ -787,7 +646,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
      * maps only what it reserved), report the same figure. */
     hs_store_file_info_t fi;
     out->map_size = info.me_mapsize;
-    if (hs_store_file_check(s_env_dir(s), &fi, NULL) == 0 && fi.map_size > out->map_size)
+    if (hs_store_file_check(hs__store_dir(s), &fi, NULL) == 0 && fi.map_size > out->map_size)
         out->map_size = (size_t)fi.map_size;
     out->map_used = (size_t)(info.me_last_pgno + 1) * est.ms_psize;
     hs__store_rdone(txn, own);

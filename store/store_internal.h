@@ -131,6 +131,17 @@ int hs__store_mdb_error(hs_error_t *err, int rc, const char *what);
 /* Grows the map, reserving its disk space first for a WRITEMAP writer (store.c;
  * no transaction may be open). 0, HS_ENOSPC, HS_EIO, HS_ESTORE. */
 int hs__store_map_grow(hs_store_t *s, hs_error_t *err);
+/* The store's folder, as LMDB has it ("?" when it cannot say); for messages. */
+const char *hs__store_dir(const hs_store_t *s);
+/* At open, for a writer that maps the file writable: reserves the pages in use
+ * and room above them on disk (less, down to 1 MiB, when the disk cannot hold
+ * that), and sizes the map to it. 0, HS_ENOSPC, HS_EIO, HS_ESTORE. */
+int hs__store_reserve_open(hs_store_t *s, hs_error_t *err);
+/* Before mdb_env_close: a descriptor of the file (or -1: nothing to give back)
+ * for hs__store_release_reserve, which after the close truncates the file to
+ * its pages in use and closes the descriptor. Best effort. */
+int hs__store_release_fd(hs_store_t *s);
+void hs__store_release_reserve(const hs_store_t *s, int fd);
 
 /* A put in the open batch (with logging and map growth). flags: MDB_NOOVERWRITE,
  * MDB_APPEND. Returns 0, HS_EEXIST (NOOVERWRITE and the key exists), HS_ESTORE. */
