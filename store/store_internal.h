@@ -128,7 +128,7 @@ void hs__store_failed_key(uint64_t job_id, const char *source, uint8_t key[16]);
 /* An LMDB failure as HS_ESTORE with context (HS_ENOSPC for ENOSPC, HS_ECORRUPT for
  * MDB_CORRUPTED and MDB_PAGE_NOTFOUND). */
 int hs__store_mdb_error(hs_error_t *err, int rc, const char *what);
-/* Grows the map, reserving its disk space first for a WRITEMAP writer (store.c;
+/* Grows the map, reserving its disk space first for a WRITEMAP writer (store_space.c;
  * no transaction may be open). 0, HS_ENOSPC, HS_EIO, HS_ESTORE. */
 int hs__store_map_grow(hs_store_t *s, hs_error_t *err);
 /* The store's folder, as LMDB has it ("?" when it cannot say); for messages. */
