@@ -269,17 +269,8 @@ static int s_log_append(hs_store_t *s, uint8_t op, int db, unsigned flags, const
                         size_t klen, const void *val, size_t vlen)
 {
     hs_wire_buf_t *b = &s->log;
-    size_t need = b->len + S_LOG_HDR + klen + vlen;
-    if (need > b->cap) {
-        size_t cap = b->cap ? b->cap : 1u << 16;
-        while (cap < need)
-            cap *= 2;
-        uint8_t *d = realloc(b->data, cap);
-        if (!d)
-            return HS_ENOMEM;
-        b->data = d;
-        b->cap = cap;
-    }
+    if (hs_wire_buf_grow(b, S_LOG_HDR + klen + vlen) < 0)
+        return HS_ENOMEM;
     uint8_t *p = b->data + b->len;
     p[0] = op;
     p[1] = (uint8_t)db;
@@ -289,7 +280,7 @@ static int s_log_append(hs_store_t *s, uint8_t op, int db, unsigned flags, const
     memcpy(p + S_LOG_HDR, key, klen);
     if (vlen)
         memcpy(p + S_LOG_HDR + klen, val, vlen);
-    b->len = need;
+    b->len += S_LOG_HDR + klen + vlen;
     return 0;
 }
 
