@@ -586,6 +586,110 @@ void hs_judge_mc_ownership(const hs_board_t *b, int playouts, uint64_t seed, flo
     hs__judge_mc_ownership(b, playouts, seed, own);
 }
 
+/* The live stones around one of step 5's regions. */
+typedef struct s_border {
+    int colors;          /* bits 1 << colour */
+    bool seki, plain;    /* some of them are in seki / some are not */
+    int stones;          /* how many (counted only for the open-region cap) */
+} s_border_t;
+
+/* Step 5's region through empty point p (empty points and dead stones, flooded
+ * up to the live stones around it) into pts: its size, and its border into
+ * *bd. border_mark (NULL: stones not counted) == serial marks a live stone
+ * counted already for this region. */
+static int s_region(const s_ctx_t *x, hs_point_t p, uint8_t *seen, hs_point_t *pts,
+                    int *border_mark, int serial, s_border_t *bd)
+{
+    int n = 0;
+    pts[n++] = p;
+    seen[p] = 1;
+    for (int i = 0; i < n; i++) {
+        hs_point_t q = pts[i];
+        for (int d = 0; d < 4; d++) {
+            hs_point_t r = (hs_point_t)(q + x->dirs[d]);
+            int rc = x->live[r];
+            if (rc == HS_OFFBOARD) continue;
+            if (s_is_stone(rc)) {
+                bd->colors |= 1 << rc;
+                if (x->seki[r]) bd->seki = true;
+                else bd->plain = true;
+                if (border_mark && border_mark[r] != serial) {
+                    border_mark[r] = serial;
+                    bd->stones++;
+                }
+            } else if (!seen[r]) {
+                seen[r] = 1;
+                pts[n++] = r;
+            }
+        }
+    }
+    return n;
+}
+
+/* Classes and ownership of region pts[0..n), owned by owner (0: nobody);
+ * seki_border: live stones in seki are around it. */
+static void s_mark_region(const hs_board_t *b, const hs_point_t *pts, int n, int owner,
+                          bool seki_eye, bool seki_border, hs_judge_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        hs_point_t q = pts[i];
+        int qc = b->color[q];
+        if (s_is_stone(qc)) {
+            out->cls[q] = qc == HS_BLACK ? HS_JC_BLACK_DEAD : HS_JC_WHITE_DEAD;
+        } else if (seki_eye || (!owner && seki_border)) {
+            out->cls[q] = HS_JC_SEKI;
+            if (seki_eye) out->seki_eye[owner]++;
+        } else {
+            out->cls[q] = owner == HS_BLACK ? HS_JC_BLACK_TERRITORY
+                        : owner == HS_WHITE ? HS_JC_WHITE_TERRITORY : HS_JC_DAME;
+        }
+        if (!seki_eye)
+            out->ownership[q] = owner == HS_BLACK ? 1.0f : owner == HS_WHITE ? -1.0f : 0.0f;
+    }
+}
+
+/* Step 5: every point's class and ownership from the live stones that the
+ * rounds left, region by region. */
+static void s_classify(const s_ctx_t *x, hs_judge_t *out)
+{
+    const hs_board_t *b = x->b;
+    uint8_t seen[MAXP];
+    hs_point_t pts[MAXP];
+    memset(seen, 0, (size_t)x->np);
+    /* Open-region cap (config): a one-colour region larger than both limits is
+     * open board, not territory. border_mark[s] == region serial marks live
+     * stone s as already counted on the current region's border. */
+    const bool cap = x->cfg.max_territory > 0.0f && x->cfg.territory_per_stone > 0;
+    const int cap_points = (int)(x->cfg.max_territory * (float)(b->size * b->size));
+    int border_mark[MAXP];
+    int serial = 0;
+    if (cap)
+        memset(border_mark, 0, sizeof(int) * (size_t)x->np);
+    for (int p = 0; p < x->np; p++) {
+        int c = b->color[p];
+        if (c == HS_OFFBOARD) { out->cls[p] = HS_JC_OFFBOARD; continue; }
+        if (s_is_stone(x->live[p])) {
+            out->cls[p] = c == HS_BLACK ? HS_JC_BLACK_ALIVE : HS_JC_WHITE_ALIVE;
+            out->ownership[p] = c == HS_BLACK ? 1.0f : -1.0f;
+            out->weight[p] = 1.0f;
+            continue;
+        }
+        if (seen[p])
+            continue;
+        s_border_t bd = { 0 };
+        int n = s_region(x, (hs_point_t)p, seen, pts, cap ? border_mark : NULL, ++serial, &bd);
+        int owner = bd.colors == (1 << HS_BLACK) ? HS_BLACK
+                  : bd.colors == (1 << HS_WHITE) ? HS_WHITE : 0;
+        /* Too open to be anyone's (a lone stone on an empty board, a moyo):
+         * dame, so per-move scores of an opening stay near komi. */
+        if (owner && cap && n > cap_points
+            && (long)n > (long)x->cfg.territory_per_stone * bd.stones)
+            owner = 0;
+        bool seki_eye = owner && bd.seki && !bd.plain;
+        s_mark_region(b, pts, n, owner, seki_eye, bd.seki, out);
+    }
+}
+
 int hs__judge_compute_own(const hs_board_t *b, const hs_stability_t *stability,
                           const hs_judge_config_t *cfg, const float *own, hs_judge_t *out,
                           hs_error_t *err)
@@ -621,77 +725,7 @@ int hs__judge_compute_own(const hs_board_t *b, const hs_stability_t *stability,
     memset(out, 0, sizeof *out);
     out->size = b->size;
     out->rounds = rounds;
-    uint8_t seen[MAXP];
-    hs_point_t pts[MAXP];
-    memset(seen, 0, (size_t)x.np);
-    /* Open-region cap (config): a one-colour region larger than both limits is
-     * open board, not territory. border_mark[s] == region serial marks live
-     * stone s as already counted on the current region's border. */
-    const bool cap = x.cfg.max_territory > 0.0f && x.cfg.territory_per_stone > 0;
-    const int cap_points = (int)(x.cfg.max_territory * (float)(b->size * b->size));
-    int border_mark[MAXP];
-    int serial = 0;
-    if (cap)
-        memset(border_mark, 0, sizeof(int) * (size_t)x.np);
-    for (int p = 0; p < x.np; p++) {
-        int c = b->color[p];
-        if (c == HS_OFFBOARD) { out->cls[p] = HS_JC_OFFBOARD; continue; }
-        if (s_is_stone(x.live[p])) {
-            out->cls[p] = c == HS_BLACK ? HS_JC_BLACK_ALIVE : HS_JC_WHITE_ALIVE;
-            out->ownership[p] = c == HS_BLACK ? 1.0f : -1.0f;
-            out->weight[p] = 1.0f;
-            continue;
-        }
-        if (seen[p])
-            continue;
-        int n = 0, border = 0, border_stones = 0;
-        bool seki_border = false, plain_border = false;
-        serial++;
-        pts[n++] = (hs_point_t)p;
-        seen[p] = 1;
-        for (int i = 0; i < n; i++) {
-            hs_point_t q = pts[i];
-            for (int d = 0; d < 4; d++) {
-                hs_point_t r = (hs_point_t)(q + x.dirs[d]);
-                int rc = x.live[r];
-                if (rc == HS_OFFBOARD) continue;
-                if (s_is_stone(rc)) {
-                    border |= 1 << rc;
-                    if (x.seki[r]) seki_border = true;
-                    else plain_border = true;
-                    if (cap && border_mark[r] != serial) {
-                        border_mark[r] = serial;
-                        border_stones++;
-                    }
-                } else if (!seen[r]) {
-                    seen[r] = 1;
-                    pts[n++] = r;
-                }
-            }
-        }
-        int owner = border == (1 << HS_BLACK) ? HS_BLACK : border == (1 << HS_WHITE) ? HS_WHITE : 0;
-        /* Too open to be anyone's (a lone stone on an empty board, a moyo):
-         * dame, so per-move scores of an opening stay near komi. */
-        if (owner && cap && n > cap_points
-            && (long)n > (long)x.cfg.territory_per_stone * border_stones)
-            owner = 0;
-        bool seki_eye = owner && seki_border && !plain_border;
-        for (int i = 0; i < n; i++) {
-            hs_point_t q = pts[i];
-            int qc = b->color[q];
-            if (s_is_stone(qc)) {
-                out->cls[q] = qc == HS_BLACK ? HS_JC_BLACK_DEAD : HS_JC_WHITE_DEAD;
-            } else if (seki_eye || (!owner && seki_border)) {
-                out->cls[q] = HS_JC_SEKI;
-                if (seki_eye) out->seki_eye[owner]++;
-            } else {
-                out->cls[q] = owner == HS_BLACK ? HS_JC_BLACK_TERRITORY
-                            : owner == HS_WHITE ? HS_JC_WHITE_TERRITORY : HS_JC_DAME;
-            }
-            if (!seki_eye)
-                out->ownership[q] = owner == HS_BLACK ? 1.0f : owner == HS_WHITE ? -1.0f : 0.0f;
-        }
-    }
+    s_classify(&x, out);
     for (int p = 0; p < x.np; p++)
         out->count[out->cls[p]]++;
     hs__judge_must_fill(b, x.live, x.dead, x.seki, out);
