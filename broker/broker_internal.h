@@ -261,7 +261,7 @@ void hs__outbox_flush(hs__broker_t *b, hs__outbox_t *o);
 /* Frees the outbox and anything still queued; *o is empty after. */
 void hs__outbox_free(hs__outbox_t *o);
 
-/* ---- the socket loop: broker.c ---- */
+/* ---- STATUS, QUERY and WATCH: broker_clients.c ---- */
 /* STATUS_REPLY of job_id (0 = every job) of owner (NULL = any owner) into *m; m->status_reply.jobs is
  * malloc'd (free it). HS_ENOTFOUND for an unknown job, HS_ENOMEM. */
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m);
@@ -271,8 +271,6 @@ int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_
  * unknown job, or another owner's), HS_EINVAL (an unknown state), HS_ENOMEM. */
 int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
                     hs_wire_msg_t *m);
-
-/* ---- QUERY and WATCH: broker_clients.c ---- */
 /* Queues a QUERY for after the round's commit. 0, or an error code with *why
  * (static text) for the ERROR reply: HS_ELIMIT, HS_EAGAIN (queue full), HS_ENOMEM. */
 int hs__query_add(hs__broker_t *b, const uint8_t *id, size_t len, const char *text,

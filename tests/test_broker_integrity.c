@@ -33,6 +33,7 @@
 #include "peer.h"
 #include "store/store.h"
 #include "test.h"
+#include "wall_game.h"
 #include "worker/worker_internal.h"
 
 #define S_MAX_TASKS 32
@@ -51,22 +52,6 @@ typedef struct s_status {
     char state[16];
     int64_t games_total, games_done, games_failed, positions_done;
 } s_status_t;
-
-/* Game i on 19x19 with n moves (as tests/test_chunks.c): Black fills columns
- * 0-8 and White 10-18, so nothing is captured; column 9 stays empty. */
-static void s_make_game(hs_game_t *g, int i, int n)
-{
-    hs_game_init(g, 19);
-    g->komi = 6.5;
-    g->moves = calloc((size_t)n, sizeof *g->moves);
-    g->num_moves = n;
-    for (int k = 0; k < n; k++) {
-        int idx = (k / 2 + i * 7) % 171, x = idx % 9, y = idx / 9;
-        g->moves[k].color = k % 2 == 0 ? HS_BLACK : HS_WHITE;
-        g->moves[k].vertex = (uint16_t)(y * 19 + (k % 2 == 0 ? x : 18 - x));
-    }
-    hs_game_compute_id(g);
-}
 
 /* ---- peers ---- */
 
@@ -274,7 +259,7 @@ static void s_serve(hs__eval_ctx_t *x, s_peer_t *w, int n, hs_client_t *cl,
  * column when setup is set (then the position after the setup is move 0). */
 static void s_build(hs_game_t *g, int index, int moves, bool setup)
 {
-    s_make_game(g, index, moves);
+    hs_test_wall_game(g, 19, moves, index * 7, 6.5);
     if (!setup)
         return;
     g->setup = calloc(2, sizeof *g->setup);

@@ -31,6 +31,7 @@
 #include "store/store.h"
 #include "store/store_internal.h"
 #include "test.h"
+#include "wall_game.h"
 #include "worker/worker_internal.h"
 
 #define S_LIMIT_JOBS 3
@@ -43,20 +44,11 @@ typedef struct s_keys {
     hs_curve_list_t workers, clients, admins;
 } s_keys_t;
 
-/* Game i on 9x9: Black fills columns 0-3, White 5-8, in an order rotated by i;
- * the komi (with the rotation) makes every i below 9000 a game of its own. */
+/* Game i on 9x9 (tests/wall_game.h): the komi, with the rotation, makes every
+ * i below 9000 a game of its own. */
 static void s_make_game(hs_game_t *g, int i)
 {
-    hs_game_init(g, 9);
-    g->komi = (i % 1000) * 0.5 - 250.0;
-    g->num_moves = 10;
-    g->moves = calloc((size_t)g->num_moves, sizeof *g->moves);
-    for (int k = 0; k < g->num_moves; k++) {
-        int idx = (k / 2 + i) % 36, x = idx % 4, y = idx / 4;
-        g->moves[k].color = k % 2 ? HS_WHITE : HS_BLACK;
-        g->moves[k].vertex = (uint16_t)(y * 9 + (k % 2 ? 8 - x : x));
-    }
-    hs_game_compute_id(g);
+    hs_test_wall_game(g, 9, 10, i, (i % 1000) * 0.5 - 250.0);
 }
 
 /* ------------------------------------------------------------ sockets */

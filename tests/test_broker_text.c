@@ -26,23 +26,8 @@
 #include "store/store.h"
 #include "peer.h"
 #include "test.h"
+#include "wall_game.h"
 #include "worker/worker.h"
-
-/* Game i on 9x9 with n moves (n <= 40): Black fills columns 0-3 and White
- * columns 5-8, so nothing is ever captured and every move is legal. */
-static void s_make_game(hs_game_t *g, int i, int n)
-{
-    hs_game_init(g, 9);
-    g->komi = 7;
-    g->moves = calloc((size_t)n, sizeof *g->moves);
-    g->num_moves = n;
-    for (int k = 0; k < n; k++) {
-        int idx = (k / 2 + i) % 36, x = idx % 4, y = idx / 4;
-        g->moves[k].color = k % 2 == 0 ? HS_BLACK : HS_WHITE;
-        g->moves[k].vertex = (uint16_t)(y * 9 + (k % 2 == 0 ? x : 8 - x));
-    }
-    hs_game_compute_id(g);
-}
 
 /* Polls STATUS of job until it stops running (or 60 s): the last reply in *r. */
 static void s_wait_job(hs_client_t *cl, uint64_t job, hs_wire_msg_t *r)
@@ -119,7 +104,7 @@ static void s_test_utf8(hs_client_t *cl, void *ctx, const char *endpoint, const 
     hs_submitter_t *sub = NULL;
     HS_CHECK_INT(hs_submitter_new(&sub, cl, "latin1-\xe9", "noop", "last", &err), 0);
     hs_game_t g;
-    s_make_game(&g, 10, 20);
+    hs_test_wall_game(&g, 9, 20, 10, 7.0);
     uint64_t id[2] = { g.id[0], g.id[1] };
     HS_CHECK_INT(hs_submitter_add_game(sub, &g, "gen/caf\xe9.sgf", &err), 0);
     hs_game_fini(&g);

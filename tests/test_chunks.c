@@ -36,27 +36,11 @@
 #include "store/store.h"
 #include "peer.h"
 #include "test.h"
+#include "wall_game.h"
 #include "worker/worker_internal.h"
 
 #define S_MAX_TASKS 64
 #define S_MAX_HELD 16
-
-/* Game i on 19x19 with n moves (n <= 340): Black fills columns 0-8 and White
- * columns 10-18, each in an order rotated by i; column 9 stays empty, so nothing
- * is ever captured and every move is legal. */
-static void s_make_game(hs_game_t *g, int i, int n)
-{
-    hs_game_init(g, 19);
-    g->komi = 6.5;
-    g->moves = calloc((size_t)n, sizeof *g->moves);
-    g->num_moves = n;
-    for (int k = 0; k < n; k++) {
-        int idx = (k / 2 + i * 7) % 171, x = idx % 9, y = idx / 9;
-        g->moves[k].color = k % 2 == 0 ? HS_BLACK : HS_WHITE;
-        g->moves[k].vertex = (uint16_t)(y * 19 + (k % 2 == 0 ? x : 18 - x));
-    }
-    hs_game_compute_id(g);
-}
 
 /* ---- the fake worker ---- */
 
@@ -339,7 +323,7 @@ static uint64_t s_submit(hs_client_t *cl, const char *name, const char *moves, i
     for (int i = 0; i < num; i++) {
         hs_game_t g;
         char src[64];
-        s_make_game(&g, index[i], num_moves[i]);
+        hs_test_wall_game(&g, 19, num_moves[i], index[i] * 7, 6.5);
         snprintf(src, sizeof src, "gen/%s-%d.sgf", name, index[i]);
         HS_CHECK_INT(hs_submitter_add_game(sub, &g, src, &err), 0);
         hs_game_fini(&g);
@@ -374,7 +358,7 @@ static void s_stored(const char *db, int index, int moves, s_evals_t *out)
     hs_error_t err = { 0 };
     hs_game_t g;
     memset(out, 0, sizeof *out);
-    s_make_game(&g, index, moves);
+    hs_test_wall_game(&g, 19, moves, index * 7, 6.5);
     HS_CHECK_INT(hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err), 0);
     if (st)
         HS_CHECK_INT(hs_store_game_evals(st, g.id, 0, -1, 0, s_eval_cb, out, &err), 0);
@@ -562,7 +546,7 @@ static void s_test_illegal(hs_client_t *cl, s_fake_t *f, const char *db)
     for (int i = 8; i <= 9; i++) {
         hs_game_t g;
         char src[64];
-        s_make_game(&g, i, 30);
+        hs_test_wall_game(&g, 19, 30, i * 7, 6.5);
         if (i == 8) {
             g.moves[5].vertex = g.moves[1].vertex;   /* Black on White's stone */
             hs_game_compute_id(&g);
@@ -682,7 +666,7 @@ static void s_test_credit(void *ctx, const char *db)
     int credits[3];
     for (int k = 0; k < 3; k++) {   /* empty batch, one game, empty batch */
         hs_game_t g;
-        s_make_game(&g, k, 64);
+        hs_test_wall_game(&g, 19, 64, k * 7, 6.5);
         hs_wire_game_t wg = { .game = g, .source = (char *)"gen/credit.sgf" };
         hs_wire_msg_t req, rep;
         hs_wire_msg_init(&req, HS_WIRE_SUBMIT);
