@@ -10,7 +10,8 @@
  * and the edge cases of the key's inputs (no game, move number past the end,
  * odd komi, ko point).
  *
- * Also checks the engine spec syntax declared beside the config ids.
+ * Also checks the engine spec syntax declared beside the config ids, and what a
+ * key depends on (recent moves, komi, rules, side to move) and its text form.
  *
  * Run with HS_POSKEY_PRINT=1 to print the computed values instead of checking.
  */
@@ -269,6 +270,68 @@ static void test_engine_spec_split(void)
     HS_CHECK_INT(sp.revision, 3);
 }
 
+/* What the key depends on (recent moves, komi, rules, side to move) and what it
+ * does not (another record of the same game); its text form; engine ids. */
+static void test_position_key_properties(void)
+{
+    hs_game_t g;
+    memset(&g, 0, sizeof g);
+    g.size = 9;
+    g.komi = 7.5;
+    g.rules = hs_rules_get(HS_RULES_CHINESE);
+    hs_game_move_t mv[4] = { { 20, HS_BLACK }, { 60, HS_WHITE }, { 24, HS_BLACK }, { 56, HS_WHITE } };
+    g.moves = mv;
+    g.num_moves = 4;
+    hs_board_t b;
+    hs_board_init(&b, 9);
+    uint8_t k0[16], k0b[16], k4[16], k4x[16], kk[16];
+    hs_position_key(&b, &g, 0, k0);
+    hs_position_key(&b, &g, 0, k0b);
+    HS_CHECK(!memcmp(k0, k0b, 16));   /* deterministic */
+    for (int i = 0; i < 4; i++)
+        hs_board_play(&b, mv[i].color, hs_game_board_point(&b, mv[i].vertex), 0, NULL);
+    hs_position_key(&b, &g, 4, k4);
+    HS_CHECK(memcmp(k0, k4, 16) != 0);
+    /* Same stones reached in another order: different recent moves, different key. */
+    hs_game_move_t mv2[4] = { { 24, HS_BLACK }, { 56, HS_WHITE }, { 20, HS_BLACK }, { 60, HS_WHITE } };
+    hs_game_t g2 = g;
+    g2.moves = mv2;
+    hs_board_t b2;
+    hs_board_init(&b2, 9);
+    for (int i = 0; i < 4; i++)
+        hs_board_play(&b2, mv2[i].color, hs_game_board_point(&b2, mv2[i].vertex), 0, NULL);
+    hs_position_key(&b2, &g2, 4, k4x);
+    HS_CHECK(memcmp(k4, k4x, 16) != 0);
+    /* Same game again (another record of it): same key. */
+    hs_game_t g3 = g;
+    hs_position_key(&b, &g3, 4, kk);
+    HS_CHECK(!memcmp(k4, kk, 16));
+    /* Komi, rules and side to move all change the key. */
+    g3.komi = 6.5;
+    hs_position_key(&b, &g3, 4, kk);
+    HS_CHECK(memcmp(k4, kk, 16) != 0);
+    g3 = g;
+    g3.rules = hs_rules_get(HS_RULES_JAPANESE);
+    hs_position_key(&b, &g3, 4, kk);
+    HS_CHECK(memcmp(k4, kk, 16) != 0);
+    hs_board_t b3 = b;
+    b3.to_move = HS_WHITE;
+    hs_position_key(&b3, &g, 4, kk);
+    HS_CHECK(memcmp(k4, kk, 16) != 0);
+    /* Key text round trip. */
+    char hex[33];
+    uint8_t back[16];
+    hs_key_hex(k4, hex);
+    HS_CHECK_INT(strlen(hex), 32);
+    HS_CHECK_INT(hs_key_parse(hex, back), 0);
+    HS_CHECK(!memcmp(back, k4, 16));
+    HS_CHECK_INT(hs_key_parse("zz", back), HS_EPARSE);
+    /* Engine ids. */
+    HS_CHECK(hs_engine_config_id("judge") != hs_engine_config_id("influence"));
+    HS_CHECK(hs_engine_config_id("judge") == hs_engine_config_id("judge"));
+    HS_CHECK(hs_engine_config_id("") != 0);
+}
+
 int main(void)
 {
     s_print = getenv("HS_POSKEY_PRINT") != NULL;
@@ -276,5 +339,6 @@ int main(void)
     test_position_keys_pinned();
     test_position_key_edges_pinned();
     test_engine_spec_split();
+    test_position_key_properties();
     return hs_test_finish();
 }

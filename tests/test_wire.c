@@ -1,14 +1,13 @@
 /*
- * tests/test_wire.c — the wire codec (core/wire.h) and position keys (core/poskey.h):
- * round trips of every message type, rejection of truncated, garbage, off-board
- * and oversized input with HS_EPROTO, 10,000 random mutations that must never
- * crash (run under ASan/UBSan), and the properties of position keys.
+ * tests/test_wire.c — the wire codec (core/wire.h): round trips of every message
+ * type, rejection of truncated, garbage, off-board and oversized input with
+ * HS_EPROTO, and 10,000 random mutations that must never crash (run under
+ * ASan/UBSan). Position keys are tests/test_poskey.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/board.h"
 #include "core/poskey.h"
 #include "core/rules.h"
 #include "core/wire.h"
@@ -708,66 +707,6 @@ static void test_mutations(void)
     hs_wire_buf_free(&re);
 }
 
-static void test_poskey(void)
-{
-    hs_game_t g;
-    memset(&g, 0, sizeof g);
-    g.size = 9;
-    g.komi = 7.5;
-    g.rules = hs_rules_get(HS_RULES_CHINESE);
-    hs_game_move_t mv[4] = { { 20, HS_BLACK }, { 60, HS_WHITE }, { 24, HS_BLACK }, { 56, HS_WHITE } };
-    g.moves = mv;
-    g.num_moves = 4;
-    hs_board_t b;
-    hs_board_init(&b, 9);
-    uint8_t k0[16], k0b[16], k4[16], k4x[16], kk[16];
-    hs_position_key(&b, &g, 0, k0);
-    hs_position_key(&b, &g, 0, k0b);
-    HS_CHECK(!memcmp(k0, k0b, 16));   /* deterministic */
-    for (int i = 0; i < 4; i++)
-        hs_board_play(&b, mv[i].color, hs_game_board_point(&b, mv[i].vertex), 0, NULL);
-    hs_position_key(&b, &g, 4, k4);
-    HS_CHECK(memcmp(k0, k4, 16) != 0);
-    /* Same stones reached in another order: different recent moves, different key. */
-    hs_game_move_t mv2[4] = { { 24, HS_BLACK }, { 56, HS_WHITE }, { 20, HS_BLACK }, { 60, HS_WHITE } };
-    hs_game_t g2 = g;
-    g2.moves = mv2;
-    hs_board_t b2;
-    hs_board_init(&b2, 9);
-    for (int i = 0; i < 4; i++)
-        hs_board_play(&b2, mv2[i].color, hs_game_board_point(&b2, mv2[i].vertex), 0, NULL);
-    hs_position_key(&b2, &g2, 4, k4x);
-    HS_CHECK(memcmp(k4, k4x, 16) != 0);
-    /* Same game again (another record of it): same key. */
-    hs_game_t g3 = g;
-    hs_position_key(&b, &g3, 4, kk);
-    HS_CHECK(!memcmp(k4, kk, 16));
-    /* Komi, rules and side to move all change the key. */
-    g3.komi = 6.5;
-    hs_position_key(&b, &g3, 4, kk);
-    HS_CHECK(memcmp(k4, kk, 16) != 0);
-    g3 = g;
-    g3.rules = hs_rules_get(HS_RULES_JAPANESE);
-    hs_position_key(&b, &g3, 4, kk);
-    HS_CHECK(memcmp(k4, kk, 16) != 0);
-    hs_board_t b3 = b;
-    b3.to_move = HS_WHITE;
-    hs_position_key(&b3, &g, 4, kk);
-    HS_CHECK(memcmp(k4, kk, 16) != 0);
-    /* Key text round trip. */
-    char hex[33];
-    uint8_t back[16];
-    hs_key_hex(k4, hex);
-    HS_CHECK_INT(strlen(hex), 32);
-    HS_CHECK_INT(hs_key_parse(hex, back), 0);
-    HS_CHECK(!memcmp(back, k4, 16));
-    HS_CHECK_INT(hs_key_parse("zz", back), HS_EPARSE);
-    /* Engine ids. */
-    HS_CHECK(hs_engine_config_id("judge") != hs_engine_config_id("influence"));
-    HS_CHECK(hs_engine_config_id("judge") == hs_engine_config_id("judge"));
-    HS_CHECK(hs_engine_config_id("") != 0);
-}
-
 /* A RESULT decoded with HS_WIRE_DECODE_EVAL_VIEW: same checks, no maps copied, and
  * each eval's raw bytes are exactly what hs_wire_encode_eval makes of it (the store
  * keeps those bytes as the record). A bad ownership value is refused in view mode too. */
@@ -831,6 +770,5 @@ int main(void)
     test_permanent_and_paging();
     test_rejections();
     test_mutations();
-    test_poskey();
     return hs_test_finish();
 }
