@@ -110,19 +110,6 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
     return 0;
 }
 
-/* A number in lo..hi (seconds, a probability); -1 with a message. */
-static int s_real(const char *opt, const char *text, double lo, double hi, double *out)
-{
-    char *end = NULL;
-    double v = strtod(text, &end);
-    if (end == text || *end || !isfinite(v) || v < lo || v > hi) {
-        fprintf(stderr, "hyeongse gtp: %s needs a number %g..%g, not '%s'\n", opt, lo, hi, text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* --set's KEY=VALUE pairs (KataGo's names, hs_analysis_setting) into
  * search; -1 (printed) on a bad pair. The budget, the threads and the
  * analysis engine's history switch are not taken: options or GTP say those. */
@@ -183,10 +170,12 @@ static int s_numbers(const s_opts_t *o, hs_gtp_config_t *cfg, int *threads)
         (o->seed && hs__cli_long("gtp", "--seed", o->seed, 0, LONG_MAX, &seed)) ||
         (o->analysis && hs__cli_int("gtp", "--analysis-visits", o->analysis, 1, 100000000,
                                     &cfg->analysis_visits)) ||
-        (o->time && s_real("--time", o->time, 0, 1e6, &cfg->move_time)) ||
-        (o->resign && s_real("--resign-threshold", o->resign, 0, 1, &cfg->resign_threshold)) ||
-        (o->lcb && s_real("--lcb", o->lcb, 0, 100, &cfg->search.lcb_stdevs)) ||
-        (o->confirm && s_real("--confirm", o->confirm, 0, 100, &cfg->search.confirm_stdevs)) ||
+        (o->time && hs__cli_double("gtp", "--time", o->time, 0, 1e6, &cfg->move_time)) ||
+        (o->resign && hs__cli_double("gtp", "--resign-threshold", o->resign, 0, 1,
+                                     &cfg->resign_threshold)) ||
+        (o->lcb && hs__cli_double("gtp", "--lcb", o->lcb, 0, 100, &cfg->search.lcb_stdevs)) ||
+        (o->confirm && hs__cli_double("gtp", "--confirm", o->confirm, 0, 100,
+                                      &cfg->search.confirm_stdevs)) ||
         (o->set && s_settings(o->set, &cfg->search)))
         return -1;
     cfg->search.max_visits = visits;

@@ -6,11 +6,13 @@
  * machine) or `hyeongse submit` (a cluster), which read archives the same way.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "core/json.h"
 #include "ingest/archive.h"
 #include "ingest/ingest.h"
@@ -28,7 +30,7 @@ static void s_usage(FILE *out)
             "the reason; they never stop the run.\n\n"
             "  --dry-run          only read and count (to analyze: `hyeongse analyze` or `submit`)\n"
             "  --json             print one JSON object instead of a table\n"
-            "  --threads N        parser threads (default: one per CPU)\n"
+            "  --threads N        parser threads, 1..1024 (default: one per CPU)\n"
             "  --progress         progress on stderr (default: only when stderr is a terminal)\n"
             "  --max-failures N   failures listed in full (all are counted; default 100000)\n"
             "  --max-member BYTES largest SGF file accepted (default 64 MiB)\n"
@@ -166,20 +168,6 @@ static void s_print_table(FILE *out, const hs_ingest_report_t *r)
 #undef U
 }
 
-static int s_parse_count(const char *opt, const char *text, long long lo, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(text ? text : "", &end, 10);
-    if (!text || !*text || *end || errno || v < lo) {
-        fprintf(stderr, "hyeongse ingest: %s needs a number >= %lld, not '%s'\n", opt, lo,
-                text ? text : "");
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int hs_cmd_ingest(int argc, char **argv)
 {
     hs_ingest_options_t o;
@@ -191,7 +179,7 @@ int hs_cmd_ingest(int argc, char **argv)
         return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        long long v;
+        long v;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             s_usage(stdout);
             free(paths);
@@ -207,13 +195,15 @@ int hs_cmd_ingest(int argc, char **argv)
         } else if (!strcmp(a, "--no-progress")) {
             progress = 0;
         } else if (!strcmp(a, "--threads") || !strcmp(a, "-j")) {
-            if (s_parse_count(a, i + 1 < argc ? argv[++i] : NULL, 1, &v)) goto usage;
-            o.threads = (int)(v > 1024 ? 1024 : v);
+            if (hs__cli_int("ingest", a, i + 1 < argc ? argv[++i] : NULL, 1, 1024, &o.threads))
+                goto usage;
         } else if (!strcmp(a, "--max-failures")) {
-            if (s_parse_count(a, i + 1 < argc ? argv[++i] : NULL, 1, &v)) goto usage;
+            if (hs__cli_long("ingest", a, i + 1 < argc ? argv[++i] : NULL, 1, LONG_MAX, &v))
+                goto usage;
             o.max_failures = (size_t)v;
         } else if (!strcmp(a, "--max-member")) {
-            if (s_parse_count(a, i + 1 < argc ? argv[++i] : NULL, 1, &v)) goto usage;
+            if (hs__cli_long("ingest", a, i + 1 < argc ? argv[++i] : NULL, 1, LONG_MAX, &v))
+                goto usage;
             o.max_member = (size_t)v;
         } else if (!strcmp(a, "--")) {
             for (i++; i < argc; i++)

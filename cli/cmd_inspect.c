@@ -5,10 +5,12 @@
  * Broken trees and illegal moves are reported with the file name and reason;
  * the board then shows the position before the illegal move.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "core/buf.h"
 #include "core/game.h"
 #include "core/sgf.h"
@@ -49,27 +51,19 @@ static int s_args(int argc, char **argv, const char **path, long *game, long *mo
             s_usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--game") && i + 1 < argc) {
-            char *end;
-            *game = strtol(argv[++i], &end, 10);
-            if (*end || *game < 1) {
-                fprintf(stderr, "inspect: --game wants a number >= 1\n");
+            if (hs__cli_long("inspect", "--game", argv[++i], 1, LONG_MAX, game))
                 return 2;
-            }
         } else if (!strcmp(argv[i], "--move") && i + 1 < argc) {
-            char *end;
-            *move = strtol(argv[++i], &end, 10);
-            if (*end || *move < 0) {
-                fprintf(stderr, "inspect: --move wants a number >= 0\n");
+            if (hs__cli_long("inspect", "--move", argv[++i], 0, LONG_MAX, move))
                 return 2;
-            }
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "inspect: unknown option %s\n", argv[i]);
+            fprintf(stderr, "hyeongse inspect: unknown option %s\n", argv[i]);
             s_usage(stderr);
             return 2;
         } else if (!*path) {
             *path = argv[i];
         } else {
-            fprintf(stderr, "inspect: one file at a time\n");
+            fprintf(stderr, "hyeongse inspect: one file at a time\n");
             return 2;
         }
     }

@@ -52,7 +52,7 @@ static void s_usage(FILE *out)
             "  --rules R        korean, japanese, chinese, aga, new-zealand, tromp-taylor\n"
             "                   (default: the record's RU; without RU, chinese when KM is\n"
             "                   7.5, else japanese)\n"
-            "  --komi K         komi in points (default: the record's KM as interpreted)\n"
+            "  --komi K         komi in points, -1000..1000 (default: the record's KM as interpreted)\n"
             "  --no-stability   weigh every stone 1 in SI (Park's pure definition) instead\n"
             "                   of its group's stability (dead stones weigh 0 either way\n"
             "                   in the default mode; with this flag every stone is 1)\n"
@@ -112,19 +112,6 @@ typedef struct s_judged {
     char res[16], rec[16];
 } s_judged_t;
 
-static int s_parse_komi(const char *text, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || end == text || *end || !isfinite(v)) {
-        fprintf(stderr, "hyeongse judge: --komi needs a number of points, not '%s'\n", text);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* The value of option argv[*i], or NULL with a message when it is the last word. */
 static const char *s_value(int argc, char **argv, int *i)
 {
@@ -161,7 +148,7 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
                                             : -1;
     else if (!strcmp(a, "--komi")) {
         o->have_komi = true;
-        return (v = s_value(argc, argv, i)) ? s_parse_komi(v, &o->komi) : -1;
+        return (v = s_value(argc, argv, i)) ? hs__cli_komi("judge", v, &o->komi) : -1;
     } else {
         fprintf(stderr, "hyeongse judge: unknown option %s\n", a);
         s_usage(stderr);

@@ -49,19 +49,6 @@ static void s_usage(FILE *out)
             "  --seed S            the searches' seed, unsigned 64-bit (default 1)\n");
 }
 
-static int s_seed(const char *v, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long s = strtoull(v, &end, 10);
-    if (errno || end == v || *end || v[0] == '-') {
-        fprintf(stderr, "hyeongse label: --seed needs an unsigned 64-bit number, not '%s'\n", v);
-        return -1;
-    }
-    *out = s;
-    return 0;
-}
-
 static int s_option(hs__label_opts_t *o, const char *a, const char *v)
 {
     const char *c = "label";
@@ -76,7 +63,7 @@ static int s_option(hs__label_opts_t *o, const char *a, const char *v)
     if (!strcmp(a, "--size")) return hs__cli_int(c, a, v, 2, HS_NN_MAX_SIZE, &o->size);
     if (!strcmp(a, "--shard-samples"))
         return hs__cli_int(c, a, v, 1, INT_MAX, &o->shard_samples);
-    if (!strcmp(a, "--seed")) return s_seed(v, &o->seed);
+    if (!strcmp(a, "--seed")) return hs__cli_u64(c, a, v, &o->seed);
     fprintf(stderr, "hyeongse label: unknown option %s\n", a);
     return -1;
 }

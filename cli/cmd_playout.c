@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "args.h"
 #include "core/board.h"
 #include "core/playout.h"
 #include "core/rng.h"
@@ -31,19 +32,8 @@ static void s_usage(FILE *out)
             "  --games K   number of games, >= 1 (default 10)\n"
             "  --seed S    random seed, unsigned 64-bit (default 1)\n"
             "  --out DIR   output folder, created if missing (required)\n"
-            "  --komi K    komi (default 7.5)\n"
+            "  --komi K    komi, -1000..1000 (default 7.5)\n"
             "  --help      this text\n");
-}
-
-static int s_parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
 }
 
 /* Writes one game; moves[] as board points (HS_PASS for passes), Black first. */
@@ -80,18 +70,23 @@ static int s_write_sgf(const char *path, const hs_board_t *b, const hs_point_t *
     return bad ? -1 : 0;
 }
 
-int hs_cmd_playout(int argc, char **argv)
+typedef struct s_opts {
+    long size, games;
+    uint64_t seed;
+    double komi;
+    const char *out;
+} s_opts_t;
+
+/* The command line into *o: 0; 1 after --help; 2 with the error said. */
+static int s_args(int argc, char **argv, s_opts_t *o)
 {
-    long size = 9, games = 10;
-    unsigned long long seed = 1;
-    double komi = 7.5;
-    const char *out = NULL;
+    *o = (s_opts_t){ .size = 9, .games = 10, .seed = 1, .komi = 7.5 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             s_usage(stdout);
-            return 0;
+            return 1;
         }
         if (!v) {
             fprintf(stderr, "hyeongse playout: %s needs a value (or unknown option)\n", a);
@@ -99,44 +94,43 @@ int hs_cmd_playout(int argc, char **argv)
             return 2;
         }
         i++;
-        if (!strcmp(a, "--size")) {
-            if (s_parse_long(v, HS_BOARD_MIN_SIZE, HS_BOARD_MAX_SIZE, &size)) {
-                fprintf(stderr, "hyeongse playout: --size must be 2..25, not '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--games")) {
-            if (s_parse_long(v, 1, 100000000, &games)) {
-                fprintf(stderr, "hyeongse playout: --games must be a positive number, not '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--seed")) {
-            char *end;
-            errno = 0;
-            seed = strtoull(v, &end, 10);
-            if (errno || end == v || *end || v[0] == '-') {
-                fprintf(stderr, "hyeongse playout: bad --seed '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--komi")) {
-            char *end;
-            komi = strtod(v, &end);
-            if (end == v || *end || komi != komi || komi > 1000 || komi < -1000) {
-                fprintf(stderr, "hyeongse playout: bad --komi '%s'\n", v);
-                return 2;
-            }
-        } else if (!strcmp(a, "--out")) {
-            out = v;
-        } else {
+        int rc = 0;
+        if (!strcmp(a, "--size"))
+            rc = hs__cli_long("playout", a, v, HS_BOARD_MIN_SIZE, HS_BOARD_MAX_SIZE, &o->size);
+        else if (!strcmp(a, "--games"))
+            rc = hs__cli_long("playout", a, v, 1, 100000000, &o->games);
+        else if (!strcmp(a, "--seed"))
+            rc = hs__cli_u64("playout", a, v, &o->seed);
+        else if (!strcmp(a, "--komi"))
+            rc = hs__cli_komi("playout", v, &o->komi);
+        else if (!strcmp(a, "--out"))
+            o->out = v;
+        else {
             fprintf(stderr, "hyeongse playout: unknown option %s\n", a);
             s_usage(stderr);
             return 2;
         }
+        if (rc)
+            return 2;
     }
-    if (!out) {
+    if (!o->out) {
         fprintf(stderr, "hyeongse playout: --out DIR is required\n");
         s_usage(stderr);
         return 2;
     }
+    return 0;
+}
+
+int hs_cmd_playout(int argc, char **argv)
+{
+    s_opts_t o;
+    int arc = s_args(argc, argv, &o);
+    if (arc)
+        return arc == 1 ? 0 : 2;
+    long size = o.size, games = o.games;
+    uint64_t seed = o.seed;
+    double komi = o.komi;
+    const char *out = o.out;
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "hyeongse playout: cannot create %s: %s\n", out, strerror(errno));
         return 1;

@@ -41,7 +41,7 @@ static void s_usage(FILE *out)
             "  --net FILE    a KataGo net (.bin.gz) as the evaluator (default: rollouts)\n"
             "  --backend B   the net's backend: ref, cpu or cuda (default: the fastest built)\n"
             "  --seed S      random seed, unsigned 64-bit (default 1)\n"
-            "  --komi K      komi (default: the rules' komi)\n"
+            "  --komi K      komi, -1000..1000 (default: the rules' komi)\n"
             "  --rules R     chinese (default), japanese, korean, aga, new-zealand, tromp-taylor\n"
             "  --threads N   leaves evaluated together per search step, and the rollout\n"
             "                threads (default 1)\n");
@@ -49,7 +49,7 @@ static void s_usage(FILE *out)
 
 typedef struct s_opts {
     int size, visits, games, threads;
-    unsigned long long seed;
+    uint64_t seed;
     double komi;
     bool has_komi;
     const char *out, *net, *backend, *rules;
@@ -66,21 +66,10 @@ static int s_parse_value(s_opts_t *o, const char *a, const char *v)
     if (!strcmp(a, "--net")) { o->net = v; return 0; }
     if (!strcmp(a, "--backend")) { o->backend = v; return 0; }
     if (!strcmp(a, "--rules")) { o->rules = v; return 0; }
-    if (!strcmp(a, "--seed")) {
-        char *end;
-        errno = 0;
-        o->seed = strtoull(v, &end, 10);
-        if (!errno && end != v && !*end && v[0] != '-') return 0;
-        fprintf(stderr, "hyeongse selfplay: bad --seed '%s'\n", v);
-        return -1;
-    }
+    if (!strcmp(a, "--seed")) return hs__cli_u64(cmd, a, v, &o->seed);
     if (!strcmp(a, "--komi")) {
-        char *end;
-        o->komi = strtod(v, &end);
         o->has_komi = true;
-        if (end != v && !*end && isfinite(o->komi) && fabs(o->komi) <= 1000) return 0;
-        fprintf(stderr, "hyeongse selfplay: bad --komi '%s'\n", v);
-        return -1;
+        return hs__cli_komi(cmd, v, &o->komi);
     }
     fprintf(stderr, "hyeongse selfplay: unknown option %s\n", a);
     return -1;
@@ -166,7 +155,7 @@ static int s_save(const s_opts_t *o, const hs_selfplay_game_t *game, const char 
                   const char *date, int g)
 {
     char name[64], path[4096];
-    snprintf(name, sizeof name, "selfplay %d seed %llu", g + 1, o->seed);
+    snprintf(name, sizeof name, "selfplay %d seed %llu", g + 1, (unsigned long long)o->seed);
     char *text = NULL;
     size_t len = 0;
     hs_error_t err;

@@ -3,10 +3,12 @@
  * (area scoring, komi 0, positional superko) with worker/solve.h and prints
  * the value, the first move, nodes and time.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "worker/solve.h"
 
 const char hs_cmd_solve_summary[] = "prove the value of a tiny board (3x3, 4x4) by alpha-beta";
@@ -15,13 +17,33 @@ static void s_usage(FILE *out)
 {
     fprintf(out,
             "usage: hyeongse solve [--size N] [--time-limit SECONDS] [--max-nodes N]\n"
-            "                      [--max-depth PLIES] [--tt-bits B]\n\n"
+            "                      [--max-depth PLIES] [--tt-bits B]\n"
+            "  (--max-depth 1..250, default 80; --tt-bits 10..26, default 22: a table\n"
+            "  of 2^B entries; --time-limit and --max-nodes 0 = none, the default)\n\n"
             "Solves the empty NxN board (N = 2..5, default 3) exactly: area scoring,\n"
             "komi 0, no suicide, positional superko, two passes end the game.\n"
             "Alpha-beta with a transposition table, iterative deepening and static\n"
             "bounds from Benson's unconditionally safe areas proves bounds on Black's\n"
             "margin V; on a limit it prints the bounds proven so far\n"
             "and exits 3. Known: 3x3 V = 9 (B+9), 4x4 V = 2 (B+2).\n");
+}
+
+/* Option a with value v into cfg: 0; -1 for a bad value (said); -2 for an
+ * unknown option (said; the caller adds the usage). */
+static int s_option(const char *a, const char *v, hs_solve_config_t *cfg)
+{
+    if (!strcmp(a, "--size"))
+        return hs__cli_int("solve", a, v, 2, 5, &cfg->size);
+    if (!strcmp(a, "--time-limit"))
+        return hs__cli_double("solve", a, v, 0, 1e9, &cfg->time_limit_s);
+    if (!strcmp(a, "--max-nodes"))
+        return hs__cli_long("solve", a, v, 0, LONG_MAX, &cfg->max_nodes);
+    if (!strcmp(a, "--max-depth"))
+        return hs__cli_int("solve", a, v, 1, 250, &cfg->max_depth);
+    if (!strcmp(a, "--tt-bits"))
+        return hs__cli_int("solve", a, v, 10, 26, &cfg->tt_bits);
+    fprintf(stderr, "hyeongse solve: unknown option %s\n", a);
+    return -2;
 }
 
 int hs_cmd_solve(int argc, char **argv)
@@ -36,25 +58,15 @@ int hs_cmd_solve(int argc, char **argv)
             return 0;
         }
         if (!v) {
-            fprintf(stderr, "solve: %s needs a value (or is unknown)\n", a);
+            fprintf(stderr, "hyeongse solve: %s needs a value (or is unknown)\n", a);
             s_usage(stderr);
             return 2;
         }
-        char *end = NULL;
-        if (!strcmp(a, "--size")) cfg.size = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--time-limit")) cfg.time_limit_s = strtod(v, &end);
-        else if (!strcmp(a, "--max-nodes")) cfg.max_nodes = strtol(v, &end, 10);
-        else if (!strcmp(a, "--max-depth")) cfg.max_depth = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--tt-bits")) cfg.tt_bits = (int)strtol(v, &end, 10);
-        else {
-            fprintf(stderr, "solve: unknown option %s\n", a);
+        int rc = s_option(a, v, &cfg);
+        if (rc == -2)
             s_usage(stderr);
+        if (rc < 0)
             return 2;
-        }
-        if (!end || *end) {
-            fprintf(stderr, "solve: bad value for %s: %s\n", a, v);
-            return 2;
-        }
     }
     hs_solve_result_t r;
     hs_error_t err;

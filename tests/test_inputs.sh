@@ -70,6 +70,37 @@ refused "submit --threads -3" "--threads needs a whole number 1..1024, not '-3'"
         "$BIN" submit "$tmp/games" --broker tcp://127.0.0.1:9 --threads -3
 refused "status --limit 0" "--limit needs a whole number 1..4096" \
         "$BIN" status --broker tcp://127.0.0.1:9 --limit 0
+# ... and of the local commands: no silent clamping, no "-1" read as a huge
+# seed, no NaN or infinite komi.
+refused "solve --max-nodes -5" "--max-nodes needs a whole number >= 0, not '-5'" \
+        "$BIN" solve --max-nodes -5
+refused "solve --tt-bits 99" "--tt-bits needs a whole number 10..26, not '99'" \
+        "$BIN" solve --tt-bits 99
+refused "solve --max-depth -1" "--max-depth needs a whole number 1..250, not '-1'" \
+        "$BIN" solve --max-depth -1
+refused "solve --time-limit nan" "--time-limit needs a number 0..1000000000, not 'nan'" \
+        "$BIN" solve --time-limit nan
+refused "solve --size 6" "--size needs a whole number 2..5, not '6'" "$BIN" solve --size 6
+refused "playout --seed -1" "--seed needs a whole number >= 0, not '-1'" \
+        "$BIN" playout --out "$tmp/po" --seed -1
+refused "playout --komi inf" "--komi needs a number -1000..1000, not 'inf'" \
+        "$BIN" playout --out "$tmp/po" --komi inf
+refused "selfplay --seed 1e3" "--seed needs a whole number >= 0, not '1e3'" \
+        "$BIN" selfplay --size 9 --visits 1 --games 1 --out "$tmp/sp" --seed 1e3
+refused "selfplay --komi 2000" "--komi needs a number -1000..1000, not '2000'" \
+        "$BIN" selfplay --size 9 --visits 1 --games 1 --out "$tmp/sp" --komi 2000
+refused "label --seed x" "--seed needs a whole number >= 0, not 'x'" \
+        "$BIN" label "$tmp/games" --out "$tmp/lab" --seed x
+refused "inspect --game 99999999999999999999" \
+        "--game needs a whole number >= 1, not '99999999999999999999'" \
+        "$BIN" inspect "$tmp/games/plain.sgf" --game 99999999999999999999
+refused "inspect --move 1e3" "--move needs a whole number >= 0, not '1e3'" \
+        "$BIN" inspect "$tmp/games/plain.sgf" --move 1e3
+refused "ingest --threads 5000" "--threads needs a whole number 1..1024, not '5000'" \
+        "$BIN" ingest "$tmp/games" --dry-run --threads 5000
+refused "gtp --time -1" "--time needs a number 0..1000000, not '-1'" "$BIN" gtp --time -1
+[ ! -e "$tmp/po" ] && [ ! -e "$tmp/sp" ] && [ ! -e "$tmp/lab" ]
+check "refused local commands write nothing" "$?" 0
 [ ! -e "$tmp/never" ]; check "a refused broker makes no store" "$?" 0
 check "query --limit 2: two rows" "$("$BIN" query --db "$tmp/db" --limit 2 --json | wc -l)" 2
 # --engine is read as every option is: the last one counts, and it is canonical.

@@ -33,7 +33,8 @@ refused "--move without a value" "--move needs a value" "$sgf" --move
 refused "--game -1" "--game needs a whole number >= 0, not '-1'" "$sgf" --game -1
 refused "--game past the file" "holds 1 game(s); no game 1" "$sgf" --game 1
 refused "--tau abc" "--tau needs a whole number 0..32767, not 'abc'" "$sgf" --tau abc
-refused "--komi abc" "--komi needs a number of points, not 'abc'" "$sgf" --komi abc
+refused "--komi abc" "--komi needs a number -1000..1000, not 'abc'" "$sgf" --komi abc
+refused "--komi 1e9" "--komi needs a number -1000..1000, not '1e9'" "$sgf" --komi 1e9
 
 # Good calls: the move asked for, and the last move is the final position.
 "$bin" judge "$sgf" --move 2 --json >"$tmp/m2" 2>"$tmp/err"
