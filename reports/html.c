@@ -103,14 +103,14 @@ FILE *hs__report_open(hs__report_ctx_t *c, const char *rel)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", c->o->out_dir, rel) >= (int)sizeof path) {
-        hs_error_set(c->err, HS_EINVAL, "report: path too long: %s/%s", c->o->out_dir, rel);
+        hs_error_set(c->err, HS_EINVAL, "path too long: %s/%s", c->o->out_dir, rel);
         return NULL;
     }
     FILE *f = NULL;
     if (s_mkdirs(path) == 0)
         f = fopen(path, "w");
     if (!f) {
-        hs_error_set(c->err, HS_EIO, "report: cannot write %s: %s", path, strerror(errno));
+        hs_error_set(c->err, HS_EIO, "cannot write %s: %s", path, strerror(errno));
         return NULL;
     }
     if (c->sum)
@@ -122,7 +122,7 @@ int hs__report_close(hs__report_ctx_t *c, FILE *f, const char *rel)
 {
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad)
-        return hs_error_set(c->err, HS_EIO, "report: writing %s/%s failed (disk full?)",
+        return hs_error_set(c->err, HS_EIO, "writing %s/%s failed (disk full?)",
                             c->o->out_dir, rel);
     return 0;
 }

@@ -109,23 +109,23 @@ static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
 {
     int chosen = (sel->game_hex != NULL) + (sel->player != NULL) + (sel->job != 0) + sel->all;
     if (chosen != 1)
-        return hs_error_set(err, HS_EINVAL, "report: choose exactly one of --game ID, "
+        return hs_error_set(err, HS_EINVAL, "choose exactly one of --game ID, "
                             "--player NAME, --job ID and --all");
     ids->store = s;
     if (sel->game_hex) {
         uint64_t id[2];
         if (s_parse_hex(sel->game_hex, id) < 0)
-            return hs_error_set(err, HS_EINVAL, "report: a game id is 32 hex digits, not '%s'",
+            return hs_error_set(err, HS_EINVAL, "a game id is 32 hex digits, not '%s'",
                                 sel->game_hex);
         int rc = hs_store_game_get(s, id, NULL, NULL, NULL, err);
         if (rc == HS_ENOTFOUND)
-            return hs_error_set(err, rc, "report: no game %s in the store", sel->game_hex);
+            return hs_error_set(err, rc, "no game %s in the store", sel->game_hex);
         return rc < 0 ? rc : s_add_id(ids, id);
     }
     int rc = sel->player ? hs_store_games_by_player(s, sel->player, s_add_id, ids, err)
                          : hs_store_games_each(s, s_add_id, ids, err);
     if (rc == HS_ENOMEM)
-        return hs_error_set(err, rc, "report: out of memory listing the games");
+        return hs_error_set(err, rc, "out of memory listing the games");
     if (rc == 0 && sel->job) {
         ids->job = sel->job;
         rc = s_filter_job(ids, err);
@@ -210,11 +210,11 @@ static int s_out_dir(const char *dir, hs_error_t *err)
 {
     struct stat st;
     if (!dir || !*dir)
-        return hs_error_set(err, HS_EINVAL, "report: --out DIR is needed");
+        return hs_error_set(err, HS_EINVAL, "--out DIR is needed");
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-        return hs_error_set(err, HS_EINVAL, "report: --out %s is a file, not a folder", dir);
+        return hs_error_set(err, HS_EINVAL, "--out %s is a file, not a folder", dir);
     if (mkdir(dir, 0777) != 0 && stat(dir, &st) != 0)
-        return hs_error_set(err, HS_EIO, "report: cannot create %s", dir);
+        return hs_error_set(err, HS_EIO, "cannot create %s", dir);
     return 0;
 }
 
@@ -235,7 +235,7 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
     hs_report_stats_init(&st);
     FILE *rows = rc == 0 ? tmpfile() : NULL;
     if (rc == 0 && !rows)
-        rc = hs_error_set(err, HS_EIO, "report: no temporary file for the games list");
+        rc = hs_error_set(err, HS_EIO, "no temporary file for the games list");
     if (rc == 0)
         rc = s_games(&c, &ids, &st, rows);
     if (rc == 0 && (sel->all || sel->job)) {

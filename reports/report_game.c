@@ -86,7 +86,7 @@ static int s_graph(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
     if (!v || !src) {
         free(v);
         free(src);
-        return hs_error_set(c->err, HS_ENOMEM, "report: out of memory (graph)");
+        return hs_error_set(c->err, HS_ENOMEM, "out of memory (graph)");
     }
     for (int m = 0; m < n; m++) {
         float x = which == 0 ? g->pos[m].win_rate * 100.0f : g->pos[m].lead;
@@ -333,7 +333,7 @@ int hs__report_game(hs__report_ctx_t *c, const hs_report_game_t *g, FILE *rows)
          * through a scratch stream keeps one code path. */
         FILE *sink = page ? page : fopen("/dev/null", "w");
         if (!sink)
-            return hs_error_set(c->err, HS_EIO, "report: cannot open /dev/null");
+            return hs_error_set(c->err, HS_EIO, "cannot open /dev/null");
         rc = s_page(c, sink, g, hex);
         int rc2 = page ? hs__report_close(c, page, rel) : (fclose(sink), 0);
         if (rc == 0)

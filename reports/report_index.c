@@ -135,7 +135,7 @@ static int s_games(hs__report_ctx_t *c, FILE *out, FILE *rows)
         while ((n = fread(buf, 1, sizeof buf, rows)) > 0)
             fwrite(buf, 1, n, out);
         if (ferror(rows))
-            return hs_error_set(c->err, HS_EIO, "report: reading back the games list failed");
+            return hs_error_set(c->err, HS_EIO, "reading back the games list failed");
     }
     fputs("</tbody></table>\n", out);
     return 0;
