@@ -255,13 +255,13 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
     r.out = out;
     r.err = err;
     int rc;
+    uint8_t k[16];
+    if (q->game && hs_key_parse(q->game, k))   /* before the header: no table for an error */
+        return hs_error_set(err, HS_EINVAL, "a game id is 32 hex digits, not '%s'", q->game);
     s_header(q, out);
     if (q->game || q->source) {
         uint64_t id[2];
         if (q->game) {
-            uint8_t k[16];
-            if (hs_key_parse(q->game, k))
-                return hs_error_set(err, HS_EINVAL, "game id must be 32 hex digits: %s", q->game);
             id[0] = id[1] = 0;
             for (int i = 0; i < 8; i++) {
                 id[0] = id[0] << 8 | k[i];

@@ -126,6 +126,10 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
                                                 "--json only");
     }
     if (!a->position && !a->board) {
+        uint8_t key[16];
+        if (game_arg && hs_key_parse(game_arg, key))
+            return hs_error_set(err, HS_EINVAL, "a game id is 32 hex digits, not '%s'",
+                                game_arg);
         a->q.game = game_arg;
         return 0;
     }

@@ -166,8 +166,10 @@ same "--swing 1 --limit 3" "$tmp/db" --swing 1 --limit 3
 "$BIN" query --broker "$addr" --player alice 2> "$tmp/remote.err" > /dev/null
 check "table through the broker: the row count on stderr" "$(grep -c '^[0-9]* rows$' "$tmp/remote.err")" 1
 # Bad queries over the broker: a clear error, a non-zero exit status.
+# A malformed game id is a usage error, refused before anything is sent (the
+# broker reads the same parser, store/query_args.c, and refuses it too).
 "$BIN" query --broker "$addr" game 0123 > "$tmp/remote.out" 2> "$tmp/remote.err"
-check "bad game id through the broker: exit status" "$?" 1
+check "bad game id through the broker: exit status" "$?" 2
 check "bad game id through the broker: says why" "$(grep -c '32 hex digits' "$tmp/remote.err")" 1
 check "bad game id through the broker: no output" "$(wc -c < "$tmp/remote.out")" 0
 "$BIN" query --broker "$addr" --path nothere.sgf > /dev/null 2> "$tmp/remote.err"
