@@ -23,6 +23,8 @@ struct hs_client {
     char endpoint[512];
     int timeout_ms, retries;
     atomic_int *abort_flag;
+    hs_client_retry_fn retry_fn;
+    void *retry_ctx;
     hs_wire_buf_t buf;
     bool curve;                 /* keys set: every socket is a CURVE client */
     hs_curve_client_t keys;
@@ -31,6 +33,19 @@ struct hs_client {
 void hs_client_set_abort(hs_client_t *c, atomic_int *flag)
 {
     c->abort_flag = flag;
+}
+
+void hs_client_set_retry_hook(hs_client_t *c, hs_client_retry_fn fn, void *ctx)
+{
+    c->retry_fn = fn;
+    c->retry_ctx = ctx;
+}
+
+/* Before try number `try` (2 = the first retry): the hook, if any. */
+static void s_retrying(const hs_client_t *c, int try)
+{
+    if (c->retry_fn)
+        c->retry_fn(c->retry_ctx, c->endpoint, try, c->retries + 1, c->timeout_ms);
 }
 
 struct hs_submitter {
@@ -231,6 +246,8 @@ int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *r
         /* No answer: a fresh socket drops late replies; try again. */
         zmq_close(c->sock);
         c->sock = NULL;
+        if (attempt < c->retries)
+            s_retrying(c, attempt + 2);
     }
     return s_timeout(c, err);
 }
@@ -307,6 +324,7 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
             /* The broker is silent: a fresh socket, and WATCH again. */
             if (++tries > c->retries)
                 return s_timeout(c, err);
+            s_retrying(c, tries + 1);
             zmq_close(c->sock);
             c->sock = NULL;
             if ((rc = s_send_type(c, HS_WIRE_WATCH, job_id, err)) < 0)

@@ -55,6 +55,18 @@ int hs_client_new_curve(hs_client_t **out, void *zmq_ctx, const char *endpoint,
  */
 void hs_client_set_abort(hs_client_t *c, atomic_int *flag);
 
+/*
+ * A request (or a watch) that got no answer in timeout_ms is about to be tried
+ * again: try is the one starting (2 for the first retry), tries the most there
+ * will be, each waiting timeout_ms. Called on the requesting thread; for a
+ * program to tell its user why nothing happens (the library prints nothing).
+ */
+typedef void (*hs_client_retry_fn)(void *ctx, const char *endpoint, int try, int tries,
+                                   int timeout_ms);
+
+/* Calls fn(ctx, ...) before every retry from now on; fn NULL = none (the default). */
+void hs_client_set_retry_hook(hs_client_t *c, hs_client_retry_fn fn, void *ctx);
+
 /* Closes the client and sets *c = NULL. NULL-safe. */
 void hs_client_destroy(hs_client_t **c);
 

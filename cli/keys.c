@@ -44,6 +44,17 @@ int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *en
     return 1;
 }
 
+/* The first retry of a request says why the command seems to hang: a broker
+ * that is down, or one that does not know this client's key. Later retries of
+ * the same request stay quiet; its last gives up with the reason. */
+static void s_retry_note(void *ctx, const char *endpoint, int try, int tries, int timeout_ms)
+{
+    if (try == 2)
+        fprintf(stderr, "hyeongse %s: no answer from the broker at %s in %.1f s; trying "
+                "%d more time(s)\n", (const char *)ctx, endpoint, timeout_ms / 1000.0,
+                tries - 1);
+}
+
 int hs__cli_client_new(const char *cmd, const hs_cli_keys_t *opts, void *zmq_ctx,
                        const char *endpoint, int timeout_ms, int retries, hs_client_t **out,
                        hs_error_t *err)
@@ -53,6 +64,8 @@ int hs__cli_client_new(const char *cmd, const hs_cli_keys_t *opts, void *zmq_ctx
     if (rc >= 0)
         rc = hs_client_new_curve(out, zmq_ctx, endpoint, timeout_ms, retries,
                                  rc == 1 ? &keys : NULL, err);
+    if (rc >= 0)   /* cmd: a string literal, which outlives the client */
+        hs_client_set_retry_hook(*out, s_retry_note, (void *)cmd);
     memset(&keys, 0, sizeof keys);
     return rc < 0 ? rc : 0;
 }

@@ -44,8 +44,11 @@ typedef struct hs_cli_keys {
 int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *endpoint,
                       hs_curve_client_t *out, hs_error_t *err);
 
-/* hs_client_new_curve with the keys of opts (hs__cli_keys_load). 0 or a
- * negative code with *err. */
+/* hs_client_new_curve with the keys of opts (hs__cli_keys_load), and a note on
+ * stderr ("hyeongse CMD: no answer from the broker at ADDR in N s; trying K more
+ * time(s)") when a request first has to be tried again, so that a wrong address
+ * or a stopped broker does not look like a hang. cmd must outlive the client (a
+ * string literal). 0 or a negative code with *err. */
 int hs__cli_client_new(const char *cmd, const hs_cli_keys_t *opts, void *zmq_ctx,
                        const char *endpoint, int timeout_ms, int retries, hs_client_t **out,
                        hs_error_t *err);

@@ -187,7 +187,10 @@ same "failed (table)" "$tmp/db2" failed
 kill "$bpid"; wait "$bpid"; check "second broker stopped cleanly" "$?" 0
 "$BIN" query --broker "$addr" --timeout 300 stats > /dev/null 2> "$tmp/remote.err"
 check "no broker: exit status" "$?" 1
-check "no broker: says so" "$(grep -c 'no answer from the broker' "$tmp/remote.err")" 1
+check "no broker: says so at the end" "$(grep -c 'no answer from the broker .* after 3 tries' "$tmp/remote.err")" 1
+# ... and at the first retry, so that a wrong address does not look like a hang.
+check "no broker: says it tries again" \
+      "$(grep -c "no answer from the broker at $addr in 0.3 s; trying 2 more time" "$tmp/remote.err")" 1
 
 if [ "$fail" != 0 ]; then
     echo "--- analyze output"; cat "$tmp/analyze.out"
