@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cluster.h"
 #include "core/clock.h"
 #include "label_run.h"
 #include "worker/nn/eval.h"
@@ -185,6 +186,12 @@ int hs_cmd_label(int argc, char **argv)
         s_usage(rc > 0 ? stdout : stderr);
         free(paths);
         return rc > 0 ? 0 : 2;
+    }
+    /* A path that is not there is a mistyped command line, as for analyze:
+     * refused before the output folder is made. */
+    if (hs__cli_check_paths("label", (char *const *)paths, o.npaths)) {
+        free(paths);
+        return 2;
     }
     rc = s_out_dir(o.out) ? 1 : s_run(&o);
     free(paths);
