@@ -204,7 +204,10 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     s->flags = flags;
     s->flush_at = HS_STORE_INDEX_FLUSH;
-    if ((rc = s_env_open(s, dir, map_size, err)) != 0) {
+    s->writer_fd = -1;
+    if ((!rdonly && (rc = hs__store_writer_lock(dir, &s->writer_fd, err)) != 0) ||
+        (rc = s_env_open(s, dir, map_size, err)) != 0) {
+        hs__store_writer_unlock(s->writer_fd);
         free(s);
         return rc;
     }
@@ -213,6 +216,7 @@ int hs_store_open(hs_store_t **out, const char *dir, unsigned flags, size_t map_
             break;
     if (rc) {
         mdb_env_close(s->env);
+        hs__store_writer_unlock(s->writer_fd);
         free(s);
         return rc;
     }
@@ -242,6 +246,7 @@ void hs_store_close(hs_store_t **sp)
     int keep_fd = hs__store_release_fd(s);
     mdb_env_close(s->env);
     hs__store_release_reserve(s, keep_fd);
+    hs__store_writer_unlock(s->writer_fd);   /* last: after the file's last change */
     free(s->pend);
     free(s->pend_hash);
     free(s->bloom);

@@ -54,6 +54,7 @@ struct hs_store {
     unsigned flags;
     size_t map_size;
     size_t release_size;       /* a reserving writer's used bytes at close (store.c) */
+    int writer_fd;              /* the folder, flock'ed by a writer; -1 for a reader */
     MDB_txn *txn;               /* the open batch, or NULL */
     MDB_txn *rtxn;              /* hs_store_read_hold's read txn (reset when not held), or NULL */
     bool rtxn_held;             /* rtxn is live: hs__store_rtxn hands it out */
@@ -142,6 +143,11 @@ int hs__store_reserve_open(hs_store_t *s, hs_error_t *err);
  * its pages in use and closes the descriptor. Best effort. */
 int hs__store_release_fd(hs_store_t *s);
 void hs__store_release_reserve(const hs_store_t *s, int fd);
+/* The one-writer lock of folder dir (store_space.c), taken before LMDB opens the
+ * file: *fd holds it until hs__store_writer_unlock. HS_EAGAIN when another
+ * process writes the store (its message says so), HS_EIO. */
+int hs__store_writer_lock(const char *dir, int *fd, hs_error_t *err);
+void hs__store_writer_unlock(int fd);
 
 /* A put in the open batch (with logging and map growth). flags: MDB_NOOVERWRITE,
  * MDB_APPEND. Returns 0, HS_EEXIST (NOOVERWRITE and the key exists), HS_ESTORE. */

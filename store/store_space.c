@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,3 +164,36 @@ void hs__store_release_reserve(const hs_store_t *s, int fd)
     close(fd);
 }
 
+/*
+ * One writer at a time. The store's code assumes it is the only writer: its
+ * pending index and batch log live in its own memory, and a reserving writer
+ * sizes and truncates the file. A second process that opened the same store
+ * for writing used to take the first one down with SIGBUS (LMDB's open with
+ * MDB_WRITEMAP truncates the file to its own map size, and a clean close gives
+ * the room above the last page back, under the other's map). So a writer locks
+ * the folder (flock: released by the kernel when the process dies, so a killed
+ * writer leaves no stale lock) before LMDB opens anything; readers, which
+ * change nothing, take no lock and may read while it writes.
+ */
+int hs__store_writer_lock(const char *dir, int *fd, hs_error_t *err)
+{
+    *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (*fd < 0)
+        return hs_error_set(err, HS_EIO, "%s: cannot open: %s", dir, strerror(errno));
+    if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    int e = errno;
+    close(*fd);
+    *fd = -1;
+    if (e == EWOULDBLOCK)
+        return hs_error_set(err, HS_EAGAIN, "%s: another process is writing this store (an "
+                            "analyze, a broker or an index): one writer at a time; "
+                            "query, report and check may read it meanwhile", dir);
+    return hs_error_set(err, HS_EIO, "%s: cannot lock: %s", dir, strerror(e));
+}
+
+void hs__store_writer_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd);   /* the flock goes with its descriptor */
+}

@@ -154,6 +154,14 @@ same() {   # same DESCRIPTION DB ARGS...: stdout and exit status of --broker and
 }
 trap 'kill "${bpid:-}" 2>/dev/null; rm -rf "$tmp"' EXIT
 start_broker "$tmp/db" || exit 1
+# The broker writes the store: a second writer is refused, and it never took the
+# broker down (it used to, with SIGBUS); readers read meanwhile.
+"$BIN" analyze "$tmp/games" --db "$tmp/db" --engines area --quiet > /dev/null 2> "$tmp/second.err"
+check "a second writer: exit status" "$?" 1
+check "a second writer: says why" "$(grep -c 'another process is writing this store' "$tmp/second.err")" 1
+"$BIN" index --db "$tmp/db" > /dev/null 2> "$tmp/second.err"
+check "index beside the broker: refused" "$?:$(grep -c 'one writer at a time' "$tmp/second.err")" "1:1"
+kill -0 "$bpid"; check "the broker still runs" "$?" 0
 gid=$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --json | head -1 | grep -o '"game":"[0-9a-f]*"' | cut -d'"' -f4)
 check "game id of a.sgf found" "${#gid}" 32
 same "stats --json" "$tmp/db" stats --json

@@ -469,10 +469,32 @@ static void test_journal(void)
     s_rm_dir(dir);
 }
 
+/* One writer at a time (store/store_space.c): a second writer of the same
+ * folder is refused with HS_EAGAIN and a message that says why, before LMDB
+ * touches the file; once the first closes, the next one opens. (Readers take
+ * no lock: test_reader_process reads beside a writer.) */
+static void test_one_writer(void)
+{
+    const char *dir = s_newdir("lock");
+    char dirbuf[256];
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    hs_store_t *w = NULL, *w2 = NULL;
+    hs_error_t err;
+    HS_CHECK_INT(hs_store_open(&w, dirbuf, HS_STORE_NOSYNC, 0, &err), 0);
+    HS_CHECK_INT(hs_store_open(&w2, dirbuf, HS_STORE_NOSYNC, 0, &err), HS_EAGAIN);
+    HS_CHECK(w2 == NULL && strstr(err.msg, "another process is writing this store") != NULL);
+    HS_CHECK_INT(hs_store_open(&w2, dirbuf, 0, 0, &err), HS_EAGAIN);   /* synced too */
+    hs_store_close(&w);
+    HS_CHECK_INT(hs_store_open(&w2, dirbuf, HS_STORE_NOSYNC, 0, &err), 0);
+    hs_store_close(&w2);
+    s_rm_dir(dirbuf);
+}
+
 int main(void)
 {
     test_games_and_evals();
     test_reader_process();
     test_journal();
+    test_one_writer();
     return hs_test_finish();
 }
