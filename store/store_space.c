@@ -1,9 +1,10 @@
 /*
- * store/store_space.c — the disk space of a store's map: a writer that maps
- * the file writable reserves its pages before LMDB may write into them (at
- * open and at every growth of the map), so that a full disk is a clear error
- * and never a SIGBUS, and gives the room above its last page back at a clean
- * close. store.c calls in here when it opens, grows and closes the store.
+ * store/store_space.c — the disk space of a store's map, and its one-writer
+ * lock (at the end of this file). A writer that maps the file writable
+ * reserves its pages before LMDB may write into them (at open and at every
+ * growth of the map), so that a full disk is a clear error and never a
+ * SIGBUS, and gives the room above its last page back at a clean close.
+ * store.c calls in here when it opens, grows and closes the store.
  */
 #include "store/store_internal.h"
 
