@@ -296,6 +296,30 @@ static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], 
     return 0;
 }
 
+/* A game an earlier job stored whose every position asked for already has an
+ * eval of each of j's engines (a store keeps the first eval of a position and
+ * engine spec): done at once, no task. 1 when so, 0 when it needs its tasks, or
+ * a store error (the broker stops). */
+static int s_game_covered(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
+{
+    hs_store_task_t whole = { .game_id = { gid[0], gid[1] },
+                              .move_first = j->last_only ? num_moves : 0,
+                              .move_last = num_moves, .move_step = j->step };
+    bool covered = false;
+    int rc = hs__fatal(b, hs_store_task_covered(b->store, &whole, j->engine_ids,
+                                                j->num_engines, &covered, &b->err));
+    if (rc < 0 || !covered)
+        return rc;
+    int n = hs_store_task_positions(&whole);
+    j->rec.games_total++;
+    j->rec.games_done++;
+    j->rec.positions_total += n;
+    j->rec.positions_done += n;
+    j->dirty = true;
+    b->games_added++;
+    return 1;
+}
+
 int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted)
 {
     bool existed = false;
@@ -341,6 +365,10 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
         if (old_job == j->rec.id) {
             *accepted = true;
             return 0;
+        }
+        if ((rc = s_game_covered(b, j, copy.id, copy.num_moves)) != 0) {
+            *accepted = rc > 0;
+            return rc > 0 ? 0 : rc;
         }
     }
     rc = s_task_create(b, j, copy.id, copy.num_moves);

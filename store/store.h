@@ -415,6 +415,17 @@ typedef struct hs_store_task {
 /* Number of positions task t covers (per engine). */
 int hs_store_task_positions(const hs_store_task_t *t);
 
+/*
+ * Whether every position task t covers (moves t->move_first + i * t->move_step
+ * of game t->game_id, hs_store_task_positions of them) has a stored eval of
+ * each of the n engine ids: *covered. Reads the `moves` entries only (no eval
+ * record is decoded); in a batch it sees the batch's own writes. So a broker
+ * need not evaluate again a game an earlier job finished. 0, or an error with
+ * *covered false.
+ */
+int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
+                          int n, bool *covered, hs_error_t *err);
+
 /* Creates a task from *t (id ignored), sets t->id, indexes it by state. */
 int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err);
 /* Replaces task t->id (state index updated). HS_ENOTFOUND when it doesn't exist. */

@@ -532,6 +532,64 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "moves") : 0;
 }
 
+/* Whether the moves entry value v holds a pair of each of the n engine ids. */
+static bool s_move_has(const MDB_val *v, const uint32_t *engine_ids, int n)
+{
+    const uint8_t *vp = v->mv_data;
+    for (int i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t off = 16; off + S_MOVE_PAIR <= v->mv_size && !found; off += S_MOVE_PAIR)
+            found = hs__rd32(vp + off) == engine_ids[i];
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
+                          int n, bool *covered, hs_error_t *err)
+{
+    *covered = false;
+    int want = hs_store_task_positions(t);
+    if (want <= 0 || n <= 0 || t->move_first < 0 || t->move_last > 0xFFFF)
+        return 0;
+    MDB_txn *txn;
+    bool own;
+    MDB_cursor *c;
+    int rc = hs__store_rcursor(s, HS_DB_MOVES, "cursor", &txn, &own, &c, err);
+    if (rc)
+        return rc;
+    uint8_t start[18];
+    hs__id_key(start, t->game_id);
+    start[16] = (uint8_t)(t->move_first >> 8);
+    start[17] = (uint8_t)t->move_first;
+    MDB_val k = { 18, start }, v;
+    int have = 0;
+    /* One ordered walk over the game's entries from the first move asked for; a
+     * position without an entry, or without one of the engines, ends it. */
+    rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
+    while (rc == 0) {
+        const uint8_t *kp = k.mv_data;
+        if (k.mv_size != 18 || memcmp(kp, start, 16) != 0)
+            break;
+        int mn = kp[16] << 8 | kp[17], d = mn - t->move_first;
+        if (mn > t->move_last)
+            break;
+        if (d % t->move_step == 0) {
+            if (d / t->move_step != have || !s_move_has(&v, engine_ids, n))
+                break;   /* a position missing before this one, or an engine */
+            have++;
+        }
+        rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+    }
+    mdb_cursor_close(c);
+    hs__store_rdone(txn, own);
+    if (rc && rc != MDB_NOTFOUND)
+        return hs__store_mdb_error(err, rc, "moves");
+    *covered = have == want;
+    return 0;
+}
+
 /* ---- engines and positions ---- */
 
 typedef struct { hs_store_engine_cb cb; void *ctx; } s_engine_iter_t;

@@ -9,6 +9,8 @@
 #      job 1, evaluates fewer positions than the archive holds, and the store
 #      ends equal to a run that was never interrupted (counts, and every row of
 #      `query --format csv`), with one job in the journal;
+#      A run after the job is done is a new job that evaluates no position again
+#      (each game's positions already have evals of its engines);
 #   D. numeric options out of range or not numbers → exit 2 with a message.
 # A timeout is a failure: `timeout 60` ends a hang with status 124.
 set -u
@@ -135,6 +137,22 @@ check "C: csv rows" "$(wc -l < "$tmp/killed.csv")" "$(wc -l < "$tmp/ref.csv")"
 timeout 300 "${run[@]}" "$tmp/killed" > "$tmp/c3.out" 2>&1
 check "C: a run after the job is done: exit status" "$?" 0
 grep -q "^analyze: job 2 done" "$tmp/c3.out"; check "C: ... is a new job" "$?" 0
+# ... which evaluates nothing again: every position of every game has its evals
+# of these engines already (broker: s_game_covered), and the store is unchanged.
+check "C: ... evaluates no position again" \
+      "$(sed -n 's/^  this run *\([0-9]*\) positions evaluated.*/\1/p' "$tmp/c3.out")" 0
+check "C: ... counts every game done" "$(grep -c "^  games *$(stat_of "$tmp/ref" games) analyzed" "$tmp/c3.out")" 1
+check "C: ... the store's evals unchanged" "$(stat_of "$tmp/killed" evals)" "$(stat_of "$tmp/ref" evals)"
+# A subset of the stored engines is covered; an engine spec the store lacks
+# (plain "noop": it holds "noop:delay_us=1000") has every game evaluated.
+timeout 300 "$BIN" analyze "$ARCHIVE" --engines area --threads 2 --quiet --db "$tmp/killed" \
+    > "$tmp/c4.out" 2>&1
+check "C: a run of a subset of the engines evaluates nothing" \
+      "$(sed -n 's/^  this run *\([0-9]*\) positions evaluated.*/\1/p' "$tmp/c4.out")" 0
+timeout 300 "$BIN" analyze "$ARCHIVE" --engines area,noop --threads 2 --quiet --db "$tmp/killed" \
+    > "$tmp/c5.out" 2>&1
+check "C: a run with an engine not stored evaluates every position" \
+      "$(sed -n 's/^  this run *\([0-9]*\) positions evaluated.*/\1/p' "$tmp/c5.out")" "$total"
 
 # ---- D. numeric options.
 for bad in "--threads 0" "--threads -3" "--threads abc" "--threads 2x" "--threads 99999999999" \
@@ -147,6 +165,6 @@ done
 [ ! -e "$tmp/never" ]; check "D: no store made for a refused command" "$?" 0
 
 if [ "$fail" -ne 0 ]; then
-    for f in a1 a2 b c1 c2 c3; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
+    for f in a1 a2 b c1 c2 c3 c4 c5; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
 fi
 exit "$fail"
