@@ -323,6 +323,15 @@ static int s_remember_engine(hs_store_t *s, uint32_t engine_id, const char *spec
 #define S_MOVE_PAIR 12
 #define S_MOVE_MAX (16 + S_MOVE_PAIR * HS_STORE_MAX_ENGINES)
 
+/* A `moves` key: the game id, then the move number (0..65535) big-endian, so a
+ * game's positions are consecutive keys in move order. */
+static void s_moves_key(uint8_t key[18], const uint64_t id[2], int move)
+{
+    hs__id_key(key, id);
+    key[16] = (uint8_t)(move >> 8);
+    key[17] = (uint8_t)move;
+}
+
 int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
                         const char *engine_spec, bool *dup, hs_error_t *err)
 {
@@ -384,9 +393,7 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     }
     /* 3. The game's position entry points at the record (added once per engine). */
     uint8_t mkey[18], mval[S_MOVE_MAX];
-    hs__id_key(mkey, game_id);
-    mkey[16] = (uint8_t)(e->move_number >> 8);
-    mkey[17] = (uint8_t)e->move_number;
+    s_moves_key(mkey, game_id, e->move_number);
     MDB_val md;
     size_t mlen = 16;
     /* Usually a new position: one insert. Otherwise add this engine to the entry. */
@@ -475,9 +482,7 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     }
     uint64_t dc_seq = 0;   /* key under dc, 0 = not positioned */
     uint8_t start[18];
-    hs__id_key(start, id);
-    start[16] = (uint8_t)(from >> 8);
-    start[17] = (uint8_t)from;
+    s_moves_key(start, id, from);
     MDB_val k = { 18, start }, v;
     int ret = 0;
     /* The moves entries point at the records directly: one ordered cursor over
@@ -560,9 +565,7 @@ int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_
     if (rc)
         return rc;
     uint8_t start[18];
-    hs__id_key(start, t->game_id);
-    start[16] = (uint8_t)(t->move_first >> 8);
-    start[17] = (uint8_t)t->move_first;
+    s_moves_key(start, t->game_id, t->move_first);
     MDB_val k = { 18, start }, v;
     int have = 0;
     /* One ordered walk over the game's entries from the first move asked for; a
