@@ -41,11 +41,11 @@ void hs_client_set_retry_hook(hs_client_t *c, hs_client_retry_fn fn, void *ctx)
     c->retry_ctx = ctx;
 }
 
-/* Before try number `try` (2 = the first retry): the hook, if any. */
-static void s_retrying(const hs_client_t *c, int try)
+/* Before try number `attempt` (2 = the first retry): the hook, if any. */
+static void s_retrying(const hs_client_t *c, int attempt)
 {
     if (c->retry_fn)
-        c->retry_fn(c->retry_ctx, c->endpoint, try, c->retries + 1, c->timeout_ms);
+        c->retry_fn(c->retry_ctx, c->endpoint, attempt, c->retries + 1, c->timeout_ms);
 }
 
 struct hs_submitter {

@@ -57,11 +57,11 @@ void hs_client_set_abort(hs_client_t *c, atomic_int *flag);
 
 /*
  * A request (or a watch) that got no answer in timeout_ms is about to be tried
- * again: try is the one starting (2 for the first retry), tries the most there
+ * again: attempt is the try starting (2 for the first retry), tries the most there
  * will be, each waiting timeout_ms. Called on the requesting thread; for a
  * program to tell its user why nothing happens (the library prints nothing).
  */
-typedef void (*hs_client_retry_fn)(void *ctx, const char *endpoint, int try, int tries,
+typedef void (*hs_client_retry_fn)(void *ctx, const char *endpoint, int attempt, int tries,
                                    int timeout_ms);
 
 /* Calls fn(ctx, ...) before every retry from now on; fn NULL = none (the default). */

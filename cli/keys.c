@@ -47,9 +47,9 @@ int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *en
 /* The first retry of a request says why the command seems to hang: a broker
  * that is down, or one that does not know this client's key. Later retries of
  * the same request stay quiet; its last gives up with the reason. */
-static void s_retry_note(void *ctx, const char *endpoint, int try, int tries, int timeout_ms)
+static void s_retry_note(void *ctx, const char *endpoint, int attempt, int tries, int timeout_ms)
 {
-    if (try == 2)
+    if (attempt == 2)
         fprintf(stderr, "hyeongse %s: no answer from the broker at %s in %.1f s; trying "
                 "%d more time(s)\n", (const char *)ctx, endpoint, timeout_ms / 1000.0,
                 tries - 1);
