@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,17 +43,19 @@ static int s_number(hs_query_args_t *a, const char *s, const char *v, hs_error_t
     if (!strcmp(s, "--timeout")) {
         long t = strtol(v, &end, 10);
         if (*end || t < 100 || t > 3600000)
-            return hs_error_set(err, HS_EINVAL, "--timeout needs a number of ms 100..3600000");
+            return hs_error_set(err, HS_EINVAL, "--timeout needs a whole number of ms "
+                                "100..3600000, not '%s'", v);
         a->timeout_ms = (int)t;
     } else if (!strcmp(s, "--move")) {
         long m = strtol(v, &end, 10);
         if (!*v || *end || m < 0 || m > 65535)
-            return hs_error_set(err, HS_EINVAL, "--move needs a number 0..65535");
+            return hs_error_set(err, HS_EINVAL, "--move needs a whole number 0..65535, not '%s'",
+                                v);
         a->q.move = (int)m;
     } else if (!strcmp(s, "--swing")) {
         a->q.swing = strtod(v, &end);
-        if (*end || !(a->q.swing > 0))
-            return hs_error_set(err, HS_EINVAL, "--swing needs a positive number");
+        if (*end || !(a->q.swing > 0) || !isfinite(a->q.swing))
+            return hs_error_set(err, HS_EINVAL, "--swing needs a positive number, not '%s'", v);
     } else if (!strcmp(s, "--limit")) {
         /* A bad count must not turn into 0 (no limit) or a huge limit. */
         errno = 0;

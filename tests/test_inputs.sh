@@ -57,6 +57,10 @@ for v in abc 1e20 -5 0 99999999999999999999 ''; do
     refused "query --limit '$v'" "--limit needs a whole number" \
             "$BIN" query --db "$tmp/db" --limit "$v"
 done
+refused "query --move abc" "--move needs a whole number 0..65535, not 'abc'" \
+        "$BIN" query --db "$tmp/db" --move abc
+refused "query --swing inf" "--swing needs a positive number, not 'inf'" \
+        "$BIN" query --db "$tmp/db" --swing inf
 # Every numeric option of the cluster commands is read strictly (cli/args.h).
 refused "worker --threads 0" "--threads needs a whole number 1..1024, not '0'" \
         "$BIN" worker --connect tcp://127.0.0.1:9 --threads 0
