@@ -1,5 +1,5 @@
 /*
- * cli/args.c — the strict number reader of cli/args.h.
+ * cli/args.c — the strict number reader and the input-path check of cli/args.h.
  */
 #include "args.h"
 
@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "core/wire.h"
 
@@ -71,4 +73,17 @@ int hs__cli_double(const char *cmd, const char *opt, const char *text, double lo
 int hs__cli_komi(const char *cmd, const char *text, double *out)
 {
     return hs__cli_double(cmd, "--komi", text, -HS_WIRE_MAX_KOMI, HS_WIRE_MAX_KOMI, out);
+}
+
+int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths)
+{
+    int bad = 0;
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            fprintf(stderr, "hyeongse %s: %s: %s\n", cmd, paths[i], strerror(errno));
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
 }

@@ -1,6 +1,6 @@
 /*
- * cli/args.h — reading numbers from the command line, one way for every
- * subcommand.
+ * cli/args.h — reading numbers (and checking input paths) from the command
+ * line, one way for every subcommand.
  *
  * atoi() read "abc" as 0 and "99999999999" as whatever fit, so options such as
  * `--threads 0`, `--limit abc` or `--move -5` went through as something the user
@@ -40,5 +40,11 @@ int hs__cli_double(const char *cmd, const char *opt, const char *text, double lo
 /* hs__cli_double for a komi: |komi| at most what a game on the wire may carry
  * (HS_WIRE_MAX_KOMI, 1000 points). */
 int hs__cli_komi(const char *cmd, const char *text, double *out);
+
+/* Checks that every input path on the command line exists before any work
+ * starts, so that a typo is an error at once rather than a job (or a report) of
+ * one failed file. Prints "hyeongse CMD: PATH: reason" for each missing one;
+ * returns 0 or -1. */
+int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths);
 
 #endif

@@ -22,13 +22,6 @@
 const char *hs__cli_default_engines(void);
 
 /*
- * Checks that every input path exists before a job starts, so a typo is an
- * error at once rather than a job of one failed game. Prints
- * "hyeongse CMD: PATH: reason" for each missing one; returns 0 or -1.
- */
-int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths);
-
-/*
  * Reads paths with the ingest pipeline and streams every good game, then every
  * failure (with its reason), into a job through c: a new one, or with token
  * (NULL: a random one) the job the broker holds with that token, which the

@@ -219,6 +219,10 @@ int hs_cmd_ingest(int argc, char **argv)
         fprintf(stderr, "hyeongse ingest: no PATH given\n");
         goto usage;
     }
+    if (hs__cli_check_paths("ingest", (char *const *)paths, npaths)) {
+        free(paths);
+        return 2;
+    }
     if (!dry) {
         fprintf(stderr, "hyeongse ingest: only --dry-run is an ingest of its own; to analyze\n"
                         "the games use `hyeongse analyze PATH` (this machine) or\n"

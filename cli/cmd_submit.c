@@ -10,9 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,19 +23,6 @@
 #include "core/json.h"
 
 const char hs_cmd_submit_summary[] = "submit an archive to a broker as an analysis job";
-
-int hs__cli_check_paths(const char *cmd, char *const *paths, int npaths)
-{
-    int bad = 0;
-    for (int i = 0; i < npaths; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            fprintf(stderr, "hyeongse %s: %s: %s\n", cmd, paths[i], strerror(errno));
-            bad = 1;
-        }
-    }
-    return bad ? -1 : 0;
-}
 
 const char *hs__cli_default_engines(void)
 {

@@ -105,6 +105,8 @@ refused "ingest --threads 5000" "--threads needs a whole number 1..1024, not '50
 refused "gtp --time -1" "--time needs a number 0..1000000, not '-1'" "$BIN" gtp --time -1
 refused "label of a path that is not there" "$tmp/nothere: No such file or directory" \
         "$BIN" label "$tmp/nothere" --out "$tmp/lab"
+refused "ingest of a path that is not there" "$tmp/nothere: No such file or directory" \
+        "$BIN" ingest "$tmp/games" "$tmp/nothere" --dry-run
 [ ! -e "$tmp/po" ] && [ ! -e "$tmp/sp" ] && [ ! -e "$tmp/lab" ]
 check "refused local commands write nothing" "$?" 0
 [ ! -e "$tmp/never" ]; check "a refused broker makes no store" "$?" 0
