@@ -353,6 +353,10 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
     hs_game_t copy = g->game;
     hs_game_compute_id(&copy);
     rc = hs__fatal(b, hs_store_game_put(b->store, &copy, g->source, j->rec.id, &existed, &b->err));
+    /* The record names the job that stored the game first; a report of this job
+     * finds it through the job's own list. */
+    if (rc == 0)
+        rc = hs__fatal(b, hs_store_job_game_add(b->store, j->rec.id, copy.id, &b->err));
     if (rc < 0)
         return rc;
     if (existed) {

@@ -34,8 +34,8 @@ static void s_usage(FILE *out)
             "sees as of one snapshot): the file size against LMDB's meta pages, every\n"
             "table walked in key order with its entry count, every game, eval, job and\n"
             "task record decoded, and the indexes (sources, players, moves, evalidx,\n"
-            "taskstate, boards) pointing at records that exist and agree. Prints a\n"
-            "summary and each problem found (the first %d; all are counted).\n\n"
+            "taskstate, boards, jobgames) pointing at records that exist and agree.\n"
+            "Prints a summary and each problem found (the first %d; all are counted).\n\n"
             "  --json   one JSON object: counts, \"problems\" and \"list\"\n\n"
             "Exit status: 0 no problem, 1 problems found, 2 usage.\n", S_LIST_MAX);
 }

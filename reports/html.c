@@ -147,16 +147,12 @@ int hs__report_picture(hs__report_ctx_t *c, FILE *page, const char *cls, const c
     char *svg = NULL, *png = NULL;
     size_t svg_len = 0, png_len = 0;
     int rc = 0;
-    if (page || (c->formats & HS_REPORT_SVG)) {
+    if (page || (c->formats & HS_REPORT_SVG))
         rc = draw(what, HS_PIC_SVG, &svg, &svg_len, c->err);
-        if (rc == 0 && c->sum)
-            c->sum->pictures++;
-    }
-    if (rc == 0 && (c->formats & HS_REPORT_PNG)) {
+    if (rc == 0 && (c->formats & HS_REPORT_PNG))
         rc = draw(what, HS_PIC_PNG, &png, &png_len, c->err);
-        if (rc == 0 && c->sum)
-            c->sum->pictures++;
-    }
+    if (rc == 0 && c->sum && (svg || png))
+        c->sum->pictures++;   /* a picture, whatever the forms it is written in */
     if (rc == 0 && page) {
         fprintf(page, "<figure class=\"%s\"", cls);
         if (id)

@@ -76,8 +76,13 @@ struct hs_report_stats;
 int hs__report_index(hs__report_ctx_t *c, const char *title, const struct hs_report_stats *st,
                      FILE *rows);
 
-/* The board explorer's section (reports/report_board.c): the asked board with
- * its next moves lettered, their table and the games that reached it. */
+/* The board explorer (reports/report_board.c): the asked board with its next
+ * moves lettered, their table and the games that reached it, as a section of
+ * page (NULL: no HTML) and as the files of the other formats asked. */
 int hs__report_board(hs__report_ctx_t *c, FILE *page);
+
+/* The histograms of st (reports/report_index.c): figures in page (NULL: only
+ * the SVG and PNG files asked). */
+int hs__report_histograms(hs__report_ctx_t *c, FILE *page, const struct hs_report_stats *st);
 
 #endif

@@ -70,16 +70,17 @@ static int s_add_id(void *ctx, const uint64_t id[2])
     return 0;
 }
 
-/* Only the games whose record says job ids->job (the header alone is read). */
+/* Only the games job ids->job analysed: its own list, which also holds the games
+ * an earlier job stored first (store.h, hs_store_job_has_game). */
 static int s_filter_job(s_ids_t *ids, hs_error_t *err)
 {
     int64_t kept = 0;
     for (int64_t i = 0; i < ids->n; i++) {
-        uint64_t job = 0;
-        int rc = hs_store_game_get(ids->store, ids->id[i], NULL, NULL, &job, err);
+        bool has = false;
+        int rc = hs_store_job_has_game(ids->store, ids->job, ids->id[i], &has, err);
         if (rc < 0)
             return rc;
-        if (job == ids->job) {
+        if (has) {
             ids->id[kept][0] = ids->id[i][0];
             ids->id[kept][1] = ids->id[i][1];
             kept++;
@@ -122,10 +123,22 @@ static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
             return hs_error_set(err, rc, "no game %s in the store", sel->game_hex);
         return rc < 0 ? rc : s_add_id(ids, id);
     }
+    if (sel->job) {
+        hs_store_job_t job;
+        int rc = hs_store_job_get(s, sel->job, &job, err);
+        if (rc == HS_ENOTFOUND)
+            return hs_error_set(err, rc, "no job %llu in the store",
+                                (unsigned long long)sel->job);
+        if (rc < 0)
+            return rc;
+    }
     int rc = sel->player ? hs_store_games_by_player(s, sel->player, s_add_id, ids, err)
                          : hs_store_games_each(s, s_add_id, ids, err);
     if (rc == HS_ENOMEM)
         return hs_error_set(err, rc, "out of memory listing the games");
+    if (rc == 0 && sel->player && ids->n == 0)
+        return hs_error_set(err, HS_ENOTFOUND, "no game of a player named '%s' in the store",
+                            sel->player);
     if (rc == 0 && sel->job) {
         ids->job = sel->job;
         rc = s_filter_job(ids, err);
@@ -253,6 +266,11 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
         s_title(sel, title, sizeof title);
         rc = hs__report_index(&c, o->board && ids.n == 0 ? "Position explorer" : title,
                               ids.n || !o->board ? &st : NULL, rows);
+    } else if (rc == 0) {   /* what index.html would hold, in the other formats */
+        if (o->board)
+            rc = hs__report_board(&c, NULL);
+        if (rc == 0 && (ids.n || !o->board))
+            rc = hs__report_histograms(&c, NULL, &st);
     }
     if (rows)
         fclose(rows);

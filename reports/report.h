@@ -76,7 +76,7 @@ typedef struct hs_report_opts {
 /* What a run did. */
 typedef struct hs_report_summary {
     int64_t games, failed;       /* games reported, failed games counted */
-    int64_t pictures;            /* pictures drawn (SVG and PNG) */
+    int64_t pictures;            /* pictures drawn (each once, in however many forms) */
     int64_t files;               /* files written */
 } hs_report_summary_t;
 

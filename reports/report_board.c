@@ -4,11 +4,15 @@
  * lettered A, B, C... (most played first, as Kombilo and joseki explorers show
  * them), the table of those moves, and the stored games that reached it. The
  * answer comes from the board index (store/query.h, hs_query_board): no scan.
+ * Each asked format gets it: the section of index.html, the picture's SVG and
+ * PNG files, csv/board-next.csv (the next moves) and board.json (the object of
+ * `query --board --json`), so a report without html still answers.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "reports/html_internal.h"
 #include "store/query.h"
 
@@ -107,23 +111,70 @@ static void s_games(hs__report_ctx_t *c, FILE *page, const hs_board_answer_t *a)
         fprintf(page, "<p class=\"note\">%d more games.</p>\n", a->num_hits - S_GAMES_SHOWN);
 }
 
+/* csv/board-next.csv: the next moves, as the page's table lists them. */
+static int s_csv(hs__report_ctx_t *c, const hs_board_answer_t *a)
+{
+    static const char rel[] = "csv/board-next.csv";
+    FILE *f = hs__report_open(c, rel);
+    if (!f)
+        return HS_EIO;
+    fputs("move,color,games,decided,wins,win_rate,lead,engine\r\n", f);
+    for (int i = 0; i < a->num_next; i++) {
+        const hs_board_next_t *m = &a->next[i];
+        char v[8];
+        int vertex = m->x < 0 ? HS_GAME_PASS : m->y * a->size + m->x;
+        fprintf(f, "%s,%c,%d,%d,%d,", hs__html_vertex(a->size, vertex, v),
+                m->color == HS_BLACK ? 'B' : 'W', m->count, m->decided, m->wins);
+        if (!isnan(m->eval_win_rate))
+            fprintf(f, "%.4f", (double)m->eval_win_rate);
+        fputc(',', f);
+        if (!isnan(m->eval_lead))
+            fprintf(f, "%.2f", (double)m->eval_lead);
+        fputc(',', f);
+        hs_csv_string(f, m->eval_engine);
+        fputs("\r\n", f);
+    }
+    return hs__report_close(c, f, rel);
+}
+
+static int s_json(hs__report_ctx_t *c, const hs_board_answer_t *a)
+{
+    FILE *f = hs__report_open(c, "board.json");
+    if (!f)
+        return HS_EIO;
+    int rc = hs_board_answer_print(c->store, a, true, f, c->err);
+    int rc2 = hs__report_close(c, f, "board.json");
+    return rc ? rc : rc2;
+}
+
+static void s_section(hs__report_ctx_t *c, FILE *page, const hs_board_answer_t *a)
+{
+    fputs("<h2>Position explorer</h2>\n<section id=\"board\">\n<p>", page);
+    hs__html_text(page, c->o->board_name);
+    fprintf(page, ": reached in %d stored game%s (any orientation); %d different move%s "
+            "played next, shown in this orientation.</p>\n", a->num_hits,
+            a->num_hits == 1 ? "" : "s", a->num_next, a->num_next == 1 ? "" : "s");
+}
+
 int hs__report_board(hs__report_ctx_t *c, FILE *page)
 {
     hs_board_answer_t a;
     int rc = hs_query_board(c->store, c->o->board, &a, c->err);
     if (rc < 0)
         return rc;
-    fputs("<h2>Position explorer</h2>\n<section id=\"board\">\n<p>", page);
-    hs__html_text(page, c->o->board_name);
-    fprintf(page, ": reached in %d stored game%s (any orientation); %d different move%s "
-            "played next, shown in this orientation.</p>\n", a.num_hits,
-            a.num_hits == 1 ? "" : "s", a.num_next, a.num_next == 1 ? "" : "s");
+    if (page)
+        s_section(c, page, &a);
     rc = s_picture(c, page, &a);
-    if (rc == 0) {
+    if (rc == 0 && page) {
         s_next_table(page, &a);
         s_games(c, page, &a);
     }
-    fputs("</section>\n", page);
+    if (page)
+        fputs("</section>\n", page);
+    if (rc == 0 && (c->formats & HS_REPORT_CSV))
+        rc = s_csv(c, &a);
+    if (rc == 0 && (c->formats & HS_REPORT_JSON))
+        rc = s_json(c, &a);
     hs_board_answer_fini(&a);
     return rc;
 }

@@ -61,19 +61,21 @@ static int s_draw_hist(const void *what, hs_pic_format_t fmt, char **out, size_t
                              fmt, out, len, err);
 }
 
-static int s_histograms(hs__report_ctx_t *c, FILE *out, const hs_report_stats_t *st)
+int hs__report_histograms(hs__report_ctx_t *c, FILE *out, const hs_report_stats_t *st)
 {
     s_hist_t loss = { "Point loss per move", "points", st->loss_hist, HS_STATS_LOSS_BINS,
                       0, 10 };
     s_hist_t lead = { "Final score lead (Black)", "points", st->lead_hist, HS_STATS_LEAD_BINS,
                       -50, 50 };
-    fputs("<h2>Distributions</h2>\n<section id=\"histograms\">\n", out);
+    if (out)
+        fputs("<h2>Distributions</h2>\n<section id=\"histograms\">\n", out);
     int rc = hs__report_picture(c, out, "histogram", "loss-histogram", "loss-histogram",
                                 NULL, s_draw_hist, &loss);
     if (rc == 0)
         rc = hs__report_picture(c, out, "histogram", "lead-histogram", "lead-histogram",
                                 NULL, s_draw_hist, &lead);
-    fputs("</section>\n", out);
+    if (out)
+        fputs("</section>\n", out);
     return rc;
 }
 
@@ -157,7 +159,7 @@ int hs__report_index(hs__report_ctx_t *c, const char *title, const hs_report_sta
     if (rc == 0 && st) {
         s_summary(out, st);
         s_prediction(out, st);
-        rc = s_histograms(c, out, st);
+        rc = hs__report_histograms(c, out, st);
         s_players(out, st);
         s_splits(out, "by-year", "Players by year", "Year", st->by_year, st->num_by_year);
         s_splits(out, "by-opponent", "Players by opponent", "Opponent", st->by_opponent,

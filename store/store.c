@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const s_db_names[HS_DB_COUNT] = {
+const char *const hs__store_db_names[HS_DB_COUNT] = {
     "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
-    "jobs", "tasks", "taskstate", "meta", "boards",
+    "jobs", "tasks", "taskstate", "meta", "boards", "jobgames",
 };
 
 static void s_batch_lost(hs_store_t *s);
@@ -118,15 +118,21 @@ static int s_open_tables(hs_store_t *s, MDB_txn *txn, const char *dir, hs_error_
 {
     bool rdonly = s->flags & HS_STORE_RDONLY;
     for (int i = 0; i < HS_DB_COUNT; i++) {
-        int rc = mdb_dbi_open(txn, s_db_names[i], rdonly ? 0 : MDB_CREATE, &s->dbi[i]);
+        int rc = mdb_dbi_open(txn, hs__store_db_names[i], rdonly ? 0 : MDB_CREATE, &s->dbi[i]);
         if (rc == MDB_NOTFOUND && i == HS_DB_BOARDS) {
             /* A store from before the board index: readable, index incomplete. */
             s->boards_absent = true;
             continue;
         }
+        if (rc == MDB_NOTFOUND && i == HS_DB_JOBGAMES) {
+            /* A store from before job memberships: a job's games are those
+             * whose record names it (hs_store_job_has_game). */
+            s->jobgames_absent = true;
+            continue;
+        }
         if (rc == MDB_NOTFOUND)
             return hs_error_set(err, HS_ENOTFOUND, "%s: not a hyeongse store (no '%s')",
-                                dir, s_db_names[i]);
+                                dir, hs__store_db_names[i]);
         if (rc)
             return hs__store_mdb_error(err, rc, dir);
     }
@@ -356,7 +362,7 @@ static int s_write(hs_store_t *s, uint8_t op, int db, const void *key, size_t kl
                    const void *val, size_t vlen, unsigned flags, MDB_val *old, hs_error_t *err)
 {
     if (!s->txn)
-        return hs_error_set(err, HS_EBADSTATE, "%s: write outside a batch", s_db_names[db]);
+        return hs_error_set(err, HS_EBADSTATE, "%s: write outside a batch", hs__store_db_names[db]);
     for (;;) {
         MDB_val k = { klen, (void *)key }, d = { vlen, (void *)val };
         int rc = op == 'p' ? mdb_put(s->txn, s->dbi[db], &k, &d, flags)
@@ -371,7 +377,7 @@ static int s_write(hs_store_t *s, uint8_t op, int db, const void *key, size_t kl
             return HS_EEXIST;
         }
         if (rc != MDB_MAP_FULL)
-            return hs__store_mdb_error(err, rc, s_db_names[db]);
+            return hs__store_mdb_error(err, rc, hs__store_db_names[db]);
         if ((rc = s_grow_and_replay(s, err)))
             return rc;
     }

@@ -22,6 +22,7 @@
  *   jobs      job id (u64, grows)                -> job record
  *   tasks     task id (u64, grows)               -> task record
  *   taskstate state (u8) + task id (u64)         -> (empty)   [index by state]
+ *   jobgames  job id (u64) + game id (16)        -> (empty)   [the games of a job]
  *   meta      name                               -> counter / schema version
  *
  * Why: LMDB writes records 20× faster in key order than at random keys
@@ -380,6 +381,21 @@ int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t
 /* All jobs in id order into a malloc'd array *jobs (caller frees; NULL when none). */
 int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error_t *err);
 
+/*
+ * The games of a job. A game record names the job that stored it first, but a
+ * later job analyses it too (with other engines, or counted done at once because
+ * an earlier job already evaluated it), so a report of the later job needs its
+ * own list: the broker adds every game a job accepts. Adding one twice is no
+ * error. 0 or HS_ESTORE.
+ */
+int hs_store_job_game_add(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
+                          hs_error_t *err);
+/* Whether job job_id analysed game game_id: listed by hs_store_job_game_add, or
+ * (a store written before such lists) the game's record names the job.
+ * *has; 0, HS_ENOTFOUND (no such game) or HS_ESTORE. */
+int hs_store_job_has_game(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
+                          bool *has, hs_error_t *err);
+
 typedef enum hs_task_state {
     HS_TASK_QUEUED = 0,
     HS_TASK_LEASED = 1,
@@ -516,7 +532,7 @@ typedef void (*hs_store_problem_cb)(void *ctx, const char *table, const char *wh
  * Verifies an open store in one read snapshot: every table walked with its
  * entry count against LMDB's, keys in order and of the right shape, every game,
  * eval, job and task record decoded with the store's own readers, every index
- * (sources, players, moves, evalidx, taskstate, boards) pointing at records that
+ * (sources, players, moves, evalidx, taskstate, boards, jobgames) pointing at records that
  * exist and agree, and every eval record referenced. Problems go to cb (may be NULL)
  * and are counted in rep->problems; the return value is 0 even when problems were
  * found, or HS_ESTORE / HS_ENOMEM when the check itself could not run. LMDB's

@@ -441,6 +441,25 @@ static void s_taskstate(s_check_t *ck, const MDB_val *k, const MDB_val *v)
         s_problem(ck, "taskstate", "entry for a task that is not stored");
 }
 
+/* jobgames: job (8) + game (16) -> (empty); both exist. */
+static void s_jobgame(s_check_t *ck, const MDB_val *k, const MDB_val *v)
+{
+    const uint8_t *kp = k->mv_data;
+    if (k->mv_size != 24 || v->mv_size != 0) {
+        s_problem(ck, "jobgames", "malformed entry (key %zu, value %zu bytes)", k->mv_size,
+                  v->mv_size);
+        return;
+    }
+    char hex[33];
+    s_hex(kp + 8, 16, hex);
+    if (!s_exists(ck, HS_DB_JOBS, kp, 8))
+        s_problem(ck, "jobgames", "game %s: job %llu is not stored", hex,
+                  (unsigned long long)hs__rd64(kp));
+    if (!s_exists(ck, HS_DB_GAMES, kp + 8, 16))
+        s_problem(ck, "jobgames", "job %llu: game %s is not stored",
+                  (unsigned long long)hs__rd64(kp), hex);
+}
+
 /* boards: board key (8) + game (16) + move (2) -> symmetry (1); the game exists.
  * (Whether the key is right would take a replay per entry: `index` rebuilds.) */
 static void s_board(s_check_t *ck, const MDB_val *k, const MDB_val *v)
@@ -523,6 +542,8 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
     s_walk(&ck, HS_DB_META, "meta", NULL);
     if (!s->boards_absent)
         rep->boards = s_walk(&ck, HS_DB_BOARDS, "boards", s_board);
+    if (!s->jobgames_absent)
+        s_walk(&ck, HS_DB_JOBGAMES, "jobgames", s_jobgame);
     if (states != rep->tasks)
         s_problem(&ck, "taskstate", "%lld entries for %lld tasks", (long long)states,
                   (long long)rep->tasks);

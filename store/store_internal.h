@@ -23,9 +23,12 @@
 enum {
     HS_DB_GAMES, HS_DB_FAILED, HS_DB_SOURCES, HS_DB_PLAYERS, HS_DB_MOVES, HS_DB_EVALIDX,
     HS_DB_EVALDATA, HS_DB_ENGINES, HS_DB_JOBS, HS_DB_TASKS, HS_DB_TASKSTATE, HS_DB_META,
-    HS_DB_BOARDS,   /* last: a store written before the board index has no such table */
+    HS_DB_BOARDS,   /* a store written before the board index has no such table */
+    HS_DB_JOBGAMES, /* last: nor one written before job memberships (store_jobs.c) */
     HS_DB_COUNT
 };
+/* The tables' names in LMDB, by HS_DB_* (store.c). */
+extern const char *const hs__store_db_names[HS_DB_COUNT];
 
 #define HS_STORE_MAX_ENGINES 64
 
@@ -84,6 +87,7 @@ struct hs_store {
     int chain_n;
     unsigned maps;              /* HS_STORE_MAP_* kept in new eval records (meta "maps") */
     bool boards_absent;         /* a reader of a store without the `boards` table */
+    bool jobgames_absent;       /* a reader of a store without the `jobgames` table */
     /* Board index entries of the open batch (key 26 + symmetry 1 bytes each), put
      * in key order at commit: LMDB inserts sorted keys with far fewer cache
      * misses than the hash order a game gives (store_boards.c). */

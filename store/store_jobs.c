@@ -352,6 +352,49 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
     return rc < 0 ? rc : hs__store_mdb_error(err, rc, "jobs");
 }
 
+/* ---- the games of a job ---- */
+
+static void s_jobgame_key(uint8_t k[24], uint64_t job_id, const uint64_t game_id[2])
+{
+    hs__be64(k, job_id);
+    hs__id_key(k + 8, game_id);
+}
+
+int hs_store_job_game_add(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
+                          hs_error_t *err)
+{
+    uint8_t k[24];
+    s_jobgame_key(k, job_id, game_id);
+    int rc = hs__store_put(s, HS_DB_JOBGAMES, k, sizeof k, "", 0, MDB_NOOVERWRITE, err);
+    if (rc == HS_EEXIST)
+        hs_error_clear(err);
+    return rc == HS_EEXIST ? 0 : rc;
+}
+
+static int s_found(void *ctx, const MDB_val *k, const MDB_val *v, hs_error_t *err)
+{
+    (void)k, (void)v, (void)err;
+    *(bool *)ctx = true;
+    return 0;
+}
+
+int hs_store_job_has_game(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
+                          bool *has, hs_error_t *err)
+{
+    *has = false;
+    if (!s->jobgames_absent) {
+        uint8_t k[24];
+        s_jobgame_key(k, job_id, game_id);
+        int rc = hs__store_lookup(s, HS_DB_JOBGAMES, k, sizeof k, s_found, has, err);
+        if (rc != HS_ENOTFOUND)
+            return rc;
+    }
+    uint64_t first = 0;
+    int rc = hs_store_game_get(s, game_id, NULL, NULL, &first, err);
+    *has = rc == 0 && first == job_id;
+    return rc;
+}
+
 /* ---- tasks ---- */
 
 static void s_state_key(uint8_t key[9], hs_task_state_t st, uint64_t id)

@@ -76,10 +76,6 @@ int hs__store_rec_finish(hs_store_t *s, hs_error_t *err)
 int hs__store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
                     hs__store_found_fn fn, void *ctx, hs_error_t *err)
 {
-    static const char *const names[HS_DB_COUNT] = {
-        "games", "failed", "sources", "players", "moves", "evalidx", "evaldata", "engines",
-        "jobs", "tasks", "taskstate", "meta", "boards",
-    };
     MDB_txn *txn;
     bool own;
     int rc = hs__store_rtxn(s, &txn, &own, err);
@@ -92,7 +88,7 @@ int hs__store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
     else if (rc == MDB_NOTFOUND)
         rc = HS_ENOTFOUND;
     else
-        rc = hs__store_mdb_error(err, rc, names[db]);
+        rc = hs__store_mdb_error(err, rc, hs__store_db_names[db]);
     hs__store_rdone(txn, own);
     return rc;
 }

@@ -12,9 +12,13 @@
 #   D. --format png,svg writes the pictures as files, and the PNGs are drawn
 #      (not blank); --game ID alone; --player NAME;
 #      --board FILE --move N: a mirrored copy of a game finds it, with the next
-#      move in the asked orientation;
+#      move in the asked orientation; without html, in csv, json and svg; the
+#      histograms with --format svg alone;
+#   F. --job of later jobs over the same games (another engine; nothing left
+#      to evaluate) holds those games;
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
-#      unknown game, --out naming a file, no store: a clear message, exit 2 or 1.
+#      unknown game, job or player, --out naming a file, no store: a clear
+#      message, exit 2 or 1.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 PNG_STATS=${HS_PNG_STATS:-}
@@ -100,6 +104,31 @@ next=$(sed -n '/id="board-next"/,/<\/table>/p' "$tmp/board/index.html" | grep -o
 move11=$(grep -o ';[BW]\[[a-i][a-i]\]' "$tmp/mirrored.sgf" | sed -n 11p | sed 's/.*\[\(.\)\(.\)\]/\1 \2/' |
          awk '{ c = index("abcdefghi", $1); r = index("abcdefghi", $2); printf "%s%d", substr("ABCDEFGHJ", c, 1), 10 - r }')
 check "D: --board: move 11 as the next move, in the asked (mirrored) orientation" "$next" "$move11"
+# Without html the explorer still answers, in each format asked.
+"$BIN" report --db "$tmp/db" --board "$tmp/mirrored.sgf" --move 10 --out "$tmp/board2" \
+    --format csv,json,svg --quiet 2> /dev/null
+check "D: --board --format csv,json,svg: exit status" "$?" 0
+check "D: --board without html: the next move in csv/board-next.csv" \
+      "$(sed -n 2p "$tmp/board2/csv/board-next.csv" | cut -d, -f1)" "$move11"
+check "D: --board without html: board.json, the object of query --board --json" \
+      "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["next"][0]["move"])' \
+         "$tmp/board2/board.json")" "$move11"
+check "D: --board without html: the board's picture" "$(test -s "$tmp/board2/svg/board-query.svg" && echo yes)" yes
+"$BIN" report --db "$tmp/db" --all --out "$tmp/svgonly" --format svg --quiet 2> "$tmp/err"
+check "D: --format svg alone: the histograms too" "$(ls "$tmp/svgonly/svg/" | grep -c 'histogram')" 2
+check "D: --format svg alone: pictures counted as files written" \
+      "$(grep -o '[0-9]* pictures' "$tmp/err" | cut -d' ' -f1)" "$(ls "$tmp/svgonly/svg/" | wc -l)"
+
+# F. A second job over the same games (another engine): its report holds them,
+# although the games' records name the first job; so does a third that finds
+# every position evaluated already.
+"$BIN" analyze "$tmp/selfplay9" --db "$tmp/db" --engines area --threads 2 --quiet > /dev/null 2>&1
+"$BIN" analyze "$tmp/selfplay9" --db "$tmp/db" --engines area --threads 2 --quiet > /dev/null 2>&1
+for j in 2 3; do
+    "$BIN" report --db "$tmp/db" --job $j --out "$tmp/job$j" --format csv --quiet 2> "$tmp/err"
+    check "F: --job $j: its four games" "$(grep -c '^report: 4 games,' "$tmp/err")" 1
+done
+check "F: check: the job lists agree with the store" "$("$BIN" check --db "$tmp/db" > /dev/null; echo $?)" 0
 
 # E.
 expect_fail() {   # DESCRIPTION STATUS MESSAGE-PATTERN ARGS...
@@ -117,5 +146,7 @@ expect_fail "an unknown game" 1 "no game 0000" --db "$tmp/db" --out "$tmp/e1" --
 touch "$tmp/file"
 expect_fail "--out names a file" 2 "is a file, not a folder" --db "$tmp/db" --out "$tmp/file" --all
 expect_fail "no store" 1 "no store in" --db "$tmp/nothing" --out "$tmp/e1" --all
+expect_fail "an unknown job" 1 "no job 99 in the store" --db "$tmp/db" --out "$tmp/e1" --job 99
+expect_fail "an unknown player" 1 "no game of a player named 'nobody'" --db "$tmp/db" --out "$tmp/e1" --player nobody
 expect_fail "bad --moves" 2 "--moves takes" --db "$tmp/db" --out "$tmp/e1" --all --moves 10,x
 exit $fail
