@@ -151,7 +151,11 @@ int hs_cmd_check(int argc, char **argv)
      * when the store cannot be opened. */
     int rc = hs_store_file_check(r.dir, &r.file, &err);
     if (rc == 0)
-        rc = hs_cli_guarded(s_check, &r, r.dir, &err);
+        rc = hs_cli_guarded(s_check, &r, r.dir, false, &err);
+    if (rc == HS_ECORRUPT && r.rep.walking)   /* the guard caught a fault: say where */
+        hs_error_set(&err, rc, "%s: reading table '%s' made LMDB fault: the store is "
+                     "damaged there (LMDB keeps no checksums of its pages); the counts "
+                     "below are of the tables walked before it", r.dir, r.rep.walking);
     s_summary(&r, rc, &err);
     return rc || r.rep.problems ? 1 : 0;
 }

@@ -33,13 +33,17 @@ static void s_usage(FILE *out)
         "\n"
         "Reads the store in DIR read-only (safe while a broker writes to it).\n"
         "\n"
-        "  stats            one summary: games, failed_games, positions, evals, eval hit\n"
-        "                   rate, dedupe rate, map size (with --json: ONE JSON object)\n"
-        "  failed           the games that could not be read or analysed, with the reason\n"
-        "  game ID          one game by its 32-hex-digit id (also --game ID)\n"
+        "  stats            one summary: games, failed_games (each broken source once),\n"
+        "                   positions, evals, eval hit rate, dedupe rate, map size\n"
+        "                   (with --json: ONE JSON object)\n"
+        "  failed           the games that could not be read or analysed, with the\n"
+        "                   reason, once for each job that met them\n"
+        "  game ID          one game by its 32-hex-digit id (also --game ID), as the\n"
+        "                   table's first column prints it\n"
         "  --path SOURCE    one game by its source path (\"archive.tar.gz:dir/x.sgf\")\n"
         "  --player NAME    every game where NAME played Black or White (exact name)\n"
         "  (none of these)  every game in the store\n"
+        "                   (one of stats, failed, game ID, --path and --player at a time)\n"
         "  --move N         only position N (after N moves; 0 = the start)\n"
         "  --swing POINTS   only moves where the score estimate changed by more than\n"
         "                   POINTS since the previous evaluated move\n"
@@ -322,7 +326,7 @@ int hs_cmd_query(int argc, char **argv)
     }
     /* Under the fault guard (cli/fault_guard.h): a damaged store is an error. */
     s_local_t l = { .a = &a };
-    int rc = hs_cli_guarded(s_query_local, &l, a.db, &err);
+    int rc = hs_cli_guarded(s_query_local, &l, a.db, true, &err);
     if (rc) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
         if (l.position || l.board)

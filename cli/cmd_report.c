@@ -195,7 +195,7 @@ int hs_cmd_report(int argc, char **argv)
         p.o.progress_ctx = &last;
     }
     s_run_t r = { .p = &p };
-    int rc = hs_cli_guarded(s_run, &r, p.db, &err);
+    int rc = hs_cli_guarded(s_run, &r, p.db, true, &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse report: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
         return rc == HS_EINVAL ? 2 : 1;

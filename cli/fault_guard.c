@@ -24,7 +24,8 @@ static void s_on_fault(int sig)
     raise(sig);
 }
 
-int hs_cli_guarded(hs_cli_guarded_fn fn, void *ctx, const char *what, hs_error_t *err)
+int hs_cli_guarded(hs_cli_guarded_fn fn, void *ctx, const char *what, bool advise_check,
+                   hs_error_t *err)
 {
     struct sigaction sa, old_segv, old_bus;
     memset(&sa, 0, sizeof sa);
@@ -39,10 +40,10 @@ int hs_cli_guarded(hs_cli_guarded_fn fn, void *ctx, const char *what, hs_error_t
         s_armed = &env;
         rc = fn(ctx, err);
     } else {
-        rc = hs_error_set(err, HS_ECORRUPT,
-                          "%s: the store is damaged (%s while reading it); run "
-                          "`hyeongse check --db %s` for details", what,
-                          sig == SIGBUS ? "SIGBUS" : "SIGSEGV", what);
+        rc = hs_error_set(err, HS_ECORRUPT, "%s: the store is damaged (%s while reading "
+                          "it)%s%s%s", what, sig == SIGBUS ? "SIGBUS" : "SIGSEGV",
+                          advise_check ? "; run `hyeongse check --db " : "",
+                          advise_check ? what : "", advise_check ? "` for details" : "");
     }
     s_armed = NULL;
     sigaction(SIGSEGV, &old_segv, NULL);

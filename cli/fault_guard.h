@@ -18,6 +18,8 @@
 #ifndef HS_CLI_FAULT_GUARD_H
 #define HS_CLI_FAULT_GUARD_H
 
+#include <stdbool.h>
+
 #include "core/error.h"
 
 typedef int (*hs_cli_guarded_fn)(void *ctx, hs_error_t *err);
@@ -25,11 +27,13 @@ typedef int (*hs_cli_guarded_fn)(void *ctx, hs_error_t *err);
 /*
  * Runs fn(ctx, err) with SIGSEGV and SIGBUS caught on this thread (the previous
  * handlers are restored afterwards). Returns what fn returns, or HS_ECORRUPT with
- * "<what>: the store is damaged (SIGSEGV while reading it); run `hyeongse check`"
- * when it faulted. After a fault, whatever fn had allocated or opened is
- * abandoned on purpose (LMDB's state is unknown, so the store must not be
- * closed): the caller reports the error and exits.
+ * "<what>: the store is damaged (SIGSEGV while reading it); run `hyeongse check
+ * --db <what>` for details" when it faulted (advise_check false: for `check`
+ * itself, which says more). After a fault, whatever fn had
+ * allocated or opened is abandoned on purpose (LMDB's state is unknown, so the
+ * store must not be closed): the caller reports the error and exits.
  */
-int hs_cli_guarded(hs_cli_guarded_fn fn, void *ctx, const char *what, hs_error_t *err);
+int hs_cli_guarded(hs_cli_guarded_fn fn, void *ctx, const char *what, bool advise_check,
+                   hs_error_t *err);
 
 #endif

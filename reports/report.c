@@ -146,20 +146,6 @@ static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
     return rc;
 }
 
-/* Counts the failed games of the selection (all, or the job's). */
-typedef struct s_failed {
-    hs_report_stats_t *st;
-    uint64_t job;
-} s_failed_t;
-
-static int s_count_failed(void *ctx, const char *source, const char *reason, uint64_t job)
-{
-    s_failed_t *f = ctx;
-    if (!f->job || f->job == job)
-        hs_report_stats_add_failed(f->st);
-    return 0;
-}
-
 static int s_tables(hs__report_ctx_t *c, const hs_report_stats_t *st)
 {
     int rc = 0;
@@ -252,8 +238,9 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
     if (rc == 0)
         rc = s_games(&c, &ids, &st, rows);
     if (rc == 0 && (sel->all || sel->job)) {
-        s_failed_t f = { &st, sel->job };
-        rc = hs_store_failed_each(s, s_count_failed, &f, err);
+        int64_t failed = 0;   /* each broken source once, also over several jobs */
+        rc = hs_store_failed_count(s, sel->job, &failed, err);
+        hs_report_stats_add_failed(&st, failed);
     }
     if (rc == 0) {
         hs_report_stats_finish(&st);

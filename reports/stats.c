@@ -373,9 +373,9 @@ int hs_report_stats_add(hs_report_stats_t *st, const hs_report_game_t *g, hs_err
     return 0;
 }
 
-void hs_report_stats_add_failed(hs_report_stats_t *st)
+void hs_report_stats_add_failed(hs_report_stats_t *st, int64_t n)
 {
-    st->failed++;
+    st->failed += n;
 }
 
 static int s_cmp_player(const void *a, const void *b)

@@ -63,8 +63,8 @@ typedef struct hs_report_stats {
 void hs_report_stats_init(hs_report_stats_t *st);
 /* Counts one loaded game. 0 or HS_ENOMEM. */
 int hs_report_stats_add(hs_report_stats_t *st, const hs_report_game_t *g, hs_error_t *err);
-/* Counts one game the store could not read (its failed table). */
-void hs_report_stats_add_failed(hs_report_stats_t *st);
+/* Counts n games the store could not read (its failed table). */
+void hs_report_stats_add_failed(hs_report_stats_t *st, int64_t n);
 /* Sorts the tables (players by name, splits by player then key). */
 void hs_report_stats_finish(hs_report_stats_t *st);
 void hs_report_stats_fini(hs_report_stats_t *st);

@@ -75,6 +75,18 @@ static void s_num(FILE *out, float v, const char *empty)
  * and size (a -228.00 lead would otherwise push the rest of its row aside). */
 #define S_TABLE_NUM_WIDTH 8
 
+/* Text from a game record in a table row, padded to width: a control byte
+ * (a newline in a player's name) would break the row, so it shows as '?'.
+ * CSV and JSON quote such text instead. */
+static void s_table_text(FILE *out, const char *s, int width)
+{
+    int n = 0;
+    for (; *s; s++, n++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+    for (; n < width; n++)
+        fputc(' ', out);
+}
+
 static void s_table_num(FILE *out, float v)
 {
     if (isnan(v))
@@ -174,15 +186,26 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         fputc('\n', out);
         break;
     default:
-        fprintf(out, "%-12.12s %5d %-10.10s ", r->idhex, e->move_number, eng);
+        /* The whole id (report --game and query take it back) and the whole
+         * spec (influence@1 and influence@2 are two engines); a spec longer
+         * than its column shifts its own row only. */
+        fprintf(out, "%-32s %5d %-14s ", r->idhex, e->move_number, eng);
         s_table_num(out, e->score_lead);
         fputs("  ", out);
         if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
         fputs("  ", out);
         s_table_num(out, swing);
-        fprintf(out, "  %-8s %s vs %s%s%s\n", e->result ? e->result : "-",
-                r->game.black ? r->game.black : "?", r->game.white ? r->game.white : "?",
-                e->error ? "  error: " : "", e->error ? e->error : "");
+        fputs("  ", out);
+        s_table_text(out, e->result ? e->result : "-", 8);
+        fputc(' ', out);
+        s_table_text(out, r->game.black ? r->game.black : "?", 0);
+        fputs(" vs ", out);
+        s_table_text(out, r->game.white ? r->game.white : "?", 0);
+        if (e->error) {
+            fputs("  error: ", out);
+            s_table_text(out, e->error, 0);
+        }
+        fputc('\n', out);
         hs__query_table_net(out, e);
         break;
     }
@@ -240,7 +263,7 @@ static void s_header(const hs_query_t *q, FILE *out)
         fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error,"
               "score_stdev,policy,visits,best,pv,moves\n", out);
     else if (q->format == HS_QUERY_TABLE)
-        fprintf(out, "%-12s %5s %-10s %*s  %5s  %*s  %-8s %s\n", "game", "move", "engine",
+        fprintf(out, "%-32s %5s %-14s %*s  %5s  %*s  %-8s %s\n", "game", "move", "engine",
                 S_TABLE_NUM_WIDTH, "score", "winB", S_TABLE_NUM_WIDTH, "swing", "result",
                 "players");
 }
@@ -289,7 +312,7 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
 typedef struct {
     FILE *out;
     hs_query_format_t format;
-    int64_t rows;
+    int64_t rows, limit;
 } s_failed_ctx_t;
 
 static int s_failed_row(void *ctx, const char *source, const char *reason, uint64_t job_id)
@@ -313,17 +336,17 @@ static int s_failed_row(void *ctx, const char *source, const char *reason, uint6
         fprintf(out, "%s\n    %s (job %llu)\n", source, reason, (unsigned long long)job_id);
     }
     c->rows++;
-    return 0;
+    return c->limit && c->rows >= c->limit;
 }
 
-int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t *rows,
-                    hs_error_t *err)
+int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t limit,
+                    int64_t *rows, hs_error_t *err)
 {
-    s_failed_ctx_t c = { out, format, 0 };
+    s_failed_ctx_t c = { out, format, 0, limit };
     int rc = hs_store_failed_each(s, s_failed_row, &c, err);
     if (rows)
         *rows = c.rows;
-    return rc;
+    return rc == 1 ? 0 : rc;   /* 1: the limit stopped the listing */
 }
 
 typedef struct {

@@ -160,11 +160,12 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
 
 /*
  * Lists the games that could not be read or analysed: source and reason (and
- * the job), one row each, in `format`. *rows (may be NULL) gets the count.
+ * the job), one row each (a game two jobs met is listed once for each), in
+ * `format`, at most limit rows (0: all). *rows (may be NULL) gets the count.
  * Returns 0 or a store error.
  */
-int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t *rows,
-                    hs_error_t *err);
+int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t limit,
+                    int64_t *rows, hs_error_t *err);
 
 /* hs_json_string (a JSON string literal) is core/json.h's, included above. */
 

@@ -129,6 +129,19 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
                                                 "--json only");
     }
     if (!a->position && !a->board) {
+        /* One selection at a time: a second one would be silently ignored. */
+        if (a->stats && a->failed)
+            return hs_error_set(err, HS_EINVAL, "stats and failed are two queries: ask "
+                                                "for one at a time");
+        int chosen = (game_arg != NULL) + (a->q.source != NULL) + (a->q.player != NULL);
+        if ((a->stats || a->failed) && (chosen || a->q.swing > 0 || a->q.move >= 0 ||
+                                        a->engine || a->q.ownership))
+            return hs_error_set(err, HS_EINVAL, "%s is about the whole store: it goes "
+                                "with --json%s only", a->stats ? "stats" : "failed",
+                                a->stats ? "" : ", --format and --limit");
+        if (chosen > 1)
+            return hs_error_set(err, HS_EINVAL, "choose one of game ID, --path FILE and "
+                                                "--player NAME");
         uint8_t key[16];
         if (game_arg && hs_key_parse(game_arg, key))
             return hs_error_set(err, HS_EINVAL, "a game id is 32 hex digits, not '%s'",
@@ -180,6 +193,36 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
     return 0;
 }
 
+/* No row for --engine: say whether the store has that engine at all, and which
+ * it has (a revision that changed, "judge@2", is another engine). */
+typedef struct { uint32_t id; bool found; FILE *note; int n; } s_engines_t;
+
+static int s_engine_seen(void *ctx, uint32_t engine_id, const char *spec)
+{
+    s_engines_t *e = ctx;
+    e->found |= engine_id == e->id;
+    fprintf(e->note, "%s%s", e->n++ ? ", " : "", spec);
+    return 0;
+}
+
+static int s_engine_note(hs_store_t *s, const hs_query_args_t *a, FILE *note,
+                         hs_error_t *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *list = open_memstream(&text, &len);
+    if (!list)
+        return 0;   /* only a note */
+    s_engines_t e = { .id = a->q.engine_id, .note = list };
+    int rc = hs_store_engines_each(s, s_engine_seen, &e, err);
+    fclose(list);
+    if (rc == 0 && !e.found)
+        fprintf(note, "the store holds no evals of engine %s; its engines: %s\n", a->engine,
+                e.n ? text : "none");
+    free(text);
+    return rc;
+}
+
 int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
                       int64_t *nrows, hs_error_t *err)
 {
@@ -195,16 +238,24 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
     if (a->stats)
         return hs_query_stats(s, out, a->json, err);
     if (a->failed) {
-        rc = hs_query_failed(s, out, a->q.format, &rows, err);
+        rc = hs_query_failed(s, out, a->q.format, a->q.limit, &rows, err);
         *nrows = rows;
-        if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
+        int64_t games = rows;
+        if (rc == 0 && note && a->q.format == HS_QUERY_TABLE && !a->q.limit)
+            rc = hs_store_failed_count(s, 0, &games, err);
+        if (rc == 0 && note && a->q.format == HS_QUERY_TABLE && games == rows)
             fprintf(note, "%lld failed games\n", (long long)rows);
+        else if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
+            fprintf(note, "%lld rows: %lld failed games, each listed for every job that "
+                    "met it\n", (long long)rows, (long long)games);
         return rc;
     }
     rc = hs_query_run(s, &a->q, out, &rows, err);
     *nrows = rows;
     if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
         fprintf(note, "%lld rows\n", (long long)rows);
+    if (rc == 0 && note && rows == 0 && a->engine)
+        rc = s_engine_note(s, a, note, err);
     return rc;
 }
 

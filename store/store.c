@@ -617,7 +617,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     if (rc)
         return rc;
     const struct { int db; int64_t *dst; } counts[] = {
-        { HS_DB_GAMES, &out->games }, { HS_DB_FAILED, &out->failed_games },
+        { HS_DB_GAMES, &out->games }, { HS_DB_FAILED, &out->failed_records },
         { HS_DB_MOVES, &out->positions }, { HS_DB_EVALDATA, &out->evals },
         { HS_DB_PLAYERS, &out->players }, { HS_DB_JOBS, &out->jobs },
         { HS_DB_TASKS, &out->tasks },
@@ -652,5 +652,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
         out->map_size = (size_t)fi.map_size;
     out->map_used = (size_t)(info.me_last_pgno + 1) * est.ms_psize;
     hs__store_rdone(txn, own);
-    return 0;
+    /* Failures are few (a few per thousand games): counting their sources once
+     * is a short scan. */
+    return out->failed_records ? hs_store_failed_count(s, 0, &out->failed_games, err) : 0;
 }

@@ -237,6 +237,11 @@ int hs_store_games_each(hs_store_t *s, hs_store_game_cb cb, void *ctx, hs_error_
 typedef int (*hs_store_failed_cb)(void *ctx, const char *source, const char *reason,
                                   uint64_t job_id);
 int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_error_t *err);
+/* The failed games of job job_id, or with job_id 0 of the whole store, each
+ * source counted once: a second job over the same archive records its own
+ * failure of each broken game (one record per job and source), which is still
+ * one broken game. 0, HS_ENOMEM or HS_ESTORE. */
+int hs_store_failed_count(hs_store_t *s, uint64_t job_id, int64_t *n, hs_error_t *err);
 
 /* ---- evaluations ---- */
 
@@ -474,7 +479,10 @@ int hs_store_task_count(hs_store_t *s, hs_task_state_t state, int64_t *count,
 
 typedef struct hs_store_stats {
     int64_t games;           /* games stored */
-    int64_t failed_games;    /* games that could not be read */
+    int64_t failed_games;    /* games that could not be read, each source once
+                              * (hs_store_failed_count; the records are one
+                              * per job and source: failed_records) */
+    int64_t failed_records;
     int64_t positions;       /* (game, move number) positions with results */
     int64_t evals;           /* eval records (one per engine and distinct position) */
     int64_t players;         /* player index entries */
@@ -523,6 +531,10 @@ typedef struct hs_store_check_report {
     int64_t engines, jobs, tasks;
     int64_t boards;          /* board index entries (store_boards.c) */
     int64_t problems;        /* every one was passed to the callback */
+    /* The table being walked, NULL once the walks are over: when damage makes
+     * LMDB itself fault (below), the table it faulted in, and the counts above
+     * are those of the tables walked before it. */
+    const char *volatile walking;
 } hs_store_check_report_t;
 
 /* One problem: the table ("games", "evaldata", ...) and what is wrong. */

@@ -181,6 +181,7 @@ static int64_t s_walk(s_check_t *ck, int db, const char *name, s_entry_fn fn)
 {
     MDB_cursor *c;
     int64_t n = 0;
+    ck->rep->walking = name;
     int rc = mdb_cursor_open(ck->txn, ck->s->dbi[db], &c);
     if (rc) {
         s_problem(ck, name, "cannot open a cursor: %s", mdb_strerror(rc));
@@ -544,6 +545,7 @@ int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem
         rep->boards = s_walk(&ck, HS_DB_BOARDS, "boards", s_board);
     if (!s->jobgames_absent)
         s_walk(&ck, HS_DB_JOBGAMES, "jobgames", s_jobgame);
+    rep->walking = NULL;
     if (states != rep->tasks)
         s_problem(&ck, "taskstate", "%lld entries for %lld tasks", (long long)states,
                   (long long)rep->tasks);

@@ -385,3 +385,54 @@ int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_err
     s_failed_iter_t it = { cb, ctx, err };
     return hs__store_prefix_each(s, HS_DB_FAILED, "", 0, s_failed_fn, &it, err);
 }
+
+/* The failed sources by their 64-bit hashes (a collision among the failures of
+ * one store is too unlikely to matter for a count), sorted to count them once. */
+typedef struct s_sources {
+    uint64_t *h;
+    size_t n, cap;
+    uint64_t job;   /* 0: every job's */
+} s_sources_t;
+
+static int s_source_hash(void *ctx, const char *source, const char *reason, uint64_t job)
+{
+    (void)reason;
+    s_sources_t *c = ctx;
+    if (c->job && job != c->job)
+        return 0;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 256;
+        uint64_t *h = realloc(c->h, cap * sizeof *h);
+        if (!h)
+            return HS_ENOMEM;
+        c->h = h;
+        c->cap = cap;
+    }
+    uint8_t d[16];
+    hs_hash128(source, strlen(source), d);
+    c->h[c->n++] = hs__rd64(d);
+    return 0;
+}
+
+static int s_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int hs_store_failed_count(hs_store_t *s, uint64_t job_id, int64_t *n, hs_error_t *err)
+{
+    s_sources_t c = { .job = job_id };
+    *n = 0;
+    int rc = hs_store_failed_each(s, s_source_hash, &c, err);
+    if (rc == HS_ENOMEM)
+        rc = hs_error_set(err, rc, "out of memory counting the failed games");
+    if (rc == 0 && c.n) {
+        qsort(c.h, c.n, sizeof *c.h, s_u64_cmp);
+        *n = 1;
+        for (size_t i = 1; i < c.n; i++)
+            *n += c.h[i] != c.h[i - 1];
+    }
+    free(c.h);
+    return rc;
+}

@@ -111,6 +111,26 @@ check "--help explains --broker" "$("$BIN" query --help | grep -c -- '--broker A
 check "--db with --broker: exit status" "$?" 2
 "$BIN" query stats > /dev/null 2>&1
 check "neither --db nor --broker: exit status" "$?" 2
+# One selection at a time: a second one was silently ignored.
+aid=$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --json --limit 1 | grep -o '"game":"[0-9a-f]*"' | cut -d'"' -f4)
+for args in "game $aid --player nobody" "game $aid --path $tmp/games/b.sgf" "stats failed" \
+            "stats --player alice" "failed game $aid"; do
+    # shellcheck disable=SC2086
+    "$BIN" query --db "$tmp/db" $args > /dev/null 2> "$tmp/err"
+    check "query $args: refused (exit status)" "$?" 2
+    check "query $args: says why" "$(grep -c 'choose one of\|two queries\|about the whole store' "$tmp/err")" 1
+done
+# The table prints whole ids (report --game and query take them back) and specs.
+check "table: the whole game id" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --limit 1 2>/dev/null | sed -n 2p | cut -d' ' -f1)" "$aid"
+# A player's name with a newline stays on its row in the table.
+printf '(;GM[1]FF[4]SZ[9]KM[7]PB[two\nlines]PW[bob];B[ee];W[dd])\n' > "$tmp/other/nl.sgf"
+"$BIN" analyze "$tmp/other/nl.sgf" --db "$tmp/db-nl" --threads 1 --engines area --quiet > /dev/null 2>&1
+check "table: a newline in a name does not split the row (3 positions, 1 header)" \
+      "$("$BIN" query --db "$tmp/db-nl" 2>/dev/null | wc -l)" 4
+"$BIN" query --db "$tmp/db" --engine judge > /dev/null 2> "$tmp/err"
+check "--engine the store does not hold: says so, with the engines it holds" \
+      "$(grep -c 'the store holds no evals of engine judge; its engines: area' "$tmp/err")" 1
 
 # `query failed` lists what analyze could not read, with the reason (analyze's
 # summary points users to it).
@@ -136,6 +156,13 @@ check "a komi out of the wire's range is failed with its reason" \
       "$("$BIN" query --db "$tmp/db2" failed --json 2>/dev/null | grep -c '"source":"[^"]*komi.sgf[^"]*","reason":"[^"]*komi out of range')" 1
 check "the good games next to them are stored (a: 8 positions, longname: 3)" \
       "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"positions":[0-9]*')" '"positions":11'
+check "query failed --limit 1: one row" "$("$BIN" query --db "$tmp/db2" failed --json --limit 1 | wc -l)" 1
+# A second job over the same folder records its own failures: still 3 broken games.
+"$BIN" analyze "$tmp/broken" --db "$tmp/db2" --threads 1 --engines noop --quiet > /dev/null 2>&1
+check "failed games of two jobs: stats counts each source once" \
+      "$("$BIN" query --db "$tmp/db2" stats --json | grep -o '"failed_games":[0-9]*')" '"failed_games":3'
+check "failed games of two jobs: listed for each job, and the note says so" \
+      "$("$BIN" query --db "$tmp/db2" failed 2>&1 >/dev/null)" "6 rows: 3 failed games, each listed for every job that met it"
 
 # ---- through a broker: `query --broker` prints exactly what `query --db` prints.
 start_broker() {   # start_broker DB: sets addr and bpid once the broker serves

@@ -134,8 +134,7 @@ static void s_build(hs_report_stats_t *st)
     s_game2(st);
     s_game3(st);
     s_game4(st);
-    hs_report_stats_add_failed(st);
-    hs_report_stats_add_failed(st);
+    hs_report_stats_add_failed(st, 2);
     hs_report_stats_finish(st);
 }
 
