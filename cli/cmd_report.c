@@ -47,13 +47,13 @@ static void s_usage(FILE *out)
 
 typedef struct s_opts {
     const char *db, *board_file;
-    int board_move, sgf_game;
+    int board_move, sgf_game;   /* -1: not given */
     bool quiet, help;
     hs_report_select_t sel;
     hs_report_opts_t o;
 } s_opts_t;
 
-/* "50,100,end" into o->moves. */
+/* "50,100,end" into o->moves (the caller words the one message). */
 static int s_moves(const char *list, hs_report_opts_t *o)
 {
     o->num_moves = 0;
@@ -64,10 +64,11 @@ static int s_moves(const char *list, hs_report_opts_t *o)
             return -1;
         memcpy(word, s, n);
         word[n] = '\0';
-        long v;
+        char *end;
+        long v = strtol(word, &end, 10);
         if (!strcmp(word, "end"))
             o->moves[o->num_moves++] = HS_REPORT_MOVE_END;
-        else if (hs__cli_long("report", "--moves", word, 0, 65535, &v) == 0)
+        else if (word[0] >= '0' && word[0] <= '9' && !*end && v <= 65535)
             o->moves[o->num_moves++] = (int)v;
         else
             return -1;
@@ -162,7 +163,7 @@ static int s_run(void *ctx, hs_error_t *err)
 
 int hs_cmd_report(int argc, char **argv)
 {
-    s_opts_t p = { .board_move = -1 };
+    s_opts_t p = { .board_move = -1, .sgf_game = -1 };
     if (s_parse(argc, argv, &p) < 0)
         return 2;
     if (p.help) {
@@ -176,7 +177,13 @@ int hs_cmd_report(int argc, char **argv)
     hs_error_t err = { 0 };
     hs_board_t board;
     char board_name[600];
+    if (!p.board_file && (p.board_move >= 0 || p.sgf_game >= 0)) {
+        fprintf(stderr, "hyeongse report: --move and --sgf-game go with --board FILE\n");
+        return 2;
+    }
     if (p.board_file) {
+        if (p.sgf_game < 0)
+            p.sgf_game = 0;
         if (p.board_move < 0) {
             fprintf(stderr, "hyeongse report: --board needs --move N\n");
             return 2;

@@ -5,6 +5,7 @@
  */
 #include "reports/report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,8 +213,23 @@ static int s_out_dir(const char *dir, hs_error_t *err)
         return hs_error_set(err, HS_EINVAL, "--out DIR is needed");
     if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
         return hs_error_set(err, HS_EINVAL, "--out %s is a file, not a folder", dir);
-    if (mkdir(dir, 0777) != 0 && stat(dir, &st) != 0)
-        return hs_error_set(err, HS_EIO, "cannot create %s", dir);
+    /* Its parents too, as mkdir -p: "--out reports/2026/job3" on a fresh folder. */
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return hs_error_set(err, HS_EINVAL, "--out %.64s...: too long a path", dir);
+    for (char *p = path + 1;; p++) {
+        bool last = *p == '\0';
+        if (*p != '/' && !last)
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return hs_error_set(err, HS_EIO, "cannot create %s: %s", path, strerror(errno));
+        if (last)
+            break;
+        *p = '/';
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return hs_error_set(err, HS_EINVAL, "--out %s is a file, not a folder", dir);
     return 0;
 }
 

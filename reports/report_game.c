@@ -80,7 +80,7 @@ static void s_meta(FILE *out, const hs_report_game_t *g, const char *hex)
 static int s_graph(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
                    const char *hex, int which)
 {
-    int n = g->game.num_moves + 1, have = 0;
+    int n = g->game.num_moves + 1, have = 0, leads = 0;
     float *v = malloc((size_t)n * sizeof *v);
     uint8_t *src = malloc((size_t)n);
     if (!v || !src) {
@@ -93,12 +93,15 @@ static int s_graph(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
         v[m] = x;
         src[m] = (uint8_t)g->pos[m].source;
         have += !isnan(x);
+        leads += !isnan(g->pos[m].lead);
     }
     int rc = 0;
     if (have == 0) {
+        /* Leads without win rates: the judge's. Neither: only engines that give
+         * no score (noop) ran. */
         fprintf(page, "<p class=\"note\">No %s: %s.</p>\n", which == 0 ? "win rate" : "score lead",
-                which == 0 ? "the judge gives a score lead only; run mcts or net for win rates"
-                           : "no engine evaluated this game's positions");
+                leads ? "the judge gives a score lead only; run mcts or net for win rates"
+                      : "no engine evaluated this game's positions");
     } else {
         hs_graph_t gr = {
             .title = which == 0 ? "Win rate (Black)" : "Score lead (Black)",

@@ -149,4 +149,8 @@ expect_fail "no store" 1 "no store in" --db "$tmp/nothing" --out "$tmp/e1" --all
 expect_fail "an unknown job" 1 "no job 99 in the store" --db "$tmp/db" --out "$tmp/e1" --job 99
 expect_fail "an unknown player" 1 "no game of a player named 'nobody'" --db "$tmp/db" --out "$tmp/e1" --player nobody
 expect_fail "bad --moves" 2 "--moves takes" --db "$tmp/db" --out "$tmp/e1" --all --moves 10,x
+check "E: bad --moves: one message" "$(wc -l < "$tmp/err")" 1
+expect_fail "--move without --board" 2 "go with --board FILE" --db "$tmp/db" --out "$tmp/e1" --all --move 5
+"$BIN" report --db "$tmp/db" --all --out "$tmp/new/a/b" --format csv --quiet 2> /dev/null
+check "E: --out with folders still to make: made, as mkdir -p" "$(ls "$tmp/new/a/b/csv" | wc -l | awk '$1 > 0 {print "yes"}')" yes
 exit $fail
