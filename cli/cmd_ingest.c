@@ -19,6 +19,14 @@
 
 const char hs_cmd_ingest_summary[] = "read game archives, validate and count every game";
 
+/* A file name or message for the terminal: a control byte in it (a newline, an
+ * escape sequence in a member's name) shows as '?'; --json escapes them instead. */
+static void s_plain(FILE *out, const char *s)
+{
+    for (; *s; s++)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
 static void s_usage(FILE *out)
 {
     fprintf(out,
@@ -155,12 +163,13 @@ static void s_print_table(FILE *out, const hs_ingest_report_t *r)
         fputs("\nfailures:\n", out);
         for (size_t i = 0; i < r->num_failures; i++) {
             const hs_ingest_failure_t *f = &r->failures[i];
+            fputs("  ", out);
+            s_plain(out, f->source);
             if (f->game >= 0)
-                fprintf(out, "  %s game %d: %s: %s\n", f->source, f->game,
-                        hs_ingest_reason_name(f->reason), f->message);
-            else
-                fprintf(out, "  %s: %s: %s\n", f->source, hs_ingest_reason_name(f->reason),
-                        f->message);
+                fprintf(out, " game %d", f->game);
+            fprintf(out, ": %s: ", hs_ingest_reason_name(f->reason));
+            s_plain(out, f->message);
+            fputc('\n', out);
         }
         if (r->num_failures < r->failed)
             fprintf(out, "  ... and %llu more\n", U(r->failed - r->num_failures));

@@ -236,6 +236,58 @@ static void s_link_member(s_walk_t *w, const char *source, struct archive_entry 
     s_fail(w, source, HS_EUNSUPPORTED, "symlink member not followed (-> '%s')", to ? to : "?");
 }
 
+/* Archives inside archives are read (a yearly tar of monthly zips), down to this
+ * depth; each inner archive is read into memory, within --max-member. */
+#define S_MAX_NESTING 4
+
+static struct archive *s_archive_new(void)
+{
+    struct archive *a = archive_read_new();
+    if (!a)
+        return NULL;
+    archive_read_support_filter_all(a);
+    archive_read_support_format_tar(a);
+    archive_read_support_format_gnutar(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_format_7zip(a);
+    archive_read_support_format_cpio(a);
+    return a;
+}
+
+static int s_walk_members(s_walk_t *w, struct archive *a, const char *path, int probe,
+                          int depth);
+
+/* An archive member that is itself an archive: read whole, then walked as one
+ * (its games' sources are "outer:inner:name"). */
+static void s_inner_archive(s_walk_t *w, struct archive *a, struct archive_entry *e,
+                            const char *source, int depth, int *fatal)
+{
+    if (depth + 1 >= S_MAX_NESTING) {
+        s_fail(w, source, HS_EUNSUPPORTED, "an archive inside archives %d deep: not read",
+               S_MAX_NESTING);
+        return;
+    }
+    uint8_t *data = NULL;
+    size_t len = 0;
+    char why[HS_ERROR_MSG_MAX];
+    int rc = s_read_member(w, a, e, &data, &len, fatal, why, sizeof why);
+    if (rc) {
+        s_fail(w, source, rc, "%s", why);
+        return;
+    }
+    struct archive *in = s_archive_new();
+    if (!in)
+        s_fail(w, source, HS_ENOMEM, "out of memory");
+    else if (archive_read_open_memory(in, data, len) != ARCHIVE_OK)
+        s_fail(w, source, HS_EIO, "cannot open archive: %s",
+               archive_error_string(in) ? archive_error_string(in) : "unknown error");
+    else
+        s_walk_members(w, in, source, 0, depth + 1);
+    if (in)
+        archive_read_free(in);
+    free(data);
+}
+
 /*
  * Streams an archive. Returns 0 when the archive was recognised (even if it failed
  * part way: that is reported), HS_EUNSUPPORTED when libarchive did not recognise it
@@ -243,23 +295,26 @@ static void s_link_member(s_walk_t *w, const char *source, struct archive_entry 
  */
 static int s_read_archive(s_walk_t *w, const char *path, int probe)
 {
-    struct archive *a = archive_read_new();
+    struct archive *a = s_archive_new();
     if (!a) {
         s_fail(w, path, HS_ENOMEM, "out of memory");
         return 0;
     }
-    archive_read_support_filter_all(a);
-    archive_read_support_format_tar(a);
-    archive_read_support_format_gnutar(a);
-    archive_read_support_format_zip(a);
-    archive_read_support_format_7zip(a);
-    archive_read_support_format_cpio(a);
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
         s_fail(w, path, HS_EIO, "cannot open archive: %s",
                archive_error_string(a) ? archive_error_string(a) : "unknown error");
         archive_read_free(a);
         return 0;
     }
+    int rc = s_walk_members(w, a, path, probe, 0);
+    archive_read_free(a);
+    return rc;
+}
+
+/* The members of an opened archive a, named path: see s_read_archive. */
+static int s_walk_members(s_walk_t *w, struct archive *a, const char *path, int probe,
+                          int depth)
+{
     w->st->archives++;
     size_t plen = strlen(path);
     char *source = NULL;
@@ -273,7 +328,6 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
         if (r == ARCHIVE_FATAL || r == ARCHIVE_RETRY) {
             const char *es = archive_error_string(a);
             if (probe && members == 0) {
-                archive_read_free(a);
                 free(source);
                 w->st->archives--;
                 return HS_EUNSUPPORTED;
@@ -282,6 +336,7 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
                    (unsigned long long)members, es ? es : "unknown error");
             break;
         }
+        int fatal = 0;
         /* ARCHIVE_WARN: usable header with a complaint (e.g. odd charset); go on. */
         members++;
         const char *name = archive_entry_pathname_utf8(e);
@@ -303,6 +358,12 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
             source_cap = need;
         }
         snprintf(source, source_cap, "%s:%s", path, name);
+        if (!link && hs_archive_is_archive_name(name)) {
+            s_inner_archive(w, a, e, source, depth, &fatal);
+            if (fatal || w->stop)
+                break;
+            continue;
+        }
         if (!hs_archive_is_sgf_name(name)) {
             w->st->skipped++;
             continue;
@@ -313,7 +374,6 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
         }
         uint8_t *data = NULL;
         size_t len = 0;
-        int fatal = 0;
         char why[HS_ERROR_MSG_MAX];
         int rc = s_read_member(w, a, e, &data, &len, &fatal, why, sizeof why);
         if (rc) {
@@ -327,7 +387,6 @@ static int s_read_archive(s_walk_t *w, const char *path, int probe)
             break;
     }
     free(source);
-    archive_read_free(a);
     return 0;
 }
 

@@ -10,12 +10,14 @@
  * neither .sgf nor a known archive extension is tried as an archive, then as SGF.
  *
  * What counts as SGF: a name ending in ".sgf" (any case). Other members of archives
- * and other files in folders are skipped and counted, never parsed. Archives inside
- * archives are skipped too (counted).
+ * and other files in folders are skipped and counted, never parsed. An archive
+ * inside an archive (a member named like one) is read too, whole into memory
+ * (within the member limit), down to 4 levels; deeper ones are failures.
  *
  * Every SGF file is named by a "source" string: the path for a loose file or a file
  * in a folder, "ARCHIVE:MEMBER" for an archive member (e.g.
- * "data/pro19-archive.tar.gz:pro19/fox-pro/1p/123.sgf").
+ * "data/pro19-archive.tar.gz:pro19/fox-pro/1p/123.sgf"), "ARCHIVE:INNER:MEMBER"
+ * for a member of an inner archive.
  *
  * Failures never abort the walk: an unreadable file, a corrupt or truncated archive,
  * an oversized member are passed to the failure callback and the walk goes on with

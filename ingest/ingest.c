@@ -12,6 +12,7 @@
  */
 #include "ingest/ingest.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/sgf.h"
+#include "core/wire.h"
 #include "ingest/archive.h"
 
 static const char *const s_reason_names[HS_INGEST_FAIL_COUNT] = {
@@ -83,6 +85,21 @@ static hs_ingest_reason_t s_record_reason(int code)
     }
 }
 
+/* A game that reads and replays may still be one the cluster cannot analyse: a
+ * TASK carries the whole game, within the wire's limits (core/wire.h). Checked
+ * here, so that the dry run's count of good games is what analyze and submit
+ * store, and the reason is the same. 0 or HS_ELIMIT. */
+static int s_wire_fits(const hs_game_t *g, hs_error_t *err)
+{
+    if (g->num_moves > HS_WIRE_MAX_MOVES)
+        return hs_error_set(err, HS_ELIMIT, "too many moves: %d, more than the %d a game "
+                            "may have to be analysed", g->num_moves, HS_WIRE_MAX_MOVES);
+    if (!isfinite(g->komi) || fabs(g->komi) > HS_WIRE_MAX_KOMI)
+        return hs_error_set(err, HS_ELIMIT, "komi out of range: %g (at most %g either way)",
+                            g->komi, HS_WIRE_MAX_KOMI);
+    return 0;
+}
+
 int hs_ingest_parse_buffer(const uint8_t *data, size_t len, hs_ingest_file_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -121,6 +138,8 @@ int hs_ingest_parse_buffer(const uint8_t *data, size_t len, hs_ingest_file_t *ou
             hs_error_clear(&e);
             grc = hs_game_replay(g, -1, &board, &e);
         }
+        if (grc == 0)
+            grc = s_wire_fits(g, &e);
         if (grc == HS_ENOMEM) {
             hs_game_fini(g);
             rc = HS_ENOMEM;

@@ -55,7 +55,8 @@ typedef enum hs_ingest_reason {
     HS_INGEST_FAIL_RECORD,     /* "record": well-formed SGF but not a readable Go game */
     HS_INGEST_FAIL_UNSUPPORTED,/* "unsupported": e.g. not Go (GM), board over 25 */
     HS_INGEST_FAIL_ILLEGAL,    /* "illegal-move": replay found an illegal move */
-    HS_INGEST_FAIL_LIMIT,      /* "limit": a parser limit (nesting depth, nodes, ...) */
+    HS_INGEST_FAIL_LIMIT,      /* "limit": a parser limit (nesting depth, nodes, ...), or
+                                * one of the wire (moves, komi: core/wire.h) */
     HS_INGEST_FAIL_LINK,       /* "link": a symbolic or hard link not followed
                                 * (ingest/archive.h says which and why) */
     HS_INGEST_FAIL_COUNT

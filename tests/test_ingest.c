@@ -89,6 +89,34 @@ static void s_write_archive(const char *path, const char *format)
     archive_write_free(a);
 }
 
+/* A .tar.gz at path holding the files inner[0..n) (each under its base name). */
+static void s_write_outer(const char *path, const char *const *inner, int n)
+{
+    struct archive *a = archive_write_new();
+    archive_write_set_format_pax_restricted(a);
+    archive_write_add_filter_gzip(a);
+    HS_CHECK_INT(archive_write_open_filename(a, path), ARCHIVE_OK);
+    for (int i = 0; i < n; i++) {
+        FILE *f = fopen(inner[i], "rb");
+        HS_CHECK(f != NULL);
+        if (!f)
+            continue;
+        static char data[1 << 16];
+        size_t len = fread(data, 1, sizeof data, f);
+        fclose(f);
+        struct archive_entry *e = archive_entry_new();
+        archive_entry_set_pathname(e, strrchr(inner[i], '/') + 1);
+        archive_entry_set_size(e, (la_int64_t)len);
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_set_perm(e, 0644);
+        archive_write_header(a, e);
+        archive_write_data(a, data, len);
+        archive_entry_free(e);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+}
+
 typedef struct {
     char sources[16][512];
     int index[16];
@@ -226,6 +254,24 @@ static void s_test_folder_and_archives(void)
         hs_ingest_report_fini(&r);
     }
     {
+        /* Archives inside an archive are read: the zip's games, then the tar's
+         * copies of them as duplicates; sources name both levels. */
+        char outer[300];
+        snprintf(outer, sizeof outer, "%s/outer.tar.gz", s_tmp);
+        const char *inner[] = { zip, tgz };
+        s_write_outer(outer, inner, 2);
+        hs_ingest_report_t r;
+        const char *p[] = { outer };
+        s_run(p, 1, 2, NULL, &r, 0);
+        HS_CHECK_INT(r.archives, 3);
+        HS_CHECK_INT(r.games, 3);
+        HS_CHECK_INT(r.duplicates, 1 + 4);
+        char want[400];
+        snprintf(want, sizeof want, "%s:games.zip:b.sgf", outer);
+        HS_CHECK(r.num_failures > 0 && !strcmp(r.failures[0].source, want));
+        hs_ingest_report_fini(&r);
+    }
+    {
         /* All three together: everything after the first copy is a duplicate. */
         hs_ingest_report_t r;
         const char *p[] = { dir, tgz, zip };
@@ -313,6 +359,33 @@ static void s_test_parse_buffer(void)
     HS_CHECK(hs_archive_is_sgf_name("G.SGF") && !hs_archive_is_sgf_name("g.sgf.txt"));
 }
 
+/* Games the wire cannot carry fail here with the reason analyze and submit would
+ * give, so that the dry run's good games are those a job stores: 4,097 moves
+ * (passes), a komi of 5000.5. */
+static void s_test_wire_limits(void)
+{
+    size_t cap = 64 + 4 * 4097;
+    char *text = malloc(cap);
+    HS_CHECK(text != NULL);
+    if (!text)
+        return;
+    size_t n = (size_t)snprintf(text, cap, "(;GM[1]SZ[9]");
+    for (int i = 0; i < 4097; i++)
+        n += (size_t)snprintf(text + n, cap - n, ";%c[]", i % 2 ? 'W' : 'B');
+    n += (size_t)snprintf(text + n, cap - n, ")(;GM[1]SZ[9]KM[5000.5];B[ee])(;GM[1]SZ[9];B[ee])");
+    hs_ingest_file_t f;
+    HS_CHECK_INT(hs_ingest_parse_buffer((const uint8_t *)text, n, &f), 0);
+    HS_CHECK_INT(f.num_games, 1);
+    HS_CHECK_INT(f.num_failures, 2);
+    for (int i = 0; i < f.num_failures && i < 2; i++) {
+        HS_CHECK_INT(f.failures[i].code, HS_ELIMIT);
+        HS_CHECK(strstr(f.failures[i].message, i == 0 ? "too many moves: 4097"
+                                                      : "komi out of range") != NULL);
+    }
+    hs_ingest_file_fini(&f);
+    free(text);
+}
+
 /* The CLI: --json output holds the keys and escapes names; no --dry-run exits 2. */
 static void s_test_cli(void)
 {
@@ -358,6 +431,7 @@ int main(void)
         return 1;
     }
     s_test_parse_buffer();
+    s_test_wire_limits();
     s_test_folder_and_archives();
     s_test_cli();
     char cmd[400];
