@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
+
 #define S_NAME_KEY_MAX 400   /* player names are cut here (LMDB keys <= 511 bytes) */
 #define S_SOURCE_KEY_MAX 480
 
@@ -389,9 +391,8 @@ int hs_store_failed_each(hs_store_t *s, hs_store_failed_cb cb, void *ctx, hs_err
 /* The failed sources by their 64-bit hashes (a collision among the failures of
  * one store is too unlikely to matter for a count), sorted to count them once. */
 typedef struct s_sources {
-    uint64_t *h;
-    size_t n, cap;
-    uint64_t job;   /* 0: every job's */
+    hs_buf_t hashes;   /* uint64_t each */
+    uint64_t job;      /* 0: every job's */
 } s_sources_t;
 
 static int s_source_hash(void *ctx, const char *source, const char *reason, uint64_t job)
@@ -400,18 +401,11 @@ static int s_source_hash(void *ctx, const char *source, const char *reason, uint
     s_sources_t *c = ctx;
     if (c->job && job != c->job)
         return 0;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        uint64_t *h = realloc(c->h, cap * sizeof *h);
-        if (!h)
-            return HS_ENOMEM;
-        c->h = h;
-        c->cap = cap;
-    }
     uint8_t d[16];
     hs_hash128(source, strlen(source), d);
-    c->h[c->n++] = hs__rd64(d);
-    return 0;
+    uint64_t h = hs__rd64(d);
+    hs_buf_put(&c->hashes, &h, sizeof h);
+    return c->hashes.err;
 }
 
 static int s_u64_cmp(const void *a, const void *b)
@@ -427,12 +421,14 @@ int hs_store_failed_count(hs_store_t *s, uint64_t job_id, int64_t *n, hs_error_t
     int rc = hs_store_failed_each(s, s_source_hash, &c, err);
     if (rc == HS_ENOMEM)
         rc = hs_error_set(err, rc, "out of memory counting the failed games");
-    if (rc == 0 && c.n) {
-        qsort(c.h, c.n, sizeof *c.h, s_u64_cmp);
+    uint64_t *h = (uint64_t *)(void *)c.hashes.p;
+    size_t count = c.hashes.len / sizeof *h;
+    if (rc == 0 && count) {
+        qsort(h, count, sizeof *h, s_u64_cmp);
         *n = 1;
-        for (size_t i = 1; i < c.n; i++)
-            *n += c.h[i] != c.h[i - 1];
+        for (size_t i = 1; i < count; i++)
+            *n += h[i] != h[i - 1];
     }
-    free(c.h);
+    hs_buf_fini(&c.hashes);
     return rc;
 }
