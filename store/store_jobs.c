@@ -363,12 +363,18 @@ static void s_jobgame_key(uint8_t k[24], uint64_t job_id, const uint64_t game_id
 int hs_store_job_game_add(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
                           hs_error_t *err)
 {
+    bool ab;
+    int rc = hs__store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
     uint8_t k[24];
     s_jobgame_key(k, job_id, game_id);
-    int rc = hs__store_put(s, HS_DB_JOBGAMES, k, sizeof k, "", 0, MDB_NOOVERWRITE, err);
-    if (rc == HS_EEXIST)
+    rc = hs__store_put(s, HS_DB_JOBGAMES, k, sizeof k, "", 0, MDB_NOOVERWRITE, err);
+    if (rc == HS_EEXIST) {
         hs_error_clear(err);
-    return rc == HS_EEXIST ? 0 : rc;
+        rc = 0;
+    }
+    return hs__store_wend(s, ab, rc, err);
 }
 
 static int s_found(void *ctx, const MDB_val *k, const MDB_val *v, hs_error_t *err)

@@ -453,6 +453,19 @@ static void test_journal(void)
     HS_CHECK_INT(c.n, 7);
     HS_CHECK_INT(c.ids[0], 4);
     HS_CHECK_INT(c.ids[6], 10);
+    /* The games of a job: a game stored by job 1 and analysed again by job 2
+     * belongs to both (outside a batch too, and added twice is no error). */
+    hs_game_t gm;
+    s_game(&gm, 7, "A", "B", 4);
+    HS_CHECK_INT(hs_store_game_put(s, &gm, "g.sgf", 1, NULL, &err), 0);
+    HS_CHECK_INT(hs_store_job_game_add(s, 1, gm.id, &err), 0);
+    HS_CHECK_INT(hs_store_job_game_add(s, 2, gm.id, &err), 0);
+    HS_CHECK_INT(hs_store_job_game_add(s, 2, gm.id, &err), 0);
+    bool has = false;
+    for (uint64_t jid = 1; jid <= 3; jid++) {
+        HS_CHECK_INT(hs_store_job_has_game(s, jid, gm.id, &has, &err), 0);
+        HS_CHECK_INT(has, jid <= 2);
+    }
     HS_CHECK_STR(hs_task_state_name(HS_TASK_LEASED), "leased");
     HS_CHECK_STR(hs_job_state_name(HS_JOB_CANCELED), "canceled");
     hs_store_close(&s);
