@@ -7,7 +7,9 @@
 # the same session twice gives the same replies; one query searched alone or
 # among others gives the same replies (the shared batches change nothing);
 # turns of one query come in priority order when one search runs at a time;
-# --report-as black/white/side turn the same numbers around; bad options. Last,
+# --report-as black/white/side turn the same numbers around; thisHash differs
+# with the board size, the player to move and the ko point; `moves` replayed
+# as KataGo replays them (a ko recapture, a multi-stone suicide); bad options. Last,
 # one session with the shared net (skipped where ../shared has no net).
 set -u
 bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -90,6 +92,65 @@ for mb, mw in zip(b["moveInfos"], w["moveInfos"]):
     assert close(mb["lcb"], 1 - mw["lcb"]) and close(mb["utility"], -mw["utility"])
 assert all(close(x, -y) for x, y in zip(b["ownership"], w["ownership"]))
 PY
+
+# --- thisHash: one per position (stones, size, player to move, ko) ------------
+# The empty 9x9 and 19x19 boards, each with either player to move; a simple
+# ko (Black may not retake E5) and the same stones set up without it; the
+# same position twice hashes alike.
+ko='["B","C5"],["W","E6"],["B","D6"],["W","E4"],["B","D4"],["W","F5"],["B","E5"],["W","D5"]'
+stones='["B","C5"],["W","E6"],["B","D6"],["W","E4"],["B","D4"],["W","F5"],["W","D5"]'
+{ for n in 9 19; do for p in B W; do
+      echo '{"id":"e'$n$p'","moves":[],"initialPlayer":"'$p'","rules":"chinese","boardXSize":'$n',"boardYSize":'$n',"maxVisits":2}'
+  done; done
+  echo '{"id":"again","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":2}'
+  echo '{"id":"ko","moves":['"$ko"'],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":2}'
+  echo '{"id":"noko","initialStones":['"$stones"'],"initialPlayer":"B","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":2}'
+} | an > "$tmp/hash.out"
+check "thisHash: distinct per size, player and ko" "$(python3 -c '
+import json, sys
+h = {d["id"]: d["rootInfo"]["thisHash"] for d in map(json.loads, open(sys.argv[1]))}
+ids = ["e9B", "e9W", "e19B", "e19W", "ko", "noko"]
+print(len(h), len({h[i] for i in ids}), h["again"] == h["e9B"], "0" * 16 in h.values())' "$tmp/hash.out")" "7 6 True False"
+
+# --- moves replayed as KataGo's makeBoardMoveTolerant ---------------------------
+# A simple-ko recapture and a suicide of two stones are played whatever the
+# rules (japanese forbids both); a single stone's suicide and an occupied
+# point are still refused.
+cat > "$tmp/tol.jsonl" <<JSON
+{"id":"ko","moves":[$ko,["B","E5"]],"rules":"japanese","boardXSize":9,"boardYSize":9,"maxVisits":4}
+{"id":"suicide2","moves":[["B","A1"],["W","B1"],["B","pass"],["W","B2"],["B","pass"],["W","A3"],["B","A2"]],"rules":"japanese","boardXSize":9,"boardYSize":9,"maxVisits":4}
+{"id":"suicide1","moves":[["W","B1"],["B","E5"],["W","A2"],["B","A1"]],"rules":"japanese","boardXSize":9,"boardYSize":9,"maxVisits":4}
+{"id":"occupied","moves":[["B","E5"],["W","E5"]],"rules":"tromp-taylor","boardXSize":9,"boardYSize":9,"maxVisits":4}
+JSON
+cat > "$tmp/tol.expect" <<'JSON'
+{"id":"ko","turnNumber":9,"isDuringSearch":false,"rootInfo":{"currentPlayer":"W","visits":4}}
+{"id":"suicide2","turnNumber":7,"isDuringSearch":false,"rootInfo":{"currentPlayer":"W","visits":4}}
+{"error":"Illegal move 3: A1","field":"moves","id":"suicide1"}
+{"error":"Illegal move 1: E5","field":"moves","id":"occupied"}
+JSON
+an < "$tmp/tol.jsonl" > "$tmp/tol.out"
+if python3 "$dir/check.py" "$tmp/tol.jsonl" "$tmp/tol.out" "$tmp/tol.expect"; then
+    echo "ok: tolerant replay: ko recapture and multi-stone suicide played"
+else
+    echo "FAIL: tolerant replay (above)"
+    fail=1
+fi
+# the two suicided stones are gone: White may play on A1 and A2 (policy
+# indices 72 and 63, row-major from A9); B2 is White's stone
+# (check.py, which places stones without captures, would take them as there)
+check "tolerant replay: the suicided stones removed" "$(grep '"id":"suicide2"' "$tmp/tol.jsonl" |
+    sed 's/}$/,"includePolicy":true}/' | an | python3 -c '
+import json, sys
+p = json.loads(sys.stdin.readline())["policy"]
+print(p[72] >= 0, p[63] >= 0, p[64])')" "True True -1"
+
+# "\u0000" in a string: valid JSON, which KataGo reads; our reader hands
+# strings over as C strings and refuses it with a parse error (documented
+# in docs/ANALYSIS_PROTOCOL.md), and the next line is read as usual.
+printf '%s\n' '{"id":"n\u0000l","moves":[],"rules":"chinese","boardXSize":5,"boardYSize":5,"maxVisits":2}' \
+    '{"id":"after","moves":[],"rules":"chinese","boardXSize":5,"boardYSize":5,"maxVisits":2}' | an > "$tmp/nul.out"
+check "\\u0000 in a string: refused, then the next line answered" \
+    "$(grep -c 'u0000 is not accepted in strings' "$tmp/nul.out") $(grep -c '^{"id":"after"' "$tmp/nul.out")" "1 1"
 
 # --- options ------------------------------------------------------------------
 echo '{}' | "$bin" analysis --report-as sideways >/dev/null 2>&1

@@ -1,20 +1,25 @@
 /*
  * tests/test_gtp_front.c — the GTP front end (worker/gtp.h) without a net:
- * framing and ids, commands registered from outside (what genmove will do),
+ * framing and ids (a whole number only; NUL bytes dropped; a long line's
+ * id kept), kata-set-rules / kata-get-rules as KataGo reads and prints
+ * rules, loadsgf's error, commands registered from outside (what genmove will do),
  * replacing a handler, blank lines in a response, and superko per the rules,
  * also after kata-set-rules changes them in mid-game (the history is rebuilt:
  * s_rules_change). Then what the search commands stand on: undo (a replay
  * that restores captures and the ko), streamed answers (hs_gtp_stream), the
  * input queue of hs_gtp_run (a handler sees the next line, or the end of
  * input, as pending), the search commands' errors without an evaluator, and
- * final_score / final_status_list from the static judge.
+ * final_score / final_status_list from the static judge; genmove's time
+ * taken from its start, before the last search's tree is freed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "test.h"
 #include "worker/gtp.h"
+#include "worker/gtp_search.h"
 
 /* Sends one line; returns the framed answer (static buffer, overwritten). */
 static const char *s_send(hs_gtp_t *g, const char *line, int *quit)
@@ -58,6 +63,10 @@ static void s_framing(hs_gtp_t *g)
     HS_CHECK_STR(s_send(g, "3 bogus", NULL), "?3 unknown command\n\n");
     HS_CHECK_STR(s_send(g, "4", NULL), "?4 empty command\n\n");
     HS_CHECK_STR(s_send(g, "5 clear_board\r", NULL), "=5 \n\n");
+    /* an id is a whole number, a word of its own */
+    HS_CHECK_STR(s_send(g, "1.5 name", NULL), "? unknown command\n\n");
+    HS_CHECK_STR(s_send(g, "12abc", NULL), "? unknown command\n\n");
+    HS_CHECK_STR(s_send(g, "6\tname", NULL), "=6 hyeongse\n\n");
     HS_CHECK_STR(s_send(g, "kata-raw-nn 0", NULL), "? kata-raw-nn: no net loaded\n\n");
     HS_CHECK_STR(s_send(g, "kata-raw-nn 9", NULL),
                  "? Expected a symmetry argument 'all', 'mean' or index [0-7] for kata-raw-nn\n\n");
@@ -192,6 +201,123 @@ static const char *s_run(hs_gtp_t *g, const char *input)
     return answer;
 }
 
+/* hs_gtp_run over len bytes of input (NULs included); what it wrote
+ * (static, overwritten). */
+static const char *s_run_bytes(hs_gtp_t *g, const char *input, size_t len)
+{
+    static char answer[4096];
+    FILE *in = fmemopen((void *)input, len, "r");
+    char *text = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&text, &n);
+    hs_error_t err;
+    HS_CHECK_INT(hs_gtp_run(g, in, out, &err), 0);
+    fclose(out);
+    fclose(in);
+    snprintf(answer, sizeof answer, "%s", text);
+    free(text);
+    return answer;
+}
+
+/* What only whole lines of input show: a NUL byte inside a line goes as the
+ * other control characters do; a line over the limit is refused with its
+ * id, and the next line is read as usual. */
+static void s_input_lines(hs_gtp_t *g)
+{
+    static const char nul[] = "4 protocol_\0version\n5 protocol_\001version\n";
+    HS_CHECK_STR(s_run_bytes(g, nul, sizeof nul - 1), "=4 2\n\n=5 2\n\n");
+    size_t big = 70000;
+    char *text = malloc(3 * big);
+    if (!text)
+        return;
+    size_t n = (size_t)sprintf(text, "  9 name ");
+    memset(text + n, 'a', big);
+    n += big;
+    n += (size_t)sprintf(text + n, "\n");
+    memset(text + n, 'b', big);
+    n += big;
+    n += (size_t)sprintf(text + n, "\n10 protocol_version\n");
+    HS_CHECK_STR(s_run_bytes(g, text, n), "?9 line too long\n\n? line too long\n\n=10 2\n\n");
+    free(text);
+}
+
+/* kata-set-rules reads what the analysis protocol reads as "rules" (KataGo's
+ * spellings, the JSON object, "ing" and "goe" as tromp-taylor), and
+ * kata-get-rules prints KataGo's JSON object, which reads back. */
+static void s_rules_commands(hs_gtp_t *g)
+{
+    static const struct { const char *set, *name; } cases[] = {
+        { "kata-set-rules chinese-ogs", "chinese" }, { "kata-set-rules chinese_kgs", "chinese" },
+        { "kata-set-rules bga", "aga" }, { "kata-set-rules french", "aga" },
+        { "kata-set-rules tromp taylor", "tromp-taylor" }, { "kata-set-rules ing", "tromp-taylor" },
+        { "kata-set-rules GOE", "tromp-taylor" }, { "kata-set-rules tt", "tromp-taylor" },
+        { "kata-set-rules NZ", "new-zealand" },
+        { "kata-set-rules {\"ko\":\"SIMPLE\",\"scoring\":\"TERRITORY\",\"suicide\":false}",
+          "japanese" },
+        { "kata-set-rules { \"ko\": \"SITUATIONAL\", \"suicide\": false, "
+          "\"whiteHandicapBonus\": \"N-1\" }", "aga" },
+    };
+    char want[96];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        HS_CHECK_STR(s_send(g, "kata-set-rules korean", NULL), "= \n\n");
+        HS_CHECK_STR(s_send(g, cases[i].set, NULL), "= \n\n");
+        snprintf(want, sizeof want, "Rules: %s ", cases[i].name);
+        HS_CHECK(strstr(s_send(g, "showboard", NULL), want) != NULL);
+    }
+    HS_CHECK_STR(s_send(g, "kata-set-rules japanese", NULL), "= \n\n");
+    HS_CHECK_STR(s_send(g, "kata-get-rules", NULL),
+                 "= {\"friendlyPassOk\":true,\"hasButton\":false,\"ko\":\"SIMPLE\","
+                 "\"scoring\":\"TERRITORY\",\"suicide\":false,\"tax\":\"SEKI\","
+                 "\"whiteHandicapBonus\":\"0\"}\n\n");
+    HS_CHECK_STR(s_send(g, "kata-set-rules tromp-taylor", NULL), "= \n\n");
+    HS_CHECK_STR(s_send(g, "kata-get-rules", NULL),
+                 "= {\"friendlyPassOk\":false,\"hasButton\":false,\"ko\":\"POSITIONAL\","
+                 "\"scoring\":\"AREA\",\"suicide\":true,\"tax\":\"NONE\","
+                 "\"whiteHandicapBonus\":\"0\"}\n\n");
+    /* every rule set's JSON reads back to it (korean's to japanese: the same rules) */
+    static const char *const names[] = { "japanese", "chinese", "aga", "new-zealand",
+                                         "tromp-taylor" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "kata-set-rules %s", names[i]);
+        HS_CHECK_STR(s_send(g, line, NULL), "= \n\n");
+        snprintf(line, sizeof line, "kata-set-rules %s", s_send(g, "kata-get-rules", NULL) + 2);
+        line[strlen(line) - 2] = '\0';   /* the framing's blank line */
+        HS_CHECK_STR(s_send(g, "kata-set-rules korean", NULL), "= \n\n");
+        HS_CHECK_STR(s_send(g, line, NULL), "= \n\n");
+        snprintf(line, sizeof line, "Rules: %s ", names[i]);
+        HS_CHECK(strstr(s_send(g, "showboard", NULL), line) != NULL);
+    }
+    HS_CHECK_STR(s_send(g, "kata-set-rules bogus", NULL), "? Unknown rules 'bogus'\n\n");
+    HS_CHECK_STR(s_send(g, "kata-set-rules stone-scoring", NULL),
+                 "? Rules not supported by hyeongse: 'stone-scoring'\n\n");
+    HS_CHECK_STR(s_send(g, "kata-set-rules {\"hasButton\":true}", NULL),
+                 "? Rules not supported by hyeongse: '{\"hasButton\":true}'\n\n");
+    HS_CHECK_STR(s_send(g, "kata-set-rules {\"komi\":7}", NULL),
+                 "? Unknown rules '{\"komi\":7}': set komi with the komi command\n\n");
+    HS_CHECK(strstr(s_send(g, "showboard", NULL), "Rules: tromp-taylor ") != NULL);
+    HS_CHECK_STR(s_send(g, "kata-set-rules japanese", NULL), "= \n\n");
+}
+
+/* loadsgf's errors name the file, then, after ": ", what is wrong. */
+static void s_loadsgf_errors(hs_gtp_t *g)
+{
+    char path[] = "/tmp/hs_test_gtp_XXXXXX";
+    int fd = mkstemp(path);
+    HS_CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "w");
+    fputs("(;GM[1]SZ[9]\n;B[ee]", f);   /* never closed */
+    fclose(f);
+    char line[128], want[128];
+    snprintf(line, sizeof line, "loadsgf %s", path);
+    snprintf(want, sizeof want, "? cannot load file: %s: ", path);
+    const char *a = s_send(g, line, NULL);
+    HS_CHECK(strncmp(a, want, strlen(want)) == 0 && a[strlen(want)] != ' ');
+    remove(path);
+}
+
 static void s_stream_and_queue(hs_gtp_t *g)
 {
     hs_error_t err;
@@ -256,6 +382,70 @@ static void s_search_commands(hs_gtp_t *g)
     HS_CHECK(strstr(s_send(g, "final_status_list alive", NULL), "= E9 F9 E8 F8") != NULL);
 }
 
+/* A cheap evaluator for a tree of many nodes: the first two empty points
+ * with an empty neighbour (legal whatever the ko) and pass, value 0. */
+static int s_narrow_eval(void *ctx, const hs_nn_pos_t *pos, int n, hs_mcts_eval_t *out,
+                         hs_error_t *err)
+{
+    (void)ctx, (void)err;
+    for (int i = 0; i < n; i++) {
+        const hs_board_t *b = pos[i].board;
+        int size = b->size, area = size * size, k = 0;
+        for (int v = 0; v < area; v++) {
+            hs_point_t p = hs_board_point(b, v % size, v / size);
+            int ok = k < 2 && b->color[p] == HS_EMPTY && hs_board_nbr_count(b, p, HS_EMPTY) > 0;
+            out[i].policy[v] = ok ? 1.0f : -1.0f;
+            k += ok;
+        }
+        out[i].policy[area] = 1.0f;
+        out[i].value = out[i].score = out[i].score_mean = out[i].score_stdev = 0;
+        memset(out[i].ownership, 0, (size_t)area * sizeof out[i].ownership[0]);
+    }
+    return 0;
+}
+
+/* genmove's time starts before its root is set: freeing the big tree of the
+ * search before (none of it is kept after an unexpected reply) is charged
+ * to the clock, and the search gets only what is left of the move's share.
+ * The second genmove searches one visit, so nearly all of its time is the
+ * freeing. The search state is the test's own, registered over the front
+ * end's, to read its clock and its tree. */
+static void s_genmove_time(void)
+{
+    hs_mcts_evaluator_t ev = { .eval = s_narrow_eval, .max_batch = 8, .name = "narrow" };
+    hs_gtp_config_t cfg = { .rules = HS_RULES_JAPANESE, .search_eval = &ev };
+    hs_mcts_config_default(&cfg.search);
+    cfg.search.max_visits = 150000;
+    hs_gtp_t *g = NULL;
+    hs__gtp_search_t *s = NULL;
+    hs_error_t err;
+    HS_CHECK_INT(hs_gtp_create(&cfg, &g, &err), 0);
+    HS_CHECK_INT(g ? hs__gtp_register_search(g, &s, &err) : -1, 0);
+    if (!s) {
+        hs_gtp_free(&g);
+        return;
+    }
+    HS_CHECK_STR(s_send(g, "boardsize 9", NULL), "= \n\n");
+    HS_CHECK_STR(s_send(g, "time_settings 1000 0 0", NULL), "= \n\n");   /* absolute */
+    HS_CHECK_STR(s_send(g, "genmove b", NULL), "= B9\n\n");
+    long nodes = hs_mcts_tree_nodes(s->mcts);
+    HS_CHECK(nodes > 100000);
+    HS_CHECK_STR(s_send(g, "play w E5", NULL), "= \n\n");   /* not in the tree */
+    s->cfg.max_visits = 1;
+    double share = hs__gtp_clock_budget(s, hs_gtp_game(g), HS_BLACK);
+    double left = s->clock.left[HS_BLACK], t0 = hs_clock_now();
+    HS_CHECK_STR(s_send(g, "genmove b", NULL), "= A9\n\n");
+    double wall = hs_clock_now() - t0, charged = left - s->clock.left[HS_BLACK];
+    double max_time = hs_mcts_get_config(s->mcts)->max_time;
+    printf("freed %ld nodes: genmove took %.4f s, charged %.4f s, search given %.4f of %.4f s\n",
+           nodes, wall, charged, max_time, share);
+    HS_CHECK(hs_mcts_tree_nodes(s->mcts) < 10);
+    HS_CHECK(charged > 0.5 * wall && charged <= wall);
+    HS_CHECK(max_time < share && max_time >= share - wall);
+    hs_gtp_free(&g);
+    hs__gtp_search_free(&s);
+}
+
 int main(void)
 {
     hs_gtp_config_t cfg = { .rules = HS_RULES_JAPANESE };
@@ -266,11 +456,15 @@ int main(void)
         return hs_test_finish();
     s_framing(g);
     s_registration(g);
+    s_input_lines(g);
+    s_rules_commands(g);
+    s_loadsgf_errors(g);
     s_superko(g);
     s_rules_change(g);
     s_undo(g);
     s_stream_and_queue(g);
     s_search_commands(g);
+    s_genmove_time();
     int quit = 0;
     HS_CHECK_STR(s_send(g, "9 quit", &quit), "=9 \n\n");
     HS_CHECK_INT(quit, 1);

@@ -54,6 +54,13 @@ b=$("$bin" gtp --visits 32 --threads 1 --seed 5 < "$tmp/twice" 2>/dev/null)
 check "same seed, same moves" "$a" "$b"
 check "three moves answered" "$(echo "$a" | grep -cE '^= ([A-HJ][1-9]|pass)$')" 3
 
+# One visit (the root's own, KataGo's policy-only setting): no root move has
+# a visit, and genmove plays the move of the highest prior, not pass.
+printf '%s\n' 'boardsize 9' 'genmove b' 'lz-genmove_analyze w 1' 'kata-genmove_analyze b 1' |
+    "$bin" gtp --visits 1 > "$tmp/v1" 2>/dev/null
+check "--visits 1: genmove and genmove_analyze play moves" \
+    "$(grep -cE '^(=|play) ?[A-HJ][1-9]$' "$tmp/v1")" 3
+
 # The tree is kept across commands: after genmove, a search of the position
 # one move on starts with the chosen move's subtree (its visits are already
 # there); after another move instead it starts from nothing.

@@ -2,7 +2,8 @@
 # tests/test_gtp_search_net.sh — `hyeongse gtp --net`: the search over the
 # b6c96 net of ../shared on 9x9 with a small budget (skipped with 77 where
 # ../shared is absent). genmove plays a legal move, twice the same with a
-# seed and one thread; kata-genmove_analyze's reports carry the net's
+# seed and one thread, and with one visit the net's top policy move, not
+# pass; kata-genmove_analyze's reports carry the net's
 # ownership (81 numbers); kata-raw-nn still answers beside the search; the
 # side to move's view: after Black's moves fill the left of the board, the
 # net's search says Black leads and, asked for White, that White trails.
@@ -47,6 +48,16 @@ check "genmove_analyze: answer line" "$(echo "$r" | head -1)" "=4"
 check "genmove_analyze: play line" "$(echo "$r" | tail -1 | grep -cE '^play [A-HJ][1-9]$')" 1
 check "genmove_analyze: 81 ownership numbers" "$(echo "$r" | tail -2 | head -1 | sed 's/.* ownership //' | wc -w)" 81
 check "three stones on the board" "$(resp "$tmp/a" 7 | head -1)" "=5 Moves: 3  Next player: White  Rules: japanese  Komi: 7"
+
+# One visit (KataGo's policy-only maxVisits 1): no root move has a visit,
+# and genmove plays the net's top policy move, not pass (the empty board:
+# with root symmetry pruning, one in the top right).
+printf '%s\n' '1 genmove b' 'boardsize 9' '2 genmove b' '3 kata-genmove_analyze w 1' |
+    gtp --visits 1 > "$tmp/v1" 2>/dev/null
+check "--visits 1: 19x19 genmove plays in the top right" \
+    "$(resp "$tmp/v1" 1 | grep -cE '^=1 [K-T]1[0-9]$')" 1
+check "--visits 1: 9x9 genmove and genmove_analyze play points" \
+    "$(grep -cE '^(=2 |play )[A-HJ][1-9]$' "$tmp/v1")" 2
 
 # Black far ahead (a second row of stones along the left and bottom edges
 # against nothing): Black's win rate > 0.5, White's < 0.5.

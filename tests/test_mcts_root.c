@@ -4,7 +4,8 @@
  * evaluated at several symmetries (root_symmetries), root symmetry pruning
  * on symmetric boards and the copies the results list, and graph search
  * (transpositions shared, visits adding up, a kept root freeing what it
- * cannot reach). The rest of the search is tests/test_mcts.c's.
+ * cannot reach), and the move played when no root child got a visit.
+ * The rest of the search is tests/test_mcts.c's.
  */
 #include "tests/mcts_toy.h"
 
@@ -362,8 +363,50 @@ static void test_root_symmetry_pruning(void)
     hs_mcts_free(&m);
 }
 
+/* A search that gave no root child a visit (a budget of one visit, the
+ * root's own; a search cut short by time) plays the move of the highest
+ * prior, as KataGo plays the policy's move, and the result names it as its
+ * best; a move the root may not search is skipped, and pass comes only when
+ * no other move is left. */
+static void test_no_visited_child(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    ev.eval_avg = toy_eval_avg;   /* 0.9 of the root's prior on toy_favourite */
+    hs_mcts_t *m = toy_search(1, 1, 3);
+    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+    cfg.root_symmetries = 8;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK_INT(hs_mcts_root_visits(m), 1);
+    int fav = toy_favourite(&p.nn), pass = HS_MCTS_PASS(5);
+    HS_CHECK(fav >= 0 && m->root->num_edges > 2);
+    HS_CHECK_INT(hs_mcts_choose_move(m), fav);
+    hs_mcts_get_result(m, &res);
+    HS_CHECK_INT(res.num_moves, 0);
+    HS_CHECK_INT(res.best_move, fav);
+    HS_CHECK_INT(res.pv_len, 1);
+    HS_CHECK_INT(res.pv[0], fav);
+    /* the favourite banned (as superko would): the next by prior (edge 1) */
+    m->banned[fav] = HS__MCTS_BAN_SUPERKO;
+    HS_CHECK(m->root->edges[1].move != fav);
+    HS_CHECK_INT(hs_mcts_choose_move(m), m->root->edges[1].move);
+    /* every move but pass banned: pass */
+    for (int i = 0; i < m->root->num_edges; i++)
+        if (m->root->edges[i].move != pass)
+            m->banned[m->root->edges[i].move] = HS__MCTS_BAN_SUPERKO;
+    HS_CHECK_INT(hs_mcts_choose_move(m), pass);
+    hs_mcts_free(&m);
+}
+
 int main(void)
 {
+    test_no_visited_child();
     test_root_symmetries();
     test_root_symmetry_pruning();
     test_graph_search();

@@ -88,6 +88,24 @@ void hs_analysis_config_default(hs_analysis_config_t *cfg);
 int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *search,
                         bool *ignore_pre_root_history);
 
+/* Rules as KataGo's Rules::parseRules reads them, one reading for both
+ * front ends (an analysis query's "rules"; GTP's kata-set-rules and
+ * loadsgf's RU): text[0..len) is a name (KataGo's spellings, any case,
+ * then core/rules.h's own such as "tt"; "goe" and "ing" are tromp-taylor,
+ * as KataGo reads them) or a JSON object ({"ko":"SIMPLE",...}, unset keys
+ * tromp-taylor's). 0 with *id, and *komi with *has_komi set where the
+ * object gives "komi"; HS_EUNSUPPORTED for rules KataGo has and we do not
+ * (a button, a tax other than its scoring's, Spight ko, ...); HS_ENOTFOUND
+ * for anything else; HS_ENOMEM. */
+int hs_analysis_parse_rules(const char *text, size_t len, hs_rules_id_t *id, double *komi,
+                            bool *has_komi);
+
+/* Rule set id in KataGo's JSON form without komi (what its kata-get-rules
+ * prints: Rules::toJsonStringNoKomi, keys in its order), into buf (160
+ * bytes hold it); returns buf. hs_analysis_parse_rules reads it back to id
+ * (korean as japanese: the same rules). */
+const char *hs_analysis_rules_json(hs_rules_id_t id, char *buf, size_t cap);
+
 /* Runs the protocol on in/out until EOF on in and every query is answered.
  * 0; HS_EINVAL for a bad config (no evaluator, bad search config); HS_EIO
  * when the reader thread cannot start or in fails to read; HS_ENOMEM when

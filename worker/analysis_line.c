@@ -208,7 +208,7 @@ int hs__aturn_game(const hs__aturn_t *t, hs_gtp_game_t *g, hs_error_t *err)
         return rc;
     for (int i = 0; i < t->turn; i++) {
         hs_illegal_t why;
-        rc = hs_gtp_game_play(g, q->moves[i].color, q->moves[i].point, &why, err);
+        rc = hs_gtp_game_replay(g, q->moves[i].color, q->moves[i].point, &why, err);
         if (rc == HS_EILLEGAL) {
             char name[8];
             return hs_error_set(err, rc, "Illegal move %d: %s", i,

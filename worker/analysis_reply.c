@@ -95,6 +95,26 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
     fputc('}', f);
 }
 
+/* splitmix64's finaliser: every bit of x moves about half of the result's. */
+static uint64_t s_mix(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* thisHash: one value per position as KataGo's names one (its stones, the
+ * board's size, the player to move, the ko point). hs_board_key covers the
+ * stones, the board's side to move and its ko point, but not the size (the
+ * empty board with Black to move is 0 on every size), and the player is the
+ * search's: both go in through the mixer, which also keeps an empty board
+ * from reading 0. */
+static uint64_t s_this_hash(const hs_board_t *b, hs_color_t to_move)
+{
+    uint64_t extra = (uint64_t)b->size << 8 | (uint64_t)to_move;
+    return s_mix(hs_board_key(b) ^ s_mix(extra + 0x9E3779B97F4A7C15ull));
+}
+
 static void s_root_info(FILE *f, const hs_mcts_result_t *r, const hs_board_t *b, s_view_t v)
 {
     fprintf(f, ",\"rootInfo\":{\"visits\":%d", r->visits);
@@ -105,7 +125,7 @@ static void s_root_info(FILE *f, const hs_mcts_result_t *r, const hs_board_t *b,
     s_key_num(f, "utility", r->utility * v.mover * v.sign);
     s_key_num(f, "rawWinrate", s_wr(v, r->raw_winrate));
     s_key_num(f, "rawLead", r->raw_score * v.sign);
-    fprintf(f, ",\"thisHash\":\"%016" PRIX64 "\",\"currentPlayer\":\"%c\"}", hs_board_key(b),
+    fprintf(f, ",\"thisHash\":\"%016" PRIX64 "\",\"currentPlayer\":\"%c\"}", s_this_hash(b, r->to_move),
             r->to_move == HS_BLACK ? 'B' : 'W');
 }
 

@@ -10,6 +10,10 @@
  * question than the one asked. KataGo's "chinese" has simple ko where ours
  * has positional superko: it is read as our chinese (the difference shows
  * only in superko cycles), and docs/ANALYSIS_PROTOCOL.md says so.
+ *
+ * GTP reads rules here too (kata-set-rules, loadsgf's RU, through
+ * hs_analysis_parse_rules), so that a name means one rule set in both
+ * front ends, and kata-get-rules prints KataGo's JSON form from here.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -69,6 +73,14 @@ static int s_name(const char *s, hs_rules_id_t *out)
     for (int i = 0; s_theirs[i]; i++)
         if (!strcmp(low, s_theirs[i]))
             return HS_EUNSUPPORTED;
+    /* core/rules.h's own short names ("tt", "jp", "cn", ...), which GTP's
+     * kata-set-rules took before it read KataGo's: KataGo's spellings come
+     * first, so a name both know means what KataGo means ("goe", "ing") */
+    hs_rules_t r;
+    if (hs_rules_from_name(low, &r) == 0) {
+        *out = r.id;
+        return 0;
+    }
     return HS_ENOTFOUND;
 }
 
@@ -164,6 +176,49 @@ int hs__arules(const hs_json_t *v, hs_rules_id_t *id, double *komi, bool *has_ko
             return 0;
         }
     return HS_EUNSUPPORTED;
+}
+
+int hs_analysis_parse_rules(const char *text, size_t len, hs_rules_id_t *id, double *komi,
+                            bool *has_komi)
+{
+    size_t k = 0;
+    while (k < len && isspace((unsigned char)text[k]))
+        k++;
+    *has_komi = false;
+    if (k == len || text[k] != '{') {
+        char name[32];
+        if (len - k >= sizeof name || memchr(text + k, '\0', len - k))
+            return HS_ENOTFOUND;
+        memcpy(name, text + k, len - k);
+        name[len - k] = '\0';
+        return s_name(name, id);
+    }
+    hs_json_doc_t *d = NULL;
+    hs_error_t err;
+    int rc = hs_json_parse(text, len, NULL, &d, &err);
+    if (rc)
+        return rc == HS_ENOMEM ? rc : HS_ENOTFOUND;
+    const hs_json_t *v = hs_json_root(d);
+    rc = v->type == HS_JSON_OBJECT ? hs__arules(v, id, komi, has_komi) : HS_ENOTFOUND;
+    hs_json_free(&d);
+    return rc;
+}
+
+const char *hs_analysis_rules_json(hs_rules_id_t id, char *buf, size_t cap)
+{
+    static const char *const ko[] = { "SIMPLE", "POSITIONAL", "SITUATIONAL" };
+    hs_rules_t r = hs_rules_get(id);
+    bool area = r.scoring == HS_SCORING_AREA;
+    /* KataGo's sets: territory scoring taxes seki; friendlyPassOk is
+     * false in its tromp-taylor only (we read it and ignore it) */
+    snprintf(buf, cap,
+             "{\"friendlyPassOk\":%s,\"hasButton\":false,\"ko\":\"%s\",\"scoring\":\"%s\","
+             "\"suicide\":%s,\"tax\":\"%s\",\"whiteHandicapBonus\":\"%s\"}",
+             id == HS_RULES_TROMP_TAYLOR ? "false" : "true", ko[r.ko],
+             area ? "AREA" : "TERRITORY", r.suicide_legal ? "true" : "false",
+             area ? "NONE" : "SEKI",
+             r.handicap_bonus_offset == 0 ? "N" : r.handicap_bonus_offset == 1 ? "N-1" : "0");
+    return buf;
 }
 
 int hs__awhb(const char *s, hs_rules_id_t id)

@@ -19,6 +19,9 @@
  * ever more memory. */
 #define S_MAX_LINE 65536
 #define S_MAX_ARGS 64
+/* Of a line over S_MAX_LINE, the start kept for its id (ids are shorter:
+ * hs_gtp_line takes up to 23 digits). */
+#define S_ID_PREFIX 64
 
 typedef struct s_command {
     char *name;
@@ -26,10 +29,12 @@ typedef struct s_command {
     void *ctx;
 } s_command_t;
 
-/* One line read ahead; text NULL for a line over S_MAX_LINE. */
+/* One line read ahead; for a line over S_MAX_LINE, too_long and text its
+ * first S_ID_PREFIX bytes (for the id of the error). */
 typedef struct s_line {
     struct s_line *next;
     char *text;
+    int too_long;
 } s_line_t;
 
 /* The reader thread's queue. eof: the reader has stopped (end of input, a
@@ -171,6 +176,15 @@ static size_t s_clean(const char *in, char *out, size_t cap)
     return n;
 }
 
+/* The digits of the id at the start of s (a cleaned line, blanks skipped),
+ * 0 when there is none: a whole number that is a word of its own ("1.5" or
+ * "12abc" is a command word, as KataGo reads it). */
+static size_t s_id_digits(const char *s)
+{
+    size_t digits = strspn(s, "0123456789");
+    return digits > 0 && (s[digits] == ' ' || s[digits] == '\0') ? digits : 0;
+}
+
 /* Splits s in place at spaces into words (at most max). */
 static int s_split(char *s, char **words, int max)
 {
@@ -246,7 +260,7 @@ int hs_gtp_line(hs_gtp_t *g, const char *line, FILE *out)
     while (*s == ' ')
         s++;
     char id[24] = "";
-    size_t digits = strspn(s, "0123456789");
+    size_t digits = s_id_digits(s);
     if (digits > 0 && digits < sizeof id) {
         memcpy(id, s, digits);
         id[digits] = '\0';
@@ -303,17 +317,41 @@ static int s_push(s_reader_t *r, s_line_t *l)
     return 0;
 }
 
-/* A queue entry for what getline read (len bytes); NULL when out of memory. */
+/* A queue entry for what getline read (len bytes); NULL when out of memory.
+ * NUL bytes go here, where the line's length is still known, as s_clean
+ * drops the other control characters (a C string would end at the first). */
 static s_line_t *s_line_new(const char *line, ssize_t len)
 {
     s_line_t *l = calloc(1, sizeof *l);
-    if (!l || len > S_MAX_LINE)
-        return l;
-    if (!(l->text = strdup(line))) {
+    if (!l)
+        return NULL;
+    l->too_long = len > S_MAX_LINE;
+    size_t keep = l->too_long ? S_ID_PREFIX : (size_t)len, n = 0;
+    if (!(l->text = malloc(keep + 1))) {
         free(l);
         return NULL;
     }
+    for (size_t i = 0; i < keep; i++)
+        if (line[i])
+            l->text[n++] = line[i];
+    l->text[n] = '\0';
     return l;
+}
+
+/* The answer to a line over S_MAX_LINE, with its id when it starts with
+ * one (prefix: its first bytes). */
+static void s_too_long(FILE *out, const char *prefix)
+{
+    char clean[S_ID_PREFIX + 1], id[24] = "";
+    s_clean(prefix, clean, sizeof clean);
+    const char *s = clean + strspn(clean, " ");
+    size_t digits = s_id_digits(s);
+    /* the prefix may end inside the first word: an id only if a word follows */
+    if (digits > 0 && digits < sizeof id && s[digits] == ' ') {
+        memcpy(id, s, digits);
+        id[digits] = '\0';
+    }
+    s_print(out, 0, id, "line too long");
 }
 
 /* The reader thread: lines into the queue until the end of input. Cancelled
@@ -417,8 +455,8 @@ int hs_gtp_run(hs_gtp_t *g, FILE *in, FILE *out, hs_error_t *err)
     int rc = 0;
     s_line_t *l;
     while (!g->quit && (l = s_next(&r))) {
-        if (!l->text)
-            fputs("? line too long\n\n", out);
+        if (l->too_long)
+            s_too_long(out, l->text);
         else
             hs_gtp_line(g, l->text, out);
         free(l->text);

@@ -25,8 +25,11 @@
  * target): there a following line is always taken as pending.
  *
  * Framing (as GTP 2 and KataGo do it): input lines lose control characters
- * other than tab, everything from '#', and surrounding blanks; tabs become
- * spaces; empty lines are ignored. A leading number is the command's id.
+ * other than tab (NUL bytes too, in hs_gtp_run's lines), everything from
+ * '#', and surrounding blanks; tabs become spaces; empty lines are ignored.
+ * A leading whole number, a word of its own, is the command's id ("1.5
+ * name" has none: "1.5" is its command word); a line over 64 KiB is
+ * answered "? line too long", with its id when it starts with one.
  * Success prints "=ID response\n\n" ("= response" without an id), failure
  * "?ID message\n\n". A response never contains an empty line (it would end
  * the response early): handlers' blank lines are dropped.

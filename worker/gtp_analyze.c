@@ -337,11 +337,9 @@ static int s_genmove_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int arg
         hs_gtp_printf(r, "Could not parse genmove_analyze arguments or arguments out of range");
         return 1;
     }
-    hs_mcts_config_t cfg;
-    hs__gtp_genmove_config(g, s, a.color, &cfg);
-    if (hs__gtp_search_root(g, s, a.color, &cfg, r))
+    double t0;
+    if (hs__gtp_genmove_root(g, s, a.color, &t0, r))
         return 1;
-    double t0 = hs_clock_now();
     if (s_run(g, s, kata, &a, 0))
         return 1;
     char name[8];

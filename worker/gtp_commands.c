@@ -13,6 +13,7 @@
 
 #include "core/game.h"
 #include "core/sgf.h"
+#include "worker/analysis.h"
 #include "worker/gtp_internal.h"
 
 /* A record bigger than this is not a game record (and would only cost memory). */
@@ -167,10 +168,10 @@ static int s_read_game(const char *path, hs_game_t *game, hs_error_t *err)
     hs_sgf_collection_t *c = hs_sgf_parse(text, len, NULL, err);
     free(text);
     if (!c)
-        return hs_error_prefix(err, "%s", path);
+        return hs_error_prefix(err, "%s: ", path);
     rc = hs_game_from_sgf(hs_sgf_root(c, 0), game, err);
     hs_sgf_destroy(&c);
-    return rc ? hs_error_prefix(err, "%s", path) : 0;
+    return rc ? hs_error_prefix(err, "%s: ", path) : 0;
 }
 
 static int s_loadsgf(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
@@ -195,25 +196,53 @@ static int s_loadsgf(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     return 0;
 }
 
+/* kata-set-rules RULES: what `hyeongse analysis` reads as a query's "rules"
+ * (worker/analysis.h: KataGo's names, our own, or the JSON object), the
+ * words joined again as KataGo joins them ("tromp taylor", an object with
+ * blanks in it). Komi belongs to the komi command: an object that gives it
+ * is refused, as KataGo's kata-set-rules refuses it. */
 static int s_set_rules(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
     (void)ctx;
-    hs_rules_t rules;
-    if (argc != 1 || hs_rules_from_name(argv[0], &rules)) {
-        hs_gtp_printf(r, "Unknown rules '%s' (japanese, korean, chinese, aga, new-zealand, "
-                      "tromp-taylor)", argc >= 1 ? argv[0] : "");
-        return 1;
+    hs_buf_t text = { 0 };
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            hs_buf_putc(&text, ' ');
+        hs_buf_put(&text, argv[i], strlen(argv[i]));
     }
+    hs_buf_putc(&text, '\0');
+    if (text.err) {
+        hs_buf_fini(&text);
+        return hs__gtp_fail(r, "out of memory");
+    }
+    const char *rest = text.p;
+    hs_rules_id_t id;
+    double komi;
+    bool has_komi;
+    int rc = hs_analysis_parse_rules(rest, text.len - 1, &id, &komi, &has_komi);
+    if (rc == HS_ENOMEM)
+        hs_gtp_printf(r, "out of memory");
+    else if (rc == HS_EUNSUPPORTED)
+        hs_gtp_printf(r, "Rules not supported by hyeongse: '%s'", rest);
+    else if (rc || has_komi)
+        hs_gtp_printf(r, "Unknown rules '%s'%s", rest,
+                      !rc ? ": set komi with the komi command" : "");
+    hs_buf_fini(&text);
+    if (rc || has_komi)
+        return 1;
     hs_error_t err;
-    if (hs_gtp_game_set_rules(hs_gtp_game(g), rules.id, &err))
+    if (hs_gtp_game_set_rules(hs_gtp_game(g), id, &err))
         return hs__gtp_fail(r, err.msg);
     return 0;
 }
 
+/* kata-get-rules: KataGo's JSON form of the rules (without komi), which
+ * kata-set-rules and the analysis protocol read back. */
 static int s_get_rules(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
     (void)ctx, (void)argc, (void)argv;
-    hs_gtp_printf(r, "%s", hs_gtp_game(g)->rules.name);
+    char json[256];
+    hs_gtp_printf(r, "%s", hs_analysis_rules_json(hs_gtp_game(g)->rules.id, json, sizeof json));
     return 0;
 }
 

@@ -6,10 +6,12 @@
  */
 #include "worker/gtp_game.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/replay.h"
+#include "worker/analysis.h"
 
 /* Stones of colour c on b (setup stones of a record, for the territory komi). */
 static int s_count(const hs_board_t *b, hs_color_t c)
@@ -40,18 +42,51 @@ static int s_reserve(hs_gtp_game_t *g, hs_error_t *err)
     return 0;
 }
 
-/* Plays one move on the derived state. tolerant: a move only superko forbids
- * is played anyway (loading records, rebuilding after a change of rules). */
-static int s_apply(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, int tolerant,
+/* How much of the rules s_apply lets pass. */
+enum {
+    S_STRICT = 0,       /* play: every rule */
+    S_SUPERKO_OK = 1,   /* loadsgf: a move only superko forbids is played */
+    /* KataGo's makeBoardMoveTolerant (analysis `moves`, and a rebuild of
+     * moves the game once took, whose rules may have changed since): a
+     * simple-ko recapture and a suicide of more than one stone as well,
+     * whatever the rules; a single stone's suicide still not */
+    S_KATAGO = 2,
+};
+
+/* Whether a move refused for `why` is played anyway at this tolerance. */
+static bool s_tolerated(const hs_board_t *b, hs_color_t color, hs_point_t p, hs_illegal_t why,
+                        int tolerance)
+{
+    if (why == HS_ILLEGAL_SUPERKO)
+        return tolerance >= S_SUPERKO_OK;
+    if (why == HS_ILLEGAL_KO)
+        return tolerance >= S_KATAGO;
+    /* a suicide next to a stone of its own takes that string with it */
+    return why == HS_ILLEGAL_SUICIDE && tolerance >= S_KATAGO && hs_board_nbr_count(b, p, color) > 0;
+}
+
+/* Plays one move on the derived state, as much of the rules checked as
+ * tolerance says (S_*). */
+static int s_apply(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, int tolerance,
                    hs_illegal_t *reason, hs_error_t *err)
 {
     hs_board_t before;
     hs_board_copy(&before, &g->board);
     hs_illegal_t why = HS_LEGAL;
     int rc = hs_rules_play(&g->board, &g->rules, &g->hist, color, p, &why);
-    if (rc == HS_EILLEGAL && tolerant && why == HS_ILLEGAL_SUPERKO) {
-        rc = hs_board_play(&g->board, color, p, hs_rules_play_flags(&g->rules), &why);
-        if (!rc)
+    if (rc == HS_EILLEGAL && s_tolerated(&g->board, color, p, why, tolerance)) {
+        /* The board checks simple ko and suicide itself: the ko point is
+         * lifted for the retake (the move sets its own), and suicide is let
+         * through by the flag. */
+        unsigned flags = hs_rules_play_flags(&g->rules);
+        if (why == HS_ILLEGAL_KO)
+            g->board.ko = HS_NO_POINT;
+        if (why == HS_ILLEGAL_SUICIDE)
+            flags |= HS_PLAY_SUICIDE_OK;
+        rc = hs_board_play(&g->board, color, p, flags, &why);
+        if (rc)
+            hs_board_copy(&g->board, &before);
+        else
             rc = hs_history_push(&g->hist, &g->board, &g->rules);
     }
     if (reason)
@@ -79,7 +114,7 @@ static int s_rebuild(hs_gtp_game_t *g, hs_error_t *err)
         return hs_error_set(err, HS_ENOMEM, "out of memory for the superko history");
     for (int i = 0; i < g->num_moves; i++) {
         hs_illegal_t why;
-        int rc = s_apply(g, g->moves[i].color, g->moves[i].point, 1, &why, err);
+        int rc = s_apply(g, g->moves[i].color, g->moves[i].point, S_KATAGO, &why, err);
         if (rc) {
             char name[8];
             return hs_error_prefix(err, "move %d (%c %s)", i + 1,
@@ -147,7 +182,19 @@ int hs_gtp_game_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illega
     int rc = s_reserve(g, err);
     if (rc)
         return rc;
-    rc = s_apply(g, color, p, 0, reason, err);
+    rc = s_apply(g, color, p, S_STRICT, reason, err);
+    if (!rc)
+        g->moves[g->num_moves++] = (hs_gtp_move_t){ color, p };
+    return rc;
+}
+
+int hs_gtp_game_replay(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
+                       hs_error_t *err)
+{
+    int rc = s_reserve(g, err);
+    if (rc)
+        return rc;
+    rc = s_apply(g, color, p, S_KATAGO, reason, err);
     if (!rc)
         g->moves[g->num_moves++] = (hs_gtp_move_t){ color, p };
     return rc;
@@ -183,7 +230,7 @@ static int s_load_into(hs_gtp_game_t *t, const hs_game_t *r, int before, hs_erro
         hs_point_t p = hs_game_board_point(&t->board, m->vertex);
         rc = s_reserve(t, err);
         if (!rc)
-            rc = s_apply(t, (hs_color_t)m->color, p, 1, NULL, err);
+            rc = s_apply(t, (hs_color_t)m->color, p, S_SUPERKO_OK, NULL, err);
         if (rc == HS_EILLEGAL) {
             char name[8];
             return hs_error_set(err, rc, "move %d (%c %s) is illegal", i + 1,
@@ -201,10 +248,15 @@ int hs_gtp_game_load(hs_gtp_game_t *g, const hs_game_t *r, int before, hs_error_
     if (r->size < 2 || r->size > HS_NN_MAX_SIZE)
         return hs_error_set(err, HS_EINVAL, "board size %d: the net plays 2..%d", r->size,
                             HS_NN_MAX_SIZE);
-    hs_rules_t rules;
-    hs_rules_id_t id = g->rules.id;
-    if (r->rules_raw && hs_rules_from_name(r->rules_raw, &rules) == 0)
-        id = rules.id;
+    /* RU read as kata-set-rules and the analysis protocol read rules, so
+     * that a name means one rule set in all of them (KataGo's loadsgf reads
+     * RU with its parseRules too) */
+    hs_rules_id_t id = g->rules.id, ru;
+    double ru_komi;
+    bool ru_has_komi;
+    if (r->rules_raw && hs_analysis_parse_rules(r->rules_raw, strlen(r->rules_raw), &ru, &ru_komi,
+                                                &ru_has_komi) == 0)
+        id = ru;
     double komi = r->komi_source != HS_KOMI_DEFAULT ? r->komi : g->komi;
     /* Built aside and swapped in, so a failed load leaves the session as it was. */
     hs_gtp_game_t *t = malloc(sizeof *t);

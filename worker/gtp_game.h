@@ -14,7 +14,11 @@
  * Legality of `play`: simple ko, suicide per the rules and superko per the
  * rules (positional or situational), as core/rules.h judges them. Loading a
  * record is tolerant as KataGo's loadsgf is: a move that only superko forbids
- * is played anyway (records of other rule sets contain them).
+ * is played anyway (records of other rule sets contain them). Replaying
+ * (hs_gtp_game_replay: an analysis query's `moves`; and the rebuild of the
+ * moves already taken, after a change of rules or an undo) is tolerant as
+ * KataGo's makeBoardMoveTolerant: a simple-ko recapture and a suicide of
+ * more than one stone are played too, whatever the rules.
  *
  * Ownership: hs_gtp_game_init / hs_gtp_game_fini; plain data otherwise. One
  * thread at a time.
@@ -71,6 +75,14 @@ int hs_gtp_game_set_rules(hs_gtp_game_t *g, hs_rules_id_t rules, hs_error_t *err
 int hs_gtp_game_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
                      hs_error_t *err);
 
+/* Plays color at p as KataGo replays a query's moves
+ * (makeBoardMoveTolerant): as hs_gtp_game_play, but a move that superko or
+ * simple ko forbids, or the rules' ban on suicide when the move takes a
+ * string of its own with it, is played anyway; a single stone's suicide, an
+ * occupied point and one off the board are still HS_EILLEGAL. */
+int hs_gtp_game_replay(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
+                       hs_error_t *err);
+
 /* Takes back the last move: the game is replayed from the start to the move
  * before it (so the superko history and the boards before are exact).
  * HS_EINVAL when no move was played since the start (the game is then
@@ -79,7 +91,8 @@ int hs_gtp_game_undo(hs_gtp_game_t *g, hs_error_t *err);
 
 /* Loads the position of record r before move `before` (1-based as GTP's
  * loadsgf counts; 1 = the start, past the end = after the last move): its
- * size, setup, handicap, rules when RU names a known rule set (else the
+ * size, setup, handicap, rules when RU names a rule set as
+ * hs_analysis_parse_rules reads it (kata-set-rules' reading; else the
  * current rules stay) and komi when KM is given (else the current komi
  * stays). HS_EINVAL (size over 19, bad setup), HS_EILLEGAL naming a move no
  * rule set allows, HS_ENOMEM; the game is unchanged on error. */

@@ -44,11 +44,9 @@ static int s_genmove(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
         hs_gtp_printf(r, "Could not parse color: '%s'", argv[0]);
         return 1;
     }
-    hs_mcts_config_t cfg;
-    hs__gtp_genmove_config(g, s, color, &cfg);
-    if (hs__gtp_search_root(g, s, color, &cfg, r))
+    double t0;
+    if (hs__gtp_genmove_root(g, s, color, &t0, r))
         return 1;
-    double t0 = hs_clock_now();
     hs_error_t err;
     if (hs_mcts_search(s->mcts, s->ev, &err))
         return hs__gtp_fail(r, err.msg);

@@ -11,12 +11,17 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/clock.h"
+
 /* Seconds kept back from every move's share of the clock: the controller's
  * and the pipe's lag, so that a move sent at the end of the share still
  * arrives in time. */
 #define S_LAG 0.3
 /* The least a move is given when the clock is nearly out. */
 #define S_MIN_MOVE_TIME 0.05
+/* The least a search is given once setting its root has used up the move's
+ * share. */
+#define S_MIN_SEARCH_TIME 0.001
 /* Resigning needs a search of at least this many visits (or the whole
  * budget when that is smaller): a win rate from a handful of visits is noise. */
 #define S_RESIGN_VISITS 50
@@ -158,6 +163,30 @@ void hs__gtp_genmove_config(hs_gtp_t *g, const hs__gtp_search_t *s, hs_color_t c
     if (s->move_time > 0 && (t <= 0 || s->move_time < t))
         t = s->move_time;
     cfg->max_time = t;
+}
+
+int hs__gtp_genmove_root(hs_gtp_t *g, hs__gtp_search_t *s, hs_color_t color, double *t0,
+                         hs_buf_t *r)
+{
+    /* The move's time starts here: setting the root frees what the last
+     * search left outside the kept subtree (much after a search of a
+     * million visits), and the controller's clock runs meanwhile. */
+    *t0 = hs_clock_now();
+    hs_mcts_config_t cfg;
+    hs__gtp_genmove_config(g, s, color, &cfg);
+    if (hs__gtp_search_root(g, s, color, &cfg, r))
+        return 1;
+    if (!(cfg.max_time > 0))
+        return 0;
+    /* What is left of the share; never 0, which would mean no limit (the
+     * root's first visit is made whatever the time). */
+    cfg.max_time = fmax(cfg.max_time - (hs_clock_now() - *t0), S_MIN_SEARCH_TIME);
+    hs_error_t err;
+    if (hs_mcts_set_config(s->mcts, &cfg, &err)) {
+        hs_gtp_printf(r, "%s", err.msg);
+        return 1;
+    }
+    return 0;
 }
 
 void hs__gtp_clock_spend(hs__gtp_search_t *s, hs_color_t color, double seconds)

@@ -59,6 +59,15 @@ double hs__gtp_clock_budget(const hs__gtp_search_t *s, const hs_gtp_game_t *game
 void hs__gtp_genmove_config(hs_gtp_t *g, const hs__gtp_search_t *s, hs_color_t color,
                             hs_mcts_config_t *cfg);
 
+/* genmove's root for color (genmove, lz-/kata-genmove_analyze): *t0 is set
+ * to the move's start, before the root is set (freeing the tree the last
+ * search left belongs to the move's time), and the search is given what is
+ * left of the move's share (hs__gtp_genmove_config). The caller charges
+ * hs_clock_now() - *t0 to the clock once the move is chosen. 0, or nonzero
+ * with the message in r. */
+int hs__gtp_genmove_root(hs_gtp_t *g, hs__gtp_search_t *s, hs_color_t color, double *t0,
+                         hs_buf_t *r);
+
 /* Takes seconds off color's clock after its move. */
 void hs__gtp_clock_spend(hs__gtp_search_t *s, hs_color_t color, double seconds);
 

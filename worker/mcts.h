@@ -337,7 +337,10 @@ typedef struct hs_mcts_result {
     float utility;        /* the side to move's */
     float raw_winrate;    /* the evaluator's at the root (Black's) */
     float raw_score;      /* likewise */
-    int best_move;        /* vertex, HS_MCTS_PASS(size), or -1 when no move was searched */
+    /* vertex, HS_MCTS_PASS(size); when no root child has a visit, the
+     * move of the highest prior that the root may search (num_moves is then
+     * 0; hs_mcts_choose_move plays it); -1 when the root has no move */
+    int best_move;
     int pv_len;
     int pv[HS_MCTS_PV_MAX];
     int num_moves;        /* root children with visits, best first, each
@@ -408,8 +411,10 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out);
 
 /* The move to play: the most visited root child (ties: higher utility; with
  * lcb_stdevs > 0, the best by its lower confidence bound), or one drawn by
- * visits^(1/temperature) when the config's temperature > 0.
- * HS_MCTS_PASS(size) when nothing was searched. */
+ * visits^(1/temperature) when the config's temperature > 0. When no root
+ * child has a visit (max_visits 1, a search cut short by time), the move of
+ * the highest prior before noise that the root may search (KataGo plays the
+ * policy's move then); HS_MCTS_PASS(size) only when the root has none. */
 int hs_mcts_choose_move(hs_mcts_t *m);
 
 /* Root visits so far, and the number of nodes the tree holds. */

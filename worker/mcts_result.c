@@ -101,6 +101,22 @@ static int s_lcb_best(const hs_mcts_t *m, int top, double stdevs)
     return best;
 }
 
+/* The root edge to play when no child has a visit (a budget of one visit,
+ * the root's own, as KataGo's policy-only maxVisits 1; a search cut short by
+ * time): the highest prior before noise among the moves the root may search
+ * (not the superko's bans nor a symmetry's copies), as KataGo then plays the
+ * policy net's move rather than pass; -1 when there is none (a root never
+ * expanded, or nothing legal: pass is an edge where it is allowed). */
+static int s_top_prior(const hs_mcts_t *m)
+{
+    const hs__mcts_node_t *r = m->root;
+    int best = -1;
+    for (int i = 0; r && i < r->num_edges; i++)
+        if (!m->banned[r->edges[i].move] && (best < 0 || s_raw_prior(m, i) > s_raw_prior(m, best)))
+            best = i;
+    return best;
+}
+
 /* The root child to play without temperature: the most visited, or with
  * lcb_stdevs > 0 the best bound among those with enough visits; or -1. */
 static int s_best_child(const hs_mcts_t *m)
@@ -300,6 +316,11 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
         out->best_move = out->moves[0].move;
         out->pv_len = out->moves[0].pv_len;
         memcpy(out->pv, out->moves[0].pv, sizeof out->pv);
+    } else if (s_top_prior(m) >= 0) {
+        /* the move hs_mcts_choose_move plays, so that the engines that read
+         * the best move from here (analyze, self-play) agree with genmove */
+        out->best_move = out->pv[0] = r->edges[s_top_prior(m)].move;
+        out->pv_len = 1;
     }
 }
 
@@ -307,8 +328,10 @@ int hs_mcts_choose_move(hs_mcts_t *m)
 {
     const hs__mcts_node_t *r = m->root;
     int best = r ? s_most_visited(r, m->banned) : -1;
-    if (best < 0)
-        return HS_MCTS_PASS(m->size);
+    if (best < 0) {
+        int top = s_top_prior(m);
+        return top >= 0 ? r->edges[top].move : HS_MCTS_PASS(m->size);
+    }
     if (!(m->cfg.temperature > 0))
         return r->edges[s_best_child(m)].move;
     double total = 0, inv_t = 1.0 / m->cfg.temperature;
