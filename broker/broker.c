@@ -162,10 +162,12 @@ static void s_on_status(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
                      "unknown job state (running, done, failed, canceled)");
     if (rc < 0)
         return;
-    /* The worker list names hosts: for admins only. Without it (no memory) the
-     * reply still goes. */
+    /* The worker list names hosts, and the queue counts every key's jobs: for
+     * admins only. Without the list (no memory) the reply still goes. */
     if (p->admin)
         hs__worker_list(b, &m.status_reply);
+    else
+        hs__cluster_withheld(&m.status_reply);
     hs__outbox_add(o, id, len, false, &m);
     free(m.status_reply.jobs);
     free(m.status_reply.worker_list);
@@ -225,11 +227,20 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
         hs__outbox_error(o, id, len, HS_EBADSTATE, why);
         return;
     }
+    if (j->rec.state != HS_JOB_RUNNING && s->num_games == 0 && !s->last) {
+        /* A client asking for credit (a resumed upload, or one waiting while
+         * its job was canceled): a job that ended never gives any, and the
+         * answer "credit 0" would keep it waiting for good. */
+        snprintf(why, sizeof why, "job %llu is %s: it takes no more games",
+                 (unsigned long long)j->rec.id, hs_job_state_name(j->rec.state));
+        hs__outbox_error(o, id, len, HS_EBADSTATE, why);
+        return;
+    }
     j->last_input = b->now;
     int accepted = 0;
     bool cut = false;
     if (j->rec.state == HS_JOB_RUNNING) {
-        int allowance = hs__limit_allowance(b, j, s_submit_credit(b));
+        int allowance = hs__limit_allowance(b, j, s_submit_credit(b), s->job_id == 0);
         accepted = hs__limit_add_games(b, j, s, allowance, &cut);
         if (cut) {
             /* The grant is spent; the next SUBMIT (empty, to ask) gets a new one. */

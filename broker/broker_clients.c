@@ -402,7 +402,17 @@ static void s_cluster_info(hs__broker_t *b, hs_wire_status_reply_t *r)
         int64_t left = j->rec.positions_total - j->rec.positions_done;
         c->positions_pending += left > 0 ? left : 0;
     }
-    c->uptime_ms = b->now > b->started ? b->now - b->started : 0;
+    /* At least 1 ms: uptime 0 is the mark of a reply that withholds the field
+     * (hs__cluster_withheld). */
+    c->uptime_ms = b->now > b->started ? b->now - b->started : 1;
+    r->has_cluster = true;
+}
+
+void hs__cluster_withheld(hs_wire_status_reply_t *r)
+{
+    r->worker_list = NULL;
+    r->num_worker_list = 0;
+    memset(&r->cluster, 0, sizeof r->cluster);
     r->has_cluster = true;
 }
 

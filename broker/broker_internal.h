@@ -180,9 +180,11 @@ typedef struct hs__peer {
     char key[HS_CURVE_KEY_LEN + 1]; /* its CURVE public key; "" = anonymous (plaintext) */
 } hs__peer_t;
 
-/* Fails (HS_EINVAL, with the reason) when cfg binds a non-loopback tcp address
- * without CURVE and without cfg->insecure; warns on stderr when insecure allows
- * it. Checked before anything is opened. */
+/* Fails (HS_EINVAL, with the reason) when a bind of cfg is not an endpoint
+ * hs_client_endpoint_check takes (a tcp port out of range, an unknown
+ * transport), or binds a non-loopback tcp address without CURVE and without
+ * cfg->insecure; warns on stderr when insecure allows it. Checked before
+ * anything is opened. */
 int hs__bind_check(const hs_broker_config_t *cfg, hs_error_t *err);
 /* With cfg->curve: binds the ZAP handler (inproc://zeromq.zap.01 in ctx) into
  * b->zap and makes sock a CURVE server. Call before sock binds anything, or
@@ -208,10 +210,13 @@ int hs__limit_upload(hs__broker_t *b, const hs__peer_t *p, size_t bytes, int gam
 /* Before a SUBMIT creates a job: HS_ELIMIT (why filled) at limit_jobs running jobs. */
 int hs__limit_jobs(hs__broker_t *b, const hs__peer_t *p, char *why, size_t size);
 /* New games a SUBMIT to j may add: what j was granted (its first SUBMIT: one, or
- * more when the credit now allows). global: the queue's credit now. */
-int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global);
-/* Adds the games of SUBMIT s to running job j, at most allowance new ones: the
- * games accepted (duplicates included). *cut: games past it were left out. */
+ * more when the credit now allows). global: the queue's credit now; first: the
+ * SUBMIT said job id 0 (it created j, or its token found j: a client that holds
+ * no grant, such as one resuming its upload). */
+int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global, bool first);
+/* Adds the games of SUBMIT s to running job j, at most allowance new unfinished
+ * ones (duplicates and failed games are free): the games accepted (duplicates
+ * included). *cut: games past it were left out. */
 int hs__limit_add_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *s,
                         int allowance, bool *cut);
 /* Why a SUBMIT to j that carried more new games than hs__limit_allowance was cut. */
@@ -295,6 +300,11 @@ void hs__clients_free(hs__broker_t *b);
  * Borrows the workers' strings: encode the reply before the loop changes them,
  * then free(r->worker_list) (one block). 0 or HS_ENOMEM (then no list). */
 int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r);
+/* The answer to a STATUS from a key that is not an admin's: the cluster field
+ * with every count 0 and uptime 0 (an admin's uptime is at least 1 ms), and no
+ * worker list. So `status --cluster` can tell "this key is not an admin key"
+ * from an older broker, which sends no cluster field at all. */
+void hs__cluster_withheld(hs_wire_status_reply_t *r);
 /* Counts how one of worker w's leases ended (w NULL: no lease holder, nothing
  * counted): positions are the task's, for HS__WEND_DONE. The one place the
  * per-worker counts and rate of `status --cluster` change. */

@@ -354,14 +354,21 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
     hs_game_compute_id(&copy);
     rc = hs__fatal(b, hs_store_game_put(b->store, &copy, g->source, j->rec.id, &existed, &b->err));
     /* The record names the job that stored the game first; a report of this job
-     * finds it through the job's own list. */
+     * finds it through the job's own list, which also tells a batch the client
+     * sent again (a retry after a broker restart) from a game new to the job. */
+    bool listed = false;
     if (rc == 0)
-        rc = hs__fatal(b, hs_store_job_game_add(b->store, j->rec.id, copy.id, &b->err));
+        rc = hs__fatal(b, hs_store_job_game_add(b->store, j->rec.id, copy.id, &listed, &b->err));
     if (rc < 0)
         return rc;
+    if (listed) {
+        *accepted = true;
+        return 0;
+    }
     if (existed) {
-        /* Resent batch (client retry after a broker restart) or a game seen in an
-         * earlier job: only a game first stored by another job gets a new task. */
+        /* A game seen in an earlier job: only a game first stored by another job
+         * gets a new task (a job begun before job lists existed has its own
+         * games not listed: the record's job tells those). */
         uint64_t old_job = 0;
         hs_error_t e2 = { 0 };
         /* The job id is in the record's header: the game is not decoded. */

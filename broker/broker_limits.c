@@ -10,8 +10,12 @@
  * uploading jobs were granted and have not sent yet, so two jobs of one key
  * cannot both spend the same room. A job's first SUBMIT has no grant yet: it
  * may add one game (what hs_submitter sends before it knows its credit), or as
- * many as a grant would be now (after a broker restart, as its room allows). Jobs and games are counted from the jobs
- * themselves (no counter to drift); only the upload windows are kept here.
+ * many as a grant would be now (after a broker restart, as its room allows). A
+ * SUBMIT of job id 0 that rejoins a job by its token is a first SUBMIT again
+ * (its client holds no grant), within the key's room. Only unfinished games
+ * spend a grant: duplicates and failed games are free. Jobs and games are
+ * counted from the jobs themselves (no counter to drift); only the upload
+ * windows are kept here.
  */
 #include "broker/broker_internal.h"
 
@@ -135,17 +139,54 @@ static int64_t s_room(const hs__broker_t *b, const hs__bjob_t *j)
     return room < 0 ? 0 : room;
 }
 
-int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global)
+int hs__limit_allowance(hs__broker_t *b, const hs__bjob_t *j, int global, bool first)
 {
-    if (j->granted_known)
+    if (j->granted_known && !first)
         return j->granted;
-    /* No grant: a new job (bounded by the queue too), or a job loaded after a
-     * restart, whose client may still hold a credit the broker gave before it;
-     * that one batch is bounded by the key's room only, so it is not refused. */
-    int64_t a = s_room(b, j);
-    if (j->rec.games_total == 0 && global < a)
-        a = global;
-    return a < 1 ? 1 : a > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)a;
+    int64_t room = s_room(b, j), a;
+    if (j->rec.games_total == 0) {
+        /* A new job: one game (what hs_submitter sends before it knows its
+         * credit), or as many as a credit would be now. */
+        a = global < room ? global : room;
+        if (a < 1)
+            a = 1;
+    } else if (first) {
+        /* Job id 0 whose token found j: a client resuming the job (a new
+         * process, or the retry of a first SUBMIT whose reply was lost). It
+         * holds no grant of ours, whatever j's last one was (0 while the queue
+         * was full), so it is a first SUBMIT: one game even when the queue is
+         * full, as many as a credit would be now, but never past the key's
+         * room, or rejoining again and again would add a game each time. */
+        a = global > 1 ? global : 1;
+        if (room < a)
+            a = room;
+    } else {
+        /* A job loaded after a restart, whose client may still hold a credit
+         * the broker gave before it: that one batch is bounded by the key's room
+         * only, so it is not refused. */
+        a = room < 1 ? 1 : room;
+    }
+    return a > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)a;
+}
+
+/* Whether game g cannot add an unfinished game to j: a failed game (recorded
+ * finished), or a game j holds already (a duplicate, skipped; the job's list
+ * of games, store.h). A game only another job holds may need tasks of j's
+ * engines, so it counts as new. */
+static bool s_free_game(hs__broker_t *b, const hs__bjob_t *j, const hs_wire_game_t *g)
+{
+    if (g->error)
+        return true;
+    hs_game_t copy = g->game;   /* the broker's id, as hs__job_add_game computes it */
+    hs_game_compute_id(&copy);
+    bool has = false;
+    hs_error_t e = { 0 };
+    return hs_store_job_has_game(b->store, j->rec.id, copy.id, &has, &e) == 0 && has;
+}
+
+static int64_t s_unfinished(const hs__bjob_t *j)
+{
+    return j->rec.games_total - j->rec.games_done - j->rec.games_failed;
 }
 
 int hs__limit_add_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *s,
@@ -154,17 +195,19 @@ int hs__limit_add_games(hs__broker_t *b, hs__bjob_t *j, const hs_wire_submit_t *
     int accepted = 0, added = 0;
     *cut = false;
     for (int i = 0; i < s->num_games; i++) {
-        if (added >= allowance) {
+        /* The grant bounds unfinished games (what --limit-games and the queue
+         * count): a duplicate or a failed game costs none, so a resent batch is
+         * free even once the grant is spent (its reply lost, the queue full). */
+        if (added >= allowance && !s_free_game(b, j, &s->games[i])) {
             *cut = true;
             break;
         }
-        /* A duplicate adds no game to the job, so a resent batch is free. */
-        int64_t before = j->rec.games_total;
+        int64_t before = s_unfinished(j);
         bool ok = false;
         if (hs__job_add_game(b, j, &s->games[i], &ok) < 0)
             break;
         accepted += ok;
-        added += j->rec.games_total > before;
+        added += s_unfinished(j) > before;
     }
     return accepted;
 }

@@ -61,6 +61,10 @@ struct hs_submitter {
     int n;
     int64_t sent;
     char token[HS_WIRE_MAX_TOKEN + 1];   /* job token sent with every SUBMIT */
+    bool ask_first;             /* token set by the caller: learn the credit (an empty
+                                 * SUBMIT) before the first game */
+    hs_submitter_wait_fn wait_fn;
+    void *wait_ctx;
     hs_wire_buf_t check;        /* scratch: each game is encoded once to check it */
 };
 
@@ -92,6 +96,70 @@ static int s_open(hs_client_t *c, hs_error_t *err)
     return 0;
 }
 
+/* Transports libzmq may know besides tcp, ipc and inproc: passed on, for it to
+ * judge (it refuses those it was built without, or that a socket type cannot
+ * use). */
+static const char *const s_other_transports[] = { "tipc", "vmci", "ws", "wss", "pgm", "epgm",
+                                                  "norm", "udp" };
+
+int hs_client_endpoint_check(const char *ep, size_t len, bool bind, hs_error_t *err)
+{
+    if (!ep)
+        return hs_error_set(err, HS_EINVAL, "no endpoint");
+    while (len && (*ep == ' ' || *ep == '\t')) {   /* "a, b": as the broker splits */
+        ep++;
+        len--;
+    }
+    int show = len > 200 ? 200 : (int)len;
+    const char *sep = NULL;
+    for (size_t i = 0; i + 3 <= len && !sep; i++)
+        if (!memcmp(ep + i, "://", 3))
+            sep = ep + i;
+    size_t tlen = sep ? (size_t)(sep - ep) : 0;
+    if (!sep || tlen == 0)
+        return hs_error_set(err, HS_EINVAL, "%.*s: not an endpoint (tcp://HOST:PORT, "
+                            "ipc://PATH or inproc://NAME)", show, ep);
+    if (tlen == 6 && !memcmp(ep, "inproc", 6))
+        return 0;
+    if (tlen == 3 && !memcmp(ep, "ipc", 3))
+        return 0;
+    if (tlen != 3 || memcmp(ep, "tcp", 3)) {
+        for (size_t i = 0; i < sizeof s_other_transports / sizeof s_other_transports[0]; i++)
+            if (strlen(s_other_transports[i]) == tlen && !memcmp(ep, s_other_transports[i], tlen))
+                return 0;
+        return hs_error_set(err, HS_EINVAL, "%.*s: unknown transport '%.*s' (tcp://HOST:PORT, "
+                            "ipc://PATH or inproc://NAME)", show, ep, (int)tlen, ep);
+    }
+    /* tcp: the port is after the last ':' ("[::1]:5555" too). */
+    const char *host = sep + 3, *end = ep + len, *colon = NULL;
+    for (const char *q = host; q < end; q++)
+        if (*q == ':')
+            colon = q;
+    const char *any = bind ? ", or * or 0 for any port" : "";
+    if (!colon || memchr(colon, ']', (size_t)(end - colon)))
+        return hs_error_set(err, HS_EINVAL, "%.*s: no port (tcp://HOST:PORT, PORT 1..65535%s)",
+                            show, ep, any);
+    const char *port = colon + 1;
+    size_t plen = (size_t)(end - port);
+    if (bind && plen == 1 && *port == '*')
+        return 0;
+    bool negative = plen && *port == '-';
+    size_t first = negative;
+    bool number = first < plen;
+    for (size_t i = first; i < plen; i++)
+        number &= port[i] >= '0' && port[i] <= '9';
+    if (!number)
+        return hs_error_set(err, HS_EINVAL, "%.*s: '%.*s' is not a port (1..65535%s)", show,
+                            ep, (int)(plen > 40 ? 40 : plen), port, any);
+    long v = 0;   /* stops past 65535: a long number cannot overflow */
+    for (size_t i = first; i < plen && v <= 65535; i++)
+        v = v * 10 + (port[i] - '0');
+    if (negative || v > 65535 || (v == 0 && !bind))
+        return hs_error_set(err, HS_EINVAL, "%.*s: port %.*s is out of range (1..65535%s)",
+                            show, ep, (int)(plen > 40 ? 40 : plen), port, any);
+    return 0;
+}
+
 int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
                   int retries, hs_error_t *err)
 {
@@ -102,6 +170,9 @@ int hs_client_new_curve(hs_client_t **out, void *zmq_ctx, const char *endpoint,
                         int timeout_ms, int retries, const hs_curve_client_t *keys,
                         hs_error_t *err)
 {
+    int rc = hs_client_endpoint_check(endpoint, endpoint ? strlen(endpoint) : 0, false, err);
+    if (rc < 0)
+        return rc;
     if (keys && (!hs_curve_key_valid(keys->pair.public_key) ||
                  !hs_curve_key_valid(keys->pair.secret_key) ||
                  !hs_curve_key_valid(keys->server_key)))
@@ -121,7 +192,7 @@ int hs_client_new_curve(hs_client_t **out, void *zmq_ctx, const char *endpoint,
     c->retries = retries >= 0 ? retries : 10;
     c->own_ctx = zmq_ctx == NULL;
     c->ctx = c->own_ctx ? zmq_ctx_new() : zmq_ctx;
-    int rc = c->ctx ? s_open(c, err) : hs_error_set(err, HS_EIO, "no ZeroMQ context");
+    rc = c->ctx ? s_open(c, err) : hs_error_set(err, HS_EIO, "no ZeroMQ context");
     if (rc < 0) {
         hs_client_destroy(&c);
         return rc;
@@ -484,6 +555,31 @@ static int s_flush(hs_submitter_t *s, bool last, hs_error_t *err)
     return 0;
 }
 
+/* Sends the batch (maybe empty), then, while the credit is 0 (the broker's
+ * queue is full), asks again with an empty batch until it has room. */
+static int s_flush_wait(hs_submitter_t *s, hs_error_t *err)
+{
+    int rc = s_flush(s, false, err);
+    if (rc == 0 && s->credit == 0 && s->wait_fn)
+        s->wait_fn(s->wait_ctx, s->job_id, s->sent);
+    while (rc == 0 && s->credit == 0) {
+        usleep(100000);
+        rc = s_flush(s, false, err);
+    }
+    return rc;
+}
+
+/* Before a game joins the batch. A submitter resuming a job by its token does
+ * not know the job's credit, and the job may have none (the queue filled while
+ * its upload ran): it asks first, and waits as any upload does, instead of
+ * sending a game no credit covers. */
+static int s_before_game(hs_submitter_t *s, hs_error_t *err)
+{
+    if (!s->ask_first || s->credit >= 0)
+        return 0;
+    return s_flush_wait(s, err);
+}
+
 /* Flushes when the batch is full or credit allows; waits while credit is 0. */
 static int s_maybe_flush(hs_submitter_t *s, hs_error_t *err)
 {
@@ -492,13 +588,7 @@ static int s_maybe_flush(hs_submitter_t *s, hs_error_t *err)
         limit = S_BATCH_MAX;
     if (s->n < limit && s->n < S_BATCH_MAX)
         return 0;
-    int rc = s_flush(s, false, err);
-    /* No credit: the broker's queue is full. Ask again (empty batch) until it has room. */
-    while (rc == 0 && s->credit == 0) {
-        usleep(100000);
-        rc = s_flush(s, false, err);
-    }
-    return rc;
+    return s_flush_wait(s, err);
 }
 
 /* Cuts s to fewer than HS_WIRE_MAX_STR bytes, at a UTF-8 character boundary: a
@@ -532,6 +622,12 @@ static int s_text(char **p)
 
 int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, hs_error_t *err)
 {
+    int rc = s_before_game(s, err);
+    if (rc < 0) {
+        hs_game_fini(g);   /* taken all the same, as the header promises */
+        hs_game_init(g, 19);
+        return rc;
+    }
     hs_wire_game_t *w = &s->batch[s->n];
     memset(w, 0, sizeof *w);
     w->game = *g;
@@ -565,7 +661,7 @@ int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, h
         hs_wire_game_fini(w);
         char reason[HS_WIRE_MAX_STR];
         snprintf(reason, sizeof reason, "cannot be sent to the broker: %s", why.msg);
-        int rc = hs_submitter_add_failure(s, src ? src : source, reason, err);
+        rc = hs_submitter_add_failure(s, src ? src : source, reason, err);
         free(src);
         return rc;
     }
@@ -576,6 +672,9 @@ int hs_submitter_add_game(hs_submitter_t *s, hs_game_t *g, const char *source, h
 int hs_submitter_add_failure(hs_submitter_t *s, const char *source, const char *reason,
                              hs_error_t *err)
 {
+    int rc = s_before_game(s, err);
+    if (rc < 0)
+        return rc;
     hs_wire_game_t *w = &s->batch[s->n];
     memset(w, 0, sizeof *w);
     hs_game_init(&w->game, 19);
@@ -605,7 +704,14 @@ int hs_submitter_set_token(hs_submitter_t *s, const char *token, hs_error_t *err
         return hs_error_set(err, HS_EINVAL, "a job token has 1..%d characters, no ';'",
                             HS_WIRE_MAX_TOKEN);
     snprintf(s->token, sizeof s->token, "%s", token);
+    s->ask_first = true;
     return 0;
+}
+
+void hs_submitter_set_wait_hook(hs_submitter_t *s, hs_submitter_wait_fn fn, void *ctx)
+{
+    s->wait_fn = fn;
+    s->wait_ctx = ctx;
 }
 int64_t hs_submitter_sent(const hs_submitter_t *s) { return s->sent; }
 

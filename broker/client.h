@@ -31,10 +31,21 @@
 typedef struct hs_client hs_client_t;
 
 /*
+ * Checks the len bytes of endpoint ep (a broker's --bind, when bind; a
+ * --broker or --connect address otherwise) where libzmq would take a wrong
+ * one without a word: a tcp:// port must be a number of 1..65535 (libzmq
+ * keeps the low 16 bits: 99999 would be port 34463, -1 port 65535); a bind
+ * may also say * or 0 (any port). The transport must be one libzmq knows
+ * (tcp, ipc, inproc; tipc, vmci, ws, wss, pgm, epgm, norm, udp are passed on
+ * for libzmq to judge). 0, or HS_EINVAL with the reason (which names ep).
+ */
+int hs_client_endpoint_check(const char *ep, size_t len, bool bind, hs_error_t *err);
+
+/*
  * Connects to the broker at endpoint. zmq_ctx: the context to use (required for
  * inproc://, NULL = a private one). timeout_ms per try (<= 0: 3000), retries
- * tries after the first (< 0: 10). Returns 0 or HS_ENOMEM / HS_EIO; *out set on
- * success only. Caller owns *out and must destroy it with hs_client_destroy.
+ * tries after the first (< 0: 10). Returns 0 or HS_ENOMEM / HS_EIO, or HS_EINVAL
+ * for an endpoint hs_client_endpoint_check refuses; *out set on success only. Caller owns *out and must destroy it with hs_client_destroy.
  */
 int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
                   int retries, hs_error_t *err);
@@ -147,9 +158,23 @@ const char *hs_submitter_token(const hs_submitter_t *s);
  * Uses token instead of a random one, before the first game is added: a client
  * that died mid-upload resumes its job by submitting the same archive with the same
  * token (within the broker's upload lease): the games the job holds are skipped.
+ * Such a submitter asks for its credit (an empty SUBMIT) before it sends a game,
+ * since the job it may rejoin can have no credit to give (its queue full).
  * 0 or HS_EINVAL (empty, longer than HS_WIRE_MAX_TOKEN, or holding ';').
  */
 int hs_submitter_set_token(hs_submitter_t *s, const char *token, hs_error_t *err);
+
+/*
+ * The broker gave no credit (its queue is full, or the key's limits are
+ * reached): the submitter starts waiting, asking again every 100 ms with an
+ * empty SUBMIT. job: the job's id; sent: games sent so far. Called on the
+ * submitting thread each time a wait starts; for a program to say why it is
+ * idle (the library prints nothing).
+ */
+typedef void (*hs_submitter_wait_fn)(void *ctx, uint64_t job, int64_t sent);
+
+/* Calls fn(ctx, ...) whenever a wait for credit starts; fn NULL = none (the default). */
+void hs_submitter_set_wait_hook(hs_submitter_t *s, hs_submitter_wait_fn fn, void *ctx);
 
 /* The job id (0 before the first flush), and games sent so far. */
 uint64_t hs_submitter_job(const hs_submitter_t *s);

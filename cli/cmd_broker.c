@@ -15,6 +15,8 @@
 
 #include "args.h"
 #include "broker/broker.h"
+#include "broker/client.h"
+#include "keys.h"
 #include "core/wire.h"
 #include "core/wire_curve.h"
 #include "store/store.h"
@@ -101,7 +103,7 @@ static int s_security_opt(int c, const char *arg, s_security_t *s, hs_broker_con
     long mb;
     switch (c) {
     case 'K':
-        if (hs_curve_read_pair(arg, &s->pair, &err) < 0) {
+        if (hs__cli_read_pair(arg, &s->pair, &err) < 0) {
             fprintf(stderr, "hyeongse broker: --key: %s\n", err.msg);
             return -1;
         }
@@ -275,6 +277,17 @@ int hs_cmd_broker(int argc, char **argv)
             s_usage(stderr);
         s_security_free(&sec);
         return 2;
+    }
+    /* A port out of range or an unknown transport is a mistake on the command
+     * line (exit 2), not a broker that failed; hs_broker_run checks it too. */
+    for (const char *ep = cfg.bind; *ep;) {
+        size_t len = strcspn(ep, ",");
+        if (len && hs_client_endpoint_check(ep, len, true, &merr) < 0) {
+            fprintf(stderr, "hyeongse broker: --bind %s\n", merr.msg);
+            s_security_free(&sec);
+            return 2;
+        }
+        ep += len + (ep[len] == ',');
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -220,14 +220,14 @@ int hs_cmd_status(int argc, char **argv)
         fprintf(stderr, "hyeongse status: %s\n", err.msg);
         return 1;
     }
-    int rc;
+    int rc, exit_status = 0;
     if (watch) {
         s_watch_t w = { .json = json, .every = watch / 1000.0, .last = -1e9 };
         rc = hs_client_watch(cl, job, 1000, s_watch_print, &w, &err);
     } else {
         hs_wire_msg_t r;
         if ((rc = s_status_pages(cl, q, all, &r, &err)) == 0 && cluster) {
-            hs__cli_print_cluster(stdout, &r.status_reply, json);
+            exit_status = hs__cli_print_cluster(stdout, &r.status_reply, json);
             hs_wire_msg_fini(&r);
         } else if (rc == 0) {
             hs__cli_print_status(stdout, &r.status_reply, json);
@@ -242,5 +242,5 @@ int hs_cmd_status(int argc, char **argv)
         return 1;
     }
     hs_client_destroy(&cl);
-    return 0;
+    return exit_status;
 }

@@ -43,7 +43,22 @@ typedef struct s_feed {
     hs_submitter_t *sub;
     hs_error_t err;
     int rc;
+    bool told_wait;             /* the wait for credit was said once */
 } s_feed_t;
+
+/* The broker has no credit for us: said once, so that a log (stderr not a
+ * terminal, no progress) shows why the upload stands still; the later waits of
+ * the same upload are the same story. */
+static void s_on_wait(void *ctx, uint64_t job, int64_t sent)
+{
+    s_feed_t *f = ctx;
+    if (f->told_wait)
+        return;
+    f->told_wait = true;
+    fprintf(stderr, "hyeongse submit: job %" PRIu64 ": the broker gives no credit now (its "
+            "queue is full, or this key's limits are reached) after %" PRId64 " games sent; "
+            "waiting for room, asking every 0.1 s\n", job, sent);
+}
 
 static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
 {
@@ -58,11 +73,14 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
 }
 
 /* hs__cli_submit_paths with a job token: token NULL = a random one; the token
- * used is copied to token_out (HS_WIRE_MAX_TOKEN + 1 bytes) when not NULL. */
+ * used is copied to token_out (HS_WIRE_MAX_TOKEN + 1 bytes) when not NULL.
+ * tell_wait: say on stderr when the upload first waits for credit (`submit`;
+ * not `analyze`, whose own broker's queue fills by design). */
 static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                           const char *engines, const char *moves, const char *name,
                           int ingest_threads, bool follow, const char *token, char *token_out,
-                          uint64_t *job, hs_ingest_report_t *rep, bool progress, hs_error_t *err)
+                          bool tell_wait, uint64_t *job, hs_ingest_report_t *rep, bool progress,
+                          hs_error_t *err)
 {
     s_feed_t f = { 0 };
     memset(rep, 0, sizeof *rep);
@@ -75,6 +93,8 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
     }
     if (token_out)
         snprintf(token_out, HS_WIRE_MAX_TOKEN + 1, "%s", hs_submitter_token(f.sub));
+    if (tell_wait)
+        hs_submitter_set_wait_hook(f.sub, s_on_wait, &f);
     hs_ingest_options_t o;
     hs_ingest_options_init(&o);
     o.threads = ingest_threads;
@@ -113,7 +133,7 @@ int hs__cli_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
                          uint64_t *job, hs_ingest_report_t *rep, bool progress, hs_error_t *err)
 {
     return s_submit_paths(c, paths, npaths, engines, moves, name, ingest_threads,
-                          follow_symlinks, token, NULL, job, rep, progress, err);
+                          follow_symlinks, token, NULL, false, job, rep, progress, err);
 }
 
 /* ------------------------------------------------------------- waiting */
@@ -290,7 +310,8 @@ static void s_usage(FILE *out)
             "                       [--net FILE]... [--wait] [--key FILE --server-key K]\n\n"
             "Reads the archives (.sgf, folders, .tar.gz, .zip), sends every game to the\n"
             "broker as one job and prints the job id and token. Broken games are sent too and\n"
-            "recorded as failed with the reason.\n\n"
+            "recorded as failed with the reason. While the broker gives no credit (its queue\n"
+            "is full) the upload waits, and says so once on stderr.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --engines LIST  comma-separated engines (default %s)\n"
             "  --net FILE      the net of the net engines (KataGo's .bin.gz or our own .hsn):\n"
@@ -481,7 +502,7 @@ static int s_run(const s_sub_opts_t *o, const char *const *paths, int npaths)
     hs_ingest_report_t rep;
     char used[HS_WIRE_MAX_TOKEN + 1] = "";
     int rc = s_submit_paths(cl, paths, npaths, o->engines, o->moves, o->name, o->threads,
-                            o->follow, o->token, used, &job, &rep, false, &err);
+                            o->follow, o->token, used, true, &job, &rep, false, &err);
     if (rc < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         if (job)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 bool hs__cli_endpoint_loopback(const char *ep)
 {
@@ -19,10 +20,34 @@ bool hs__cli_endpoint_loopback(const char *ep)
            !strncmp(h, "[::1]:", 6) || !strncmp(h, "::1:", 4);
 }
 
+int hs__cli_read_pair(const char *path, hs_curve_pair_t *out, hs_error_t *err)
+{
+    int rc = hs_curve_read_pair(path, out, err);
+    size_t n = path ? strlen(path) : 0;
+    if (rc < 0 && n > 4 && !strcmp(path + n - 4, ".pub")) {
+        /* hs_curve_read_pair took "a.pub" for a prefix and looked for
+         * "a.pub.key": when there is none, the user gave the public half of a
+         * key pair, and "cannot open a.pub.key" would not tell them. */
+        char name[4096];
+        snprintf(name, sizeof name, "%s.key", path);
+        if (access(name, F_OK) != 0)
+            rc = hs_error_set(err, HS_EINVAL, "%s is the public key file of a key pair; --key "
+                              "needs its secret key file: %.*s.key (or the prefix %.*s)",
+                              path, (int)(n - 4), path, (int)(n - 4), path);
+    }
+    return rc;
+}
+
 int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *endpoint,
                       hs_curve_client_t *out, hs_error_t *err)
 {
     memset(out, 0, sizeof *out);
+    /* Every command that connects comes here first: a wrong address is said
+     * before anything is read or opened (libzmq would connect to port 34463
+     * for 99999). */
+    int rc = endpoint ? hs_client_endpoint_check(endpoint, strlen(endpoint), false, err) : 0;
+    if (rc < 0)
+        return rc;
     if (!opts->key && !opts->server_key) {
         if (endpoint && !strncmp(endpoint, "tcp://", 6) && !hs__cli_endpoint_loopback(endpoint))
             fprintf(stderr, "hyeongse %s: warning: no --key: the connection to %s is "
@@ -34,7 +59,7 @@ int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *en
                             opts->key ? "--key" : "--server-key",
                             opts->key ? "--server-key (the broker's public key)"
                                       : "--key (this program's key pair)");
-    int rc = hs_curve_read_pair(opts->key, &out->pair, err);
+    rc = hs__cli_read_pair(opts->key, &out->pair, err);
     if (rc == 0)
         rc = hs_curve_read_public(opts->server_key, out->server_key, err);
     if (rc < 0) {

@@ -37,12 +37,18 @@ typedef struct hs_cli_keys {
  * plaintext; a tcp:// endpoint that is not loopback gets a one-line warning
  * "hyeongse CMD: warning: ..." on stderr, as the connection can then be read
  * on the network: the broker decides whether it answers), or a negative code
- * with the reason in *err: HS_EINVAL (--key without --server-key or the other
- * way round), or hs_curve_read_pair's and hs_curve_read_public's errors (a
+ * with the reason in *err: HS_EINVAL (an endpoint hs_client_endpoint_check
+ * refuses, such as a tcp port out of range; --key without --server-key or the
+ * other way round; --key naming a .pub file), or hs_curve_read_pair's and hs_curve_read_public's errors (a
  * file that cannot be read, is not a key, or is not private: HS_EPERM).
  */
 int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *endpoint,
                       hs_curve_client_t *out, hs_error_t *err);
+
+/* hs_curve_read_pair for --key PATH, which also says so when PATH is the public
+ * half ("a.pub": the secret key file a.key is needed) instead of "cannot open
+ * a.pub.key". 0 or hs_curve_read_pair's errors (HS_EINVAL for a .pub file). */
+int hs__cli_read_pair(const char *path, hs_curve_pair_t *out, hs_error_t *err);
 
 /* hs_client_new_curve with the keys of opts (hs__cli_keys_load), and a note on
  * stderr ("hyeongse CMD: no answer from the broker at ADDR in N s; trying K more

@@ -152,10 +152,20 @@ static void s_table(FILE *out, const hs_wire_status_reply_t *r)
     }
 }
 
-void hs__cli_print_cluster(FILE *out, const hs_wire_status_reply_t *r, bool json)
+int hs__cli_print_cluster(FILE *out, const hs_wire_status_reply_t *r, bool json)
 {
+    /* The broker's mark for a key that is not an admin's: the cluster field
+     * with uptime 0 (an admin's is at least 1 ms) and every count 0. An older
+     * broker sends no field: that is not this case, its workers are shown. */
+    if (r->has_cluster && r->cluster.uptime_ms == 0) {
+        fprintf(stderr, "hyeongse status: --cluster needs an admin key: this key is not an "
+                        "admin key (the broker's --admins), and the broker shows its workers "
+                        "and queue to admins only\n");
+        return 1;
+    }
     if (json)
         s_json(out, r);
     else
         s_table(out, r);
+    return 0;
 }

@@ -391,10 +391,11 @@ int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error
  * later job analyses it too (with other engines, or counted done at once because
  * an earlier job already evaluated it), so a report of the later job needs its
  * own list: the broker adds every game a job accepts. Adding one twice is no
- * error. 0 or HS_ESTORE.
+ * error: *existed (may be NULL) says whether the job listed it already (a batch
+ * a client sent again). 0 or HS_ESTORE.
  */
 int hs_store_job_game_add(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
-                          hs_error_t *err);
+                          bool *existed, hs_error_t *err);
 /* Whether job job_id analysed game game_id: listed by hs_store_job_game_add, or
  * (a store written before such lists) the game's record names the job.
  * *has; 0, HS_ENOTFOUND (no such game) or HS_ESTORE. */

@@ -361,8 +361,10 @@ static void s_jobgame_key(uint8_t k[24], uint64_t job_id, const uint64_t game_id
 }
 
 int hs_store_job_game_add(hs_store_t *s, uint64_t job_id, const uint64_t game_id[2],
-                          hs_error_t *err)
+                          bool *existed, hs_error_t *err)
 {
+    if (existed)
+        *existed = false;
     bool ab;
     int rc = hs__store_wbegin(s, &ab, err);
     if (rc)
@@ -372,6 +374,8 @@ int hs_store_job_game_add(hs_store_t *s, uint64_t job_id, const uint64_t game_id
     rc = hs__store_put(s, HS_DB_JOBGAMES, k, sizeof k, "", 0, MDB_NOOVERWRITE, err);
     if (rc == HS_EEXIST) {
         hs_error_clear(err);
+        if (existed)
+            *existed = true;
         rc = 0;
     }
     return hs__store_wend(s, ab, rc, err);

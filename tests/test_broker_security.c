@@ -6,10 +6,12 @@
  *     fail the handshake and change nothing;
  *   - a worker key cannot submit or read, a client key cannot lease;
  *   - client Y cannot read, watch, cancel, submit to or token-reach client X's
- *     job, nor QUERY; an admin can; the worker list is the admin's;
+ *     job, nor QUERY; an admin can; the worker list and the queue are the
+ *     admin's (a client's reply carries the mark that they were withheld);
  *   - a flood from Y (jobs, games past its grant, bytes) gets HS_ELIMIT, while
  *     X, polite, is never refused and its jobs finish;
  *   - a non-loopback bind without keys fails at once, with --insecure it runs;
+ *     a tcp port out of 1..65535 and an unknown transport fail at once;
  *   - allow-lists; a job's owner round-trips through the store, and a job
  *     record from before owners reads as anonymous.
  * A negative ("gets nothing") is made certain, never waited out: the handshake
@@ -420,6 +422,18 @@ static void s_test_bind_rules(void)
     }
     HS_CHECK_INT(s_bind_try("tcp://0.0.0.0:*", 1, &err), 1);     /* warned, served */
     HS_CHECK_INT(s_bind_try("tcp://127.0.0.1:*", 0, &err), 1);
+    HS_CHECK_INT(s_bind_try("tcp://127.0.0.1:0", 0, &err), 1);   /* 0: any port, as * */
+    /* libzmq keeps a port's low 16 bits (99999 binds 34463, -1 binds 65535):
+     * refused, as is a transport nobody knows (not "reachable from the
+     * network": a typo), whatever --insecure says. */
+    const char *bad[] = { "tcp://127.0.0.1:99999", "tcp://127.0.0.1:70000",
+                          "tcp://127.0.0.1:-1", "tcp://127.0.0.1:*,tcp://127.0.0.1:65536" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        HS_CHECK_INT(s_bind_try(bad[i], 1, &err), HS_EINVAL);
+        HS_CHECK(strstr(err.msg, "is out of range (1..65535"));
+    }
+    HS_CHECK_INT(s_bind_try("foo://bar", 0, &err), HS_EINVAL);
+    HS_CHECK(strstr(err.msg, "unknown transport 'foo'") && !strstr(err.msg, "network"));
     char ipc[64];
     snprintf(ipc, sizeof ipc, "ipc:///tmp/hs-test-secbind-%d.ipc", (int)getpid());
     HS_CHECK_INT(s_bind_try(ipc, 0, &err), 1);
@@ -548,8 +562,20 @@ static void s_test_worker_list(void *x, void *admin)
         usleep(10000);
     }
     HS_CHECK_INT(listed, 1);
+    s_req_id(admin, HS_WIRE_STATUS, 0, &r);
+    HS_CHECK(r.type == HS_WIRE_STATUS_REPLY && r.status_reply.has_cluster &&
+             r.status_reply.cluster.uptime_ms >= 1);
+    hs_wire_msg_fini(&r);
+    /* A client gets neither the list nor the queue, and a mark that says so
+     * (uptime 0), which an older broker (no field) never sends. */
     s_req_id(x, HS_WIRE_STATUS, 0, &r);
     HS_CHECK(r.type == HS_WIRE_STATUS_REPLY && r.status_reply.num_worker_list == 0);
+    if (r.type == HS_WIRE_STATUS_REPLY) {
+        const hs_wire_cluster_info_t *c = &r.status_reply.cluster;
+        HS_CHECK(r.status_reply.has_cluster);
+        HS_CHECK(c->uptime_ms == 0 && c->queued_tasks == 0 && c->leased_tasks == 0 &&
+                 c->positions_pending == 0 && c->jobs_running == 0);
+    }
     hs_wire_msg_fini(&r);
 }
 

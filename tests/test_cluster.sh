@@ -12,6 +12,12 @@
 #   D. `submit --token T` killed mid-upload with the broker (kill -9 both), the
 #      broker restarted, the same archive submitted with the same token → the
 #      same job id, completed, every game and position counted and stored once.
+#   F. an upload waiting for credit (no worker, a full queue; it says so once)
+#      is stopped, and the same archive with the same token waits for credit as
+#      well instead of being refused at once, then finishes once workers drain
+#      the queue; `cancel` of a done job and of no job say which (as `status`);
+#   G. --bind and --broker with a tcp port out of 1..65535, --bind with an
+#      unknown transport: refused at once with the reason;
 #   E. heartbeat intervals that differ: an idle worker heartbeating every 200 ms
 #      stays connected to a broker of the default 1 s interval (the broker
 #      answers its HEARTBEATs), and an idle worker of the default interval to a
@@ -211,6 +217,71 @@ check "D: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
 killed=
 stop_all D
 verify_store "$tmp/dbD" D
+
+# ---- F: an upload resumed while the queue is full ------------------------------
+# No worker and a tiny queue: the upload waits for credit, and says so once on
+# stderr (not a terminal here). It is stopped there, as by a Ctrl-C (SIGTERM:
+# a script's background job ignores SIGINT); the same archive with the same
+# token must wait for credit as the first did, not be refused at once ("game
+# limit: ... granted 0 more games"), and finish once workers drain the queue:
+# one job, each game counted once.
+start_broker 'tcp://127.0.0.1:*' "$tmp/dbF" "$tmp/brokerF.log" --queue-max 8 || exit 1
+token="resume-full-7"
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --token "$token" \
+    >"$tmp/submitF1.out" 2>"$tmp/submitF1.err" &
+spid=$!; pids+=("$spid")
+for _ in $(seq 100); do
+    grep -q "waiting for room" "$tmp/submitF1.err" && break
+    sleep 0.1
+done
+check "F: the upload says once that it waits for credit" \
+      "$(grep -c "^hyeongse submit: job 1: the broker gives no credit now.*waiting for room" "$tmp/submitF1.err")" 1
+kill -TERM "$spid"; wait "$spid" 2>/dev/null
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "$ENGINES" --token "$token" --wait \
+    >"$tmp/submitF2.out" 2>"$tmp/submitF2.err" &
+spid=$!; pids+=("$spid")
+for _ in $(seq 100); do
+    grep -q "waiting for room" "$tmp/submitF2.err" && break
+    kill -0 "$spid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$spid" 2>/dev/null; check "F: the resumed upload waits (not refused)" "$?" 0
+check "F: and says so" "$(grep -c "^hyeongse submit: job 1: .*waiting for room" "$tmp/submitF2.err")" 1
+start_workers "$addr"
+wait "$spid"; check "F: the resumed upload finishes (exit 0)" "$?" 0
+check "F: the same job, token printed" "$(grep -c "^job 1 (token $token)" "$tmp/submitF2.out")" 1
+check "F: one job only" "$("$BIN" status --broker "$addr" --json | grep -o '"id":' | wc -l)" 1
+check "F: job state" "$(job_field "$addr" 1 state)" "done"
+check "F: games counted once" "$(job_field "$addr" 1 games_total)" "$((games + broken))"
+check "F: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
+
+# cancel tells a job that ended from one that never was (as `status JOB` does).
+"$BIN" cancel 1 --broker "$addr" >"$tmp/cancel1.out" 2>&1
+check "F: cancel of a done job: exit 1" "$?" 1
+check "F: it says the job is done" "$(cat "$tmp/cancel1.out")" "job 1: not running (done: nothing to cancel)"
+"$BIN" cancel 99 --broker "$addr" >"$tmp/cancel99.out" 2>&1
+check "F: cancel of no job: exit 1" "$?" 1
+check "F: it says there is no such job" "$(cat "$tmp/cancel99.out")" "hyeongse cancel: job 99: no such job"
+"$BIN" status 99 --broker "$addr" >/dev/null 2>&1
+check "F: as status does (exit 1)" "$?" 1
+killed=
+stop_all F
+
+# ---- G: addresses libzmq would take wrong without a word ----------------------
+# A port past 65535 binds its low 16 bits (99999: 34463); an unknown transport
+# was called "reachable from the network". Refused at once, with the reason.
+for bad in 99999 70000 -1; do
+    timeout 10 "$BIN" broker --bind "tcp://127.0.0.1:$bad" --db "$tmp/dbG" >/dev/null 2>"$tmp/bindG.err"
+    check "G: --bind port $bad: exit 2" "$?" 2
+    check "G: and why" "$(grep -c "port $bad is out of range (1..65535" "$tmp/bindG.err")" 1
+done
+timeout 10 "$BIN" broker --bind "foo://bar" --db "$tmp/dbG" >/dev/null 2>"$tmp/bindG.err"
+check "G: --bind foo://bar: exit 2" "$?" 2
+check "G: an unknown transport, not a network address" \
+      "$(grep -c "unknown transport 'foo'" "$tmp/bindG.err"),$(grep -c network "$tmp/bindG.err")" "1,0"
+timeout 10 "$BIN" status --broker tcp://127.0.0.1:70000 >/dev/null 2>"$tmp/addrG.err"
+check "G: status --broker with port 70000: exit 1" "$?" 1
+check "G: and why" "$(grep -c "port 70000 is out of range" "$tmp/addrG.err")" 1
 
 # ---- C: the embedded path --------------------------------------------------
 "$BIN" analyze "$tmp/games" --db "$tmp/dbC" --threads 2 --engines area --quiet >"$tmp/analyze.out" 2>&1

@@ -6,6 +6,9 @@
 #   - a listed worker and `submit --wait` with a listed client key: the job
 #     finishes, and `query --db` counts every position; an admin reads it
 #     through the broker (`query --broker` with keys, options from --config);
+#   - `status --cluster` with an admin key shows the worker; with a client key
+#     it says that the key is not an admin key and exits 1; --key given a .pub
+#     file says that it is the public half;
 #   - refused, and told so by a timeout message that names the likely cause:
 #     a plaintext client, a client with a key the broker does not list, a
 #     client with the wrong --server-key; an unknown worker never gets a task
@@ -79,6 +82,26 @@ check "query --broker with an admin key (from --config): exit 0" "$?" 0
 has "and the positions" "$tmp/q.out" "\"positions\""
 jobs_before=$("$BIN" status --config "$tmp/admin.conf" --json 2>/dev/null | grep -o '"id":' | wc -l)
 check "one job listed" "$jobs_before" 1
+
+# ---- status --cluster is the admin's: a client key is told so, not shown an
+# empty cluster as if the broker were older
+"$BIN" status --cluster --config "$tmp/admin.conf" > "$tmp/cl-admin.out" 2>&1
+check "status --cluster with an admin key: exit 0" "$?" 0
+has "and the broker's line" "$tmp/cl-admin.out" "broker: up "
+has "and the worker" "$tmp/cl-admin.out" "w1 "
+for fmt in "" --json; do
+    "$BIN" status --cluster $fmt --broker "$addr" --key "$K/c1" "${SK[@]}" \
+        > "$tmp/cl-client.out" 2> "$tmp/cl-client.err"
+    check "status --cluster $fmt with a client key: exit 1" "$?" 1
+    has "that says it is not an admin key" "$tmp/cl-client.err" "this key is not an admin key"
+    check "and prints no cluster $fmt" "$(wc -c < "$tmp/cl-client.out")" 0
+done
+
+# ---- --key given the public half: said so, not "cannot open X.pub.key"
+"$BIN" status --broker "$addr" --key "$K/c1.pub" "${SK[@]}" > /dev/null 2> "$tmp/pubkey.err"
+check "--key with the .pub file: exit 1" "$?" 1
+has "says it is the public key file" "$tmp/pubkey.err" "is the public key file"
+has "and names the secret one" "$tmp/pubkey.err" "$K/c1.key"
 
 # ---- refused: plaintext, an unknown key, the wrong server key
 "$BIN" status --broker "$addr" > /dev/null 2> "$tmp/plain.err"

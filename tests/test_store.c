@@ -458,10 +458,12 @@ static void test_journal(void)
     hs_game_t gm;
     s_game(&gm, 7, "A", "B", 4);
     HS_CHECK_INT(hs_store_game_put(s, &gm, "g.sgf", 1, NULL, &err), 0);
-    HS_CHECK_INT(hs_store_job_game_add(s, 1, gm.id, &err), 0);
-    HS_CHECK_INT(hs_store_job_game_add(s, 2, gm.id, &err), 0);
-    HS_CHECK_INT(hs_store_job_game_add(s, 2, gm.id, &err), 0);
     bool has = false;
+    HS_CHECK_INT(hs_store_job_game_add(s, 1, gm.id, &has, &err), 0);
+    HS_CHECK_INT(has, 0);
+    HS_CHECK_INT(hs_store_job_game_add(s, 2, gm.id, NULL, &err), 0);
+    HS_CHECK_INT(hs_store_job_game_add(s, 2, gm.id, &has, &err), 0);
+    HS_CHECK_INT(has, 1);
     for (uint64_t jid = 1; jid <= 3; jid++) {
         HS_CHECK_INT(hs_store_job_has_game(s, jid, gm.id, &has, &err), 0);
         HS_CHECK_INT(has, jid <= 2);
