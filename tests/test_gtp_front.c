@@ -184,23 +184,6 @@ static int s_waiter(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *res
     return 0;
 }
 
-/* Runs hs_gtp_run over input; returns what it wrote (static, overwritten). */
-static const char *s_run(hs_gtp_t *g, const char *input)
-{
-    static char answer[4096];
-    FILE *in = fmemopen((void *)input, strlen(input), "r");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    hs_error_t err;
-    HS_CHECK_INT(hs_gtp_run(g, in, out, &err), 0);
-    fclose(out);
-    fclose(in);
-    snprintf(answer, sizeof answer, "%s", text);
-    free(text);
-    return answer;
-}
-
 /* hs_gtp_run over len bytes of input (NULs included); what it wrote
  * (static, overwritten). */
 static const char *s_run_bytes(hs_gtp_t *g, const char *input, size_t len)
@@ -217,6 +200,12 @@ static const char *s_run_bytes(hs_gtp_t *g, const char *input, size_t len)
     snprintf(answer, sizeof answer, "%s", text);
     free(text);
     return answer;
+}
+
+/* Runs hs_gtp_run over input; returns what it wrote (static, overwritten). */
+static const char *s_run(hs_gtp_t *g, const char *input)
+{
+    return s_run_bytes(g, input, strlen(input));
 }
 
 /* What only whole lines of input show: a NUL byte inside a line goes as the

@@ -176,28 +176,29 @@ int hs_gtp_game_set_rules(hs_gtp_game_t *g, hs_rules_id_t rules, hs_error_t *err
     return s_rebuild(g, err);
 }
 
-int hs_gtp_game_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
-                     hs_error_t *err)
+/* A move appended to the game, as much of the rules checked as tolerance says. */
+static int s_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, int tolerance,
+                  hs_illegal_t *reason, hs_error_t *err)
 {
     int rc = s_reserve(g, err);
     if (rc)
         return rc;
-    rc = s_apply(g, color, p, S_STRICT, reason, err);
+    rc = s_apply(g, color, p, tolerance, reason, err);
     if (!rc)
         g->moves[g->num_moves++] = (hs_gtp_move_t){ color, p };
     return rc;
 }
 
+int hs_gtp_game_play(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
+                     hs_error_t *err)
+{
+    return s_play(g, color, p, S_STRICT, reason, err);
+}
+
 int hs_gtp_game_replay(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, hs_illegal_t *reason,
                        hs_error_t *err)
 {
-    int rc = s_reserve(g, err);
-    if (rc)
-        return rc;
-    rc = s_apply(g, color, p, S_KATAGO, reason, err);
-    if (!rc)
-        g->moves[g->num_moves++] = (hs_gtp_move_t){ color, p };
-    return rc;
+    return s_play(g, color, p, S_KATAGO, reason, err);
 }
 
 int hs_gtp_game_undo(hs_gtp_game_t *g, hs_error_t *err)
