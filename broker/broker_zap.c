@@ -73,13 +73,9 @@ int hs__bind_check(const hs_broker_config_t *cfg, hs_error_t *err)
     /* First what libzmq would take wrong without a word (a port out of range
      * binds another port), or judge by the rules below (an unknown transport is
      * not "reachable from the network": it is a typo). */
-    for (const char *ep = cfg->bind; *ep;) {
-        size_t len = strcspn(ep, ",");
-        hs_error_t e = { 0 };
-        if (len && hs_client_endpoint_check(ep, len, true, &e) < 0)
-            return hs_error_set(err, e.code, "broker: --bind %s", e.msg);
-        ep += len + (ep[len] == ',');
-    }
+    hs_error_t e = { 0 };
+    if (hs_client_endpoints_check(cfg->bind, true, &e) < 0)
+        return hs_error_set(err, e.code, "broker: --bind %s", e.msg);
     if (cfg->curve) {
         if (!hs_curve_available())
             return hs_error_set(err, HS_EUNSUPPORTED, "broker: --key needs a libzmq with "

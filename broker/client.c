@@ -160,6 +160,18 @@ int hs_client_endpoint_check(const char *ep, size_t len, bool bind, hs_error_t *
     return 0;
 }
 
+int hs_client_endpoints_check(const char *list, bool bind, hs_error_t *err)
+{
+    for (const char *ep = list; ep && *ep;) {
+        size_t len = strcspn(ep, ",");
+        int rc = len ? hs_client_endpoint_check(ep, len, bind, err) : 0;
+        if (rc < 0)
+            return rc;
+        ep += len + (ep[len] == ',');
+    }
+    return 0;
+}
+
 int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int timeout_ms,
                   int retries, hs_error_t *err)
 {

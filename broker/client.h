@@ -40,6 +40,9 @@ typedef struct hs_client hs_client_t;
  * for libzmq to judge). 0, or HS_EINVAL with the reason (which names ep).
  */
 int hs_client_endpoint_check(const char *ep, size_t len, bool bind, hs_error_t *err);
+/* hs_client_endpoint_check of each endpoint of a comma-separated list (a
+ * broker's --bind "tcp://0.0.0.0:5555,ipc:///run/hs"): 0, or the first refusal. */
+int hs_client_endpoints_check(const char *list, bool bind, hs_error_t *err);
 
 /*
  * Connects to the broker at endpoint. zmq_ctx: the context to use (required for

@@ -280,14 +280,10 @@ int hs_cmd_broker(int argc, char **argv)
     }
     /* A port out of range or an unknown transport is a mistake on the command
      * line (exit 2), not a broker that failed; hs_broker_run checks it too. */
-    for (const char *ep = cfg.bind; *ep;) {
-        size_t len = strcspn(ep, ",");
-        if (len && hs_client_endpoint_check(ep, len, true, &merr) < 0) {
-            fprintf(stderr, "hyeongse broker: --bind %s\n", merr.msg);
-            s_security_free(&sec);
-            return 2;
-        }
-        ep += len + (ep[len] == ',');
+    if (hs_client_endpoints_check(cfg.bind, true, &merr) < 0) {
+        fprintf(stderr, "hyeongse broker: --bind %s\n", merr.msg);
+        s_security_free(&sec);
+        return 2;
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

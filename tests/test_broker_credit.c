@@ -127,17 +127,25 @@ static int64_t s_games_total(void *sock, uint64_t job)
     return n;
 }
 
-static void s_test_raw(void)
+/* A broker on a new store in dir (a mkdtemp template) with a queue of 4, the
+ * key's room limit_games (0: the queue's) and heartbeat_ms (0: the default). */
+static hs_test_broker_t *s_broker(char *dir, int limit_games, int heartbeat_ms)
 {
     hs_test_broker_t *tb = calloc(1, sizeof *tb);
-    char dir[] = "/tmp/hs-test-credit-raw-XXXXXX";
     HS_CHECK(mkdtemp(dir) != NULL);
-    /* Room for 6 unfinished games, a queue of 4: two rejoins with a new game
-     * fit the key's room, a third does not. */
     tb->cfg = (hs_broker_config_t){ .bind = "tcp://127.0.0.1:*", .db_dir = dir,
                                     .store_flags = HS_STORE_NOSYNC, .queue_max = 4,
-                                    .limit_games = 6 };
+                                    .limit_games = limit_games, .heartbeat_ms = heartbeat_ms };
     hs_test_broker_start(tb);
+    return tb;
+}
+
+static void s_test_raw(void)
+{
+    char dir[] = "/tmp/hs-test-credit-raw-XXXXXX";
+    /* Room for 6 unfinished games, a queue of 4: two rejoins with a new game
+     * fit the key's room, a third does not. */
+    hs_test_broker_t *tb = s_broker(dir, 6, 0);
     void *ctx = zmq_ctx_new();
     void *c = s_dealer(ctx, tb->endpoint);
     hs_wire_msg_t r;
@@ -293,14 +301,9 @@ static void *s_worker_main(void *arg)
 
 static void s_test_submitter(void)
 {
-    hs_test_broker_t *tb = calloc(1, sizeof *tb);
     char dir[] = "/tmp/hs-test-credit-sub-XXXXXX";
-    HS_CHECK(mkdtemp(dir) != NULL);
     /* --limit-games defaults to the queue: a rejoin finds no room either. */
-    tb->cfg = (hs_broker_config_t){ .bind = "tcp://127.0.0.1:*", .db_dir = dir,
-                                    .store_flags = HS_STORE_NOSYNC, .queue_max = 4,
-                                    .heartbeat_ms = 200 };
-    hs_test_broker_start(tb);
+    hs_test_broker_t *tb = s_broker(dir, 0, 200);
     void *ctx = zmq_ctx_new();
 
     /* The first upload fills the queue and waits; then it is stopped. */
