@@ -53,6 +53,21 @@ static void *s_dealer(void *ctx, const char *ep)
     return s;
 }
 
+/* Sends m to the broker on sock and reads its reply into *r (HS_WIRE_NONE when
+ * none comes within S_WAIT_MS or it does not decode). */
+static void s_request(void *sock, const hs_wire_msg_t *m, hs_wire_msg_t *r)
+{
+    hs_wire_buf_t buf = { 0 };
+    HS_CHECK_INT(hs_wire_encode(m, &buf, NULL), 0);
+    zmq_send(sock, "", 0, ZMQ_SNDMORE);
+    zmq_send(sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
+    zmq_send(sock, buf.data, buf.len, 0);
+    hs_wire_buf_free(&buf);
+    zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
+    if (zmq_poll(&it, 1, S_WAIT_MS) != 1 || !hs_test_recv_msg(sock, r))
+        hs_wire_msg_init(r, HS_WIRE_NONE);
+}
+
 /* A SUBMIT of games first.. (n of them; failed ones when failed) and its reply
  * (type NONE when none came). */
 static void s_submit(void *sock, uint64_t job_id, const char *token, int first, int n,
@@ -76,18 +91,10 @@ static void s_submit(void *sock, uint64_t job_id, const char *token, int first, 
     m.submit = (hs_wire_submit_t){ .job_id = job_id, .job_name = "credit", .engines = engines,
                                    .num_engines = 1, .moves_spec = "last", .games = g,
                                    .num_games = n, .token = (char *)token };
-    hs_wire_buf_t buf = { 0 };
-    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
-    zmq_send(sock, "", 0, ZMQ_SNDMORE);
-    zmq_send(sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
-    zmq_send(sock, buf.data, buf.len, 0);
-    hs_wire_buf_free(&buf);
+    s_request(sock, &m, r);
     for (int i = 0; i < n; i++)
         hs_game_fini(&g[i].game);
     free(g);
-    zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
-    if (zmq_poll(&it, 1, S_WAIT_MS) != 1 || !hs_test_recv_msg(sock, r))
-        hs_wire_msg_init(r, HS_WIRE_NONE);
 }
 
 /* The reply is a SUBMIT_REPLY for job (any job when 0): its credit, or -1. */
@@ -111,19 +118,11 @@ static int64_t s_games_total(void *sock, uint64_t job)
     hs_wire_msg_t m, r;
     hs_wire_msg_init(&m, HS_WIRE_STATUS);
     m.status.job_id = job;
-    hs_wire_buf_t buf = { 0 };
-    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
-    zmq_send(sock, "", 0, ZMQ_SNDMORE);
-    zmq_send(sock, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
-    zmq_send(sock, buf.data, buf.len, 0);
-    hs_wire_buf_free(&buf);
+    s_request(sock, &m, &r);
     int64_t n = -1;
-    zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
-    if (zmq_poll(&it, 1, S_WAIT_MS) == 1 && hs_test_recv_msg(sock, &r)) {
-        if (r.type == HS_WIRE_STATUS_REPLY && r.status_reply.num_jobs == 1)
-            n = r.status_reply.jobs[0].games_total;
-        hs_wire_msg_fini(&r);
-    }
+    if (r.type == HS_WIRE_STATUS_REPLY && r.status_reply.num_jobs == 1)
+        n = r.status_reply.jobs[0].games_total;
+    hs_wire_msg_fini(&r);
     return n;
 }
 
@@ -190,16 +189,8 @@ static void s_test_raw(void)
     hs_wire_msg_t m;
     hs_wire_msg_init(&m, HS_WIRE_CANCEL);
     m.job_id = job;
-    hs_wire_buf_t buf = { 0 };
-    HS_CHECK_INT(hs_wire_encode(&m, &buf, NULL), 0);
-    zmq_send(c, "", 0, ZMQ_SNDMORE);
-    zmq_send(c, HS_WIRE_MAGIC_CLIENT, HS_WIRE_MAGIC_LEN, ZMQ_SNDMORE);
-    zmq_send(c, buf.data, buf.len, 0);
-    hs_wire_buf_free(&buf);
-    zmq_pollitem_t it = { c, 0, ZMQ_POLLIN, 0 };
-    hs_wire_msg_init(&r, HS_WIRE_NONE);
-    HS_CHECK(zmq_poll(&it, 1, S_WAIT_MS) == 1 && hs_test_recv_msg(c, &r) &&
-             r.type == HS_WIRE_CANCEL_REPLY && r.cancel_reply.canceled);
+    s_request(c, &m, &r);
+    HS_CHECK(r.type == HS_WIRE_CANCEL_REPLY && r.cancel_reply.canceled);
     hs_wire_msg_fini(&r);
     s_submit(c, 0, "tok-a", 0, 0, false, &r);
     HS_CHECK(r.type == HS_WIRE_ERROR && r.error.code == HS_EBADSTATE &&
