@@ -42,7 +42,7 @@
 #include "worker/worker.h"
 
 /* Most positions per engine call: the worker's batch bound (HS__BATCH_MAX). */
-#define S_MAX_BATCH 256
+#define S_MAX_BATCH HS_WORKER_BATCH_MAX
 
 const char hs_cmd_analyze_summary[] = "analyze an archive on this machine (embedded broker, workers, store)";
 

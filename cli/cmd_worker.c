@@ -231,7 +231,7 @@ int hs_cmd_worker(int argc, char **argv)
                 return 2;
             break;
         case 'B':
-            if (hs__cli_int("worker", "--batch", optarg, 1, 4096, &cfg.batch) < 0)
+            if (hs__cli_int("worker", "--batch", optarg, 1, HS_WORKER_BATCH_MAX, &cfg.batch) < 0)
                 return 2;
             break;
         case 'H':

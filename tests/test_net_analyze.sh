@@ -9,7 +9,8 @@
 #   B. errors: net without --net, a missing or non-model --net, a spec naming
 #      another net, a bad --backend / --batch: exit 2 and a message that says so;
 #   C. two nets, one archive: two jobs (the resume token holds the hash), two
-#      engine specs in the store;
+#      engine specs in the store; a 25x25 game the net cannot take fails
+#      alone, not the 9x9 games that shared its engine batch;
 #   D. the real b6c96 net on a few games of ../shared/data/pro19-sample, every
 #      50th move, --backend ref: the stored lead and win rate of one position
 #      equal hs_nn_evaluate's (tests/test_net_engine.c "direct"). Skipped with
@@ -65,6 +66,12 @@ expect_2 "--net of a missing file" "nothere.bin.gz" --engines net --net "$tmp/no
 expect_2 "--net of a file that is no model" "--net $ARCHIVE" --engines net --net "$ARCHIVE" --backend ref
 expect_2 "a spec naming another net" "spec names net 0123456789abcdef0123456789abcdef but --net" \
     --engines net:net=0123456789abcdef0123456789abcdef --net "$TINY" --backend ref
+expect_2 "a spec naming a net, no --net" "spec names net 0123456789abcdef0123456789abcdef but no net is loaded" \
+    --engines net:net=0123456789abcdef0123456789abcdef
+expect_2 "an mcts spec naming a net, no --net" "but no net is loaded" \
+    --engines mcts:visits=2,net=0123456789abcdef0123456789abcdef
+expect_2 "a spec's net=FILE that is not there" "net=$tmp/nothere.bin.gz: cannot open the model" \
+    --engines "mcts:visits=2,net=$tmp/nothere.bin.gz"
 expect_2 "a bad --backend" "backend" --net "$TINY" --backend tpu
 expect_2 "--batch 0" "batch" --net "$TINY" --backend ref --batch 0
 check "no store made by a refused command" "$([ -e "$tmp/dberr/data.mdb" ] && echo made || echo none)" none
@@ -76,6 +83,20 @@ check "a second net: exit status" "$?" 0
 check "a second net: not taken for a resume of the first" "$(grep -c 'resum' "$tmp/err2" "$tmp/out2" | awk -F: '{ s += $2 } END { print s }')" 0
 check "a second net: two net specs in the store" \
       "$("$BIN" query --db "$tmp/db" stats --json | grep -o 'net:net=[0-9a-f]*' | sort -u | wc -l)" 2
+
+# A game the net cannot take (25x25: its inputs hold 19x19 at most) fails alone
+# (the cpu backend: it batches positions of several games; ref takes one),
+# with its reason, and not the games that shared its engine batch.
+mkdir -p "$tmp/mixed"
+tar -xzf "$ARCHIVE" -C "$tmp/mixed"
+printf '(;GM[1]FF[4]SZ[25]KM[6.5]RE[B+R];B[aa];W[bb];B[cc])' > "$tmp/mixed/z25.sgf"
+"$BIN" analyze "$tmp/mixed" --db "$tmp/dbmix" --net "$TINY" --backend cpu --moves every:10 \
+    --quiet > /dev/null 2> "$tmp/errmix"
+check "a 25x25 game among 9x9 ones: exit status" "$?" 0
+"$BIN" query --db "$tmp/dbmix" failed > "$tmp/failmix" 2>/dev/null
+check "a 25x25 game among 9x9 ones: only it failed" \
+      "$(grep -c '^[^ ]' "$tmp/failmix") $(grep -c '^[^ ].*z25.sgf$' "$tmp/failmix")" "1 1"
+check "a 25x25 game among 9x9 ones: its reason" "$(grep -c 'board size 25' "$tmp/failmix")" 1
 
 # D. the real net
 NET="$ROOT/../shared/nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz"

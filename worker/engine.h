@@ -304,10 +304,10 @@ int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
  * FILE), for a process that computes the evals itself (analyze): the list is
  * expanded by hs_net_specs (worker/net_specs.h: a net engine's spec without
  * net= becomes one spec per loaded net), then every spec's net must be one of
- * the loaded ones (HS_EINVAL "spec names net X but --net FILE is net Y").
- * With no nets loaded, specs naming a net pass (query reads them), a bare
- * net engine is HS_EINVAL. Writes the list to out (size bytes); other specs
- * are copied as they are. Canonicalise afterwards.
+ * the loaded ones (HS_EINVAL "spec names net X but --net FILE is net Y"; with
+ * no nets loaded, "... but no net is loaded"), and a bare net engine with no
+ * nets loaded is HS_EINVAL too. Writes the list to out (size bytes); other
+ * specs are copied as they are. Canonicalise afterwards.
  */
 int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets, int n_nets,
                         const char *net_file, char *out, size_t size, hs_error_t *err);

@@ -95,13 +95,18 @@ int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets,
     int rc = hs_net_specs(list, hashes, n_nets, out, size, NULL, err);
     /* hs_net_specs lets a spec name any net (a cluster's other workers may
      * hold it); whoever computes the evals itself must hold it. */
-    for (const char *p = out; !rc && n_nets && (p = strstr(p, "net=")); p += 4) {
+    for (const char *p = out; !rc && (p = strstr(p, "net=")); p += 4) {
         if (p == out || (p[-1] != ':' && p[-1] != ','))
             continue;   /* an option is "net=" after ':' or ',' ("mcts:visits=9,net=") */
         bool held = false;
         for (int i = 0; i < n_nets; i++)
             held |= !strncmp(p + 4, nets[i]->hash, HS_NN_HASH_LEN);
-        if (!held)
+        /* With no net loaded no worker of this process could take the job's
+         * tasks, and the job would wait for one for good. */
+        if (!held && n_nets == 0)
+            rc = hs_error_set(err, HS_EINVAL, "spec names net %.*s but no net is loaded: "
+                              "give --net FILE, the model of that hash", HS_NN_HASH_LEN, p + 4);
+        else if (!held)
             rc = hs_error_set(err, HS_EINVAL, "spec names net %.*s but --net %s is net %s",
                               HS_NN_HASH_LEN, p + 4, net_file ? net_file : "FILE",
                               nets[0]->hash);

@@ -4,6 +4,7 @@
  */
 #include "worker/net_specs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -211,7 +212,11 @@ int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t
             path[vl] = '\0';
         }
         /* A value that is neither a hash nor a file passes, for hs_net_specs
-         * to refuse as not a hash ("net:net=0123" is a typo, not a path). */
+         * to refuse as not a hash ("net:net=0123" is a typo, not a path); one
+         * with a '/' or a '.' is a path, and what is wrong with it is said. */
+        if (file && access(path, F_OK) != 0 && strpbrk(path, "/."))
+            return hs_error_set(err, HS_EINVAL, "net=%s: cannot open the model: %s", path,
+                                strerror(errno));
         if (file && access(path, F_OK) == 0) {
             const char *hash;
             int rc = s_load(set, path, &hash, err);

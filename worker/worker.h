@@ -38,12 +38,17 @@
 
 #include "core/error.h"
 
+/* The most positions one engine call takes (their boards are copied into the
+ * batch): the bound of the worker's and analyze's --batch. */
+#define HS_WORKER_BATCH_MAX 256
+
 typedef struct hs_worker_config {
     const char *endpoint;      /* "tcp://host:port" or "inproc://name" */
     void *zmq_ctx;             /* ZeroMQ context to use (required for inproc://), or NULL */
     int threads;               /* engine threads (<= 0: 1) */
     int credit;                /* tasks in flight (<= 0: 4 * threads + 8) */
-    int batch;                 /* positions per engine call (<= 0: the engine's max_batch) */
+    int batch;                 /* positions per engine call (<= 0: the engine's max_batch;
+                                * at most HS_WORKER_BATCH_MAX) */
     int heartbeat_ms;          /* heartbeat interval (<= 0: 1000) */
     int liveness;              /* missed intervals before reconnect (<= 0: 3) */
     int backoff_max_ms;        /* longest wait between reconnects (<= 0: 32000) */

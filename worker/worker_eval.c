@@ -156,10 +156,66 @@ static void s_search(const hs_engine_result_t *r, int nv, hs_eval_t *ev)
 }
 
 /*
+ * One call of engine e on the batch's positions first..first+n: clocks and
+ * counters kept, *dt its wall time. The engine's status.
+ */
+static int s_engine_call(hs__eval_ctx_t *x, int e, int first, int n, double *dt,
+                         hs_error_t *err)
+{
+    for (int i = first; i < first + n; i++) {   /* the header fields only: arrays are big */
+        x->results[i].flags = 0;
+        x->results[i].num_vertices = 0;
+        x->results[i].classes[0] = x->results[i].result[0] = '\0';
+    }
+    double t0 = hs_clock_now(), c0 = hs_clock_thread_cpu();
+    double h0 = hs_engine_helper_cpu(x->engs[e]);
+    long calls0, leaves0, calls1, leaves1;
+    hs_engine_eval_counts(x->engs[e], &calls0, &leaves0);
+    int rc = hs_engine_evaluate(x->engs[e], x->pos + first, n, x->results + first, err);
+    x->engine_cpu_seconds += hs_clock_thread_cpu() - c0
+                           + hs_engine_helper_cpu(x->engs[e]) - h0;
+    hs_engine_eval_counts(x->engs[e], &calls1, &leaves1);
+    x->eval_calls += (uint64_t)(calls1 - calls0);
+    x->eval_leaves += (uint64_t)(leaves1 - leaves0);
+    *dt = hs_clock_now() - t0;
+    x->engine_seconds += *dt;
+    return rc;
+}
+
+/*
+ * Engine e on the whole batch. Should the engine refuse it, each position is
+ * tried alone, so that what it refuses (a board size the net has no room for)
+ * fails only the RESULT that position came from, with the engine's reason,
+ * and not the other games that happened to share the batch. *dt is the wall
+ * time a position.
+ */
+static void s_engine_batch(hs__eval_ctx_t *x, int e, int n, double *dt)
+{
+    hs_error_t err = { 0 };
+    int rc = s_engine_call(x, e, 0, n, dt, &err);
+    if (rc >= 0 || n == 1) {
+        if (rc < 0)
+            s_fail(x->owner[0], err.msg[0] ? err.msg : hs_strerror(rc), rc);
+        *dt /= n;
+        return;
+    }
+    double sum = 0, one;
+    for (int i = 0; i < n; i++) {
+        if (x->owner[i]->error)
+            continue;   /* failed already: by an earlier position of its task */
+        hs_error_t e1 = { 0 };
+        if ((rc = s_engine_call(x, e, i, 1, &one, &e1)) < 0)
+            s_fail(x->owner[i], e1.msg[0] ? e1.msg : hs_strerror(rc), rc);
+        sum += one;
+    }
+    *dt = sum / n;
+}
+
+/*
  * Evaluates the batch with every engine of x->batch_task and appends each
  * position's evals to the RESULT it came from (x->owner). The clocks are read
- * once per engine call. An engine error fails every RESULT with a position in
- * the batch (their reason says why); the batch is emptied either way.
+ * once per engine call. A position an engine fails fails its RESULT (the
+ * reason says why), and only its; the batch is emptied either way.
  */
 static void s_flush(hs__eval_ctx_t *x)
 {
@@ -169,29 +225,8 @@ static void s_flush(hs__eval_ctx_t *x)
         return;
     const hs_wire_task_t *t = x->batch_task;
     for (int e = 0; e < t->num_engines; e++) {
-        for (int i = 0; i < n; i++) {   /* the header fields only: arrays are big */
-            x->results[i].flags = 0;
-            x->results[i].num_vertices = 0;
-            x->results[i].classes[0] = x->results[i].result[0] = '\0';
-        }
-        hs_error_t err = { 0 };
-        double t0 = hs_clock_now(), c0 = hs_clock_thread_cpu();
-        double h0 = hs_engine_helper_cpu(x->engs[e]);
-        long calls0, leaves0, calls1, leaves1;
-        hs_engine_eval_counts(x->engs[e], &calls0, &leaves0);
-        int rc = hs_engine_evaluate(x->engs[e], x->pos, n, x->results, &err);
-        x->engine_cpu_seconds += hs_clock_thread_cpu() - c0
-                               + hs_engine_helper_cpu(x->engs[e]) - h0;
-        hs_engine_eval_counts(x->engs[e], &calls1, &leaves1);
-        x->eval_calls += (uint64_t)(calls1 - calls0);
-        x->eval_leaves += (uint64_t)(leaves1 - leaves0);
-        double dt = hs_clock_now() - t0;
-        x->engine_seconds += dt;
-        if (rc < 0) {
-            for (int i = 0; i < n; i++)
-                s_fail(x->owner[i], err.msg[0] ? err.msg : hs_strerror(rc), rc);
-            return;
-        }
+        double dt;
+        s_engine_batch(x, e, n, &dt);
         for (int i = 0; i < n; i++) {
             const hs_engine_result_t *r = &x->results[i];
             hs_wire_result_t *res = x->owner[i];
@@ -206,7 +241,7 @@ static void s_flush(hs__eval_ctx_t *x)
             ev->size = size;
             ev->score_lead = (r->flags & HS_ENGINE_HAS_SCORE) ? r->score : NAN;
             ev->win_rate = (r->flags & HS_ENGINE_HAS_WINRATE) ? r->winrate : NAN;
-            ev->timing_us = (uint32_t)(dt * 1e6 / n);
+            ev->timing_us = (uint32_t)(dt * 1e6);
             bool oom = false;
             if ((r->flags & HS_ENGINE_HAS_OWNERSHIP) && r->num_vertices == nv) {
                 if ((ev->ownership = malloc((size_t)nv)))

@@ -13,9 +13,10 @@
 #include "core/replay.h"
 #include "core/wire.h"
 #include "worker/engine.h"
+#include "worker/worker.h"
 
 #define HS__ENGINE_CACHE 8
-#define HS__BATCH_MAX 256
+#define HS__BATCH_MAX HS_WORKER_BATCH_MAX
 /* Most tasks one hs__worker_eval_tasks call takes without an allocation (an
  * engine thread's group). */
 #define HS__GROUP_MAX 64
