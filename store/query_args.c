@@ -244,7 +244,7 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
         if (rc == 0 && note && a->q.format == HS_QUERY_TABLE && !a->q.limit)
             rc = hs_store_failed_count(s, 0, &games, err);
         if (rc == 0 && note && a->q.format == HS_QUERY_TABLE && games == rows)
-            fprintf(note, "%lld failed games\n", (long long)rows);
+            fprintf(note, "%lld failed game%s\n", (long long)rows, rows == 1 ? "" : "s");
         else if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
             fprintf(note, "%lld rows: %lld failed games, each listed for every job that "
                     "met it\n", (long long)rows, (long long)games);

@@ -151,6 +151,37 @@ def train(folder: str, cfg: str, out: str, *extra: str, cli: bool = False) -> li
         return [json.loads(line) for line in f]
 
 
+def check_refusals(folder: str, cfg: str, hsn: str, tmp: str) -> None:
+    """Configs a run cannot use, and a file export cannot read, are refused
+    with one line naming what is wrong: no traceback, and no .hsn written that
+    the engine then refuses (a net of 0 blocks trained and exported before)."""
+    base = json.load(open(cfg))
+    for key, value, says in (("blocks", 0, "blocks must be a whole number >= 1"),
+                             ("batch", 0, "batch must be"), ("log_every", 0, "log_every must be"),
+                             ("lr", "abc", "lr must be a number"), ("input_kernel", 4, "odd"),
+                             ("lr_drops", [-1], "lr_drops must be")):
+        bad = os.path.join(tmp, f"bad-{key}.json")
+        with open(bad, "w") as f:
+            json.dump({**base, key: value}, f)
+        out = os.path.join(tmp, f"out-{key}")
+        r = subprocess.run([PY, os.path.join(TRAIN, "train.py"), "--data", folder, "--config",
+                            bad, "--out", out], capture_output=True, text=True)
+        assert r.returncode == 1 and says in r.stderr and "Traceback" not in r.stderr, \
+            (key, r.returncode, r.stderr)
+        assert not os.path.exists(os.path.join(out, "checkpoint.pt")), key
+    for args, says in ((["--steps", "-5"], "steps must be"), (["--threads", "-1"], "--threads")):
+        r = subprocess.run([PY, os.path.join(TRAIN, "train.py"), "--data", folder, "--config",
+                            cfg, "--out", os.path.join(tmp, "out-args"), *args],
+                           capture_output=True, text=True)
+        assert r.returncode != 0 and says in r.stderr and "Traceback" not in r.stderr, \
+            (args, r.returncode, r.stderr)
+    r = subprocess.run([PY, os.path.join(TRAIN, "export.py"), hsn, os.path.join(tmp, "x.hsn")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "is not a checkpoint" in r.stderr and "Traceback" not in r.stderr, \
+        r.stderr
+    print("ok: bad configs and a file that is no checkpoint are refused in one line")
+
+
 def weights(out: str) -> dict:
     return torch.load(os.path.join(out, "checkpoint.pt"), map_location="cpu")["model"]
 
@@ -218,6 +249,7 @@ def main() -> int:
             raise AssertionError("hsnet read a truncated file")
         except hsnet.HsnError as e:
             print(f"ok: hsnet refuses a truncated file: {e}")
+        check_refusals(folder, cfg, hsn, tmp)
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import pickle
 import sys
 from typing import Dict, List, Tuple
 
@@ -69,7 +70,14 @@ def fold(net: Net) -> Tuple[List[int], Dict[str, np.ndarray]]:
 
 
 def load_net(checkpoint: str) -> Net:
-    ck = torch.load(checkpoint, map_location="cpu")
+    try:
+        ck = torch.load(checkpoint, map_location="cpu")
+    except (pickle.UnpicklingError, RuntimeError, EOFError) as e:
+        # torch's own words for a file that is not a checkpoint are a traceback
+        raise ValueError(f"{checkpoint} is not a checkpoint of train/train.py ({e})") from e
+    if not isinstance(ck, dict) or "config" not in ck or "model" not in ck:
+        raise ValueError(f"{checkpoint} is not a checkpoint of train/train.py (no config "
+                         "and model in it)")
     net = Net(ck["config"])
     net.load_state_dict(ck["model"])
     return net.eval()
@@ -89,7 +97,7 @@ def main() -> int:
     name = a.name or os.path.splitext(os.path.basename(a.out))[0]
     try:
         export(a.checkpoint, a.out, name)
-    except (OSError, KeyError, hsnet.HsnError) as e:
+    except (OSError, KeyError, ValueError, hsnet.HsnError) as e:
         print(f"export: {e}", file=sys.stderr)
         return 1
     print(f"export: wrote {a.out} ({os.path.getsize(a.out)} bytes)")

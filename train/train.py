@@ -49,7 +49,41 @@ def load_config(path: str, steps: int | None) -> Dict:
     full.pop("comment", None)
     if steps is not None:
         full["steps"] = steps
+    check_config(full, path)
     return full
+
+
+# The least each whole-number key may be: a net of 0 blocks trains and exports,
+# then the engine refuses it; a batch or a period of 0 divides by zero later.
+MIN_INT = {"board_size": 2, "blocks": 1, "channels": 1, "input_kernel": 1, "P": 1, "G": 1,
+           "V": 1, "H": 1, "batch": 1, "steps": 1, "warmup_steps": 0, "log_every": 1,
+           "val_every": 0, "val_samples": 0, "checkpoint_every": 1}
+
+
+def check_config(cfg: Dict, path: str) -> None:
+    """ValueError naming the first key whose value the run cannot use."""
+    for k, least in MIN_INT.items():
+        v = cfg[k]
+        if isinstance(v, bool) or not isinstance(v, int) or v < least:
+            raise ValueError(f"{path}: {k} must be a whole number >= {least}, not {v!r}"
+                             + (" (--steps)" if k == "steps" else ""))
+    if cfg["board_size"] > 19:
+        raise ValueError(f"{path}: board_size must be at most 19, not {cfg['board_size']}")
+    if cfg["input_kernel"] % 2 == 0:
+        raise ValueError(f"{path}: input_kernel must be odd (3 or 5), not {cfg['input_kernel']}")
+    for k in DEFAULTS:
+        if k in MIN_INT or k == "lr_drops":
+            continue
+        v = cfg[k]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+            raise ValueError(f"{path}: {k} must be a number >= 0, not {v!r}")
+    if cfg["lr"] <= 0:
+        raise ValueError(f"{path}: lr must be above 0, not {cfg['lr']!r}")
+    drops = cfg["lr_drops"]
+    if not isinstance(drops, list) or any(isinstance(d, bool) or not isinstance(d, int) or d < 0
+                                          for d in drops):
+        raise ValueError(f"{path}: lr_drops must be a list of steps (whole numbers >= 0), "
+                         f"not {drops!r}")
 
 
 def losses(out: Dict[str, torch.Tensor], b: Dict[str, torch.Tensor], cfg: Dict) -> Dict[str, torch.Tensor]:
@@ -251,6 +285,8 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--steps", type=int, default=None, help="overrides the config's steps")
     ap.add_argument("--threads", type=int, default=0, help="torch threads (default: all cores)")
     a = ap.parse_args(argv)
+    if a.threads < 0:
+        ap.error(f"--threads must be 0 (all cores) or more, not {a.threads}")
     try:
         return run(a)
     except (hsdata.DataError, ValueError, OSError) as e:
