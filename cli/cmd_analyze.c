@@ -80,6 +80,7 @@ typedef struct s_worker_thread {
     hs_worker_stats_t stats;
     hs_error_t err;
     int rc;
+    atomic_int failed;   /* hs_worker_run returned an error: no task will be done */
 } s_worker_thread_t;
 
 /* The broker and worker threads and what they share. */
@@ -87,6 +88,7 @@ typedef struct s_cluster {
     void *ctx;
     char endpoint[96];
     atomic_int stop_broker, stop_worker, broker_ready;
+    atomic_int gone;   /* the broker exited or the worker failed: the client gives up */
     s_broker_thread_t bt;
     s_worker_thread_t wt;
     pthread_t btid, wtid;
@@ -98,7 +100,8 @@ static void *s_run_broker(void *arg)
     s_cluster_t *c = arg;
     s_broker_thread_t *b = &c->bt;
     b->rc = hs_broker_run(&b->cfg, &b->err);
-    atomic_store(&b->exited, 1);   /* the client gives up instead of retrying */
+    atomic_store(&b->exited, 1);
+    atomic_store(&c->gone, 1);   /* the client gives up instead of retrying */
     /* A failed broker leaves the worker and the client blocked in sends to a
      * socket that is gone (inproc has no peer to queue for): shutting the
      * context down makes those calls return ETERM, so both see the end. */
@@ -109,8 +112,14 @@ static void *s_run_broker(void *arg)
 
 static void *s_run_worker(void *arg)
 {
-    s_worker_thread_t *w = arg;
+    s_cluster_t *c = arg;
+    s_worker_thread_t *w = &c->wt;
     w->rc = hs_worker_run(&w->cfg, &w->stats, &w->err);
+    /* The only worker gone, the job would wait for one for good. */
+    if (w->rc < 0) {
+        atomic_store(&w->failed, 1);
+        atomic_store(&c->gone, 1);
+    }
     return NULL;
 }
 
@@ -346,7 +355,7 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
     if (s_load_nets(o, &o->engines) < 0)
         return 2;
     if (hs_engine_bind_nets(o->engines, (const struct hs_nn_model *const *)o->nets.models,
-                            o->nets.n, o->net_file, o->bound_engines,
+                            o->nets.n, o->nets.n_bind, o->net_file, o->bound_engines,
                             sizeof o->bound_engines, &err) < 0 ||
         hs_engine_canonical_list(o->bound_engines, HS_WIRE_MAX_ENGINES, HS_ENGINE_THIS_BUILD,
                                  o->canon_engines, sizeof o->canon_engines, &err) < 0) {
@@ -380,6 +389,8 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
 {
     bool verbose = getenv("HS_VERBOSE") != NULL;
     c->ctx = zmq_ctx_new();
+    if (c->ctx)
+        hs_worker_ctx_sockets(c->ctx, o->threads);
     snprintf(c->endpoint, sizeof c->endpoint, "inproc://hs-analyze-%ld", (long)getpid());
     c->bt.cfg = (hs_broker_config_t){
         .bind = c->endpoint, .zmq_ctx = c->ctx, .db_dir = o->db,
@@ -420,7 +431,7 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
         fprintf(stderr, "hyeongse analyze: %s\n", c->bt.err.msg);
         return -1;
     }
-    if (pthread_create(&c->wtid, NULL, s_run_worker, &c->wt) != 0) {
+    if (pthread_create(&c->wtid, NULL, s_run_worker, c) != 0) {
         fprintf(stderr, "hyeongse analyze: cannot start the worker thread\n");
         return -1;
     }
@@ -447,9 +458,14 @@ static void s_cluster_stop(s_cluster_t *c)
  * client's is only "the broker is gone"). */
 static void s_report_failure(const s_cluster_t *c, const hs_error_t *err)
 {
+    /* A disk-full message says already what is kept. */
+    bool says = strstr(c->bt.err.msg, "committed is kept") != NULL;
     if (atomic_load(&c->bt.exited) && c->bt.rc < 0)
-        fprintf(stderr, "hyeongse analyze: broker stopped: %s (results committed "
-                        "before it are kept)\n", c->bt.err.msg);
+        fprintf(stderr, "hyeongse analyze: broker stopped: %s%s\n", c->bt.err.msg,
+                says ? "" : " (results committed before it are kept)");
+    else if (atomic_load(&c->wt.failed))
+        fprintf(stderr, "hyeongse analyze: %s (results committed before it are kept; "
+                        "a rerun resumes the job)\n", c->wt.err.msg);
     else
         fprintf(stderr, "hyeongse analyze: %s\n", err->msg);
 }
@@ -475,7 +491,7 @@ static int s_submit_and_wait(s_cluster_t *c, const s_opts_t *o, s_run_t *r)
      * store or committing: be patient (61 tries of 2 s). */
     int rc = hs_client_new(&cl, c->ctx, c->endpoint, 2000, 60, &err);
     if (rc == 0) {
-        hs_client_set_abort(cl, &c->bt.exited);
+        hs_client_set_abort(cl, &c->gone);
         if (!o->quiet)
             fprintf(stderr, "analyze: reading %s with engines %s, %d threads, store %s\n",
                     o->paths[0], o->engines, o->threads, o->db);

@@ -7,7 +7,8 @@
 #   - tar symlink / hardlink members and folder symlinks are reported, not
 #     silently dropped or followed;
 #   - a folder without game records is a job of no games, with a note saying
-#     what was read and skipped (most likely the wrong path).
+#     what was read and skipped (most likely the wrong path);
+#   - `analyze --threads` beyond the file descriptors: exit 1 and why; 1024 runs.
 # Engine "area" (fast, deterministic), one thread.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -198,5 +199,19 @@ check "analyze of a folder without games: says so, and what was skipped" \
 "$BIN" analyze "$tmp/games" --db "$tmp/db-some" --threads 1 --engines area --quiet \
     > /dev/null 2> "$tmp/some.err"
 check "analyze of a folder with games: no such note" "$(grep -c 'no game records' "$tmp/some.err")" 0
+
+# ---- more --threads than the process may open sockets for ----
+# Each engine thread holds a socket (a file descriptor): with too few, analyze
+# stops with the reason (it waited for good for a worker that had gone), and
+# the largest --threads its help allows, 1024, runs (ZeroMQ's default cap of
+# 1023 sockets made it hang).
+(ulimit -n 256; timeout 60 "$BIN" analyze "$tmp/games" --db "$tmp/db-fds" --threads 300 \
+    --engines area --quiet > /dev/null 2> "$tmp/fds.err")
+check "analyze --threads 300 with 256 descriptors: exit status" "$?" 1
+check "analyze --threads 300 with 256 descriptors: says why" \
+      "$(grep -c 'engine thread could not start.*ulimit -n' "$tmp/fds.err")" 1
+timeout 60 "$BIN" analyze "$tmp/games" --db "$tmp/db-1024" --threads 1024 --engines area \
+    --quiet > /dev/null 2> "$tmp/t1024.err"
+check "analyze --threads 1024: exit status" "$?" 0
 
 exit $fail

@@ -53,6 +53,7 @@ typedef struct s_worker {
     s_task_t *head, *tail;
     int queued;
     bool quit;
+    bool thread_failed;   /* an engine thread could not start: the worker stops */
     int batch;
     int threads;
     /* The engines READY offers, a canonical list ("judge@2" from revision 2
@@ -148,9 +149,13 @@ static void *s_engine_thread(void *arg)
     hs__eval_ctx_t *x = calloc(1, sizeof *x);
     s_group_t *g = calloc(1, sizeof *g);
     void *push = zmq_socket(w->ctx, ZMQ_PUSH);
-    if (!x || !g || !push || zmq_connect(push, w->pull_ep) != 0)
-        fprintf(stderr, "hyeongse worker: engine thread could not start\n");
-    else {
+    if (!x || !g || !push || zmq_connect(push, w->pull_ep) != 0) {
+        /* Running on with fewer threads would leave the tasks handed to this
+         * one's share to wait; the I/O loop stops the worker instead. */
+        pthread_mutex_lock(&w->mu);
+        w->thread_failed = true;
+        pthread_mutex_unlock(&w->mu);
+    } else {
         x->batch_max = w->batch;
         x->base = (hs_engine_config_t){ .gpu = -1, .nets = w->cfg->nets,
                                         .n_nets = w->cfg->n_nets,
@@ -382,6 +387,19 @@ static void s_backoff(s_worker_t *w, int ms)
  * broker requeues them when their leases end), or HS_EIO when the ZeroMQ context
  * is shut down (the embedding process is tearing it down: retrying cannot help).
  */
+/* HS_EIO when an engine thread could not start, else 0. */
+static int s_threads_check(s_worker_t *w, hs_error_t *err)
+{
+    pthread_mutex_lock(&w->mu);
+    bool failed = w->thread_failed;
+    pthread_mutex_unlock(&w->mu);
+    if (failed)
+        return hs_error_set(err, HS_EIO, "worker: an engine thread could not start (out of "
+                            "memory, sockets or file descriptors: fewer --threads, or a "
+                            "higher `ulimit -n`)");
+    return 0;
+}
+
 static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t *err)
 {
     const hs_worker_config_t *cfg = w->cfg;
@@ -395,6 +413,9 @@ static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t
         }
         if (atomic_load(cfg->stop))
             return 1;
+        int rc = s_threads_check(w, err);   /* a local fault: no broker will cure it */
+        if (rc < 0)
+            return rc;
         io->sock = s_connect(w, io->credit, &io->buf);
         if (!io->sock && errno == ETERM)
             return hs_error_set(err, HS_EIO, "worker: the messaging context was shut down");
@@ -592,6 +613,8 @@ static int s_run_io(s_worker_t *w, s_io_t *io, hs_error_t *err)
 {
     int rc = s_connect_loop(w, io, false, err);
     while (rc == 0) {
+        if ((rc = s_threads_check(w, err)) < 0)
+            return rc;
         rc = s_io_step(w, io, err);
         if (rc == 2) {
             s_disconnect(w, io);
@@ -599,6 +622,15 @@ static int s_run_io(s_worker_t *w, s_io_t *io, hs_error_t *err)
         }
     }
     return rc < 0 ? rc : 0;
+}
+
+void hs_worker_ctx_sockets(void *ctx, int threads)
+{
+    /* A socket an engine thread (its PUSH), a few for the I/O thread and an
+     * embedded broker; ZeroMQ's default cap of 1023 is below --threads 1024. */
+    int need = threads + 64, cap = zmq_ctx_get(ctx, ZMQ_MAX_SOCKETS);
+    if (cap >= 0 && cap < need)
+        zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, need);
 }
 
 int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_error_t *err)
@@ -634,6 +666,8 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     pthread_cond_init(&w.cv, NULL);
     bool own_ctx = cfg->zmq_ctx == NULL;
     w.ctx = own_ctx ? zmq_ctx_new() : cfg->zmq_ctx;
+    if (own_ctx && w.ctx)
+        hs_worker_ctx_sockets(w.ctx, w.threads);
     pthread_t *tids = calloc((size_t)w.threads, sizeof *tids);
     int started = 0;
     rc = s_start(&w, &io, tids, &started, err);

@@ -91,6 +91,13 @@ typedef struct hs_worker_stats {
 } hs_worker_stats_t;
 
 /*
+ * Raises ZeroMQ's socket limit of ctx (1023 by default) to what `threads`
+ * engine threads and an embedded broker need. Call it on a new context,
+ * before its first socket; hs_worker_run does so for a context of its own.
+ */
+void hs_worker_ctx_sockets(void *ctx, int threads);
+
+/*
  * Runs the worker until *cfg->stop is set. Blocks. Returns 0 after a clean
  * shutdown, or HS_EINVAL (bad config, unknown engine, too many nets), HS_ENOMEM, HS_EIO (socket
  * setup failed, or the ZeroMQ context was shut down) with *err. stats may be NULL.

@@ -106,12 +106,15 @@ static void s_threads(const hs__dnnl_ctx_t *c)
 
 /*
  * Reads the CPU clock of every thread of the calling thread's OpenMP team
- * but itself (the caller measures its own) and adds what each spent since
- * the last reading: the CPU the net's convolutions took on other cores,
- * spinning at barriers included, which a caller timing its own thread would
- * otherwise count as "outside the net". One empty parallel region per run.
+ * but itself (the caller measures its own); with add, adds what each spent
+ * since the reading before: the CPU the net's convolutions took on other
+ * cores, spinning at barriers included, which a caller timing its own thread
+ * would otherwise count as "outside the net". Read before and after each run
+ * (two empty parallel regions), so that two backends on one thread (a
+ * judge-net and a tree search's net) do not both count the team's CPU of
+ * each other's runs.
  */
-static void s_team_cpu(hs__dnnl_ctx_t *c)
+static void s_team_cpu(hs__dnnl_ctx_t *c, bool add)
 {
 #ifdef _OPENMP
     double now[HS__DNNL_TEAM_MAX] = { 0 };
@@ -123,12 +126,13 @@ static void s_team_cpu(hs__dnnl_ctx_t *c)
             now[t] = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
     }
     for (int t = 1; t < HS__DNNL_TEAM_MAX; t++) {
-        if (now[t] > c->team_seen[t])
+        if (add && now[t] > c->team_seen[t])
             c->team_cpu += now[t] - c->team_seen[t];
         c->team_seen[t] = now[t];   /* lower: the runtime started a new thread */
     }
 #else
     (void)c;
+    (void)add;
 #endif
 }
 
@@ -297,8 +301,9 @@ static int s_run(void *state, int batch, int n, const float *spatial, const floa
     HS__DNNL_TRY(dnnl_memory_set_data_handle(p->user_in, (void *)spatial), err);
     p->run_global = global;
     p->run_raw = raw;
+    s_team_cpu(c, false);
     rc = hs__dnnl_plan_exec(c, p, err);
-    s_team_cpu(c);
+    s_team_cpu(c, true);
     if (!rc && raw != dst)
         memcpy(dst, raw, (size_t)batch * sizeof *raw);
     return rc;
