@@ -359,7 +359,7 @@ static int s_net_engines(const char *engines, const char *const *paths, int n, c
     int rc = status ? 0 : hs_net_set_load_default(&nets, files, NULL, &err);
     if (rc < 0)   /* none there: the command needs --net, as a usage error */
         status = rc == HS_ENOTFOUND ? 2 : 1;
-    if (!status && hs_net_specs(files, nets.hashes, nets.n, out, size, &used, &err) < 0)
+    if (!status && hs_net_specs(files, nets.hashes, nets.n_bind, out, size, &used, &err) < 0)
         status = 2;
     if (!status && n > 0 && !used) {
         snprintf(err.msg, sizeof err.msg, "--net: no engine of '%s' runs a net (net, "

@@ -84,6 +84,14 @@ check "a second net: not taken for a resume of the first" "$(grep -c 'resum' "$t
 check "a second net: two net specs in the store" \
       "$("$BIN" query --db "$tmp/db" stats --json | grep -o 'net:net=[0-9a-f]*' | sort -u | wc -l)" 2
 
+# A bare spec binds to --net's nets only, not to one a spec loaded (net=FILE):
+# the bare mcts stays the rollout search.
+"$BIN" analyze "$ARCHIVE" --db "$tmp/dbbind" --engines "mcts:visits=2,mcts:visits=1,net=$TINY" \
+    --backend ref --moves last --quiet > "$tmp/outbind" 2>&1
+check "a bare mcts beside mcts:net=FILE: exit status" "$?" 0
+check "a bare mcts beside mcts:net=FILE: stays rollouts" \
+      "$(grep -c 'engines: mcts@[0-9]*:visits=2,mcts@[0-9]*:visits=1,net=[0-9a-f]*$' "$tmp/outbind")" 1
+
 # A game the net cannot take (25x25: its inputs hold 19x19 at most) fails alone
 # (the cpu backend: it batches positions of several games; ref takes one),
 # with its reason, and not the games that shared its engine batch.

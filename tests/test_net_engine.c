@@ -190,21 +190,27 @@ static void test_specs(const hs_nn_model_t *m)
     HS_CHECK_INT(hs_engine_check_list("net:sym=9", 4, &err), HS_EINVAL);
 
     const hs_nn_model_t *nets[1] = { m };
-    HS_CHECK_INT(hs_engine_bind_nets("judge,net", nets, 1, "tiny", list, sizeof list, &err), 0);
+    HS_CHECK_INT(hs_engine_bind_nets("judge,net", nets, 1, 1, "tiny", list, sizeof list, &err), 0);
     char want[128];
     snprintf(want, sizeof want, "judge,%s", good);
     HS_CHECK_STR(list, want);
-    HS_CHECK_INT(hs_engine_bind_nets(good, nets, 1, "tiny", list, sizeof list, &err), 0);
+    HS_CHECK_INT(hs_engine_bind_nets(good, nets, 1, 1, "tiny", list, sizeof list, &err), 0);
     HS_CHECK_STR(list, good);
-    HS_CHECK_INT(hs_engine_bind_nets(other, nets, 1, "tiny", list, sizeof list, &err), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_bind_nets(other, nets, 1, 1, "tiny", list, sizeof list, &err), HS_EINVAL);
     HS_CHECK(strstr(err.msg, "spec names net 0123456789abcdef") && strstr(err.msg, m->hash));
-    HS_CHECK_INT(hs_engine_bind_nets("net", NULL, 0, NULL, list, sizeof list, &err), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_bind_nets("net", NULL, 0, 0, NULL, list, sizeof list, &err), HS_EINVAL);
+    /* A net held but not among those bare specs bind to (a spec's net=FILE):
+     * a bare net engine beside it does not run it. */
+    HS_CHECK_INT(hs_engine_bind_nets("net", nets, 1, 0, NULL, list, sizeof list, &err), HS_EINVAL);
+    snprintf(want, sizeof want, "mcts:visits=3,%s", good);
+    HS_CHECK_INT(hs_engine_bind_nets(want, nets, 1, 0, NULL, list, sizeof list, &err), 0);
+    HS_CHECK_STR(list, want);   /* the bare mcts stays the rollout search */
     HS_CHECK(strstr(err.msg, "--net") != NULL);
-    HS_CHECK_INT(hs_engine_bind_nets("net:sym=8", nets, 1, "t", list, sizeof list, &err),
+    HS_CHECK_INT(hs_engine_bind_nets("net:sym=8", nets, 1, 1, "t", list, sizeof list, &err),
                  HS_EINVAL);
     /* With no net loaded, a spec naming one is refused too: no worker of the
      * process could take its tasks (analyze waited for one for good). */
-    HS_CHECK_INT(hs_engine_bind_nets(other, NULL, 0, NULL, list, sizeof list, &err), HS_EINVAL);
+    HS_CHECK_INT(hs_engine_bind_nets(other, NULL, 0, 0, NULL, list, sizeof list, &err), HS_EINVAL);
     HS_CHECK(strstr(err.msg, "no net is loaded") != NULL);
 
     /* At create: the spec's net must be one this process holds. */

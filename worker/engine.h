@@ -303,14 +303,16 @@ int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
  * Binds a comma-separated engine list to the nets a process loaded (--net
  * FILE), for a process that computes the evals itself (analyze): the list is
  * expanded by hs_net_specs (worker/net_specs.h: a net engine's spec without
- * net= becomes one spec per loaded net), then every spec's net must be one of
+ * net= becomes one spec per net among the first n_bind of nets, those --net
+ * gave: hs_net_set_t.n_bind), then every spec's net must be one of
  * the loaded ones (HS_EINVAL "spec names net X but --net FILE is net Y"; with
  * no nets loaded, "... but no net is loaded"), and a bare net engine with no
  * nets loaded is HS_EINVAL too. Writes the list to out (size bytes); other
  * specs are copied as they are. Canonicalise afterwards.
  */
 int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets, int n_nets,
-                        const char *net_file, char *out, size_t size, hs_error_t *err);
+                        int n_bind, const char *net_file, char *out, size_t size,
+                        hs_error_t *err);
 
 /*
  * Area count of a position (Tromp-Taylor style, no dead-stone removal): stones

@@ -85,14 +85,17 @@ int hs_engine_find_net(const hs_engine_config_t *cfg, const char *options,
 }
 
 int hs_engine_bind_nets(const char *list, const struct hs_nn_model *const *nets, int n_nets,
-                        const char *net_file, char *out, size_t size, hs_error_t *err)
+                        int n_bind, const char *net_file, char *out, size_t size,
+                        hs_error_t *err)
 {
     const char *hashes[HS_NET_MAX];
     if (n_nets > HS_NET_MAX)
         return hs_error_set(err, HS_ELIMIT, "at most %d nets", HS_NET_MAX);
     for (int i = 0; i < n_nets; i++)
         hashes[i] = nets[i]->hash;
-    int rc = hs_net_specs(list, hashes, n_nets, out, size, NULL, err);
+    if (n_bind < 0 || n_bind > n_nets)
+        return hs_error_set(err, HS_EINVAL, "bad count of nets to bind");
+    int rc = hs_net_specs(list, hashes, n_bind, out, size, NULL, err);
     /* hs_net_specs lets a spec name any net (a cluster's other workers may
      * hold it); whoever computes the evals itself must hold it. */
     for (const char *p = out; !rc && (p = strstr(p, "net=")); p += 4) {

@@ -162,7 +162,21 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
 }
 
 /* hs_net_set_load, *hash set to the hash of the net at path (held by s). */
-static int s_load(hs_net_set_t *s, const char *path, const char **hash, hs_error_t *err)
+/* Makes net i one of those bare specs bind to: moved to index n_bind. */
+static void s_bind(hs_net_set_t *s, int i)
+{
+    if (i < s->n_bind)
+        return;
+    hs_nn_model_t *m = s->models[i];
+    memmove(&s->models[s->n_bind + 1], &s->models[s->n_bind],
+            (size_t)(i - s->n_bind) * sizeof s->models[0]);
+    s->models[s->n_bind++] = m;
+    for (int k = 0; k < s->n; k++)
+        s->hashes[k] = s->models[k]->hash;
+}
+
+/* Loads path into s (once per hash): *index is the net's index in s. */
+static int s_load(hs_net_set_t *s, const char *path, int *index, hs_error_t *err)
 {
     hs_nn_model_t *m = NULL;
     hs_error_t why = { 0 };
@@ -173,7 +187,7 @@ static int s_load(hs_net_set_t *s, const char *path, const char **hash, hs_error
     for (int i = 0; i < s->n; i++)
         if (!strcmp(s->models[i]->hash, m->hash)) {
             hs_nn_model_free(&m);   /* the same net twice: one is enough */
-            *hash = s->hashes[i];
+            *index = i;
             return 0;
         }
     if (s->n >= HS_NET_MAX) {
@@ -182,15 +196,16 @@ static int s_load(hs_net_set_t *s, const char *path, const char **hash, hs_error
     }
     s->models[s->n] = m;
     s->hashes[s->n] = m->hash;
-    *hash = m->hash;
-    s->n++;
+    *index = s->n++;
     return 0;
 }
 
 int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err)
 {
-    const char *hash;
-    return s_load(s, path, &hash, err);
+    int i, rc = s_load(s, path, &i, err);
+    if (rc == 0)
+        s_bind(s, i);
+    return rc;
 }
 
 int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t size,
@@ -218,10 +233,10 @@ int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t
             return hs_error_set(err, HS_EINVAL, "net=%s: cannot open the model: %s", path,
                                 strerror(errno));
         if (file && access(path, F_OK) == 0) {
-            const char *hash;
-            int rc = s_load(set, path, &hash, err);
+            int i, rc = s_load(set, path, &i, err);
             if (rc < 0)
                 return rc;
+            const char *hash = set->hashes[i];
             ok = s_put(out, size, &at, s, (size_t)(v - s)) &&
                  s_put(out, size, &at, hash, strlen(hash)) &&
                  s_put(out, size, &at, v + vl, len - (size_t)(v + vl - s));
@@ -257,7 +272,7 @@ int hs_net_set_load_default(hs_net_set_t *set, const char *engines, bool *loaded
 {
     if (loaded)
         *loaded = false;
-    if (set->n > 0 || !s_needs_net(engines))
+    if (set->n_bind > 0 || !s_needs_net(engines))
         return 0;
     char path[4096];
     int rc = hs_nn_default_model_path(path, sizeof path, err);

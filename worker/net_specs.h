@@ -59,12 +59,18 @@ typedef struct hs_net_set {
     hs_nn_model_t *models[HS_NET_MAX];
     const char *hashes[HS_NET_MAX];   /* models[i]->hash, for hs_net_specs */
     int n;
+    /* The first n_bind nets are those a spec that names no net binds to (pass
+     * hashes and n_bind to hs_net_specs): the ones --net gave, or else the
+     * default model. The rest were loaded for a spec's own net=FILE, and a
+     * bare `judge-net` or `mcts` beside that spec does not run them. */
+    int n_bind;
 } hs_net_set_t;
 
 /*
  * Loads the model at path (hs_nn_model_load: the whole file is read and
  * checked, so a broken net is refused before anything is sent) and adds it
- * to s; a net already in s (the same hash) is not added twice. Returns 0,
+ * to s, among the nets bare specs bind to (n_bind); a net already in s (the
+ * same hash) is not added twice. Returns 0,
  * HS_ELIMIT past HS_NET_MAX nets, or the loader's error, with *err naming
  * the path.
  */
@@ -85,7 +91,8 @@ int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t
                        hs_error_t *err);
 
 /*
- * `--engines net` without --net: when set holds no net yet and engines has a
+ * `--engines net` without --net: when set holds no net bare specs bind to
+ * (n_bind 0: no --net; a spec's net=FILE does not count) and engines has a
  * net engine's spec without options ("net", "judge-net@2", which only a
  * loaded net can bind), loads the default model (worker/nn/model.h,
  * hs_nn_default_model_path) into set. Run it after hs_net_specs_files and
