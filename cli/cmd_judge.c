@@ -87,7 +87,7 @@ static const char *s_komi_source_name(hs_komi_source_t s)
 typedef struct s_opts {
     const char *path, *rules_name, *net_path, *backend;
     int game_index, move, tau;
-    bool json, no_stab, have_komi, use_net;
+    bool json, no_stab, have_komi, use_net, move_given, final_given;
     double komi;
 } s_opts_t;
 
@@ -127,7 +127,7 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
     const char *a = argv[*i], *v;
     if (!strcmp(a, "--json")) o->json = true;
     else if (!strcmp(a, "--no-stability")) o->no_stab = true;
-    else if (!strcmp(a, "--final")) o->move = -1;
+    else if (!strcmp(a, "--final")) o->final_given = true;
     else if (!strcmp(a, "--rules")) return (o->rules_name = s_value(argc, argv, i)) ? 0 : -1;
     else if (!strcmp(a, "--net")) return (o->net_path = s_value(argc, argv, i)) ? 0 : -1;
     else if (!strcmp(a, "--backend")) return (o->backend = s_value(argc, argv, i)) ? 0 : -1;
@@ -140,9 +140,11 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
     else if (!strcmp(a, "--game"))
         return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT_MAX, &o->game_index)
                                             : -1;
-    else if (!strcmp(a, "--move"))
+    else if (!strcmp(a, "--move")) {
+        o->move_given = true;
         return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT_MAX, &o->move)
                                             : -1;
+    }
     else if (!strcmp(a, "--tau"))
         return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT16_MAX, &o->tau)
                                             : -1;
@@ -183,6 +185,10 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
     }
     if (!o->use_net && (o->net_path || o->backend)) {
         fprintf(stderr, "hyeongse judge: --net and --backend are for --engine net\n");
+        return 2;
+    }
+    if (o->move_given && o->final_given) {
+        fprintf(stderr, "hyeongse judge: --move N or --final, not both\n");
         return 2;
     }
     return 0;
@@ -303,7 +309,14 @@ static int s_judge_position(const s_opts_t *o, s_judged_t *j)
         return 2;
     }
     if (hs_game_replay(g, o->move, &j->b, &err)) {
-        /* Judge what could be replayed: the position before the illegal move. */
+        /* The final position asked for: judge what could be replayed, the
+         * position before the illegal move. A move asked for by number that
+         * lies past it cannot be judged, and another would pass for it. */
+        if (o->move_given) {
+            fprintf(stderr, "hyeongse judge: %s: %s: no position after move %d (--move %d "
+                    "judges the last one)\n", o->path, err.msg, o->move, j->b.move_number);
+            return 1;
+        }
         fprintf(stderr, "hyeongse judge: %s: %s (judging the position before it)\n", o->path, err.msg);
     }
     j->stab = malloc(sizeof *j->stab);

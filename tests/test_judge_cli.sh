@@ -2,7 +2,8 @@
 # tests/test_judge_cli.sh — `hyeongse judge` arguments: a --move that is
 # negative, past the game's end or not a whole number is a usage error (exit 2,
 # a message naming the option, nothing on stdout), as are bad --game, --tau and
-# --komi values; good calls judge the position asked for.
+# --komi values, and --move with --final; a --move past an illegal move is
+# exit 1; good calls judge the position asked for.
 set -u
 bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
 data=${HS_TEST_DATA:-$(dirname "$0")/data}
@@ -30,6 +31,22 @@ refused "--move ''" "not ''" "$sgf" --move ''
 refused "--move 3x" "not '3x'" "$sgf" --move 3x
 refused "--move past the end" "game 0 has 4 moves; no move 5" "$sgf" --move 5
 refused "--move without a value" "--move needs a value" "$sgf" --move
+refused "--move with --final" "--move N or --final, not both" "$sgf" --move 2 --final
+refused "--final with --move" "--move N or --final, not both" "$sgf" --final --move 2
+
+# A game with an illegal second move: the final position is the one before
+# it (a warning, exit 0); a --move past it is not judged (exit 1), since the
+# position judged would not be the one asked for.
+printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[ee];B[cc];W[dd])' > "$tmp/illegal.sgf"
+"$bin" judge "$tmp/illegal.sgf" --json >"$tmp/out" 2>"$tmp/err"
+check "illegal move, final position: exit status" "$?" 0
+check "illegal move, final position: the one before it" "$(grep -o '"move":[0-9]*' "$tmp/out")" '"move":1'
+"$bin" judge "$tmp/illegal.sgf" --move 3 --json >"$tmp/out" 2>"$tmp/err"
+check "illegal move, --move past it: exit status" "$?" 1
+check "illegal move, --move past it: says which move can be" "$(grep -c -- '--move 1 judges the last one' "$tmp/err")" 1
+check "illegal move, --move past it: prints no judgment" "$(wc -c <"$tmp/out")" 0
+"$bin" judge "$tmp/illegal.sgf" --move 1 >/dev/null 2>&1
+check "illegal move, --move before it: exit status" "$?" 0
 refused "--game -1" "--game needs a whole number >= 0, not '-1'" "$sgf" --game -1
 refused "--game past the file" "holds 1 game(s); no game 1" "$sgf" --game 1
 refused "--tau abc" "--tau needs a whole number 0..32767, not 'abc'" "$sgf" --tau abc
