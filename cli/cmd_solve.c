@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "worker/solve.h"
@@ -30,6 +31,14 @@ static void s_usage(FILE *out)
 
 /* Option a with value v into cfg: 0; -1 for a bad value (said); -2 for an
  * unknown option (said; the caller adds the usage). */
+/* One line on a terminal, rewritten in place. */
+static void s_progress(void *ctx, int lower, int upper, long nodes, double seconds)
+{
+    fprintf((FILE *)ctx, "\rsolve: %d <= V <= %d proven, %ld nodes, %.0f s\033[K", lower,
+            upper, nodes, seconds);
+    fflush((FILE *)ctx);
+}
+
 static int s_option(const char *a, const char *v, hs_solve_config_t *cfg)
 {
     if (!strcmp(a, "--size"))
@@ -71,7 +80,14 @@ int hs_cmd_solve(int argc, char **argv)
     hs_solve_result_t r;
     hs_error_t err;
     hs_error_clear(&err);
+    bool tty = isatty(fileno(stderr));
+    if (tty) {   /* a 4x4 solve takes minutes: show that it works */
+        cfg.progress = s_progress;
+        cfg.progress_ctx = stderr;
+    }
     int rc = hs_solve(&cfg, &r, &err);
+    if (tty)
+        fputs("\r\033[K", stderr);
     if (rc == HS_EINVAL || rc == HS_ENOMEM) {
         fprintf(stderr, "%s\n", err.msg);
         return 2;

@@ -260,6 +260,24 @@ static void s_random_go(void)
            nm, nab, (double)nm / (double)nab, nord, (double)nab / (double)nord);
 }
 
+/* What the solver's progress calls said: the last bounds, and whether any
+ * call widened them. */
+typedef struct s_solve_seen {
+    int calls, lower, upper;
+    bool widened;
+} s_solve_seen_t;
+
+static void s_solve_progress(void *ctx, int lower, int upper, long nodes, double seconds)
+{
+    s_solve_seen_t *s = ctx;
+    (void)nodes;
+    (void)seconds;
+    s->widened |= s->calls > 0 && (lower < s->lower || upper > s->upper);
+    s->calls++;
+    s->lower = lower;
+    s->upper = upper;
+}
+
 /* The small-board solver: area scores and the known 3x3 result (B+9, centre). */
 static void s_solver(void)
 {
@@ -280,10 +298,18 @@ static void s_solver(void)
     cfg.max_nodes = 1000;  /* far too few: bounds only, reported as a limit */
     HS_CHECK_INT(hs_solve(&cfg, &r, NULL), HS_ELIMIT);
     HS_CHECK(!r.solved && r.lower <= 9 && r.upper >= 9);
+    HS_CHECK_INT(r.nodes, 1000);   /* the node limit is exact */
     cfg.max_nodes = 0;
+    s_solve_seen_t seen = { .lower = -99, .upper = 99 };
+    cfg.progress = s_solve_progress;
+    cfg.progress_ctx = &seen;
     HS_CHECK_INT(hs_solve(&cfg, &r, NULL), 0);
     HS_CHECK(r.solved);
     HS_CHECK_INT(r.value, 9);
+    /* a call a bound proven: the last one is the value */
+    HS_CHECK(seen.calls >= 2 && !seen.widened);
+    HS_CHECK_INT(seen.lower, 9);
+    HS_CHECK_INT(seen.upper, 9);
     HS_CHECK_INT(r.best, hs_board_point(&b, 1, 1));
     printf("3x3 solved: V = %+d, %ld nodes, %.2f s, depth %d\n", r.value, r.nodes, r.seconds, r.depth);
 }

@@ -62,6 +62,8 @@ typedef struct s_solver {
     bool stop;
     int stop_code;
     struct timespec start;
+    int lo, hi;               /* the bounds proven so far: lo <= V < hi */
+    double reported;          /* seconds at the last progress call */
 } s_solver_t;
 
 void hs_solve_config_default(hs_solve_config_t *cfg)
@@ -74,6 +76,8 @@ void hs_solve_config_default(hs_solve_config_t *cfg)
     cfg->use_bounds = true;
     cfg->use_history = true;
     cfg->use_indep = true;
+    cfg->progress = NULL;
+    cfg->progress_ctx = NULL;
 }
 
 static double s_elapsed(const struct timespec *t0)
@@ -309,17 +313,31 @@ static bool s_static_value(s_solver_t *S, const s_node_t *nd, int *v)
     return false;
 }
 
-/* Sets S->stop on the node or time limit (checked every 4096 nodes). */
+/* Tells the caller the bounds proven and the nodes searched so far. */
+static void s_progress(s_solver_t *S, double now)
+{
+    S->reported = now;
+    if (S->cfg.progress)
+        S->cfg.progress(S->cfg.progress_ctx, S->lo, S->hi - 1, S->nodes, now);
+}
+
+/* Sets S->stop on the node limit (exact) or the time limit (read every 4096
+ * nodes, when the progress is reported too, about once a second). */
 static void s_check_limits(s_solver_t *S)
 {
-    if ((S->nodes & 4095) != 0)
-        return;
     if (S->cfg.max_nodes > 0 && S->nodes >= S->cfg.max_nodes) {
         S->stop = true;
         S->stop_code = HS_ELIMIT;
-    } else if (S->cfg.time_limit_s > 0 && s_elapsed(&S->start) > S->cfg.time_limit_s) {
+        return;
+    }
+    if ((S->nodes & 4095) != 0 || (S->cfg.time_limit_s <= 0 && !S->cfg.progress))
+        return;
+    double now = s_elapsed(&S->start);
+    if (S->cfg.time_limit_s > 0 && now > S->cfg.time_limit_s) {
         S->stop = true;
         S->stop_code = HS_ETIMEOUT;
+    } else if (now - S->reported >= 1.0) {
+        s_progress(S, now);
     }
 }
 
@@ -666,15 +684,19 @@ int hs_solve(const hs_solve_config_t *cfg, hs_solve_result_t *out, hs_error_t *e
     /* Binary search: lo is proven (V >= lo), hi is refuted (V < hi). */
     int lo = -n * n, hi = n * n + 1;
     hs_point_t lo_move = HS_NO_POINT;
+    S.lo = lo;
+    S.hi = hi;
     while (hi - lo > 1) {
         int mid = lo + (hi - lo) / 2;
         hs_point_t m = HS_NO_POINT;
         int v = s_test(&S, &root, mid, &m, &out->depth);
         if (v > 0) {
-            lo = mid;
+            S.lo = lo = mid;
             lo_move = m;
+            s_progress(&S, s_elapsed(&S.start));
         } else if (v < 0) {
-            hi = mid;
+            S.hi = hi = mid;
+            s_progress(&S, s_elapsed(&S.start));
         } else {
             rc = S.stop ? S.stop_code : HS_ELIMIT;
             hs_error_set(err, rc, "solve: %s before the %dx%d value was proven",

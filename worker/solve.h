@@ -38,6 +38,11 @@
 #include "core/board.h"
 #include "core/error.h"
 
+/* Progress of a solve: lower <= V <= upper proven so far, after nodes and
+ * seconds. Called on the solving thread. */
+typedef void (*hs_solve_progress_fn)(void *ctx, int lower, int upper, long nodes,
+                                     double seconds);
+
 typedef struct hs_solve_config {
     int size;            /* 2..5 (default 3) */
     int max_depth;       /* deepest iteration, plies (default 80) */
@@ -47,6 +52,10 @@ typedef struct hs_solve_config {
     bool use_bounds;     /* safe-area score bounds at every node (default true) */
     bool use_history;    /* history-heuristic move ordering (default true) */
     bool use_indep;      /* history-independent table entries (default true) */
+    /* Called each time a bound is proven and about once a second between
+     * (default NULL: none). */
+    hs_solve_progress_fn progress;
+    void *progress_ctx;
 } hs_solve_config_t;
 
 void hs_solve_config_default(hs_solve_config_t *cfg);
