@@ -64,8 +64,9 @@ typedef struct hs__bjob {
     int num_engines;
     char engines[HS_WIRE_MAX_ENGINES][HS_WIRE_MAX_NAME];  /* specs */
     uint32_t engine_ids[HS_WIRE_MAX_ENGINES];
-    char *engine_ptrs[HS_WIRE_MAX_ENGINES];  /* engines[i] at [i]: the list every TASK
-                                     * lends (hs__task_build); the struct is never copied */
+    char *engine_ptrs[HS_WIRE_MAX_ENGINES];  /* engines[i] at [i]: the specs every TASK
+                                     * lends (hs__task_build: those its task runs);
+                                     * the struct is never copied */
     bool dirty;                     /* rec changed since last journal write */
     int step;                       /* rec.moves_spec parsed once per job */
     bool last_only;                 /* (hs__moves_parse's results) */
@@ -79,6 +80,24 @@ typedef struct hs__bjob {
                                      * games (broker_limits.c) */
     bool granted_known;             /* false until the first reply (and after a restart) */
 } hs__bjob_t;
+
+/* A task's engines are a mask over its job's (hs_store_task_t.engines). */
+_Static_assert(HS_WIRE_MAX_ENGINES <= 32, "a task's engine mask is a uint32_t");
+
+/* Every engine of j as a task's mask: bit k = j's k-th engine. */
+static inline uint32_t hs__job_engines_all(const hs__bjob_t *j)
+{
+    return j->num_engines >= 32 ? UINT32_MAX : (1u << j->num_engines) - 1u;
+}
+
+/* The engines of its job that task t runs (a mask, never 0): its record's mask,
+ * or every engine when the record says 0 (a new game, an older record) or
+ * names none the job has (a damaged one: running more is safe). */
+static inline uint32_t hs__task_engines(const hs__btask_t *t)
+{
+    uint32_t all = hs__job_engines_all(t->job), m = t->rec.engines & all;
+    return m ? m : all;
+}
 
 typedef struct hs__bworker {
     uint8_t id[256];
@@ -329,13 +348,15 @@ int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);
 int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason);
 /* Whether good RESULT r covers task t exactly: one eval per (position of the
- * task, engine of the job), nothing else, each with the position key and board
- * size the broker expects (t->keys, t->size). 0, or -1 with the reason in why. */
+ * task, engine of the task: hs__task_engines), nothing else, each with the
+ * position key and board size the broker expects (t->keys, t->size). 0, or -1
+ * with the reason in why. */
 int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size);
 int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
 /* The TASK message of t into *m (also on failure: release it with hs__task_msg_fini,
- * never hs_wire_msg_fini alone: m->task.engines is lent by the job). Also sets
- * t->keys and t->size for the lease that follows (freed when t leaves LEASED). */
+ * never hs_wire_msg_fini alone: the specs m->task.engines points at are lent by
+ * the job). Its engines are the task's (hs__task_engines). Also sets t->keys and
+ * t->size for the lease that follows (freed when t leaves LEASED). */
 int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
 void hs__task_msg_fini(hs_wire_msg_t *m);
 void hs__broker_free_state(hs__broker_t *b);

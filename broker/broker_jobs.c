@@ -235,14 +235,18 @@ static int s_chunk_size(const hs__broker_t *b, const hs__bjob_t *j)
 }
 
 /* Creates the QUEUED task(s) of a game already in the store: one per chunk of
- * consecutive positions, with consecutive ids. */
-static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
+ * consecutive positions, with consecutive ids, each running the engines of mask
+ * (hs_store_task_t.engines: 0 = all of j's). */
+static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves,
+                         uint32_t mask)
 {
     int step = j->step;
     bool last_only = j->last_only;
     hs_store_task_t whole = { .job_id = j->rec.id, .game_id = { gid[0], gid[1] },
                               .state = HS_TASK_QUEUED, .move_first = last_only ? num_moves : 0,
-                              .move_last = num_moves, .move_step = step };
+                              .move_last = num_moves, .move_step = step, .engines = mask };
+    /* Chunks are cut for all of j's engines, whatever the mask: a game's chunks
+     * are the same in every job of a moves spec, and a RESULT stays in bounds. */
     int n = hs_store_task_positions(&whole), per = s_chunk_size(b, j);
     int chunks = n > per ? (n + per - 1) / per : 1;
     hs__bgame_t *game = NULL;
@@ -296,19 +300,23 @@ static int s_task_create(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], 
     return 0;
 }
 
-/* A game an earlier job stored whose every position asked for already has an
- * eval of each of j's engines (a store keeps the first eval of a position and
- * engine spec): done at once, no task. 1 when so, 0 when it needs its tasks, or
- * a store error (the broker stops). */
-static int s_game_covered(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves)
+/* The engines of j that a game an earlier job stored still needs, into *need
+ * (bit k: j's k-th engine): those some position asked for has no eval of yet.
+ * The others are not run again: a store keeps the first eval of a position and
+ * engine spec, so a second one would change nothing. When none is needed the
+ * game is done at once, with no task: 1. Else 0 (*need not 0), or a store
+ * error (the broker stops). */
+static int s_game_needs(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2], int num_moves,
+                        uint32_t *need)
 {
     hs_store_task_t whole = { .game_id = { gid[0], gid[1] },
                               .move_first = j->last_only ? num_moves : 0,
                               .move_last = num_moves, .move_step = j->step };
-    bool covered = false;
-    int rc = hs__fatal(b, hs_store_task_covered(b->store, &whole, j->engine_ids,
-                                                j->num_engines, &covered, &b->err));
-    if (rc < 0 || !covered)
+    uint32_t covered = 0;
+    int rc = hs__fatal(b, hs_store_task_covered_engines(b->store, &whole, j->engine_ids,
+                                                        j->num_engines, &covered, &b->err));
+    *need = hs__job_engines_all(j) & ~covered;
+    if (rc < 0 || *need)
         return rc;
     int n = hs_store_task_positions(&whole);
     j->rec.games_total++;
@@ -323,6 +331,7 @@ static int s_game_covered(hs__broker_t *b, hs__bjob_t *j, const uint64_t gid[2],
 int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted)
 {
     bool existed = false;
+    uint32_t need = hs__job_engines_all(j);   /* the engines its tasks run */
     int rc = hs__batch(b);
     *accepted = false;
     if (rc < 0)
@@ -377,12 +386,14 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
             *accepted = true;
             return 0;
         }
-        if ((rc = s_game_covered(b, j, copy.id, copy.num_moves)) != 0) {
+        if ((rc = s_game_needs(b, j, copy.id, copy.num_moves, &need)) != 0) {
             *accepted = rc > 0;
             return rc > 0 ? 0 : rc;
         }
     }
-    rc = s_task_create(b, j, copy.id, copy.num_moves);
+    /* 0 in the record is every engine: what a game new to the store needs. */
+    rc = s_task_create(b, j, copy.id, copy.num_moves,
+                       need == hs__job_engines_all(j) ? 0 : need);
     *accepted = rc == 0;
     return rc;
 }

@@ -248,10 +248,25 @@ static bool s_worker_has_nets(const hs__bworker_t *w, const char *spec)
     return true;
 }
 
-static bool s_worker_can(const hs__bworker_t *w, const hs__bjob_t *j)
+/* The job's indexes of the engines t runs (hs__task_engines), in the job's
+ * order, into idx: their number (>= 1). */
+static int s_task_engines(const hs__btask_t *t, int idx[HS_WIRE_MAX_ENGINES])
 {
-    for (int e = 0; e < j->num_engines; e++) {
-        const char *spec = j->engines[e];
+    uint32_t m = hs__task_engines(t);
+    int n = 0;
+    for (int k = 0; k < t->job->num_engines; k++)
+        if (m >> k & 1u)
+            idx[n++] = k;
+    return n;
+}
+
+/* Whether w runs every engine task t runs (not every engine of its job: a game
+ * an earlier job stored may need only some). */
+static bool s_worker_can(const hs__bworker_t *w, const hs__btask_t *t)
+{
+    int idx[HS_WIRE_MAX_ENGINES], ne = s_task_engines(t, idx);
+    for (int e = 0; e < ne; e++) {
+        const char *spec = t->job->engines[idx[e]];
         size_t len = strcspn(spec, ":");
         bool ok = false;
         for (int k = 0; k < w->num_engines && !ok; k++)
@@ -265,11 +280,13 @@ static bool s_worker_can(const hs__bworker_t *w, const hs__bjob_t *j)
 hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w)
 {
     /* Fair scheduling: round robin over jobs that have queued work this worker
-     * can do, one task per turn. */
+     * can do, one task per turn. Only a job's first queued task is looked at
+     * (FIFO, no scan of the queue): a worker that cannot run its engines skips
+     * the job this turn. */
     for (int k = 0; k < b->num_jobs; k++) {
         int i = (b->rr + k) % b->num_jobs;
         hs__bjob_t *j = b->jobs[i];
-        if (j->rec.state != HS_JOB_RUNNING || !j->qhead || !s_worker_can(w, j))
+        if (j->rec.state != HS_JOB_RUNNING || !j->qhead || !s_worker_can(w, j->qhead))
             continue;
         b->rr = (i + 1) % b->num_jobs;
         return j->qhead;
@@ -397,7 +414,8 @@ int hs__task_requeue(hs__broker_t *b, hs__btask_t *t, const char *reason)
 int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why, size_t size)
 {
     const hs__bjob_t *j = t->job;
-    int n = hs_store_task_positions(&t->rec), ne = j->num_engines;
+    int idx[HS_WIRE_MAX_ENGINES];
+    int n = hs_store_task_positions(&t->rec), ne = s_task_engines(t, idx);
     if (n <= 0 || ne <= 0 || r->num_evals != n * ne) {
         snprintf(why, size, "incomplete result: %d evaluations for %d positions x %d engines",
                  r->num_evals, n, ne);
@@ -418,11 +436,13 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
     for (int i = 0; i < r->num_evals && !bad; i++) {
         const hs_eval_t *e = &r->evals[i];
         int k = 0;
-        while (k < ne && j->engine_ids[k] != e->engine_id)
+        while (k < ne && j->engine_ids[idx[k]] != e->engine_id)
             k++;
         int d = e->move_number - t->rec.move_first, p = d / t->rec.move_step;
         if (k == ne) {
-            bad = snprintf(why, size, "result: an evaluation by an engine the job does not run");
+            /* Also one of the job's engines the task does not run: its evals of
+             * these positions are stored already. */
+            bad = snprintf(why, size, "result: an evaluation by an engine the task does not run");
         } else if (d < 0 || d % t->rec.move_step || p >= n) {
             bad = snprintf(why, size, "result: move %d is not a position of the task",
                            e->move_number);
@@ -460,12 +480,13 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
     int rc = hs__batch(b);
     if (rc < 0)
         return rc;
+    int idx[HS_WIRE_MAX_ENGINES], ne = s_task_engines(t, idx);
     for (int i = 0; i < r->num_evals; i++) {
         const hs_eval_t *e = &r->evals[i];
         const char *spec = NULL;
-        for (int k = 0; k < j->num_engines; k++)
-            if (j->engine_ids[k] == e->engine_id)
-                spec = j->engines[k];
+        for (int k = 0; k < ne; k++)
+            if (j->engine_ids[idx[k]] == e->engine_id)
+                spec = j->engines[idx[k]];
         if (!spec)
             continue;   /* hs__result_check let none through: a guard, not a path */
         rc = hs__fatal(b, hs_store_result_put(b->store, t->rec.game_id, e, spec, NULL, &b->err));
@@ -549,16 +570,24 @@ int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t
      * (a second read and decode); docs/SECURITY.md, "Result integrity", has the cost. */
     if ((rc = s_task_keys(t, &task->game.game, task->move_numbers, n, err)) < 0)
         return rc;
-    /* The engine specs are the job's own strings, lent (no copy per TASK):
-     * hs__task_msg_fini takes them back before freeing the rest. */
-    task->engines = t->job->engine_ptrs;
-    task->num_engines = t->job->num_engines;
+    /* The task's engines (a game an earlier job stored may need only some of
+     * the job's): the specs are the job's own strings, lent (no copy per TASK),
+     * in an array of the message's own; hs__task_msg_fini frees the array and
+     * takes the strings back before freeing the rest. */
+    int idx[HS_WIRE_MAX_ENGINES], ne = s_task_engines(t, idx);
+    task->engines = malloc(sizeof *task->engines * (size_t)ne);
+    if (!task->engines)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    for (int k = 0; k < ne; k++)
+        task->engines[k] = t->job->engine_ptrs[idx[k]];
+    task->num_engines = ne;
     return 0;
 }
 
 void hs__task_msg_fini(hs_wire_msg_t *m)
 {
-    m->task.engines = NULL;   /* lent by the job (hs__task_build) */
+    free(m->task.engines);    /* the array only: its specs are the job's */
+    m->task.engines = NULL;
     m->task.num_engines = 0;
     hs_wire_msg_fini(m);
 }

@@ -432,6 +432,12 @@ typedef struct hs_store_task {
      * chunks 0 or 1: the task covers its game alone (records written before
      * chunking existed read back as 0, 0). */
     int chunk, chunks;
+    /* The job's engines this task runs: bit k = the job's k-th engine (in the
+     * order of hs_store_job_t.engines). 0 = every engine of the job: a game new
+     * to the store, and records written before the mask existed. A game an
+     * earlier job stored gets only the engines it still lacks (the broker, from
+     * hs_store_task_covered_engines). */
+    uint32_t engines;
 } hs_store_task_t;
 
 /* Number of positions task t covers (per engine). */
@@ -442,11 +448,20 @@ int hs_store_task_positions(const hs_store_task_t *t);
  * of game t->game_id, hs_store_task_positions of them) has a stored eval of
  * each of the n engine ids: *covered. Reads the `moves` entries only (no eval
  * record is decoded); in a batch it sees the batch's own writes. So a broker
- * need not evaluate again a game an earlier job finished. 0, or an error with
- * *covered false.
+ * need not evaluate again a game an earlier job finished. n <= 32. 0,
+ * HS_EINVAL past 32 engines, or an error with *covered false.
  */
 int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
                           int n, bool *covered, hs_error_t *err);
+/*
+ * The same per engine, in one ordered read of the game's `moves` entries: bit
+ * k of *covered is set when every position task t covers has a stored eval of
+ * engine_ids[k] (n <= 32). The broker's engine mask of a stored game's tasks.
+ * Sees the open batch's writes. 0, or an error with *covered 0.
+ */
+int hs_store_task_covered_engines(hs_store_t *s, const hs_store_task_t *t,
+                                  const uint32_t *engine_ids, int n, uint32_t *covered,
+                                  hs_error_t *err);
 
 /* Creates a task from *t (id ignored), sets t->id, indexes it by state. */
 int hs_store_task_create(hs_store_t *s, hs_store_task_t *t, hs_error_t *err);

@@ -320,7 +320,7 @@ static int s_remember_engine(hs_store_t *s, uint32_t engine_id, const char *spec
 }
 
 /* Moves value: position key (16), then (engine id u32, eval seq u64) per engine. */
-#define S_MOVE_PAIR 12
+#define S_MOVE_PAIR HS__STORE_MOVES_PAIR
 #define S_MOVE_MAX (16 + S_MOVE_PAIR * HS_STORE_MAX_ENGINES)
 
 /* A `moves` key: the game id, then the move number (0..65535) big-endian, so a
@@ -537,26 +537,30 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
     return rc && rc != MDB_NOTFOUND ? hs__store_mdb_error(err, rc, "moves") : 0;
 }
 
-/* Whether the moves entry value v holds a pair of each of the n engine ids. */
-static bool s_move_has(const MDB_val *v, const uint32_t *engine_ids, int n)
+/* Which of the engines in want (bit k: engine_ids[k]) the `moves` value v holds
+ * a pair of. */
+static uint32_t s_move_engines(const MDB_val *v, const uint32_t *engine_ids, int n,
+                               uint32_t want)
 {
     const uint8_t *vp = v->mv_data;
-    for (int i = 0; i < n; i++) {
-        bool found = false;
-        for (size_t off = 16; off + S_MOVE_PAIR <= v->mv_size && !found; off += S_MOVE_PAIR)
-            found = hs__rd32(vp + off) == engine_ids[i];
-        if (!found)
-            return false;
+    uint32_t have = 0;
+    for (size_t off = 16; off + HS__STORE_MOVES_PAIR <= v->mv_size;
+         off += HS__STORE_MOVES_PAIR) {
+        uint32_t id = hs__rd32(vp + off);
+        for (int k = 0; k < n; k++)
+            if ((want >> k & 1u) && engine_ids[k] == id)
+                have |= 1u << k;
     }
-    return true;
+    return have;
 }
 
-int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
-                          int n, bool *covered, hs_error_t *err)
+int hs_store_task_covered_engines(hs_store_t *s, const hs_store_task_t *t,
+                                  const uint32_t *engine_ids, int n, uint32_t *covered,
+                                  hs_error_t *err)
 {
-    *covered = false;
+    *covered = 0;
     int want = hs_store_task_positions(t);
-    if (want <= 0 || n <= 0 || t->move_first < 0 || t->move_last > 0xFFFF)
+    if (want <= 0 || n <= 0 || n > 32 || t->move_first < 0 || t->move_last > 0xFFFF)
         return 0;
     MDB_txn *txn;
     bool own;
@@ -567,11 +571,13 @@ int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_
     uint8_t start[18];
     s_moves_key(start, t->game_id, t->move_first);
     MDB_val k = { 18, start }, v;
+    uint32_t left = n == 32 ? UINT32_MAX : (1u << n) - 1;   /* covered so far */
     int have = 0;
-    /* One ordered walk over the game's entries from the first move asked for; a
-     * position without an entry, or without one of the engines, ends it. */
+    /* One ordered walk over the game's entries from the first move asked for,
+     * keeping the engines every position so far
+     * has; a missing position, or no engine left, ends it. */
     rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
-    while (rc == 0) {
+    while (rc == 0 && left) {
         const uint8_t *kp = k.mv_data;
         if (k.mv_size != 18 || memcmp(kp, start, 16) != 0)
             break;
@@ -579,8 +585,9 @@ int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_
         if (mn > t->move_last)
             break;
         if (d % t->move_step == 0) {
-            if (d / t->move_step != have || !s_move_has(&v, engine_ids, n))
-                break;   /* a position missing before this one, or an engine */
+            if (d / t->move_step != have)
+                break;   /* a position before this one has no entry */
+            left &= s_move_engines(&v, engine_ids, n, left);
             have++;
         }
         rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
@@ -589,8 +596,20 @@ int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_
     hs__store_rdone(txn, own);
     if (rc && rc != MDB_NOTFOUND)
         return hs__store_mdb_error(err, rc, "moves");
-    *covered = have == want;
+    *covered = have == want ? left : 0;
     return 0;
+}
+
+int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
+                          int n, bool *covered, hs_error_t *err)
+{
+    uint32_t m = 0;
+    *covered = false;
+    if (n <= 0 || n > 32)
+        return n <= 0 ? 0 : hs_error_set(err, HS_EINVAL, "at most 32 engines a task");
+    int rc = hs_store_task_covered_engines(s, t, engine_ids, n, &m, err);
+    *covered = rc == 0 && m == (n == 32 ? UINT32_MAX : (1u << n) - 1);
+    return rc;
 }
 
 /* ---- engines and positions ---- */

@@ -31,6 +31,10 @@ enum {
 extern const char *const hs__store_db_names[HS_DB_COUNT];
 
 #define HS_STORE_MAX_ENGINES 64
+/* A `moves` value is the position key (16 bytes), then one pair per engine:
+ * engine id (u32 big-endian) and eval sequence number (u64), this many bytes
+ * (store_evals.c writes and reads them). */
+#define HS__STORE_MOVES_PAIR 12
 
 /*
  * Evals not yet in `evalidx`. The index is derived data: `evaldata` (append-only,

@@ -165,9 +165,11 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     msgpack_packer pk;
     if (s_rec_begin(s, &pk))
         return HS_ENOMEM;
-    /* Fields 8 and 9 (chunk, chunks) were appended later: a reader of the first
-     * layout ignores them, and this decoder reads 8-field records as one chunk. */
-    msgpack_pack_array(&pk, 10);
+    /* Fields 8 and 9 (chunk, chunks) were appended later, then field 10 (the
+     * engine mask): a reader of an earlier layout ignores what follows it, and
+     * this decoder reads 8-field records as one chunk and records of fewer than
+     * 11 fields as every engine of the job (mask 0). */
+    msgpack_pack_array(&pk, 11);
     msgpack_pack_uint64(&pk, t->job_id);
     uint8_t id[16];
     hs__id_key(id, t->game_id);
@@ -181,6 +183,7 @@ static int s_encode_task(hs_store_t *s, const hs_store_task_t *t)
     s_pack_str(&pk, t->reason);
     msgpack_pack_int(&pk, t->chunk);
     msgpack_pack_int(&pk, t->chunks);
+    msgpack_pack_uint32(&pk, t->engines);
     return s->rec.cap == 0 || hs__store_rec_finish(s, NULL) ? HS_ENOMEM : 0;
 }
 
@@ -208,6 +211,10 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
     if (ok && n >= 10)
         ok = hs_wire_read_int(&r, &ck) == 0 && hs_wire_read_int(&r, &cks) == 0 && ck >= 0 &&
              cks >= 0 && cks <= HS_WIRE_MAX_MOVES + 1 && ck < (cks ? cks : 1);
+    /* A job has at most HS_WIRE_MAX_ENGINES engines: a bit past them is damage. */
+    uint64_t mask = 0;
+    if (ok && n >= 11)
+        ok = hs_wire_read_uint(&r, &mask) == 0 && mask >> HS_WIRE_MAX_ENGINES == 0;
     /* Move numbers are those of a stored game (at most HS_WIRE_MAX_MOVES) and
      * the broker divides by the step: out of range, the arithmetic on them in
      * hs_store_task_positions and the broker overflows or divides by zero. */
@@ -224,6 +231,7 @@ int hs__store_decode_task(const MDB_val *k, const MDB_val *v, hs_store_task_t *t
     t->move_step = (int)sp;
     t->chunk = (int)ck;
     t->chunks = (int)cks;
+    t->engines = (uint32_t)mask;
     return 0;
 }
 

@@ -11,7 +11,13 @@
 #      `query --format csv`), with one job in the journal;
 #      A run after the job is done is a new job that evaluates no position again
 #      (each game's positions already have evals of its engines);
-#   D. numeric options out of range or not numbers → exit 2 with a message.
+#   D. numeric options out of range or not numbers → exit 2 with a message;
+#   E. a job that adds an engine to a store runs only the new engine on the
+#      stored games (the task's engine mask, broker_jobs.c s_game_needs): its
+#      puts are one per position, its store equal to one job of both engines
+#      (`query --format csv`); a third job of the same engines is done at once;
+#      killed mid-run and resumed, the job keeps running only the new engine
+#      (the mask is in the task record).
 # A timeout is a failure: `timeout 60` ends a hang with status 124.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -164,7 +170,56 @@ for bad in "--threads 0" "--threads -3" "--threads abc" "--threads 2x" "--thread
 done
 [ ! -e "$tmp/never" ]; check "D: no store made for a refused command" "$?" 0
 
+# ---- E. a job adding an engine runs only that engine on the stored games.
+# $tmp/ref is one job of both engines ("${run[@]}" above): the same puts, the
+# same duplicates (positions repeated inside the archive) and the same rows.
+add=("$BIN" analyze "$ARCHIVE" --threads 2 --quiet --db)
+puts_ref=$(stat_of "$tmp/ref" result_puts)
+timeout 300 "${add[@]}" "$tmp/two" --engines area > "$tmp/e1.out" 2>&1
+check "E: first job (area): exit status" "$?" 0
+check "E: first job: one put a position" "$(stat_of "$tmp/two" result_puts)" "$total"
+timeout 300 "${add[@]}" "$tmp/two" --engines "area,noop:delay_us=1000" > "$tmp/e2.out" 2>&1
+check "E: second job (area,noop): exit status" "$?" 0
+# Without the mask the second job puts area's evals again: 3 puts a position.
+check "E: second job runs only noop: puts as one job of both engines" \
+      "$(stat_of "$tmp/two" result_puts)" "$puts_ref"
+check "E: ... duplicates as one job of both engines" "$(stat_of "$tmp/two" result_dups)" \
+      "$(stat_of "$tmp/ref" result_dups)"
+"$BIN" query --db "$tmp/two" --format csv | sort > "$tmp/two.csv"
+cmp -s "$tmp/ref.csv" "$tmp/two.csv"; check "E: query --format csv equal to one job's" "$?" 0
+timeout 300 "${add[@]}" "$tmp/two" --engines "area,noop:delay_us=1000" > "$tmp/e3.out" 2>&1
+check "E: third job of the same engines: exit status" "$?" 0
+check "E: ... is done at once: no position evaluated" \
+      "$(sed -n 's/^  this run *\([0-9]*\) positions evaluated.*/\1/p' "$tmp/e3.out")" 0
+check "E: ... no put" "$(stat_of "$tmp/two" result_puts)" "$puts_ref"
+# Killed in the second job, then resumed: the journal's tasks keep their mask.
+timeout 300 "${add[@]}" "$tmp/mask" --engines area > "$tmp/e4.out" 2>&1
+area_evals=$(stat_of "$tmp/mask" evals)
+"${add[@]}" "$tmp/mask" --engines "area,noop:delay_us=1000" > "$tmp/e5.out" 2>&1 &
+apid=$!
+for _ in $(seq 1200); do   # until some noop evals are committed (at most 60 s)
+    evals=$(stat_of "$tmp/mask" evals)
+    [ "${evals:-0}" -gt "${area_evals:-0}" ] && break
+    kill -0 "$apid" 2>/dev/null || break
+    sleep 0.05
+done
+kill -9 "$apid" 2>/dev/null
+wait "$apid" 2>/dev/null
+apid=
+puts_killed=$(stat_of "$tmp/mask" result_puts)
+echo "killed with $puts_killed of $puts_ref puts"
+if [ "${puts_killed:-0}" -le "$total" ] || [ "$puts_killed" -ge "${puts_ref:-0}" ]; then
+    echo "FAIL: E: the kill did not land mid-run"; fail=1
+fi
+timeout 300 "${add[@]}" "$tmp/mask" --engines "area,noop:delay_us=1000" > "$tmp/e6.out" 2>&1
+check "E: resumed: exit status" "$?" 0
+grep -q "resuming job 2 " "$tmp/e6.out"; check "E: resumed job 2" "$?" 0
+check "E: resumed: puts as one job of both engines (only noop ran)" \
+      "$(stat_of "$tmp/mask" result_puts)" "$puts_ref"
+"$BIN" query --db "$tmp/mask" --format csv | sort > "$tmp/mask.csv"
+cmp -s "$tmp/ref.csv" "$tmp/mask.csv"; check "E: resumed: query --format csv equal" "$?" 0
+
 if [ "$fail" -ne 0 ]; then
-    for f in a1 a2 b c1 c2 c3 c4 c5; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
+    for f in a1 a2 b c1 c2 c3 c4 c5 e1 e2 e3 e4 e5 e6; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
 fi
 exit "$fail"
