@@ -41,6 +41,24 @@ stat_of() {   # stat_of DB NAME: one figure of `query stats`
     "$BIN" query --db "$1" stats 2>/dev/null | awk -v k="$2" '$1 == k { print $2 }'
 }
 
+# kill_after DB STAT ABOVE CMD...: runs CMD in the background and kills it (-9)
+# once DB's `query stats` STAT is above ABOVE (polled every 50 ms, at most 60 s).
+kill_after() {
+    local db=$1 stat=$2 above=$3 v
+    shift 3
+    "$@" &
+    apid=$!
+    for _ in $(seq 1200); do
+        v=$(stat_of "$db" "$stat")
+        [ "${v:-0}" -gt "$above" ] && break
+        kill -0 "$apid" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -9 "$apid" 2>/dev/null
+    wait "$apid" 2>/dev/null
+    apid=
+}
+
 # Zeroes page(s) of an LMDB file: "meta" (pages 0 and 1), or the root page of
 # the named table (read from the newest meta page and the main table's leaf).
 cat > "$tmp/damage.py" <<'EOF'
@@ -103,18 +121,8 @@ check "B: store error mid-run: the store's message" "$?" 0
 run=("$BIN" analyze "$ARCHIVE" --engines "area,noop:delay_us=1000" --threads 2 --quiet --db)
 timeout 300 "${run[@]}" "$tmp/ref" > "$tmp/ref.out" 2>&1 || { echo "FAIL: reference run"; fail=1; }
 total=$(stat_of "$tmp/ref" positions)
-"${run[@]}" "$tmp/killed" > "$tmp/c1.out" 2>&1 &
-apid=$!
-stored=0
-for _ in $(seq 1200); do   # until some results are committed (at most 60 s)
-    stored=$(stat_of "$tmp/killed" positions)
-    [ "${stored:-0}" -gt 0 ] && break
-    kill -0 "$apid" 2>/dev/null || break
-    sleep 0.05
-done
-kill -9 "$apid" 2>/dev/null
-wait "$apid" 2>/dev/null
-apid=
+# until some results are committed
+kill_after "$tmp/killed" positions 0 "${run[@]}" "$tmp/killed" > "$tmp/c1.out" 2>&1
 stored=$(stat_of "$tmp/killed" positions)
 echo "killed with $stored of $total positions stored"
 if [ "${stored:-0}" -le 0 ] || [ "$stored" -ge "${total:-0}" ]; then
@@ -195,17 +203,9 @@ check "E: ... no put" "$(stat_of "$tmp/two" result_puts)" "$puts_ref"
 # Killed in the second job, then resumed: the journal's tasks keep their mask.
 timeout 300 "${add[@]}" "$tmp/mask" --engines area > "$tmp/e4.out" 2>&1
 area_evals=$(stat_of "$tmp/mask" evals)
-"${add[@]}" "$tmp/mask" --engines "area,noop:delay_us=1000" > "$tmp/e5.out" 2>&1 &
-apid=$!
-for _ in $(seq 1200); do   # until some noop evals are committed (at most 60 s)
-    evals=$(stat_of "$tmp/mask" evals)
-    [ "${evals:-0}" -gt "${area_evals:-0}" ] && break
-    kill -0 "$apid" 2>/dev/null || break
-    sleep 0.05
-done
-kill -9 "$apid" 2>/dev/null
-wait "$apid" 2>/dev/null
-apid=
+# until some noop evals are committed
+kill_after "$tmp/mask" evals "${area_evals:-0}" "${add[@]}" "$tmp/mask" \
+    --engines "area,noop:delay_us=1000" > "$tmp/e5.out" 2>&1
 puts_killed=$(stat_of "$tmp/mask" result_puts)
 echo "killed with $puts_killed of $puts_ref puts"
 if [ "${puts_killed:-0}" -le "$total" ] || [ "$puts_killed" -ge "${puts_ref:-0}" ]; then
