@@ -30,7 +30,7 @@ static void s_plain(FILE *out, const char *s)
 static void s_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hyeongse ingest PATH... --dry-run [--json] [--threads N] [--progress]\n"
+            "usage: hyeongse ingest PATH... --dry-run [--json] [--threads N] [--[no-]progress]\n"
             "                       [--max-failures N] [--max-member BYTES] [--follow-symlinks]\n\n"
             "Reads every SGF game in PATH (.sgf files, folders, .tar, .tar.gz/.tgz,\n"
             ".tar.xz, .tar.bz2, .zip), parses, replays with legality checks, removes\n"
@@ -39,7 +39,8 @@ static void s_usage(FILE *out)
             "  --dry-run          only read and count (to analyze: `hyeongse analyze` or `submit`)\n"
             "  --json             print one JSON object instead of a table\n"
             "  --threads N        parser threads, 1..1024 (default: one per CPU)\n"
-            "  --progress         progress on stderr (default: only when stderr is a terminal)\n"
+            "  --progress         progress on stderr (default: only when stderr is a terminal;\n"
+            "                     --no-progress: never)\n"
             "  --max-failures N   failures listed in full (all are counted; default 100000)\n"
             "  --max-member BYTES largest SGF file accepted (default 64 MiB)\n"
             "  --follow-symlinks  follow symbolic links inside folders that lead outside them\n"

@@ -5,7 +5,8 @@
 # net at 4 visits a move, dead stones by the net judge) of the first 3,000
 # games of the pro archive, then the trainer (train/configs/default.json,
 # seed 1) and the export. models/README.md (the model's card) gives the
-# figures this produced. The held-out games (bench/heldout/) are never read.
+# figures this produced. The validation games (split by game id) are never
+# trained on.
 # BUILD: the CMake build folder (default build-release); WORK: where the
 # labels and the checkpoint go (default /tmp/hs-default-model).
 # For a quick trial of the pipeline (not the shipped model): HS_LABEL_GAMES=N
