@@ -503,7 +503,9 @@ typedef struct hs_store_stats {
     int64_t evals;           /* eval records (one per engine and distinct position) */
     int64_t players;         /* player index entries */
     int64_t jobs, tasks;
-    int64_t eval_lookups;    /* hs_store_eval_get calls (saved by the writer) */
+    int64_t eval_lookups;    /* hs_store_eval_get calls of the writing process, saved
+                              * at its commits: a broker's, for `query --broker`
+                              * (analysis itself looks nothing up this way) */
     int64_t eval_hits;       /* ... that found a record */
     int64_t result_puts;     /* hs_store_result_put calls */
     int64_t result_dups;     /* ... whose eval existed already (dedupe hits) */
