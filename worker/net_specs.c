@@ -161,7 +161,6 @@ int hs_net_specs(const char *engines, const char *const *hashes, int n, char *ou
     }
 }
 
-/* hs_net_set_load, *hash set to the hash of the net at path (held by s). */
 /* Makes net i one of those bare specs bind to: moved to index n_bind. */
 static void s_bind(hs_net_set_t *s, int i)
 {

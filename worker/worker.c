@@ -56,7 +56,7 @@ typedef struct s_worker {
     bool thread_failed;   /* an engine thread could not start: the worker stops */
     int batch;
     int threads;
-    /* The engines READY offers, a canonical list ("judge@2" from revision 2
+    /* The engines READY offers, a canonical list ("influence@2" from revision 2
      * on), fixed for the worker's life; READY names them without options. */
     char offer[1024];
     /* stats, under mu */
@@ -380,13 +380,6 @@ static void s_backoff(s_worker_t *w, int ms)
         usleep(20000);
 }
 
-/*
- * OFFLINE → CONNECTED, waiting between tries (first_wait: before the first one,
- * after a lost connection). Returns 0, 1 when stop was set while offline (the
- * worker leaves: nobody takes the results of tasks still computing, and the
- * broker requeues them when their leases end), or HS_EIO when the ZeroMQ context
- * is shut down (the embedding process is tearing it down: retrying cannot help).
- */
 /* HS_EIO when an engine thread could not start, else 0. */
 static int s_threads_check(s_worker_t *w, hs_error_t *err)
 {
@@ -400,6 +393,14 @@ static int s_threads_check(s_worker_t *w, hs_error_t *err)
     return 0;
 }
 
+/*
+ * OFFLINE → CONNECTED, waiting between tries (first_wait: before the first one,
+ * after a lost connection). Returns 0, 1 when stop was set while offline (the
+ * worker leaves: nobody takes the results of tasks still computing, and the
+ * broker requeues them when their leases end), or HS_EIO when the ZeroMQ context
+ * is shut down (the embedding process is tearing it down) or an engine thread
+ * could not start: retrying cannot help either.
+ */
 static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t *err)
 {
     const hs_worker_config_t *cfg = w->cfg;
