@@ -53,7 +53,8 @@ typedef struct s_worker {
     s_task_t *head, *tail;
     int queued;
     bool quit;
-    bool thread_failed;   /* an engine thread could not start: the worker stops */
+    bool thread_failed;   /* an engine thread could not start: the worker does not */
+    int threads_up;       /* engine threads past their start, failed or not */
     int batch;
     int threads;
     /* The engines READY offers, a canonical list ("influence@2" from revision 2
@@ -149,13 +150,16 @@ static void *s_engine_thread(void *arg)
     hs__eval_ctx_t *x = calloc(1, sizeof *x);
     s_group_t *g = calloc(1, sizeof *g);
     void *push = zmq_socket(w->ctx, ZMQ_PUSH);
-    if (!x || !g || !push || zmq_connect(push, w->pull_ep) != 0) {
-        /* Running on with fewer threads would leave the tasks handed to this
-         * one's share to wait; the I/O loop stops the worker instead. */
-        pthread_mutex_lock(&w->mu);
-        w->thread_failed = true;
-        pthread_mutex_unlock(&w->mu);
-    } else {
+    bool failed = !x || !g || !push || zmq_connect(push, w->pull_ep) != 0;
+    /* s_start waits for every thread to get here: a worker with fewer threads
+     * than asked does not start (a few would finish a small job, and the
+     * failure would pass unseen). */
+    pthread_mutex_lock(&w->mu);
+    w->thread_failed |= failed;
+    w->threads_up++;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    if (!failed) {
         x->batch_max = w->batch;
         x->base = (hs_engine_config_t){ .gpu = -1, .nets = w->cfg->nets,
                                         .n_nets = w->cfg->n_nets,
@@ -380,26 +384,12 @@ static void s_backoff(s_worker_t *w, int ms)
         usleep(20000);
 }
 
-/* HS_EIO when an engine thread could not start, else 0. */
-static int s_threads_check(s_worker_t *w, hs_error_t *err)
-{
-    pthread_mutex_lock(&w->mu);
-    bool failed = w->thread_failed;
-    pthread_mutex_unlock(&w->mu);
-    if (failed)
-        return hs_error_set(err, HS_EIO, "worker: an engine thread could not start (out of "
-                            "memory, sockets or file descriptors: fewer --threads, or a "
-                            "higher `ulimit -n`)");
-    return 0;
-}
-
 /*
  * OFFLINE → CONNECTED, waiting between tries (first_wait: before the first one,
  * after a lost connection). Returns 0, 1 when stop was set while offline (the
  * worker leaves: nobody takes the results of tasks still computing, and the
  * broker requeues them when their leases end), or HS_EIO when the ZeroMQ context
- * is shut down (the embedding process is tearing it down) or an engine thread
- * could not start: retrying cannot help either.
+ * is shut down (the embedding process is tearing it down: retrying cannot help).
  */
 static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t *err)
 {
@@ -414,9 +404,6 @@ static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t
         }
         if (atomic_load(cfg->stop))
             return 1;
-        int rc = s_threads_check(w, err);   /* a local fault: no broker will cure it */
-        if (rc < 0)
-            return rc;
         io->sock = s_connect(w, io->credit, &io->buf);
         if (!io->sock && errno == ETERM)
             return hs_error_set(err, HS_EIO, "worker: the messaging context was shut down");
@@ -578,7 +565,21 @@ static int s_io_step(s_worker_t *w, s_io_t *io, hs_error_t *err)
     return 0;
 }
 
-/* Binds the results socket and starts the engine threads (*started of them). */
+/* HS_EIO when an engine thread could not start, else 0. */
+static int s_threads_check(s_worker_t *w, hs_error_t *err)
+{
+    pthread_mutex_lock(&w->mu);
+    bool failed = w->thread_failed;
+    pthread_mutex_unlock(&w->mu);
+    if (failed)
+        return hs_error_set(err, HS_EIO, "worker: an engine thread could not start (out of "
+                            "memory, sockets or file descriptors: fewer --threads, or a "
+                            "higher `ulimit -n`)");
+    return 0;
+}
+
+/* Binds the results socket, starts the engine threads (*started of them) and
+ * waits until each has set itself up: HS_EIO when one could not. */
 static int s_start(s_worker_t *w, s_io_t *io, pthread_t *tids, int *started, hs_error_t *err)
 {
     snprintf(w->pull_ep, sizeof w->pull_ep, "inproc://hs-worker-results-%p", (void *)w);
@@ -588,7 +589,11 @@ static int s_start(s_worker_t *w, s_io_t *io, pthread_t *tids, int *started, hs_
     for (; *started < w->threads; (*started)++)
         if (pthread_create(&tids[*started], NULL, s_engine_thread, w) != 0)
             return hs_error_set(err, HS_EIO, "worker: cannot start engine threads");
-    return 0;
+    pthread_mutex_lock(&w->mu);
+    while (w->threads_up < *started)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+    return s_threads_check(w, err);
 }
 
 /* Stops and joins the engine threads, closes the sockets. */
@@ -614,8 +619,6 @@ static int s_run_io(s_worker_t *w, s_io_t *io, hs_error_t *err)
 {
     int rc = s_connect_loop(w, io, false, err);
     while (rc == 0) {
-        if ((rc = s_threads_check(w, err)) < 0)
-            return rc;
         rc = s_io_step(w, io, err);
         if (rc == 2) {
             s_disconnect(w, io);
