@@ -444,20 +444,14 @@ typedef struct hs_store_task {
 int hs_store_task_positions(const hs_store_task_t *t);
 
 /*
- * Whether every position task t covers (moves t->move_first + i * t->move_step
- * of game t->game_id, hs_store_task_positions of them) has a stored eval of
- * each of the n engine ids: *covered. Reads the `moves` entries only (no eval
- * record is decoded); in a batch it sees the batch's own writes. So a broker
- * need not evaluate again a game an earlier job finished. n <= 32. 0,
- * HS_EINVAL past 32 engines, or an error with *covered false.
- */
-int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
-                          int n, bool *covered, hs_error_t *err);
-/*
- * The same per engine, in one ordered read of the game's `moves` entries: bit
- * k of *covered is set when every position task t covers has a stored eval of
- * engine_ids[k] (n <= 32). The broker's engine mask of a stored game's tasks.
- * Sees the open batch's writes. 0, or an error with *covered 0.
+ * Which of the n engine ids every position task t covers (moves
+ * t->move_first + i * t->move_step of game t->game_id,
+ * hs_store_task_positions of them) has a stored eval of: bit k of *covered
+ * is set when each has one of engine_ids[k] (n <= 32). One ordered read of
+ * the game's `moves` entries, no eval record decoded; it sees the open
+ * batch's writes. The broker's engine mask of a stored game's tasks, so it
+ * need not evaluate again what an earlier job stored. 0, or an error with
+ * *covered 0.
  */
 int hs_store_task_covered_engines(hs_store_t *s, const hs_store_task_t *t,
                                   const uint32_t *engine_ids, int n, uint32_t *covered,

@@ -320,8 +320,7 @@ static int s_remember_engine(hs_store_t *s, uint32_t engine_id, const char *spec
 }
 
 /* Moves value: position key (16), then (engine id u32, eval seq u64) per engine. */
-#define S_MOVE_PAIR HS__STORE_MOVES_PAIR
-#define S_MOVE_MAX (16 + S_MOVE_PAIR * HS_STORE_MAX_ENGINES)
+#define S_MOVE_MAX (16 + HS__STORE_MOVES_PAIR * HS_STORE_MAX_ENGINES)
 
 /* A `moves` key: the game id, then the move number (0..65535) big-endian, so a
  * game's positions are consecutive keys in move order. */
@@ -400,28 +399,28 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     memcpy(mval, e->pos_key, 16);
     hs__be32(mval + 16, e->engine_id);
     hs__be64(mval + 20, seq);
-    rc = hs__store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + S_MOVE_PAIR, &md, err);
+    rc = hs__store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + HS__STORE_MOVES_PAIR, &md, err);
     if (rc != HS_EEXIST)
         goto out;
-    if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % S_MOVE_PAIR) {
+    if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % HS__STORE_MOVES_PAIR) {
         rc = hs_error_set(err, HS_ESTORE, "moves: bad entry");
         goto out;
     }
     memcpy(mval, md.mv_data, md.mv_size);
     mlen = md.mv_size;
-    for (size_t off = 16; off < mlen; off += S_MOVE_PAIR)
+    for (size_t off = 16; off < mlen; off += HS__STORE_MOVES_PAIR)
         if (hs__rd32(mval + off) == e->engine_id) {
             rc = 0;
             goto out;   /* already recorded: idempotent */
         }
-    if (mlen + S_MOVE_PAIR > S_MOVE_MAX) {
+    if (mlen + HS__STORE_MOVES_PAIR > S_MOVE_MAX) {
         rc = hs_error_set(err, HS_ELIMIT, "more than %d engines on one position",
                           HS_STORE_MAX_ENGINES);
         goto out;
     }
     hs__be32(mval + mlen, e->engine_id);
     hs__be64(mval + mlen + 4, seq);
-    mlen += S_MOVE_PAIR;
+    mlen += HS__STORE_MOVES_PAIR;
     rc = hs__store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
 out:
     return hs__store_wend(s, ab, rc, err);
@@ -495,7 +494,7 @@ int hs_store_game_evals(hs_store_t *s, const uint64_t id[2], int from, int to,
         int mn = kp[16] << 8 | kp[17];
         if (mn > to)
             break;
-        for (size_t off = 16; off + S_MOVE_PAIR <= v.mv_size && ret == 0; off += S_MOVE_PAIR) {
+        for (size_t off = 16; off + HS__STORE_MOVES_PAIR <= v.mv_size && ret == 0; off += HS__STORE_MOVES_PAIR) {
             if (engine_id && hs__rd32(vp + off) != engine_id)
                 continue;
             /* A game's records were mostly appended one after the other: step the
@@ -598,18 +597,6 @@ int hs_store_task_covered_engines(hs_store_t *s, const hs_store_task_t *t,
         return hs__store_mdb_error(err, rc, "moves");
     *covered = have == want ? left : 0;
     return 0;
-}
-
-int hs_store_task_covered(hs_store_t *s, const hs_store_task_t *t, const uint32_t *engine_ids,
-                          int n, bool *covered, hs_error_t *err)
-{
-    uint32_t m = 0;
-    *covered = false;
-    if (n <= 0 || n > 32)
-        return n <= 0 ? 0 : hs_error_set(err, HS_EINVAL, "at most 32 engines a task");
-    int rc = hs_store_task_covered_engines(s, t, engine_ids, n, &m, err);
-    *covered = rc == 0 && m == (n == 32 ? UINT32_MAX : (1u << n) - 1);
-    return rc;
 }
 
 /* ---- engines and positions ---- */

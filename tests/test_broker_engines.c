@@ -3,7 +3,7 @@
  * needs (broker/broker_jobs.c, s_game_needs): the store's side of it.
  *   1. hs_store_task_covered_engines: per engine, in one pass, whether every
  *      position a task asks for has an eval of that engine, agreeing with
- *      hs_store_task_covered asked about each engine alone;
+ *      hs_store_task_covered_engines asked about each engine alone;
  *   2. the task record keeps the engine mask (field 10), so a restarted broker
  *      runs the same engines; a record of the older 10-field layout reads as
  *      every engine (mask 0), and a mask past HS_WIRE_MAX_ENGINES is corrupt.
@@ -43,16 +43,15 @@ static void s_put(hs_store_t *s, const uint64_t gid[2], const char *engine, int 
     }
 }
 
-/* The mask of hs_store_task_covered asked about each engine alone. */
+/* The mask of hs_store_task_covered_engines asked about each engine alone. */
 static uint32_t s_covered_one_by_one(hs_store_t *s, const hs_store_task_t *t,
                                      const uint32_t *ids, int n)
 {
     uint32_t m = 0;
     for (int k = 0; k < n; k++) {
-        bool c = false;
-        HS_CHECK_INT(hs_store_task_covered(s, t, &ids[k], 1, &c, NULL), 0);
-        if (c)
-            m |= 1u << k;
+        uint32_t c = 0;
+        HS_CHECK_INT(hs_store_task_covered_engines(s, t, &ids[k], 1, &c, NULL), 0);
+        m |= (c & 1u) << k;
     }
     return m;
 }
