@@ -110,8 +110,11 @@ static void s_print_json(FILE *out, const hs_ingest_report_t *r)
         const hs_ingest_failure_t *f = &r->failures[i];
         fputs(i ? ",\n  {\"file\": " : "\n  {\"file\": ", out);
         hs_json_string(out, f->source);
-        fprintf(out, ", \"game\": %d, \"reason\": \"%s\", \"message\": ", f->game,
-                hs_ingest_reason_name(f->reason));
+        if (f->game >= 0)   /* 1 = the file's first game; null: the whole file */
+            fprintf(out, ", \"game\": %d", f->game + 1);
+        else
+            fputs(", \"game\": null", out);
+        fprintf(out, ", \"reason\": \"%s\", \"message\": ", hs_ingest_reason_name(f->reason));
         hs_json_string(out, f->message);
         fputc('}', out);
     }
@@ -120,7 +123,7 @@ static void s_print_json(FILE *out, const hs_ingest_report_t *r)
     for (size_t i = 0; i < r->num_dups; i++) {
         fputs(i ? ",\n  {\"file\": " : "\n  {\"file\": ", out);
         hs_json_string(out, r->dups[i].source);
-        fprintf(out, ", \"game\": %d}", r->dups[i].game);
+        fprintf(out, ", \"game\": %d}", r->dups[i].game + 1);
     }
     fputs(r->num_dups ? "\n ]}\n" : "]}\n", out);
 #undef U
@@ -167,7 +170,7 @@ static void s_print_table(FILE *out, const hs_ingest_report_t *r)
             fputs("  ", out);
             s_plain(out, f->source);
             if (f->game >= 0)
-                fprintf(out, " game %d", f->game);
+                fprintf(out, " game %d", f->game + 1);
             fprintf(out, ": %s: ", hs_ingest_reason_name(f->reason));
             s_plain(out, f->message);
             fputc('\n', out);

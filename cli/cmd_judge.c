@@ -45,7 +45,7 @@ static void s_usage(FILE *out)
             "                      [--komi K] [--tau T] [--no-stability] [--json]\n"
             "                      [--engine static|net [--net FILE] [--backend B]]\n\n"
             "Judges the position after move N (0 up to the game's last move; default: the\n"
-            "final position) of game K (default 0) of FILE.sgf: every point's class, the\n"
+            "final position) of game K (default 1, the first) of FILE.sgf: every point's class, the\n"
             "score under territory and area rules, the result in SGF RE form under the\n"
             "rules used, and Park's influence (SI x100, influence points and areas at\n"
             "threshold T, default 140).\n\n"
@@ -86,7 +86,7 @@ static const char *s_komi_source_name(hs_komi_source_t s)
 /* What the command line asked for. move -1: the final position. */
 typedef struct s_opts {
     const char *path, *rules_name, *net_path, *backend;
-    int game_index, move, tau;
+    int game_number, move, tau;   /* game_number: 1 = the first */
     bool json, no_stab, have_komi, use_net, move_given, final_given;
     double komi;
 } s_opts_t;
@@ -138,7 +138,7 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
         else { fprintf(stderr, "hyeongse judge: --engine is static or net, not '%s'\n", v); return -1; }
     }
     else if (!strcmp(a, "--game"))
-        return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 0, INT_MAX, &o->game_index)
+        return (v = s_value(argc, argv, i)) ? hs__cli_int("judge", a, v, 1, INT_MAX, &o->game_number)
                                             : -1;
     else if (!strcmp(a, "--move")) {
         o->move_given = true;
@@ -162,7 +162,7 @@ static int s_parse_option(int argc, char **argv, int *i, s_opts_t *o)
 /* 0 to go on, 1 after --help (exit 0), 2 on a usage error (exit 2). */
 static int s_parse_args(int argc, char **argv, s_opts_t *o)
 {
-    *o = (s_opts_t){ .move = -1, .tau = HS_INFLUENCE_TAU_DEFAULT };
+    *o = (s_opts_t){ .game_number = 1, .move = -1, .tau = HS_INFLUENCE_TAU_DEFAULT };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -194,7 +194,7 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
     return 0;
 }
 
-/* Reads and parses o->path and builds game o->game_index: 0, 1 (unreadable or
+/* Reads and parses o->path and builds game o->game_number: 0, 1 (unreadable or
  * broken input) or 2 (no such game: a usage error), after a message. */
 static int s_load_game(const s_opts_t *o, s_judged_t *j)
 {
@@ -211,18 +211,18 @@ static int s_load_game(const s_opts_t *o, s_judged_t *j)
         fprintf(stderr, "hyeongse judge: %s: %s\n", o->path, err.msg);
         return 1;
     }
-    if (o->game_index >= j->col->num_trees) {
+    if (o->game_number > j->col->num_trees) {
         fprintf(stderr, "hyeongse judge: %s holds %d game(s); no game %d\n", o->path,
-                j->col->num_trees, o->game_index);
+                j->col->num_trees, o->game_number);
         return 2;
     }
-    const hs_sgf_tree_t *t = &j->col->trees[o->game_index];
+    const hs_sgf_tree_t *t = &j->col->trees[o->game_number - 1];
     if (t->status) {
-        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", o->path, o->game_index, t->message);
+        fprintf(stderr, "hyeongse judge: %s: %s\n", o->path, t->message);   /* says "game K" */
         return 1;
     }
     if (hs_game_from_sgf(t->root, &j->game, &err)) {
-        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", o->path, o->game_index, err.msg);
+        fprintf(stderr, "hyeongse judge: %s: game %d: %s\n", o->path, o->game_number, err.msg);
         return 1;
     }
     return 0;
@@ -305,7 +305,7 @@ static int s_judge_position(const s_opts_t *o, s_judged_t *j)
     hs_error_t err = {0};
     if (o->move > g->num_moves) {
         fprintf(stderr, "hyeongse judge: %s: game %d has %d moves; no move %d\n", o->path,
-                o->game_index, g->num_moves, o->move);
+                o->game_number, g->num_moves, o->move);
         return 2;
     }
     if (hs_game_replay(g, o->move, &j->b, &err)) {
@@ -417,7 +417,7 @@ static void s_print_json(const s_opts_t *o, const s_judged_t *j)
            "\"komi\":%g,\"komi_source\":\"%s\",\"handicap\":%d,\"result\":\"%s\","
            "\"recorded_result\":\"%s\",\"score_territory\":%g,\"score_area\":%g,"
            "\"captures_black\":%d,\"captures_white\":%d,\"stability\":%s,\"engine\":\"%s\",",
-           o->game_index, n, j->b.move_number, j->rules.name, j->rules_source,
+           o->game_number, n, j->b.move_number, j->rules.name, j->rules_source,
            j->rules.scoring == HS_SCORING_AREA ? "area" : "territory", j->komi,
            s_komi_source_name(j->komi_source), j->game.handicap, j->res, j->rec, j->s_terr,
            j->s_area, j->b.captures[HS_BLACK], j->b.captures[HS_WHITE], o->no_stab ? "false" : "true",
@@ -469,7 +469,7 @@ static void s_print_text(const s_opts_t *o, const s_judged_t *j)
     const hs_judge_t *jd = j->judge;
     const hs_influence_t *inf = j->inf;
     const int n = j->b.size;
-    printf("%s, game %d, after move %d (%dx%d)\n", o->path, o->game_index, j->b.move_number, n, n);
+    printf("%s, game %d, after move %d (%dx%d)\n", o->path, o->game_number, j->b.move_number, n, n);
     printf("rules %s (%s, %s scoring), komi %g (%s, KM %s), handicap %d\n\n", j->rules.name,
            j->rules_source, j->rules.scoring == HS_SCORING_AREA ? "area" : "territory", j->komi,
            s_komi_source_name(j->komi_source), j->game.komi_raw ? j->game.komi_raw : "absent",

@@ -38,7 +38,7 @@ static void s_usage(FILE *out)
         "  --moves LIST     moves whose maps are drawn, \"end\" for the last\n"
         "                   (default 50,100,150,end)\n"
         "  --width PX       a map's width in pixels (default 300)\n"
-        "  --board FILE     the position explorer: game K (--sgf-game, default 0) of the SGF\n"
+        "  --board FILE     the position explorer: game K (--sgf-game, default 1) of the SGF\n"
         "                   file after --move N moves, looked up in the board index in every\n"
         "                   orientation: the moves played next and the games (alone, or\n"
         "                   with a selection above)\n"
@@ -47,7 +47,7 @@ static void s_usage(FILE *out)
 
 typedef struct s_opts {
     const char *db, *board_file;
-    int board_move, sgf_game;   /* -1: not given */
+    int board_move, sgf_game;   /* -1: not given; sgf_game 1 = the first */
     bool quiet, help;
     hs_report_select_t sel;
     hs_report_opts_t o;
@@ -102,7 +102,7 @@ static int s_parse(int argc, char **argv, s_opts_t *p)
             if (hs__cli_int("report", a, v, 0, 65535, &p->board_move) < 0)
                 return -1;
         } else if (!strcmp(a, "--sgf-game")) {
-            if (hs__cli_int("report", a, v, 0, INT_MAX, &p->sgf_game) < 0)
+            if (hs__cli_int("report", a, v, 1, INT_MAX, &p->sgf_game) < 0)
                 return -1;
         } else if (!strcmp(a, "--width")) {
             if (hs__cli_int("report", a, v, 100, 4000, &p->o.board_px) < 0)
@@ -183,12 +183,12 @@ int hs_cmd_report(int argc, char **argv)
     }
     if (p.board_file) {
         if (p.sgf_game < 0)
-            p.sgf_game = 0;
+            p.sgf_game = 1;
         if (p.board_move < 0) {
             fprintf(stderr, "hyeongse report: --board needs --move N\n");
             return 2;
         }
-        if (hs__cli_sgf_board(p.board_file, p.sgf_game, p.board_move, &board, &err) < 0) {
+        if (hs__cli_sgf_board(p.board_file, p.sgf_game - 1, p.board_move, &board, &err) < 0) {
             fprintf(stderr, "hyeongse report: %s\n", err.msg);
             return 2;
         }

@@ -64,8 +64,8 @@ static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
 {
     s_feed_t *f = ctx;
     char src[4200];
-    if (index > 0)
-        snprintf(src, sizeof src, "%s#%d", source, index);
+    if (index > 0)   /* "#K": game K of a collection, 1 the first, as users count */
+        snprintf(src, sizeof src, "%s#%d", source, index + 1);
     else
         snprintf(src, sizeof src, "%s", source);
     f->rc = hs_submitter_add_game(f->sub, game, src, &f->err);
@@ -113,7 +113,7 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
         const hs_ingest_failure_t *x = &rep->failures[i];
         char src[4200], why[4200];
         if (x->game >= 0)
-            snprintf(src, sizeof src, "%s#%d", x->source ? x->source : "?", x->game);
+            snprintf(src, sizeof src, "%s#%d", x->source ? x->source : "?", x->game + 1);
         else
             snprintf(src, sizeof src, "%s", x->source ? x->source : "?");
         snprintf(why, sizeof why, "%s: %s", hs_ingest_reason_name(x->reason),

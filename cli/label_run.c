@@ -217,7 +217,7 @@ static int s_label_one(s_worker_t *w, int i, hs_error_t *err)
     hs_label_t lab;
     int rc = hs_label_game(&cfg, g, &lab, err);
     if (rc)
-        return hs_error_prefix(err, "%s game %d: ", lg->source, lg->index);
+        return hs_error_prefix(err, "%s game %d: ", lg->source, lg->index + 1);
     lg->status = lab.status;
     snprintf(lg->reason, sizeof lg->reason, "%s", lab.status == HS_LABEL_OK ? "" : lab.reason);
     lg->labelled = lab.status != HS_LABEL_SKIP;

@@ -23,14 +23,16 @@ int hs__cli_sgf_game(const char *path, int index, hs_game_t *g, hs_error_t *err)
     hs_error_clear(err);
     if (index >= c->num_trees) {
         rc = hs_error_set(err, HS_EINVAL, "%s has %d game(s); no game %d", path, c->num_trees,
-                          index);
+                          index + 1);
         hs_sgf_destroy(&c);
         return rc;
     }
     const hs_sgf_tree_t *t = &c->trees[index];
     if (t->status || !t->root) {
-        rc = hs_error_set(err, HS_EPARSE, "%s game %d: %s", path, index,
-                          t->message && *t->message ? t->message : "empty game tree");
+        /* The reader's message names the game itself ("game K, line ..."). */
+        rc = t->message && *t->message
+                 ? hs_error_set(err, HS_EPARSE, "%s: %s", path, t->message)
+                 : hs_error_set(err, HS_EPARSE, "%s: game %d: empty game tree", path, index + 1);
         hs_sgf_destroy(&c);
         return rc;
     }
@@ -47,7 +49,7 @@ int hs__cli_sgf_board(const char *path, int index, int move, hs_board_t *b, hs_e
         return rc;
     if (move > g.num_moves)
         rc = hs_error_set(err, HS_EINVAL, "--move %d: game %d of %s has %d moves", move,
-                          index, path, g.num_moves);
+                          index + 1, path, g.num_moves);
     else
         rc = hs_game_replay(&g, move, b, err);
     hs_game_fini(&g);

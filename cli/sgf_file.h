@@ -15,7 +15,8 @@
  * caller releases it with hs_game_fini). The reader recovers what it can, as
  * ingest does. Returns 0, HS_EIO (the file), HS_EPARSE (not SGF; the game tree
  * is broken), HS_EINVAL (the file has fewer games), HS_ELIMIT, HS_ENOMEM, with
- * a message naming the file.
+ * a message naming the file and the game as users count it (index + 1, "game
+ * 1" the first, as the SGF reader's messages, the options and `inspect` do).
  */
 int hs__cli_sgf_game(const char *path, int index, hs_game_t *g, hs_error_t *err);
 

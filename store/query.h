@@ -190,7 +190,8 @@ typedef struct hs_query_args {
     const char *engine;      /* --engine SPEC, or NULL */
     int engine_arg;          /* argv index of that SPEC (the last --engine), -1 if none:
                               * the CLI puts its canonical form there */
-    int game_index;          /* with --position or --board: --game K (default 0) */
+    int game_index;          /* with --position or --board: --game K less 1 (0 = the
+                              * first game, the default) */
     int timeout_ms;          /* --timeout MS: per try of a --broker request (0 = default) */
 } hs_query_args_t;
 

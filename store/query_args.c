@@ -158,10 +158,10 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
     if (game_arg) {
         char *end;
         long k = strtol(game_arg, &end, 10);
-        if (!*game_arg || *end || k < 0 || k > 1000000)
+        if (!*game_arg || *end || k < 1 || k > 1000000)
             return hs_error_set(err, HS_EINVAL, "with %s, --game K is the game's "
-                                                "index in the file (0 = the first)", opt);
-        a->game_index = (int)k;
+                                                "number in the file (1 = the first)", opt);
+        a->game_index = (int)k - 1;
     }
     return 0;
 }

@@ -8,7 +8,8 @@
 #     silently dropped or followed;
 #   - a folder without game records is a job of no games, with a note saying
 #     what was read and skipped (most likely the wrong path);
-#   - `analyze --threads` beyond the file descriptors: exit 1 and why; 1024 runs.
+#   - `analyze --threads` beyond the file descriptors: exit 1 and why; 1024 runs;
+#   - the games of a collection file count from 1 in every report of one.
 # Engine "area" (fast, deterministic), one thread.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -213,5 +214,20 @@ check "analyze --threads 300 with 256 descriptors: says why" \
 timeout 60 "$BIN" analyze "$tmp/games" --db "$tmp/db-1024" --threads 1024 --engines area \
     --quiet > /dev/null 2> "$tmp/t1024.err"
 check "analyze --threads 1024: exit status" "$?" 0
+
+# ---- the games of a file count from 1, wherever a user meets them ----
+# The SGF reader's reasons said "game 2" of the second game while ingest's
+# list, its JSON and the stored source said 1 (and judge's --game took 1).
+mkdir -p "$tmp/coll"
+printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc])\n(;GM[1]FF[4]SZ[9]KM[7];B[ee]\n(;GM[1]FF[4]SZ[9]KM[7];B[dd])\n' \
+    > "$tmp/coll/three.sgf"
+"$BIN" ingest "$tmp/coll" --dry-run > "$tmp/coll.out" 2>&1
+check "ingest: the broken second game is game 2, in the list and the reason" \
+      "$(grep -o 'three.sgf game 2: truncated: game 2, line 3' "$tmp/coll.out" | wc -l)" 1
+"$BIN" ingest "$tmp/coll" --dry-run --json > "$tmp/coll.json" 2>&1
+check "ingest --json: \"game\": 2" "$(grep -c '"game": 2, "reason": "truncated"' "$tmp/coll.json")" 1
+"$BIN" analyze "$tmp/coll" --db "$tmp/db-coll" --engines area --quiet > /dev/null 2>&1
+"$BIN" query --db "$tmp/db-coll" failed > "$tmp/coll.failed" 2>&1
+check "the stored failure is three.sgf#2" "$(grep -c 'three.sgf#2$' "$tmp/coll.failed")" 1
 
 exit $fail

@@ -29,7 +29,7 @@ refused "--move 1e20" "not '1e20'" "$sgf" --move 1e20
 refused "--move 99999999999999999999" "not '99999999999999999999'" "$sgf" --move 99999999999999999999
 refused "--move ''" "not ''" "$sgf" --move ''
 refused "--move 3x" "not '3x'" "$sgf" --move 3x
-refused "--move past the end" "game 0 has 4 moves; no move 5" "$sgf" --move 5
+refused "--move past the end" "game 1 has 4 moves; no move 5" "$sgf" --move 5
 refused "--move without a value" "--move needs a value" "$sgf" --move
 refused "--move with --final" "--move N or --final, not both" "$sgf" --move 2 --final
 refused "--final with --move" "--move N or --final, not both" "$sgf" --final --move 2
@@ -47,8 +47,22 @@ check "illegal move, --move past it: says which move can be" "$(grep -c -- '--mo
 check "illegal move, --move past it: prints no judgment" "$(wc -c <"$tmp/out")" 0
 "$bin" judge "$tmp/illegal.sgf" --move 1 >/dev/null 2>&1
 check "illegal move, --move before it: exit status" "$?" 0
-refused "--game -1" "--game needs a whole number >= 0, not '-1'" "$sgf" --game -1
-refused "--game past the file" "holds 1 game(s); no game 1" "$sgf" --game 1
+refused "--game -1" "--game needs a whole number >= 1, not '-1'" "$sgf" --game -1
+refused "--game 0" "--game needs a whole number >= 1, not '0'" "$sgf" --game 0
+refused "--game past the file" "holds 1 game(s); no game 2" "$sgf" --game 2
+
+# Games of a file count from 1 wherever a user meets them: --game K, judge's
+# own lines and the SGF reader's reasons ("game 2, line ..."), as in `inspect`
+# and `ingest`. The second game of this collection is broken.
+printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc])\n(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[ee]\n(;GM[1]FF[4]SZ[9]KM[7];B[dd])' > "$tmp/three.sgf"
+"$bin" judge "$tmp/three.sgf" --game 1 --json >"$tmp/out" 2>"$tmp/err"
+check "--game 1 is the first game: exit status" "$?" 0
+check "--game 1 is the first game: its 2 moves" "$(grep -o '"game":1,"size":9,"move":2' "$tmp/out")" '"game":1,"size":9,"move":2'
+"$bin" judge "$tmp/three.sgf" --game 2 >"$tmp/out" 2>"$tmp/err"
+check "--game 2, broken: exit status" "$?" 1
+check "--game 2, broken: the reason names game 2 once" "$(grep -o 'game [0-9]' "$tmp/err" | sort -u | tr '\n' ' ')" "game 2 "
+"$bin" inspect "$tmp/three.sgf" --game 2 >/dev/null 2>"$tmp/err2"
+check "inspect --game 2 names the same game" "$(grep -o 'game [0-9]' "$tmp/err2" | sort -u | tr '\n' ' ')" "game 2 "
 refused "--tau abc" "--tau needs a whole number 0..32767, not 'abc'" "$sgf" --tau abc
 refused "--komi abc" "--komi needs a number -1000..1000, not 'abc'" "$sgf" --komi abc
 refused "--komi 1e9" "--komi needs a number -1000..1000, not '1e9'" "$sgf" --komi 1e9
