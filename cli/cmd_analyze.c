@@ -220,7 +220,15 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
                 return 2;
             o->threads_given = true;
             break;
-        case 'N': o->net_file = optarg; break;
+        case 'N':
+            if (o->net_file) {   /* the second one used to replace the first unseen */
+                fprintf(stderr, "hyeongse analyze: --net given twice ('%s', '%s'): one --net a "
+                        "run; name more nets in the specs, as in --engines "
+                        "net:net=A.bin.gz,net:net=B.bin.gz\n", o->net_file, optarg);
+                return 2;
+            }
+            o->net_file = optarg;
+            break;
         case 'B':
             if (hs_nn_backend_parse(optarg, &o->backend, &merr) < 0) {
                 fprintf(stderr, "hyeongse analyze: --backend: %s\n", merr.msg);

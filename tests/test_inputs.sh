@@ -105,6 +105,8 @@ refused "inspect --move 1e3" "--move needs a whole number >= 0, not '1e3'" \
 refused "ingest --threads 5000" "--threads needs a whole number 1..1024, not '5000'" \
         "$BIN" ingest "$tmp/games" --dry-run --threads 5000
 refused "gtp --time -1" "--time needs a number 0..1000000, not '-1'" "$BIN" gtp --time -1
+refused "analyze --net twice (the second replaced the first unseen)" "--net given twice" \
+        "$BIN" analyze "$tmp/games" --db "$tmp/db-nets" --net a.bin.gz --net b.bin.gz
 refused "label of a path that is not there" "$tmp/nothere: No such file or directory" \
         "$BIN" label "$tmp/nothere" --out "$tmp/lab"
 refused "ingest of a path that is not there" "$tmp/nothere: No such file or directory" \
