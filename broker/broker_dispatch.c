@@ -130,8 +130,10 @@ void hs__dispatch(hs__broker_t *b)
             if (w->blocked || s_worker_full(w))
                 continue;
             hs__btask_t *t = hs__task_next(b, w);
-            if (!t)
+            if (!t) {
+                w->blocked = true;   /* nothing for it until the next round */
                 continue;
+            }
             struct hs__bpack *p = &b->packs[i];
             hs_wire_buf_t *buf = &p->bufs[p->n];
             hs_wire_msg_t m;

@@ -121,7 +121,8 @@ typedef struct hs__bworker {
     int64_t last_answer;            /* ms of its last RESULT (or its READY): its leases
                                      * time out only while it sends none (s_timers) */
     int64_t last_sent;
-    bool blocked;                   /* its pipe is full this round */
+    bool blocked;                   /* its pipe is full, or nothing queued is
+                                     * for it, this round */
     /* status --cluster (hs__worker_account): counts since its READY */
     int64_t positions_done, tasks_done, errors, requeued;
     double rate;                    /* positions/s, smoothed */
@@ -343,6 +344,8 @@ void hs__packs_free(hs__broker_t *b);
 /* ---- tasks and the state machine: broker_tasks.c ---- */
 int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */
 hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id);
+/* The next queued task for w (round robin over the running jobs; in a job the
+ * first w can run among the first few queued), or NULL. */
 hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w);
 int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w);
 int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r);

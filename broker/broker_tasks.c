@@ -277,19 +277,45 @@ static bool s_worker_can(const hs__bworker_t *w, const hs__btask_t *t)
     return true;
 }
 
+/* Queued tasks of one job that hs__task_next looks through for one a worker can
+ * run: the tasks of a job differ only in their engine masks (a game an earlier
+ * job stored with some engines needs only the others), so a worker without
+ * the head task's engines (no net, say) may still run the tasks behind it. */
+#define S_QUEUE_LOOK 256
+
+/* The first of j's first S_QUEUE_LOOK queued tasks that w can run, or NULL. */
+static hs__btask_t *s_job_next(const hs__bjob_t *j, const hs__bworker_t *w)
+{
+    uint32_t refused[4];   /* masks w was found unable to run: few differ */
+    int nref = 0, looked = 0;
+    for (hs__btask_t *t = j->qhead; t && looked < S_QUEUE_LOOK; t = t->qnext, looked++) {
+        uint32_t mask = hs__task_engines(t);
+        bool known = false;
+        for (int r = 0; r < nref && !known; r++)
+            known = refused[r] == mask;
+        if (known)
+            continue;
+        if (s_worker_can(w, t))
+            return t;
+        if (nref < 4)
+            refused[nref++] = mask;
+    }
+    return NULL;
+}
+
 hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w)
 {
     /* Fair scheduling: round robin over jobs that have queued work this worker
-     * can do, one task per turn. Only a job's first queued task is looked at
-     * (FIFO, no scan of the queue): a worker that cannot run its engines skips
-     * the job this turn. */
+     * can do, one task per turn; within a job the first it can run of the
+     * first S_QUEUE_LOOK queued (FIFO otherwise). */
     for (int k = 0; k < b->num_jobs; k++) {
         int i = (b->rr + k) % b->num_jobs;
         hs__bjob_t *j = b->jobs[i];
-        if (j->rec.state != HS_JOB_RUNNING || !j->qhead || !s_worker_can(w, j->qhead))
+        hs__btask_t *t = j->rec.state == HS_JOB_RUNNING ? s_job_next(j, w) : NULL;
+        if (!t)
             continue;
         b->rr = (i + 1) % b->num_jobs;
-        return j->qhead;
+        return t;
     }
     return NULL;
 }

@@ -22,7 +22,11 @@
 #      stays connected to a broker of the default 1 s interval (the broker
 #      answers its HEARTBEATs), and an idle worker of the default interval to a
 #      broker of 200 ms (the broker waits at least 3 s for a worker); before,
-#      each side took the other for lost within 600 ms, over and over.
+#      each side took the other for lost within 600 ms, over and over;
+#   H. a worker without the engines of a job's first queued task runs the tasks
+#      behind it that need only engines it has (a job adding an engine to games
+#      an earlier job stored): it used to be offered the head task alone, and
+#      waited idle while those tasks queued.
 # Inputs are generated here (120 small 9x9 games + 5 broken files). The engine is
 # noop with a delay per position, so the job lasts long enough to kill things.
 set -u
@@ -313,6 +317,44 @@ s_mixed() {
 }
 s_mixed "" 200 E1
 s_mixed 200 "" E2
+
+# ---- H: a worker runs the queued tasks it can, not only the first ----------
+# Job 1 stores games 10-119 with area. Job 2 asks area and influence of all
+# 120: games 0-9 (the head of its queue) need both, 10-119 influence only. A
+# worker offering influence alone must run those 110 games while 0-9 wait.
+mkdir -p "$tmp/later"
+cp "$tmp"/games/g0[1-9]?.sgf "$tmp"/games/g1??.sgf "$tmp/later/"
+start_broker 'tcp://127.0.0.1:*' "$tmp/dbH" "$tmp/brokerH.log" || exit 1
+"$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name wH1 --engines area \
+    2>>"$tmp/workersH.log" &
+wpids=("$!"); pids+=("$!")
+"$BIN" submit "$tmp/later" --broker "$addr" --engines area --wait >/dev/null 2>"$tmp/submitH1.err"
+check "H: job 1 (area, games 10-119) exit status" "$?" 0
+kill -TERM "${wpids[0]}"; wait "${wpids[0]}" 2>/dev/null
+"$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name wH2 --engines influence \
+    2>>"$tmp/workersH.log" &
+wpids=("$!"); pids+=("$!")
+"$BIN" submit "$tmp/games" --broker "$addr" --engines area,influence >/dev/null 2>"$tmp/submitH2.err"
+check "H: job 2 (area,influence, every game) submitted" "$?" 0
+done_h=0
+for _ in $(seq 300); do
+    done_h=$(job_field "$addr" 2 games_done)
+    [ "${done_h:-0}" -ge 110 ] && break
+    sleep 0.1
+done
+check "H: the influence-only worker ran the 110 games that needed only influence" "$done_h" 110
+check "H: games 0-9 wait for a worker with area" "$(job_field "$addr" 2 state)" "running"
+"$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name wH3 2>>"$tmp/workersH.log" &
+wpids+=("$!"); pids+=("$!")
+wait_done=1
+for _ in $(seq 300); do
+    [ "$(job_field "$addr" 2 state)" = "done" ] && { wait_done=0; break; }
+    sleep 0.1
+done
+check "H: job 2 done once a worker with both engines came" "$wait_done" 0
+check "H: job 2 games done" "$(job_field "$addr" 2 games_done)" "$games"
+stop_all H
+check "H: every position stored once" "$(count "$tmp/dbH" moves)" "$expected"
 
 if [ "$fail" != 0 ]; then
     echo "--- logs ---"; tail -n 20 "$tmp"/broker*.log "$tmp"/submit*.err "$tmp/analyze.out"
