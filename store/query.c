@@ -349,6 +349,39 @@ int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t 
     return rc == 1 ? 0 : rc;   /* 1: the limit stopped the listing */
 }
 
+static int s_player_row(void *ctx, const char *name, int64_t games)
+{
+    s_failed_ctx_t *c = ctx;
+    if (c->format == HS_QUERY_JSONL) {
+        fputs("{\"player\":", c->out);
+        hs_json_string(c->out, name);
+        fprintf(c->out, ",\"games\":%lld}\n", (long long)games);
+    } else if (c->format == HS_QUERY_CSV) {
+        if (c->rows == 0)
+            fputs("player,games\n", c->out);
+        hs_csv_string(c->out, name);
+        fprintf(c->out, ",%lld\n", (long long)games);
+    } else {
+        fprintf(c->out, "%8lld  ", (long long)games);
+        s_table_text(c->out, name, 0);
+        fputc('\n', c->out);
+    }
+    c->rows++;
+    return c->limit && c->rows >= c->limit;
+}
+
+int hs_query_players(hs_store_t *s, const char *prefix, FILE *out, hs_query_format_t format,
+                     int64_t limit, int64_t *rows, hs_error_t *err)
+{
+    s_failed_ctx_t c = { out, format, 0, limit };
+    if (format == HS_QUERY_TABLE)
+        fprintf(out, "%8s  %s\n", "games", "player");
+    int rc = hs_store_players_each(s, prefix, s_player_row, &c, err);
+    if (rows)
+        *rows = c.rows;
+    return rc == 1 ? 0 : rc;   /* 1: the limit stopped the listing */
+}
+
 typedef struct {
     FILE *out;
     bool json;

@@ -167,6 +167,15 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
 int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t limit,
                     int64_t *rows, hs_error_t *err);
 
+/*
+ * Lists the players whose names begin with prefix ("" for all) with the number
+ * of their games, in byte order of the names, in `format` (table: count and
+ * name; jsonl: {"player":..,"games":N}; csv: player,games), at most limit rows
+ * (0: all). *rows (may be NULL) gets the count. Returns 0 or a store error.
+ */
+int hs_query_players(hs_store_t *s, const char *prefix, FILE *out, hs_query_format_t format,
+                     int64_t limit, int64_t *rows, hs_error_t *err);
+
 /* hs_json_string (a JSON string literal) is core/json.h's, included above. */
 
 /* ---- the arguments of `hyeongse query`, shared by the CLI and the broker ---- */
@@ -181,6 +190,8 @@ typedef struct hs_query_args {
     hs_query_t q;            /* selection, filters and format (q.engine_id set from engine) */
     bool help;               /* --help / -h */
     bool stats, failed;      /* the "stats" and "failed" subcommands */
+    bool players;            /* the "players [PREFIX]" subcommand */
+    const char *players_prefix;  /* its PREFIX, or NULL for every player */
     bool json;               /* --json (stats: one JSON object; rows: jsonl) */
     bool games;              /* --position: list the games that reached it (not --no-games) */
     const char *db;          /* --db DIR, or NULL */

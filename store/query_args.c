@@ -122,7 +122,7 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
     if (a->board) {
         /* The index answers about boards, not engines or formats: refuse what
          * it would silently ignore. */
-        if (a->position || a->stats || a->failed || a->q.source || a->q.player ||
+        if (a->position || a->stats || a->failed || a->players || a->q.source || a->q.player ||
             a->q.swing > 0 || a->engine || a->q.ownership || a->q.limit || !a->games ||
             a->q.format != HS_QUERY_TABLE)
             return hs_error_set(err, HS_EINVAL, "--board goes with --move, --game K and "
@@ -130,14 +130,15 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
     }
     if (!a->position && !a->board) {
         /* One selection at a time: a second one would be silently ignored. */
-        if (a->stats && a->failed)
-            return hs_error_set(err, HS_EINVAL, "stats and failed are two queries: ask "
-                                                "for one at a time");
+        if (a->stats + a->failed + a->players > 1)
+            return hs_error_set(err, HS_EINVAL, "stats, failed and players are three "
+                                                "queries: ask for one at a time");
         int chosen = (game_arg != NULL) + (a->q.source != NULL) + (a->q.player != NULL);
-        if ((a->stats || a->failed) && (chosen || a->q.swing > 0 || a->q.move >= 0 ||
-                                        a->engine || a->q.ownership))
+        const char *whole = a->stats ? "stats" : a->failed ? "failed" : "players";
+        if ((a->stats || a->failed || a->players) &&
+            (chosen || a->q.swing > 0 || a->q.move >= 0 || a->engine || a->q.ownership))
             return hs_error_set(err, HS_EINVAL, "%s is about the whole store: it goes "
-                                "with --json%s only", a->stats ? "stats" : "failed",
+                                "with --json%s only", whole,
                                 a->stats ? "" : ", --format and --limit");
         if (chosen > 1)
             return hs_error_set(err, HS_EINVAL, "choose one of game ID, --path FILE and "
@@ -152,7 +153,7 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
     const char *opt = a->board ? "--board" : "--position";
     if (a->q.move < 0)
         return hs_error_set(err, HS_EINVAL, "%s needs --move N", opt);
-    if (a->stats || a->failed || a->q.source || a->q.player || a->q.swing > 0)
+    if (a->stats || a->failed || a->players || a->q.source || a->q.player || a->q.swing > 0)
         return hs_error_set(err, HS_EINVAL, "--position goes with --move, --game K, --engine, "
                                             "--no-games, --ownership and --format only");
     if (game_arg) {
@@ -175,6 +176,12 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
     const char *game_arg = NULL;
     for (int i = 0; i < argc; i++) {
         const char *s = argv[i];
+        if (!strcmp(s, "players")) {   /* its PREFIX is optional */
+            a->players = true;
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                a->players_prefix = argv[++i];
+            continue;
+        }
         bool value = s_takes_value(s);
         if (value && s_need(argc, argv, i, err) < 0)
             return err ? err->code : HS_EINVAL;
@@ -223,6 +230,35 @@ static int s_engine_note(hs_store_t *s, const hs_query_args_t *a, FILE *note,
     return rc;
 }
 
+/* No row for --player NAME: the names that begin with it, as a hint (a name
+ * must be given whole: "Lee" is not "Lee Sedol"). */
+typedef struct { FILE *note; int n; } s_names_t;
+
+static int s_name_seen(void *ctx, const char *name, int64_t games)
+{
+    s_names_t *c = ctx;
+    if (c->n++ == 5)
+        return 1;
+    fprintf(c->note, "%s%s (%lld game%s)", c->n > 1 ? ", " : "", name, (long long)games,
+            games == 1 ? "" : "s");
+    return 0;
+}
+
+static int s_player_note(hs_store_t *s, const char *player, FILE *note, hs_error_t *err)
+{
+    fprintf(note, "no stored game of a player named exactly '%s'", player);
+    s_names_t c = { note, 0 };
+    if (*player) {
+        fputs("; names that begin with it: ", note);
+        int rc = hs_store_players_each(s, player, s_name_seen, &c, err);
+        if (rc < 0)
+            return rc;
+        fputs(c.n == 0 ? "none" : c.n > 5 ? ", ..." : "", note);
+    }
+    fprintf(note, " (`hyeongse query players PREFIX` lists names)\n");
+    return 0;
+}
+
 int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
                       int64_t *nrows, hs_error_t *err)
 {
@@ -250,10 +286,20 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
                     "met it\n", (long long)rows, (long long)games);
         return rc;
     }
+    if (a->players) {
+        rc = hs_query_players(s, a->players_prefix ? a->players_prefix : "", out, a->q.format,
+                              a->q.limit, &rows, err);
+        *nrows = rows;
+        if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
+            fprintf(note, "%lld player%s\n", (long long)rows, rows == 1 ? "" : "s");
+        return rc;
+    }
     rc = hs_query_run(s, &a->q, out, &rows, err);
     *nrows = rows;
     if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
         fprintf(note, "%lld rows\n", (long long)rows);
+    if (rc == 0 && note && rows == 0 && a->q.player)
+        rc = s_player_note(s, a->q.player, note, err);
     if (rc == 0 && note && rows == 0 && a->engine)
         rc = s_engine_note(s, a, note, err);
     return rc;

@@ -230,6 +230,15 @@ typedef int (*hs_store_game_cb)(void *ctx, const uint64_t id[2]);
 /* Calls cb for every game whose black or white player is exactly `name`. */
 int hs_store_games_by_player(hs_store_t *s, const char *name, hs_store_game_cb cb,
                              void *ctx, hs_error_t *err);
+/*
+ * Calls cb for every stored player whose name begins with the bytes of prefix
+ * ("" for all), with the number of games the name plays in (a game where it
+ * holds both colours counts twice), in byte order of the names. A name is
+ * given as stored: cut at 400 bytes. cb's return as hs_store_game_cb's.
+ */
+typedef int (*hs_store_player_cb)(void *ctx, const char *name, int64_t games);
+int hs_store_players_each(hs_store_t *s, const char *prefix, hs_store_player_cb cb,
+                          void *ctx, hs_error_t *err);
 /* Calls cb for every game, in id order. */
 int hs_store_games_each(hs_store_t *s, hs_store_game_cb cb, void *ctx, hs_error_t *err);
 

@@ -348,6 +348,61 @@ int hs_store_games_by_player(hs_store_t *s, const char *name, hs_store_game_cb c
     return hs__store_prefix_each(s, HS_DB_PLAYERS, pk, n + 1, s_player_fn, &it, err);
 }
 
+/* Consecutive index entries of one name (name '\0' id: all of a name's
+ * entries sort together, before any longer name it begins) counted, and the
+ * count handed on when the name changes. */
+typedef struct {
+    hs_store_player_cb cb;
+    void *ctx;
+    char name[S_NAME_KEY_MAX + 1];
+    int64_t games;
+} s_players_t;
+
+static int s_players_flush(s_players_t *p)
+{
+    int rc = p->games ? p->cb(p->ctx, p->name, p->games) : 0;
+    p->games = 0;
+    return rc;
+}
+
+static int s_players_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    (void)v;
+    s_players_t *p = ctx;
+    if (k->mv_size <= 17 || k->mv_size - 17 > S_NAME_KEY_MAX)
+        return 0;   /* not name '\0' id */
+    size_t n = k->mv_size - 17;
+    const char *name = k->mv_data;
+    if (name[n] != '\0')
+        return 0;
+    if (p->games && (strlen(p->name) != n || memcmp(p->name, name, n))) {
+        int rc = s_players_flush(p);
+        if (rc)
+            return rc;
+    }
+    memcpy(p->name, name, n);
+    p->name[n] = '\0';
+    p->games++;
+    return 0;
+}
+
+int hs_store_players_each(hs_store_t *s, const char *prefix, hs_store_player_cb cb,
+                          void *ctx, hs_error_t *err)
+{
+    s_players_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    p->cb = cb;
+    p->ctx = ctx;
+    size_t n = strlen(prefix);
+    int rc = hs__store_prefix_each(s, HS_DB_PLAYERS, prefix, n < S_NAME_KEY_MAX ? n : S_NAME_KEY_MAX,
+                                   s_players_fn, p, err);
+    if (rc == 0)
+        rc = s_players_flush(p);
+    free(p);
+    return rc;
+}
+
 static int s_games_fn(void *ctx, const MDB_val *k, const MDB_val *v)
 {
     s_game_iter_t *it = ctx;

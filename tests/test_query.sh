@@ -49,6 +49,22 @@ check "analyze --engines area@2: usage error" "$?" 2
 check "analyze --engines area@2: says why" \
       "$(grep -c 'this build computes area revision 1, not 2' "$tmp/rev.out")" 1
 
+# `players [PREFIX]`: every name once with its games, in byte order; a name
+# that matches no game points to the names that begin with it.
+check "players: every name once, with its games" \
+      "$("$BIN" query --db "$tmp/db" players 2>/dev/null | tail -n +2 | tr -s ' ' | tr '\n' '|')" \
+      " 1 alice| 1 bob| 1 carol| 1 dave| 1 erin| 1 frank|"
+check "players PREFIX --format csv" "$("$BIN" query --db "$tmp/db" players da --format csv)" \
+      "$(printf 'player,games\ndave,1')"
+check "players --json --limit 2" "$("$BIN" query --db "$tmp/db" players --json --limit 2 | tr '\n' '|')" \
+      '{"player":"alice","games":1}|{"player":"bob","games":1}|'
+"$BIN" query --db "$tmp/db" --player al > /dev/null 2> "$tmp/al.err"
+check "--player al (no game): exit status" "$?" 0
+check "--player al: the names that begin with it" \
+      "$(grep -c "no stored game of a player named exactly 'al'; names that begin with it: alice (1 game)" "$tmp/al.err")" 1
+"$BIN" query --db "$tmp/db" players --player alice > /dev/null 2>&1
+check "players with --player: refused" "$?" 2
+
 # Every position of every game: one eval, equal to the game query's row for that move.
 for spec in a:7 b:6 c:7; do
     g=${spec%%:*}; n=${spec##*:}
@@ -118,7 +134,7 @@ for args in "game $aid --player nobody" "game $aid --path $tmp/games/b.sgf" "sta
     # shellcheck disable=SC2086
     "$BIN" query --db "$tmp/db" $args > /dev/null 2> "$tmp/err"
     check "query $args: refused (exit status)" "$?" 2
-    check "query $args: says why" "$(grep -c 'choose one of\|two queries\|about the whole store' "$tmp/err")" 1
+    check "query $args: says why" "$(grep -c 'choose one of\|queries: ask for one\|about the whole store' "$tmp/err")" 1
 done
 # The table prints whole ids (report --game and query take them back) and specs.
 check "table: the whole game id" \
@@ -196,6 +212,7 @@ same "stats (table)" "$tmp/db" stats
 same "game ID (table)" "$tmp/db" game "$gid"
 same "game ID --json --ownership" "$tmp/db" game "$gid" --json --ownership
 same "--player alice --format csv" "$tmp/db" --player alice --format csv
+same "players --json" "$tmp/db" players --json
 same "every game --json" "$tmp/db" --json
 same "--swing 1 --limit 3" "$tmp/db" --swing 1 --limit 3
 "$BIN" query --broker "$addr" --player alice 2> "$tmp/remote.err" > /dev/null
