@@ -46,6 +46,7 @@
 #include <time.h>
 #include <zmq.h>
 
+#include "core/charset.h"
 #include "core/clock.h"
 #include "broker/broker_internal.h"
 
@@ -117,9 +118,14 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const cha
     w->last_answer = b->now;
     w->last_sent = b->now;
     b->workers[b->num_workers++] = w;
-    HS__LOG(b, "worker %s ready (%d engines, %d threads, credit %d, batch %d, %d nets%s%s)\n",
-            w->name, w->num_engines, r->threads, w->credit, w->batch, w->num_nets,
-            *w->backend ? ", backend " : "", w->backend);
+    char list[512];   /* which engines: what an operator asks of a job that waits */
+    size_t used = 0;
+    for (int i = 0; i < w->num_engines && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "," : "",
+                                 w->engines[i]);
+    HS__LOG(b, "worker %s ready (engines %s, %d threads, credit %d, batch %d, %d nets%s%s)\n",
+            w->name, w->num_engines ? list : "none", r->threads, w->credit, w->batch,
+            w->num_nets, *w->backend ? ", backend " : "", w->backend);
 }
 
 static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_t *r)
@@ -293,7 +299,15 @@ static void s_worker_body(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, s
     case HS_WIRE_DISCONNECT:
         for (int i = 0; i < b->num_workers; i++)
             if (b->workers[i] == w) {
-                hs__worker_remove(b, i, "disconnected");
+                /* A worker that says it leaves (SIGTERM) gives back what it did
+                 * not finish: no fault of those tasks, so no attempt of theirs
+                 * is used (a lost or expired worker's are). */
+                char why[96];
+                snprintf(why, sizeof why, "disconnected; %d unfinished tasks given back",
+                         w->num_leases);
+                while (w->num_leases > 0)
+                    hs__task_unlease(b, w->leases[w->num_leases - 1]);
+                hs__worker_remove(b, i, why);
                 break;
             }
         return;   /* gone: nothing to tell it */
@@ -442,6 +456,40 @@ static void s_message(hs__broker_t *b, hs__outbox_t *o, zmq_msg_t *fr, int nf)
                zmq_msg_size(&fr[k]), nf > 4, &told, &peer);
 }
 
+/* A job whose queued tasks no live worker can run (an engine or net no worker
+ * offers, a revision of another build) used to wait without a word: after
+ * S_IDLE_BEATS heartbeat intervals (10 s by default) without a lease the broker
+ * looks (once per as long), says so once on stderr, and STATUS shows why as the
+ * job's reason until a lease. */
+#define S_IDLE_BEATS 10
+
+static void s_job_idle(hs__broker_t *b, hs__bjob_t *j)
+{
+    j->idle_checked = b->now;
+    if (hs__job_servable(b, j)) {
+        j->waiting[0] = '\0';
+        return;
+    }
+    bool told = j->waiting[0] != '\0';
+    int n = snprintf(j->waiting, sizeof j->waiting, "waiting: no live worker runs the engines "
+                     "(and nets) of its queued tasks, %s; ", j->rec.engines);
+    if (b->num_workers == 0)
+        snprintf(j->waiting + n, sizeof j->waiting - (size_t)n, "no worker is connected");
+    for (int i = 0; i < b->num_workers && n < (int)sizeof j->waiting; i++) {
+        const hs__bworker_t *w = b->workers[i];
+        n += snprintf(j->waiting + n, sizeof j->waiting - (size_t)n, "%s%s offers", i ? "; " : "",
+                      w->name);
+        for (int k = 0; k < w->num_engines && n < (int)sizeof j->waiting; k++)
+            n += snprintf(j->waiting + n, sizeof j->waiting - (size_t)n, "%s%s", k ? "," : " ",
+                          w->engines[k]);
+    }
+    /* A cut may split a worker name's character: STATUS sends only UTF-8. */
+    j->waiting[hs_utf8_valid_prefix(j->waiting, strlen(j->waiting))] = '\0';
+    if (!told)
+        fprintf(stderr, "hyeongse broker: job %llu %s\n", (unsigned long long)j->rec.id,
+                j->waiting);
+}
+
 static void s_timers(hs__broker_t *b)
 {
     for (int i = 0; i < b->num_workers; i++) {
@@ -479,8 +527,9 @@ static void s_timers(hs__broker_t *b)
             w->last_sent = b->now;
         }
     }
-    for (int i = 0; i < b->num_jobs; i++) {
-        hs__bjob_t *j = b->jobs[i];
+    hs__run_prune(b);
+    for (int i = 0; i < b->num_run; i++) {
+        hs__bjob_t *j = b->run[i];
         if (j->rec.state == HS_JOB_RUNNING && !j->rec.input_complete &&
             b->now - j->last_input > b->upload_ms)
             hs__job_abandon(b, j);
@@ -491,6 +540,10 @@ static void s_timers(hs__broker_t *b)
             j->rate_ms = b->now;
             j->rate_done = j->rec.positions_done;
         }
+        int64_t idle = (int64_t)S_IDLE_BEATS * b->hb_ms;
+        if (j->queued > 0 && j->leased == 0 && b->now - j->last_lease >= idle &&
+            b->now - j->idle_checked >= idle)
+            s_job_idle(b, j);
     }
 }
 

@@ -484,7 +484,7 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
     s->positions_done = j->rec.positions_done;
     s->rate = j->rate;
     s->input_complete = j->rec.input_complete;
-    s->reason = j->rec.reason[0] ? j->rec.reason : NULL;
+    s->reason = j->rec.reason[0] ? j->rec.reason : j->waiting[0] ? j->waiting : NULL;
 }
 
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m)

@@ -62,11 +62,13 @@ typedef struct hs__bjob {
     hs__btask_t *qhead, *qtail;     /* queued tasks, FIFO */
     int64_t queued, leased;
     int num_engines;
-    char engines[HS_WIRE_MAX_ENGINES][HS_WIRE_MAX_NAME];  /* specs */
+    char *engines[HS_WIRE_MAX_ENGINES];  /* the specs, into engine_text: what every
+                                     * TASK lends (hs__task_build: those its task
+                                     * runs); the struct is never copied */
+    char engine_text[sizeof ((hs_store_job_t *)0)->engines];  /* rec.engines, each
+                                     * spec ended by a NUL (a job's memory: 16
+                                     * specs of 256 bytes each was 4 KB a job) */
     uint32_t engine_ids[HS_WIRE_MAX_ENGINES];
-    char *engine_ptrs[HS_WIRE_MAX_ENGINES];  /* engines[i] at [i]: the specs every TASK
-                                     * lends (hs__task_build: those its task runs);
-                                     * the struct is never copied */
     bool dirty;                     /* rec changed since last journal write */
     int step;                       /* rec.moves_spec parsed once per job */
     bool last_only;                 /* (hs__moves_parse's results) */
@@ -79,6 +81,10 @@ typedef struct hs__bjob {
                                      * (its credit): a SUBMIT may add that many new
                                      * games (broker_limits.c) */
     bool granted_known;             /* false until the first reply (and after a restart) */
+    int64_t last_lease;             /* ms of its last lease (or its start) */
+    int64_t idle_checked;           /* ms of the last look for a worker that can run it */
+    char waiting[320];              /* "" or why no live worker runs its queued tasks:
+                                     * logged once, shown by STATUS as its reason */
 } hs__bjob_t;
 
 /* A task's engines are a mask over its job's (hs_store_task_t.engines). */
@@ -145,9 +151,15 @@ typedef struct hs__broker {
     int hb_ms, liveness, lease_ms, max_attempts, queue_max, upload_ms;
     hs_store_t *store;
     void *sock;
-    hs__bjob_t **jobs;
+    hs__bjob_t **jobs;              /* every job of the journal, in id order */
     int num_jobs, cap_jobs;
-    int rr;                         /* round-robin position over jobs */
+    hs__bjob_t **run;               /* the running ones among them (a job never
+                                     * runs again once it ends): what each lease
+                                     * and each round looks through, so that the
+                                     * jobs a long-lived broker has finished cost
+                                     * it nothing (hs__run_prune drops the ended) */
+    int num_run, cap_run;
+    int rr;                         /* round-robin position over run */
     hs__btask_t **buckets;          /* task hash by id */
     size_t num_buckets, num_tasks;
     hs__bworker_t **workers;
@@ -344,6 +356,10 @@ void hs__packs_free(hs__broker_t *b);
 /* ---- tasks and the state machine: broker_tasks.c ---- */
 int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */
 hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id);
+/* Whether some live worker can run one of j's first queued tasks. */
+bool hs__job_servable(const hs__broker_t *b, const hs__bjob_t *j);
+/* Drops the jobs that ended from b->run (once a round). */
+void hs__run_prune(hs__broker_t *b);
 /* The next queued task for w (round robin over the running jobs; in a job the
  * first w can run among the first few queued), or NULL. */
 hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w);

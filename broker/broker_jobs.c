@@ -96,8 +96,8 @@ hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
 static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
 {
     hs__moves_parse(j->rec.moves_spec, &j->step, &j->last_only);
-    char list[sizeof j->rec.engines];
-    snprintf(list, sizeof list, "%s", j->rec.engines);
+    char *list = j->engine_text;
+    snprintf(list, sizeof j->engine_text, "%s", j->rec.engines);
     j->num_engines = 0;
     /* Split as every list reader does: a spec's options have commas too
      * ("mcts:visits=100,net=<hash>", core/poskey.h). */
@@ -109,8 +109,7 @@ static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
             continue;
         if (j->num_engines >= HS_WIRE_MAX_ENGINES || strlen(tok) >= HS_WIRE_MAX_NAME)
             return hs_error_set(err, HS_EINVAL, "too many or too long engine specs");
-        strcpy(j->engines[j->num_engines], tok);
-        j->engine_ptrs[j->num_engines] = j->engines[j->num_engines];
+        j->engines[j->num_engines] = tok;
         j->engine_ids[j->num_engines] = hs_engine_config_id(tok);
         j->num_engines++;
     }
@@ -119,17 +118,29 @@ static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
     return 0;
 }
 
+/* Room for one more pointer in *arr (of *cap). 0 or HS_ENOMEM. */
+static int s_jobs_room(hs__bjob_t ***arr, int n, int *cap)
+{
+    if (n < *cap)
+        return 0;
+    int c = *cap ? *cap * 2 : 16;
+    hs__bjob_t **a = realloc(*arr, sizeof *a * (size_t)c);
+    if (!a)
+        return HS_ENOMEM;
+    *arr = a;
+    *cap = c;
+    return 0;
+}
+
 static int s_job_add(hs__broker_t *b, hs__bjob_t *j)
 {
-    if (b->num_jobs == b->cap_jobs) {
-        int n = b->cap_jobs ? b->cap_jobs * 2 : 16;
-        hs__bjob_t **nj = realloc(b->jobs, sizeof *nj * (size_t)n);
-        if (!nj)
-            return HS_ENOMEM;
-        b->jobs = nj;
-        b->cap_jobs = n;
-    }
+    bool running = j->rec.state == HS_JOB_RUNNING;
+    if (s_jobs_room(&b->jobs, b->num_jobs, &b->cap_jobs) < 0 ||
+        (running && s_jobs_room(&b->run, b->num_run, &b->cap_run) < 0))
+        return HS_ENOMEM;
     b->jobs[b->num_jobs++] = j;
+    if (running)
+        b->run[b->num_run++] = j;
     return 0;
 }
 
@@ -218,9 +229,10 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, h
         return hs_error_set(err, rc, "cannot create the job");
     }
     j->rate_ms = b->now;
+    j->last_lease = b->now;
     j->last_input = b->now;
     HS__LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
-          j->rec.engines, j->rec.moves_spec);
+          j->rec.engines, spec);   /* not the journal's form: it holds the token */
     *out = j;
     return 0;
 }
@@ -511,6 +523,7 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
         s_text_repair(j->rec.name, sizeof j->rec.name);
         s_text_repair(j->rec.reason, sizeof j->rec.reason);
         j->rate_ms = b->now;
+        j->last_lease = b->now;
         j->last_input = b->now;   /* the upload lease starts again */
         s_job_token_load(j);
         j->rate_done = j->rec.positions_done;

@@ -308,22 +308,43 @@ hs__btask_t *hs__task_next(hs__broker_t *b, const hs__bworker_t *w)
     /* Fair scheduling: round robin over jobs that have queued work this worker
      * can do, one task per turn; within a job the first it can run of the
      * first S_QUEUE_LOOK queued (FIFO otherwise). */
-    for (int k = 0; k < b->num_jobs; k++) {
-        int i = (b->rr + k) % b->num_jobs;
-        hs__bjob_t *j = b->jobs[i];
+    for (int k = 0; k < b->num_run; k++) {
+        int i = (b->rr + k) % b->num_run;
+        hs__bjob_t *j = b->run[i];
         hs__btask_t *t = j->rec.state == HS_JOB_RUNNING ? s_job_next(j, w) : NULL;
         if (!t)
             continue;
-        b->rr = (i + 1) % b->num_jobs;
+        b->rr = (i + 1) % b->num_run;
         return t;
     }
     return NULL;
+}
+
+bool hs__job_servable(const hs__broker_t *b, const hs__bjob_t *j)
+{
+    for (int i = 0; i < b->num_workers; i++)
+        if (s_job_next(j, b->workers[i]))
+            return true;
+    return false;
+}
+
+void hs__run_prune(hs__broker_t *b)
+{
+    for (int i = 0; i < b->num_run; i++)
+        if (b->run[i]->rec.state != HS_JOB_RUNNING) {
+            b->run[i]->rate = 0;   /* it computes nothing more */
+            b->run[i--] = b->run[--b->num_run];
+        }
+    if (b->rr >= b->num_run)
+        b->rr = 0;
 }
 
 int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w)
 {
     s_queue_remove(t->job, t);
     t->job->leased++;
+    t->job->last_lease = b->now;
+    t->job->waiting[0] = '\0';
     t->rec.state = HS_TASK_LEASED;
     t->rec.attempts++;
     t->deadline = b->now + b->lease_ms;
@@ -605,7 +626,7 @@ int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t
     if (!task->engines)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     for (int k = 0; k < ne; k++)
-        task->engines[k] = t->job->engine_ptrs[idx[k]];
+        task->engines[k] = t->job->engines[idx[k]];
     task->num_engines = ne;
     return 0;
 }
@@ -633,6 +654,9 @@ void hs__broker_free_state(hs__broker_t *b)
     free(b->jobs);
     b->jobs = NULL;
     b->num_jobs = 0;
+    free(b->run);
+    b->run = NULL;
+    b->num_run = 0;
     for (int i = 0; i < b->num_workers; i++) {
         free(b->workers[i]->leases);
         free(b->workers[i]);

@@ -9,7 +9,9 @@
 #   - --cluster with a JOB is refused;
 #   - a lease that expires is counted against its worker (requeued), with no
 #     positions done: a broker with --lease-ms 100 and one attempt, a worker
-#     whose noop sleeps 1 s a position (the lease is long gone when it ends).
+#     whose noop sleeps 1 s a position (the lease is long gone when it ends);
+#   - a job whose engines no live worker runs says so, on the broker's stderr
+#     once and as its reason in `status`, until a worker that runs them comes.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 command -v python3 > /dev/null || { echo "python3 not found: skipped"; exit 77; }
@@ -117,4 +119,37 @@ check "the expired lease counts against the worker" \
       "$(py '[(w["name"], w["requeued"], w["positions_done"], w["tasks"]) for w in j["worker_list"]]')" \
       "[('slow', 1, 0, 0)]"
 kill -9 "${wpids[@]}" 2>/dev/null   # its 2-s task is nobody's any more
+wait "${wpids[@]}" 2>/dev/null
+kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null
+wpids=()
+
+# --- a job no live worker can run ---------------------------------------------
+# heartbeats of 200 ms: the broker looks after 10 of them (2 s) without a lease.
+start_broker_at "tcp://127.0.0.1:*" "$tmp/db3" "$tmp/broker3.log" --heartbeat-ms 200 || exit 1
+"$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --engines judge --name onlyjudge \
+    2>> "$tmp/workers.log" &
+wpids+=($!)
+"$BIN" submit "$tmp/one.sgf" --broker "$addr" --engines area,judge > /dev/null 2>&1
+why=
+for _ in $(seq 100); do
+    why=$("$BIN" status 1 --json --broker "$addr" 2>/dev/null | python3 -c \
+          'import json,sys; print(json.load(sys.stdin)["jobs"][0].get("reason", ""))' 2>/dev/null)
+    [ -n "$why" ] && break
+    sleep 0.1
+done
+check "a job no worker runs: status says why" \
+      "$(printf '%s' "$why" | grep -c 'no live worker runs the engines (and nets) of its queued tasks, area,judge; onlyjudge offers judge')" 1
+check "a job no worker runs: the broker says it once" \
+      "$(grep -c 'job 1 waiting: no live worker runs' "$tmp/broker3.log")" 1
+"$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name all \
+    2>> "$tmp/workers.log" &
+wpids+=($!)
+state=
+for _ in $(seq 100); do
+    state=$("$BIN" status 1 --json --broker "$addr" 2>/dev/null | python3 -c \
+            'import json,sys; j=json.load(sys.stdin)["jobs"][0]; print(j["state"], "reason" in j)' 2>/dev/null)
+    [ "$state" = "done False" ] && break
+    sleep 0.1
+done
+check "a worker that runs them: done, and no reason left" "$state" "done False"
 exit $fail
