@@ -237,7 +237,8 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
         /* A client asking for credit (a resumed upload, or one waiting while
          * its job was canceled): a job that ended never gives any, and the
          * answer "credit 0" would keep it waiting for good. */
-        snprintf(why, sizeof why, "job %llu is %s: it takes no more games",
+        snprintf(why, sizeof why, "job %llu is %s: it takes no more games (a submit "
+                 "without --token, or with another token, starts a new job)",
                  (unsigned long long)j->rec.id, hs_job_state_name(j->rec.state));
         hs__outbox_error(o, id, len, HS_EBADSTATE, why);
         return;

@@ -72,10 +72,10 @@
 
 int hs__fatal(hs__broker_t *b, int rc)
 {
-    if (rc < 0 && !b->fatal) {
+    /* Not printed here: hs_broker_run returns it, and its caller says it
+     * (the disk-full message came twice). */
+    if (rc < 0 && !b->fatal)
         b->fatal = rc;
-        fprintf(stderr, "hyeongse broker: store error: %s\n", b->err.msg);
-    }
     return rc;
 }
 
