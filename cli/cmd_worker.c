@@ -1,10 +1,12 @@
 /*
  * cli/cmd_worker.c — `hyeongse worker --connect ADDR --threads N`: evaluate tasks
- * from a broker until SIGTERM/SIGINT, then finish the tasks in hand and leave.
+ * from a broker until SIGTERM/SIGINT, then finish the tasks under way, give the
+ * others back and leave (a second signal: leave at once).
  * `--net FILE` loads a net once for every engine thread; READY lists its hash,
  * so the broker sends this worker the jobs that name it.
- * Says on stderr, even without --verbose, when the broker first answers and why
- * it stopped: a worker host's log then shows that it worked, and for whom.
+ * Says on stderr, even without --verbose, when the broker first answers, when it
+ * does not answer (a wrong address otherwise waits in silence) and why it
+ * stopped: a worker host's log then shows that it worked, and for whom.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -27,10 +29,14 @@ const char hs_cmd_worker_summary[] = "run a worker: evaluate positions for a bro
 /* The one piece of global state a signal handler needs. */
 static atomic_int s_stop;
 
-/* The signal's number: non-zero stops the worker, and says which it was. */
+/* The first signal's number: non-zero stops the worker, and says which it
+ * was; a second one adds HS_WORKER_STOP_NOW (leave without waiting). Lock-free
+ * atomics only: async-signal-safe. */
 static void s_on_signal(int sig)
 {
-    atomic_store(&s_stop, sig);
+    int none = 0;
+    if (!atomic_compare_exchange_strong(&s_stop, &none, sig))
+        atomic_fetch_or(&s_stop, HS_WORKER_STOP_NOW);
 }
 
 /* What the lines about the worker's life need (the I/O thread prints the
@@ -57,17 +63,33 @@ static void s_on_connected(void *arg, const char *name, int connections)
                 l->cfg->endpoint, connections);
 }
 
+/* Runs on the thread of hs_worker_run: the broker has not answered for
+ * seconds (answered 0), or answers after such a call (answered 1). */
+static void s_on_silence(void *arg, const char *name, int seconds, int answered)
+{
+    const s_life_t *l = arg;
+    if (answered)
+        fprintf(stderr, "hyeongse worker: %s: %s answers now, after %d s without an "
+                        "answer\n", name, l->cfg->endpoint, seconds);
+    else
+        fprintf(stderr, "hyeongse worker: %s: no answer from %s for %d s: is the broker "
+                        "running, and is the address right?%s still trying\n", name,
+                l->cfg->endpoint, seconds,
+                l->cfg->curve ? " (and are the keys right?)" : "");
+}
+
 /* The last line: what was done, and why it stopped. */
 static void s_say_stopped(const s_life_t *l, const hs_worker_stats_t *st, int rc,
                           const hs_error_t *err)
 {
     const hs_worker_config_t *cfg = l->cfg;
-    char why[HS_ERROR_MSG_MAX + 16];
+    char why[HS_ERROR_MSG_MAX + 32];
+    int stop = atomic_load(&s_stop), sig = stop & ~HS_WORKER_STOP_NOW;
     if (rc < 0)
         snprintf(why, sizeof why, "an error: %s", err->msg);
     else
-        snprintf(why, sizeof why, "%s", atomic_load(&s_stop) == SIGINT ? "SIGINT"
-                                        : atomic_load(&s_stop) ? "SIGTERM" : "returned");
+        snprintf(why, sizeof why, "%s%s", sig == SIGINT ? "SIGINT" : sig ? "SIGTERM" : "returned",
+                 stop & HS_WORKER_STOP_NOW ? " twice (left at once)" : "");
     if (l->connections == 0) {
         /* A CURVE broker drops an unknown key's handshake without a word. */
         fprintf(stderr, "hyeongse worker: stopped by %s without the broker at %s ever "
@@ -77,9 +99,10 @@ static void s_say_stopped(const s_life_t *l, const hs_worker_stats_t *st, int rc
         return;
     }
     fprintf(stderr, "hyeongse worker: %s stopped by %s: %llu tasks done, %llu positions, "
-                    "%llu failed tasks, %llu reconnects\n", l->name, why,
-            (unsigned long long)st->tasks, (unsigned long long)st->positions,
-            (unsigned long long)st->task_errors, (unsigned long long)st->reconnects);
+                    "%llu failed tasks, %llu reconnects, %llu tasks given back\n", l->name,
+            why, (unsigned long long)st->tasks, (unsigned long long)st->positions,
+            (unsigned long long)st->task_errors, (unsigned long long)st->reconnects,
+            (unsigned long long)st->given_back);
 }
 
 static void s_usage(FILE *out)
@@ -92,8 +115,16 @@ static void s_usage(FILE *out)
             "                       [--key FILE --server-key K] [--config FILE]\n\n"
             "Connects to a broker (the address given to `hyeongse broker --bind`) and\n"
             "evaluates the positions of the tasks it hands out. Reconnects after 1 s,\n"
-            "doubling up to 32 s, when the broker goes silent. SIGTERM: finishes the\n"
-            "tasks in hand, sends their results and leaves.\n\n"
+            "doubling up to 32 s, when the broker goes silent. Says so without\n"
+            "--verbose after 10 s without an answer, again 20 s and 40 s later, then\n"
+            "once a minute, and once when the broker answers again.\n"
+            "SIGTERM or SIGINT (Ctrl-C): starts no new task; the tasks being evaluated\n"
+            "finish and their results are sent; the tasks queued and not started, and\n"
+            "those still arriving, are given back unevaluated; then it disconnects (the\n"
+            "broker requeues what it gave back) and exits 0, saying how many tasks it\n"
+            "gave back. A second SIGTERM or SIGINT: disconnects at once, giving back\n"
+            "the tasks being evaluated too, and exits once the engine calls under way\n"
+            "return.\n\n"
             "  --connect ADDR     broker address, e.g. tcp://broker-host:5555\n"
             "  --threads N        engine threads (default: one per CPU)\n"
             "  --engines LIST     engines offered (default all: %s)\n"
@@ -292,6 +323,8 @@ int hs_cmd_worker(int argc, char **argv)
     s_describe_nets(&nets, (hs_nn_backend_kind_t)cfg.net_backend, life.nets, sizeof life.nets);
     cfg.on_connected = s_on_connected;
     cfg.on_connected_arg = &life;
+    cfg.on_silence = s_on_silence;
+    cfg.on_silence_arg = &life;
     hs_error_t err = { 0 };
     hs_worker_stats_t st = { 0 };
     int rc = hs_worker_run(&cfg, &st, &err);

@@ -27,6 +27,13 @@
 #      behind it that need only engines it has (a job adding an engine to games
 #      an earlier job stored): it used to be offered the head task alone, and
 #      waited idle while those tasks queued.
+#   I. SIGTERM to a busy worker: it starts no new task, gives the queued ones
+#      back and exits 0 within seconds (it ran until the job's queue was empty);
+#      a second worker finishes the job, every position stored once;
+#   J. a second SIGTERM: the worker leaves at once, without waiting for the
+#      task under way;
+#   K. a job of 12 engine specs (an engine thread held 8 specs, ever);
+#   L. a worker whose broker does not answer says so after 10 s.
 # Inputs are generated here (120 small 9x9 games + 5 broken files). The engine is
 # noop with a delay per position, so the job lasts long enough to kill things.
 set -u
@@ -355,6 +362,112 @@ check "H: job 2 done once a worker with both engines came" "$wait_done" 0
 check "H: job 2 games done" "$(job_field "$addr" 2 games_done)" "$games"
 stop_all H
 check "H: every position stored once" "$(count "$tmp/dbH" moves)" "$expected"
+
+# ---- I: SIGTERM stops a busy worker ------------------------------------------
+# The broker refills a worker's credit with every RESULT, so a worker that
+# waited for its queue to empty on SIGTERM ran on for as long as the job had
+# work (40+ s, thousands of positions). It must start no new task: the tasks
+# under way finish and are sent, the queued ones go back to the broker with
+# the DISCONNECT, and it exits 0 within seconds. A second worker then finishes
+# the job: every position stored exactly once.
+start_broker 'tcp://127.0.0.1:*' "$tmp/dbI" "$tmp/brokerI.log" || exit 1
+"$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name wI1 2>"$tmp/workerI1.log" &
+wI=$!; pids+=("$wI")
+wpids=()
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "noop:delay_us=5000" >/dev/null 2>"$tmp/submitI.err"
+check "I: job submitted" "$?" 0
+if wait_positions "$addr" 1 200; then
+    kill -TERM "$wI"
+    gone=1
+    for _ in $(seq 100); do
+        kill -0 "$wI" 2>/dev/null || { gone=0; break; }
+        sleep 0.1
+    done
+    check "I: the worker left within 10 s of SIGTERM" "$gone" 0
+    [ "$gone" = 0 ] || kill -9 "$wI"
+    wait "$wI"; check "I: its exit status" "$?" 0
+    check "I: it left the job unfinished (no queue run to the end)" "$(job_field "$addr" 1 state)" "running"
+    grep -Eq "^hyeongse worker: wI1 stopped by SIGTERM: [0-9]+ tasks done, .*, [1-9][0-9]* tasks given back$" \
+        "$tmp/workerI1.log"
+    check "I: it said how many tasks it gave back" "$?" 0
+else
+    echo "FAIL: I: job made no progress"; fail=1
+fi
+"$BIN" worker --connect "$addr" --threads 4 --heartbeat-ms 200 --name wI2 2>"$tmp/workerI2.log" &
+wpids=("$!"); pids+=("$!")
+done_i=1
+for _ in $(seq 600); do
+    [ "$(job_field "$addr" 1 state)" = "done" ] && { done_i=0; break; }
+    sleep 0.1
+done
+check "I: a second worker finished the job" "$done_i" 0
+check "I: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
+check "I: games done" "$(job_field "$addr" 1 games_done)" "$games"
+killed=
+stop_all I
+verify_store "$tmp/dbI" I
+
+# ---- J: a second SIGTERM leaves at once ----------------------------------------
+# Tasks of 1 s a position, one position an engine call (--batch 1): after the
+# first SIGTERM the worker waits for the task under way (about 30 s); the
+# second makes it disconnect at once and exit once the engine call returns.
+start_broker 'tcp://127.0.0.1:*' "$tmp/dbJ" "$tmp/brokerJ.log" || exit 1
+"$BIN" worker --connect "$addr" --threads 1 --batch 1 --heartbeat-ms 200 --name wJ \
+    2>"$tmp/workerJ.log" &
+wJ=$!; pids+=("$wJ")
+"$BIN" submit "$tmp/games" --broker "$addr" --engines "noop:delay_us=1000000" >/dev/null 2>"$tmp/submitJ.err"
+check "J: job submitted" "$?" 0
+for _ in $(seq 100); do
+    grep -q "wJ connected" "$tmp/workerJ.log" && break
+    sleep 0.1
+done
+sleep 1.5
+kill -TERM "$wJ"; sleep 1
+kill -0 "$wJ" 2>/dev/null; check "J: after one SIGTERM it waits for the task under way" "$?" 0
+kill -TERM "$wJ"
+gone=1
+for _ in $(seq 50); do
+    kill -0 "$wJ" 2>/dev/null || { gone=0; break; }
+    sleep 0.1
+done
+check "J: the second SIGTERM made it leave within 5 s" "$gone" 0
+[ "$gone" = 0 ] || kill -9 "$wJ"
+wait "$wJ"; check "J: its exit status" "$?" 0
+grep -Eq "^hyeongse worker: wJ stopped by SIGTERM twice \(left at once\): 0 tasks done, .*, [1-9][0-9]* tasks given back$" \
+    "$tmp/workerJ.log"
+check "J: it said it left at once, giving back its tasks" "$?" 0
+kill -TERM "$bpid"; wait "$bpid"; check "J: broker stopped cleanly" "$?" 0
+
+# ---- K: a job of 12 engine specs ------------------------------------------------
+# An engine thread kept 8 engine instances for its life and never evicted one:
+# a job of 9..16 specs (the wire allows 16) failed every task. One small game
+# with 12 specs: every position evaluated by each (tests/test_worker_engines.c
+# runs one thread through 24 specs in turn).
+mkdir -p "$tmp/one"
+cp "$tmp/games/g000.sgf" "$tmp/one/"
+specs="influence:tau=1"
+for t in $(seq 2 10); do specs+=",influence:tau=$t"; done
+specs+=",judge,area"
+"$BIN" analyze "$tmp/one" --db "$tmp/dbK" --threads 1 --engines "$specs" --quiet \
+    >"$tmp/analyzeK.out" 2>&1
+check "K: analyze of 12 specs: exit status" "$?" 0
+check "K: engines stored" "$(count "$tmp/dbK" engines)" 12
+check "K: every position by every spec" "$(count "$tmp/dbK" evaldata)" $((31 * 12))
+
+# ---- L: a worker whose broker does not answer says so ---------------------------
+# Nothing listens on the port: without --verbose the worker used to print
+# nothing for as long as it ran. It must say so after about 10 s.
+port=$(free_port); [ "$port" != 0 ] || { echo "no free port"; exit 1; }
+"$BIN" worker --connect "tcp://127.0.0.1:$port" --threads 1 --name wL 2>"$tmp/workerL.log" &
+wL=$!; pids+=("$wL")
+said=1
+for _ in $(seq 150); do
+    grep -q "^hyeongse worker: wL: no answer from tcp://127.0.0.1:$port for 1[0-9] s: is the broker running, and is the address right? still trying$" \
+        "$tmp/workerL.log" && { said=0; break; }
+    sleep 0.1
+done
+check "L: no answer for 10 s: said so within 15 s" "$said" 0
+kill -TERM "$wL"; wait "$wL"; check "L: it stops on SIGTERM (exit 0)" "$?" 0
 
 if [ "$fail" != 0 ]; then
     echo "--- logs ---"; tail -n 20 "$tmp"/broker*.log "$tmp"/submit*.err "$tmp/analyze.out"

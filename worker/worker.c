@@ -9,7 +9,19 @@
  *        ▲   backoff 1 s → 32 s (s_backoff)      │ liveness × interval silent,
  *        └────────────────────────────────────────┘ or DISCONNECT from broker
  *                                                  (s_disconnect)
- *    CONNECTED ── stop flag, all tasks done ──► send DISCONNECT, return (s_leave)
+ *    CONNECTED ── stop flag: queued tasks dropped, started ones done ──►
+ *                 send DISCONNECT, return (s_leave; at once on HS_WORKER_STOP_NOW)
+ *
+ * Stopping (worker.h): the broker refills the credit with every RESULT, so a
+ * worker that waited for its queue to empty ran for as long as the job had
+ * work. A stopping worker drops the tasks no thread has started (s_drain) and
+ * the TASKs that still arrive, and an engine thread starts no further task of
+ * its share (hs__worker_eval_tasks): only the tasks under way finish. Their
+ * leases go back to the broker with the DISCONNECT.
+ *
+ * Silence (cfg->on_silence): a worker whose broker never answers (a wrong
+ * address, a broker down) retries for ever; s_silence says so after 10 s and
+ * then at growing intervals, and once more when the broker answers.
  *
  * Only the I/O thread touches the DEALER socket. Engine threads take decoded
  * tasks from a mutex/condvar queue and hand encoded RESULT bodies back through an
@@ -55,6 +67,7 @@ typedef struct s_worker {
     bool quit;
     bool thread_failed;   /* an engine thread could not start: the worker does not */
     int threads_up;       /* engine threads past their start, failed or not */
+    int skipped;          /* tasks threads took but did not start (a stop): no RESULT */
     int batch;
     int threads;
     /* The engines READY offers, a canonical list ("influence@2" from revision 2
@@ -110,6 +123,10 @@ static void s_eval_group(s_worker_t *w, hs__eval_ctx_t *x, s_group_t *g)
     hs__worker_eval_tasks(x, g->wire, g->n, g->bufs, g->positions, g->failed);
     pthread_mutex_lock(&w->mu);
     for (int i = 0; i < g->n; i++) {
+        if (g->failed[i] == HS__TASK_SKIPPED) {
+            w->skipped++;   /* the I/O thread counts it out of flight (s_drain) */
+            continue;
+        }
         w->st.tasks++;
         w->st.positions += g->positions[i];
         w->st.evals += g->positions[i] * (uint64_t)g->wire[i]->num_engines;
@@ -127,8 +144,8 @@ static void s_eval_group(s_worker_t *w, hs__eval_ctx_t *x, s_group_t *g)
 static void s_push_results(void *push, s_group_t *g)
 {
     for (int i = 0; i < g->n; i++) {
-        int rc = 0;
-        if (g->bufs[i].len == 0) {
+        int rc = g->failed[i] == HS__TASK_SKIPPED ? -1 : 0;   /* no RESULT: given back */
+        if (rc == 0 && g->bufs[i].len == 0) {
             /* Cannot encode: report the task failed so the broker gives the credit back. */
             hs_wire_msg_t m;
             hs_wire_msg_init(&m, HS_WIRE_RESULT);
@@ -161,6 +178,7 @@ static void *s_engine_thread(void *arg)
     pthread_mutex_unlock(&w->mu);
     if (!failed) {
         x->batch_max = w->batch;
+        x->stop = w->cfg->stop;
         x->base = (hs_engine_config_t){ .gpu = -1, .nets = w->cfg->nets,
                                         .n_nets = w->cfg->n_nets,
                                         .net_backend = w->cfg->net_backend,
@@ -182,33 +200,39 @@ static void *s_engine_thread(void *arg)
     return NULL;
 }
 
+/* Frees a list of tasks; returns how many there were. */
+static int s_free_tasks(s_task_t *t)
+{
+    int n = 0;
+    for (s_task_t *next; t; t = next, n++) {
+        next = t->next;
+        hs_wire_msg_fini(&t->msg);
+        free(t);
+    }
+    return n;
+}
+
 /* Drops tasks nobody started (after a reconnect the broker requeues them). */
 static int s_drop_queued(s_worker_t *w)
 {
     pthread_mutex_lock(&w->mu);
-    int n = 0;
-    while (w->head) {
-        s_task_t *t = w->head;
-        w->head = t->next;
-        hs_wire_msg_fini(&t->msg);
-        free(t);
-        n++;
-    }
-    w->tail = NULL;
+    s_task_t *head = w->head;
+    w->head = w->tail = NULL;
     w->queued = 0;
     pthread_mutex_unlock(&w->mu);
-    return n;
+    return s_free_tasks(head);
 }
 
 /* --------------------------------------------------------------- I/O thread */
 
 /*
  * The n bodies of one message from the broker: TASKs go to the engine queue (one
- * lock and one wake-up for the lot); a lone DISCONNECT sets *reconnect. A message
+ * lock and one wake-up for the lot), or are dropped when drop is set (a stopping
+ * worker starts no new task); a lone DISCONNECT sets *reconnect. A message
  * of several bodies may hold only TASKs: anything else in it is dropped, as is a
- * body that does not decode. Returns the number of TASKs queued.
+ * body that does not decode. Returns the number of TASKs queued (or dropped).
  */
-static int s_take_bodies(s_worker_t *w, zmq_msg_t *bodies, int n, bool *reconnect)
+static int s_take_bodies(s_worker_t *w, zmq_msg_t *bodies, int n, bool drop, bool *reconnect)
 {
     s_task_t *head = NULL, *tail = NULL;
     int queued = 0;
@@ -239,8 +263,8 @@ static int s_take_bodies(s_worker_t *w, zmq_msg_t *bodies, int n, bool *reconnec
         hs_wire_msg_fini(&t->msg);
         free(t);
     }
-    if (queued == 0)
-        return 0;
+    if (queued == 0 || drop)
+        return s_free_tasks(head);
     pthread_mutex_lock(&w->mu);
     if (w->tail)
         w->tail->next = head;
@@ -301,6 +325,11 @@ typedef struct s_io {
     bool stopping;
     int64_t last_recv, last_send;
     int64_t last_probe;         /* the last HEARTBEAT sent because we heard nothing */
+    /* s_silence: the last message from the broker (or the start), kept across
+     * reconnects, and when the next "no answer" call is due, in ms after it. */
+    int64_t heard;
+    int next_notice, notice_gap;
+    uint64_t given_back;        /* hs_worker_stats_t.given_back */
 } s_io_t;
 
 /* The name READY gives: cfg->name, or host:pid. */
@@ -376,12 +405,48 @@ static void *s_connect(s_worker_t *w, int credit, hs_wire_buf_t *buf)
     return sock;
 }
 
-/* Sleeps up to ms, waking early when stop is set. */
-static void s_backoff(s_worker_t *w, int ms)
+/* The first "no answer" call comes after this long without a message. */
+#define S_SILENCE_FIRST_MS 10000
+/* The gaps between later ones double up to this. */
+#define S_SILENCE_GAP_MAX_MS 60000
+
+/* Tells cfg->on_silence when the broker has said nothing for a while: at 10 s
+ * without a message, then after gaps of 20, 40 and 60 s, and every minute. */
+static void s_silence(s_worker_t *w, s_io_t *io, int64_t now)
 {
-    int64_t end = hs_clock_ms() + ms;
-    while (hs_clock_ms() < end && !atomic_load(w->cfg->stop))
+    if (now - io->heard < io->next_notice)
+        return;
+    if (w->cfg->on_silence) {
+        char name[HS_WIRE_MAX_NAME];
+        s_worker_name(w->cfg, name, sizeof name);
+        w->cfg->on_silence(w->cfg->on_silence_arg, name, (int)((now - io->heard) / 1000), 0);
+    }
+    io->notice_gap = io->notice_gap * 2 > S_SILENCE_GAP_MAX_MS ? S_SILENCE_GAP_MAX_MS
+                                                               : io->notice_gap * 2;
+    io->next_notice += io->notice_gap;
+}
+
+/* A message came at now: after a "no answer" call, one to say it is over. */
+static void s_heard(s_worker_t *w, s_io_t *io, int64_t now)
+{
+    if (io->next_notice > S_SILENCE_FIRST_MS && w->cfg->on_silence) {
+        char name[HS_WIRE_MAX_NAME];
+        s_worker_name(w->cfg, name, sizeof name);
+        w->cfg->on_silence(w->cfg->on_silence_arg, name, (int)((now - io->heard) / 1000), 1);
+    }
+    io->heard = now;
+    io->next_notice = io->notice_gap = S_SILENCE_FIRST_MS;
+}
+
+/* Sleeps up to ms, waking early when stop is set; the silence is told meanwhile
+ * (a back-off lasts up to 32 s). */
+static void s_backoff(s_worker_t *w, s_io_t *io, int ms)
+{
+    int64_t now = hs_clock_ms(), end = now + ms;
+    for (; now < end && !atomic_load(w->cfg->stop); now = hs_clock_ms()) {
+        s_silence(w, io, now);
         usleep(20000);
+    }
 }
 
 /*
@@ -399,7 +464,7 @@ static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t
             if (cfg->verbose)
                 fprintf(stderr, "hyeongse worker: cannot reach %s; retrying in %d ms\n",
                         cfg->endpoint, io->backoff);
-            s_backoff(w, io->backoff);
+            s_backoff(w, io, io->backoff);
             io->backoff = io->backoff * 2 > io->backoff_max ? io->backoff_max : io->backoff * 2;
         }
         if (atomic_load(cfg->stop))
@@ -417,7 +482,9 @@ static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t
 /* s_disconnect: CONNECTED → OFFLINE; unstarted tasks are the broker's again. */
 static void s_disconnect(s_worker_t *w, s_io_t *io)
 {
-    io->in_flight -= s_drop_queued(w);
+    int dropped = s_drop_queued(w);
+    io->in_flight -= dropped;
+    io->given_back += (uint64_t)dropped;
     zmq_close(io->sock);
     io->sock = NULL;
     pthread_mutex_lock(&w->mu);
@@ -487,8 +554,11 @@ static bool s_read_broker(s_worker_t *w, s_io_t *io, bool *reconnect)
         if (!extra && nf >= 3 && zmq_msg_size(&fr[0]) == 0 &&
             hs_wire_check_magic(zmq_msg_data(&fr[1]), zmq_msg_size(&fr[1]), &is_worker,
                                 NULL) == 0 && is_worker) {
-            int queued = s_take_bodies(w, fr + 2, nf - 2, reconnect);
-            io->in_flight += queued;
+            int queued = s_take_bodies(w, fr + 2, nf - 2, io->stopping, reconnect);
+            if (io->stopping)
+                io->given_back += (uint64_t)queued;   /* dropped: never in flight */
+            else
+                io->in_flight += queued;
             if (nf > 3 && queued > 0)
                 io->peer_batch = true;   /* this broker packs TASKs: it reads packed RESULTs */
         }
@@ -513,15 +583,43 @@ static void s_answered(s_worker_t *w, s_io_t *io)
 }
 
 /*
+ * Stopping: the tasks no thread has started go back to the broker unevaluated
+ * (the DISCONNECT that ends the stop requeues their leases), and so do those an
+ * engine thread took but skipped; neither will have a RESULT.
+ */
+static void s_drain(s_worker_t *w, s_io_t *io)
+{
+    int n = s_drop_queued(w);
+    pthread_mutex_lock(&w->mu);
+    n += w->skipped;
+    w->skipped = 0;
+    pthread_mutex_unlock(&w->mu);
+    io->in_flight -= n;
+    io->given_back += (uint64_t)n;
+}
+
+/* Whether a stopping worker leaves now: its started tasks are answered, or a
+ * second signal said not to wait for them. */
+static bool s_stop_done(s_worker_t *w, s_io_t *io)
+{
+    int stop = atomic_load(w->cfg->stop);
+    if (!io->stopping && stop)
+        io->stopping = true;
+    if (!io->stopping)
+        return false;
+    s_drain(w, io);
+    return io->in_flight <= 0 || (stop & HS_WORKER_STOP_NOW);
+}
+
+/*
  * One wake-up of the CONNECTED state: poll, forward results, take tasks, then
- * liveness and heartbeat. Returns 0 to go on, 1 after s_leave (stopped with
- * nothing in flight), 2 when the connection must be dropped, or HS_EIO.
+ * liveness and heartbeat. Returns 0 to go on, 1 after s_leave (stopped: the
+ * tasks under way answered, or a second signal), 2 when the connection must be
+ * dropped, or HS_EIO.
  */
 static int s_io_step(s_worker_t *w, s_io_t *io, hs_error_t *err)
 {
-    if (!io->stopping && atomic_load(w->cfg->stop))
-        io->stopping = true;
-    if (io->stopping && io->in_flight == 0) {
+    if (s_stop_done(w, io)) {
         hs_wire_msg_t m;
         hs_wire_msg_init(&m, HS_WIRE_DISCONNECT);
         s_send_msg(io->sock, &m, &io->buf);   /* s_leave: CONNECTED → gone */
@@ -544,9 +642,11 @@ static int s_io_step(s_worker_t *w, s_io_t *io, hs_error_t *err)
         io->last_send = now;
     if (got) {
         io->last_recv = now;
+        s_heard(w, io, now);
         if (!io->answered)
             s_answered(w, io);
     }
+    s_silence(w, io, now);
     if (reconnect || now - io->last_recv > (int64_t)io->hb * io->liveness)
         return 2;
     /* A HEARTBEAT when we sent nothing for an interval, and also when we heard
@@ -653,7 +753,9 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     s_worker_t w = { .cfg = cfg, .threads = cfg->threads > 0 ? cfg->threads : 1 };
     s_io_t io = { .hb = cfg->heartbeat_ms > 0 ? cfg->heartbeat_ms : 1000,
                   .liveness = cfg->liveness > 0 ? cfg->liveness : 3, .backoff = 1000,
-                  .backoff_max = cfg->backoff_max_ms > 0 ? cfg->backoff_max_ms : 32000 };
+                  .backoff_max = cfg->backoff_max_ms > 0 ? cfg->backoff_max_ms : 32000,
+                  .heard = hs_clock_ms(), .next_notice = S_SILENCE_FIRST_MS,
+                  .notice_gap = S_SILENCE_FIRST_MS };
     io.credit = cfg->credit > 0 ? cfg->credit : 4 * w.threads + 8;
     /* Engines are offered by canonical name: the broker matches a job's engine
      * names exactly, so a job of another revision never comes here (engine.h,
@@ -678,6 +780,8 @@ int hs_worker_run(const hs_worker_config_t *cfg, hs_worker_stats_t *stats, hs_er
     if (rc == 0)
         rc = s_run_io(&w, &io, err);
     s_finish(&w, &io, tids, started);
+    /* What was received and never answered is the broker's to requeue. */
+    w.st.given_back = io.given_back + (uint64_t)(io.in_flight > 0 ? io.in_flight : 0);
     free(tids);
     if (own_ctx && w.ctx)
         zmq_ctx_term(w.ctx);

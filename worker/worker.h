@@ -23,9 +23,17 @@
  * requeued and ignores one it has already stored).
  *
  * Stopping: when *cfg->stop becomes non-zero (the CLI sets it from SIGTERM /
- * SIGINT) the worker stops taking tasks, finishes those it holds, sends their
- * results, sends DISCONNECT and returns 0. Stopped while offline (waiting to
- * reconnect), it returns at once: nobody could take those results. A ZeroMQ
+ * SIGINT) the worker starts no new task: the tasks its engine threads are
+ * evaluating finish and their results are sent; the tasks it holds that no
+ * thread has started, and the TASKs that still arrive (the broker refills the
+ * credit with every RESULT), are dropped unevaluated. Then it sends DISCONNECT,
+ * on which the broker requeues every lease it still holds, and returns 0.
+ * Waiting for the whole queue instead kept a busy worker going for as long as
+ * its job had work. With HS_WORKER_STOP_NOW set in *cfg->stop (a second
+ * signal) it sends DISCONNECT at once, results and all left to the broker, and
+ * returns as soon as the engine calls under way return. Stopped while offline
+ * (waiting to reconnect), it returns at once: nobody could take those results.
+ * The count of tasks given back is in hs_worker_stats_t.given_back. A ZeroMQ
  * context shut down under it (zmq_ctx_shutdown, as `analyze` does when its
  * broker fails) makes it return HS_EIO instead of retrying for ever. Signal handling is the caller's
  * business; this module never installs handlers.
@@ -37,6 +45,10 @@
 #include <stdint.h>
 
 #include "core/error.h"
+
+/* Set in *hs_worker_config_t.stop besides the first signal's number: leave at
+ * once (DISCONNECT, without waiting for the tasks being evaluated). */
+#define HS_WORKER_STOP_NOW 0x10000
 
 /* The most positions one engine call takes (their boards are copied into the
  * batch): the bound of the worker's and analyze's --batch. */
@@ -54,7 +66,8 @@ typedef struct hs_worker_config {
     int backoff_max_ms;        /* longest wait between reconnects (<= 0: 32000) */
     const char *name;          /* worker name sent in READY (NULL: host:pid) */
     const char *engines;       /* comma list of engines offered (NULL: all registered) */
-    atomic_int *stop;          /* set non-zero to make hs_worker_run finish and return */
+    atomic_int *stop;          /* set non-zero to make hs_worker_run finish and return;
+                                * | HS_WORKER_STOP_NOW to leave at once (see above) */
     int verbose;               /* log connection events to stderr */
     /* If not NULL: called on the worker's I/O thread when the broker first
      * answers on a connection (its first message after READY), with the name
@@ -62,6 +75,15 @@ typedef struct hs_worker_config {
      * after reconnects). So a caller can say "connected" only once it is true. */
     void (*on_connected)(void *arg, const char *name, int connections);
     void *on_connected_arg;
+    /* If not NULL: called on the I/O thread when the broker has not answered
+     * for `seconds` (answered 0): a first time after 10 s without a message from
+     * it (none yet, or none since it went away; the worker keeps trying), then
+     * after gaps of 20 s, 40 s and 60 s, and every minute from then on; and
+     * once with answered 1 when it answers after such a call (seconds: how long
+     * it was silent). A worker with a wrong address otherwise retried in silence
+     * for ever. name as for on_connected. */
+    void (*on_silence)(void *arg, const char *name, int seconds, int answered);
+    void *on_silence_arg;
     /* The nets this worker holds (`worker --net FILE`), loaded by the caller and
      * borrowed until hs_worker_run returns: every engine instance gets them
      * (hs_engine_config_t.nets), and READY lists their hashes with the backend
@@ -81,6 +103,10 @@ typedef struct hs_worker_config {
 /* Counters filled by hs_worker_run (may be read after it returns). */
 typedef struct hs_worker_stats {
     uint64_t tasks, positions, evals, task_errors, reconnects;
+    /* Tasks received and never answered, left to the broker to requeue:
+     * dropped unstarted at a stop or a reconnect, arrived while stopping, or
+     * unfinished when the worker left (a second signal, stopped offline). */
+    uint64_t given_back;
     double engine_seconds;     /* wall time inside engine evaluate() calls, all threads */
     double engine_cpu_seconds; /* CPU time of the calling threads inside those calls
                                 * (CLOCK_THREAD_CPUTIME_ID): unlike engine_seconds, it

@@ -23,9 +23,10 @@
 
 void hs__engine_cache_fini(hs__engine_cache_t *c)
 {
-    for (int i = 0; i < c->count; i++)
+    for (int i = 0; i < HS__ENGINE_CACHE; i++) {
         hs_engine_fini(&c->eng[i]);
-    c->count = 0;
+        c->spec[i][0] = '\0';
+    }
     hs_stability_memo_destroy(&c->memo);
 }
 
@@ -36,17 +37,39 @@ void hs__eval_ctx_fini(hs__eval_ctx_t *x)
     x->prev = NULL;
 }
 
-/* The instance for spec "name[:options]", created on first use. */
-static int s_engine_get(hs__engine_cache_t *c, const hs_engine_config_t *base,
-                        const char *spec, hs_engine_t **out, hs_error_t *err)
+/* The slot for a new instance: a free one, else the least recently used one
+ * that the engine set being taken (tick) does not hold, its instance ended.
+ * There is always one: a set holds at most HS_WIRE_MAX_ENGINES - 1 slots while
+ * it takes its last spec. */
+static int s_engine_slot(hs__engine_cache_t *c, uint64_t tick)
 {
-    for (int i = 0; i < c->count; i++)
-        if (!strcmp(c->spec[i], spec)) {
+    int victim = -1;
+    for (int i = 0; i < HS__ENGINE_CACHE; i++) {
+        if (!c->spec[i][0])
+            return i;
+        if (c->used[i] < tick && (victim < 0 || c->used[i] < c->used[victim]))
+            victim = i;
+    }
+    if (victim >= 0) {
+        hs_engine_fini(&c->eng[victim]);
+        c->spec[victim][0] = '\0';
+    }
+    return victim;
+}
+
+/* The instance for spec "name[:options]", created on first use; tick is the
+ * engine set it is taken for (its instance stays until a later set evicts it). */
+static int s_engine_get(hs__engine_cache_t *c, const hs_engine_config_t *base,
+                        const char *spec, uint64_t tick, hs_engine_t **out, hs_error_t *err)
+{
+    for (int i = 0; i < HS__ENGINE_CACHE; i++)
+        if (c->spec[i][0] && !strcmp(c->spec[i], spec)) {
+            c->used[i] = tick;
             *out = &c->eng[i];
             return 0;
         }
-    if (c->count >= HS__ENGINE_CACHE || strlen(spec) >= sizeof c->spec[0])
-        return hs_error_set(err, HS_ELIMIT, "too many engine specs in one worker thread");
+    if (strlen(spec) >= sizeof c->spec[0])
+        return hs_error_set(err, HS_ELIMIT, "engine spec too long for a worker: %.40s...", spec);
     char name[HS_ENGINE_NAME_MAX];
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -56,15 +79,19 @@ static int s_engine_get(hs__engine_cache_t *c, const hs_engine_config_t *base,
     name[len] = '\0';
     if (!c->memo && !(c->memo = hs_stability_memo_new()))
         return hs_error_set(err, HS_ENOMEM, "out of memory");
+    int slot = s_engine_slot(c, tick);
+    if (slot < 0)   /* a task of more specs than the cache holds: never from the wire */
+        return hs_error_set(err, HS_ELIMIT, "too many engine specs in one task");
     hs_engine_config_t cfg = *base;
     cfg.gpu = cfg.nets ? cfg.gpu : -1;
     cfg.options = colon ? colon + 1 : NULL;
     cfg.stability_memo = c->memo;
-    int rc = hs_engine_init(&c->eng[c->count], name, &cfg, err);
+    int rc = hs_engine_init(&c->eng[slot], name, &cfg, err);
     if (rc < 0)
-        return rc;
-    strcpy(c->spec[c->count], spec);
-    *out = &c->eng[c->count++];
+        return rc;   /* the slot stays free */
+    strcpy(c->spec[slot], spec);
+    c->used[slot] = tick;
+    *out = &c->eng[slot];
     return 0;
 }
 
@@ -211,6 +238,13 @@ static void s_engine_batch(hs__eval_ctx_t *x, int e, int n, double *dt)
     *dt = sum / n;
 }
 
+/* Whether the worker stops (now: leaves at once, HS_WORKER_STOP_NOW). */
+static bool s_stopped(const hs__eval_ctx_t *x, bool now)
+{
+    int v = x->stop ? atomic_load(x->stop) : 0;
+    return now ? (v & HS_WORKER_STOP_NOW) != 0 : v != 0;
+}
+
 /*
  * Evaluates the batch with every engine of x->batch_task and appends each
  * position's evals to the RESULT it came from (x->owner). The clocks are read
@@ -221,8 +255,8 @@ static void s_flush(hs__eval_ctx_t *x)
 {
     int n = x->batch_n;
     x->batch_n = 0;
-    if (n == 0)
-        return;
+    if (n == 0 || s_stopped(x, true))
+        return;   /* leaving at once: these RESULTs are dropped unsent */
     const hs_wire_task_t *t = x->batch_task;
     for (int e = 0; e < t->num_engines; e++) {
         double dt;
@@ -292,8 +326,12 @@ static int s_use_engines(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_error_t 
     s_flush(x);
     x->batch_task = NULL;
     int limit = x->batch_max, rc, history = 0;
+    /* The batch of the previous engines is flushed: only this set's instances
+     * must stay, and s_engine_get evicts none of them while it takes the rest. */
+    uint64_t tick = ++x->cache.tick;
     for (int e = 0; e < t->num_engines; e++) {
-        if ((rc = s_engine_get(&x->cache, &x->base, t->engines[e], &x->engs[e], err)) < 0)
+        if ((rc = s_engine_get(&x->cache, &x->base, t->engines[e], tick, &x->engs[e],
+                               err)) < 0)
             return rc;
         x->eids[e] = hs_engine_config_id(t->engines[e]);
         if (x->engs[e]->vt->max_batch < limit)
@@ -387,16 +425,15 @@ done:
     return rc;
 }
 
-int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
-                          hs_wire_buf_t *outs, uint64_t *positions, int *failed)
+/* Starts the tasks (their positions into batches, RESULTs into m) until the
+ * worker stops: a stopping worker starts no new task, and those left go back
+ * to the broker. Returns how many were started. */
+static int s_start_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
+                         hs_wire_msg_t *m)
 {
-    /* The RESULTs live in the context's scratch (each is initialised below). */
-    hs_wire_msg_t *m = n <= HS__GROUP_MAX ? x->msgs : malloc((size_t)n * sizeof *m);
-    if (!m)
-        return HS_ENOMEM;
-    x->batch_n = 0;
-    x->batch_task = NULL;
     for (int i = 0; i < n; i++) {
+        if (s_stopped(x, false))
+            return i;
         hs_wire_msg_init(&m[i], HS_WIRE_RESULT);
         hs_wire_result_t *res = &m[i].result;
         res->task_id = t[i]->task_id;
@@ -408,19 +445,40 @@ int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int
         if (rc < 0)
             s_fail(res, err.msg[0] ? err.msg : hs_strerror(rc), rc);
     }
+    return n;
+}
+
+int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
+                          hs_wire_buf_t *outs, uint64_t *positions, int *failed)
+{
+    /* The RESULTs live in the context's scratch (each is initialised below). */
+    hs_wire_msg_t *m = n <= HS__GROUP_MAX ? x->msgs : malloc((size_t)n * sizeof *m);
+    if (!m)
+        return HS_ENOMEM;
+    x->batch_n = 0;
+    x->batch_task = NULL;
+    int started = s_start_tasks(x, t, n, m);
     s_flush(x);
     x->batch_task = NULL;
+    /* Leaving at once: s_flush skipped the engines, and nobody sends RESULTs. */
+    bool drop = s_stopped(x, true);
     int first = 0;
     for (int i = 0; i < n; i++) {
-        failed[i] = m[i].result.error != NULL;
-        positions[i] = failed[i] ? 0 : (uint64_t)t[i]->num_move_numbers;
-        hs_error_t eerr = { 0 };
         outs[i].len = 0;
-        int rc = hs_wire_encode(&m[i], &outs[i], &eerr);
-        if (rc < 0) {
-            outs[i].len = 0;
-            if (!first)
-                first = rc;
+        positions[i] = 0;
+        failed[i] = HS__TASK_SKIPPED;
+        if (i >= started)
+            continue;
+        if (!drop) {
+            failed[i] = m[i].result.error != NULL;
+            positions[i] = failed[i] ? 0 : (uint64_t)t[i]->num_move_numbers;
+            hs_error_t eerr = { 0 };
+            int rc = hs_wire_encode(&m[i], &outs[i], &eerr);
+            if (rc < 0) {
+                outs[i].len = 0;
+                if (!first)
+                    first = rc;
+            }
         }
         hs_wire_msg_fini(&m[i]);
     }

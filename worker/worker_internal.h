@@ -15,17 +15,27 @@
 #include "worker/engine.h"
 #include "worker/worker.h"
 
-#define HS__ENGINE_CACHE 8
+/* Engine instances one thread keeps: a task names at most HS_WIRE_MAX_ENGINES
+ * specs, and each must be in the cache while its batch runs. */
+#define HS__ENGINE_CACHE HS_WIRE_MAX_ENGINES
 #define HS__BATCH_MAX HS_WORKER_BATCH_MAX
 /* Most tasks one hs__worker_eval_tasks call takes without an allocation (an
  * engine thread's group). */
 #define HS__GROUP_MAX 64
+/* hs__worker_eval_tasks' failed[i] of a task it did not start (a stop). */
+#define HS__TASK_SKIPPED (-1)
 
 /* Engine instances of one thread, by spec string, and the stability memo they
- * share (created with the first instance). */
+ * share (created with the first instance). A slot is free while its spec is "".
+ * A long-lived worker meets any number of specs, so a full cache evicts the
+ * least recently used instance; never one of the task whose engines are being
+ * taken (x->engs[] point into the slots, so instances never move either).
+ * tick counts the engine sets taken (s_use_engines); used[i] is the tick of the
+ * last set that took slot i. */
 typedef struct hs__engine_cache {
-    int count;
     struct hs_stability_memo *memo;
+    uint64_t tick;
+    uint64_t used[HS__ENGINE_CACHE];
     char spec[HS__ENGINE_CACHE][HS_WIRE_MAX_NAME];
     hs_engine_t eng[HS__ENGINE_CACHE];
 } hs__engine_cache_t;
@@ -33,6 +43,10 @@ typedef struct hs__engine_cache {
 /* Per-thread scratch for evaluating tasks (large: heap-allocate it). */
 typedef struct hs__eval_ctx {
     hs__engine_cache_t cache;
+    /* The worker's stop flag (hs_worker_config_t.stop), or NULL: once it is
+     * set, hs__worker_eval_tasks starts no further task of its call, and with
+     * HS_WORKER_STOP_NOW no further engine call either (worker.h, "Stopping"). */
+    const atomic_int *stop;
     /* What every engine instance of this thread is created with (threads,
      * the process's nets, their backend and batch); options come per spec. */
     hs_engine_config_t base;
@@ -80,7 +94,9 @@ int hs__worker_eval_task(hs__eval_ctx_t *x, const hs_wire_task_t *t, hs_wire_buf
  * engines share engine calls (a 1-position task alone would make a batch of 1), and
  * the clocks are read once per engine call, not per task. outs[i], positions[i]
  * and failed[i] are task i's. Returns 0 or the first encoder error (that task's
- * out then holds nothing: the caller reports it failed).
+ * out then holds nothing: the caller reports it failed). failed[i] is
+ * HS__TASK_SKIPPED for a task not evaluated because x->stop was set: it has no
+ * RESULT (outs[i] empty) and goes back to the broker unanswered.
  */
 int hs__worker_eval_tasks(hs__eval_ctx_t *x, const hs_wire_task_t *const *t, int n,
                           hs_wire_buf_t *outs, uint64_t *positions, int *failed);
