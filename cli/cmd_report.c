@@ -27,7 +27,9 @@ static void s_usage(FILE *out)
         "\n"
         "Writes OUT/index.html (tables, histograms, the games), OUT/games/ID.html per game\n"
         "(win-rate and score-lead graphs, mistakes, maps), OUT/games/ID.sgf (annotated),\n"
-        "OUT/csv/*.csv and OUT/report.json. The pages are static and open offline.\n"
+        "OUT/csv/*.csv and OUT/report.json (every table, and a row per game). The pages\n"
+        "are static and open offline. Use an empty OUT for each report: an earlier\n"
+        "report's files of other games are left there (a warning counts them).\n"
         "\n"
         "  --game ID        one game (32 hex digits, as `query` prints them)\n"
         "  --player NAME    every game NAME played (exact name)\n"
@@ -161,6 +163,37 @@ static int s_run(void *ctx, hs_error_t *err)
     return rc;
 }
 
+/* The summary line: what was written. A position explorer alone writes no
+ * game pages: it says how many games reached the board (the page lists them)
+ * rather than "0 games". Then the warning about an earlier report's files. */
+static void s_summary(const s_opts_t *p, const hs_report_summary_t *sum)
+{
+    const char *open = (p->o.formats == 0 || (p->o.formats & HS_REPORT_HTML))
+                           ? " (open index.html)" : "";
+    bool explorer_only = p->o.board && !p->sel.game_hex && !p->sel.player && !p->sel.job &&
+                         !p->sel.all;
+    if (explorer_only)
+        fprintf(stderr, "report: position explorer: %lld game%s reached this board; "
+                "0 game pages, %lld pictures, %lld files in %s%s\n",
+                (long long)sum->board_games, sum->board_games == 1 ? "" : "s",
+                (long long)sum->pictures, (long long)sum->files, p->o.out_dir, open);
+    else
+        fprintf(stderr, "report: %lld games, %lld failed, %lld pictures, %lld files in %s%s\n",
+                (long long)sum->games, (long long)sum->failed, (long long)sum->pictures,
+                (long long)sum->files, p->o.out_dir, open);
+    if (p->o.board && !explorer_only)
+        fprintf(stderr, "report: position explorer: %lld game%s reached this board\n",
+                (long long)sum->board_games, sum->board_games == 1 ? "" : "s");
+    /* Nothing is deleted (the folder may hold files that are not ours): say
+     * so, or the earlier report's pages pass for this one's. */
+    if (sum->stale_games > 0)
+        fprintf(stderr, "hyeongse report: warning: %s holds an earlier report: %lld game%s "
+                "of it (%lld files under games/, svg/, png/) %s not part of this one and "
+                "not in its index.html; use an empty folder for each report\n",
+                p->o.out_dir, (long long)sum->stale_games, sum->stale_games == 1 ? "" : "s",
+                (long long)sum->stale_files, sum->stale_games == 1 ? "is" : "are");
+}
+
 int hs_cmd_report(int argc, char **argv)
 {
     s_opts_t p = { .board_move = -1, .sgf_game = -1 };
@@ -207,9 +240,6 @@ int hs_cmd_report(int argc, char **argv)
         fprintf(stderr, "hyeongse report: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
         return rc == HS_EINVAL ? 2 : 1;
     }
-    fprintf(stderr, "report: %lld games, %lld failed, %lld pictures, %lld files in %s%s\n",
-            (long long)r.sum.games, (long long)r.sum.failed, (long long)r.sum.pictures,
-            (long long)r.sum.files, p.o.out_dir,
-            (p.o.formats == 0 || (p.o.formats & HS_REPORT_HTML)) ? " (open index.html)" : "");
+    s_summary(&p, &r.sum);
     return 0;
 }

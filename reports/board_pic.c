@@ -8,9 +8,14 @@
  * picture reads like a printed diagram. Sizes of lines, fonts and marks follow
  * c with floors, so a 19x19 board stays legible at 300 px (c ~ 14 px).
  * Park's influence derivation from the stored SI is in board_influence.c.
+ *
+ * Shapes of one kind are drawn together (every shadow, then the black stones,
+ * then the white; each kind of ownership cross as two hs_canvas_segments), so
+ * the SVG says their style once and a map of a pro game stays ~25 KB.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/board.h"
@@ -19,6 +24,10 @@
 /* Empty points whose |ownership| is under this get no square: a square
  * narrower than 5% of a cell is a speck, not information. */
 #define S_OWN_MIN 5
+
+/* The smallest a caption is shrunk to fit before its middle is cut: still
+ * read at a glance. */
+#define S_CAPTION_MIN_PX 10
 
 static const char s_letters[] = "ABCDEFGHJKLMNOPQRSTUVWXYZ";   /* no I, as on boards */
 
@@ -70,17 +79,31 @@ static void s_wood(hs_canvas_t *cv, const hs__board_geom_t *g)
     }
 }
 
+/* Line i of the grid as two segments (its vertical, then its horizontal). */
+static void s_grid_line(const hs__board_geom_t *g, int i, double *xy)
+{
+    const double lo = g->x0, hi = s_px(g, g->n - 1), at = s_px(g, i);
+    const double v[8] = {at, lo, at, hi, lo, at, hi, at};
+    memcpy(xy, v, sizeof v);
+}
+
 static void s_grid(hs_canvas_t *cv, const hs__board_geom_t *g, bool plain)
 {
     const int n = g->n;
-    double lw = fmin(1.6, s_max(0.7, g->c * 0.055)), end = s_px(g, n - 1);
+    double lw = fmin(1.6, s_max(0.7, g->c * 0.055));
     hs_rgba_t ink = plain ? HS_RGB(0x303030) : HS_RGB(0x2b1d0a);
+    /* Three paths (the first edge, the inner lines, the last edge, heavier):
+     * the lines in the order they were drawn one by one, so the PNG's
+     * crossings have the same pixels. */
+    double xy[4 * 2 * HS_BOARD_MAX_SIZE];
     hs_canvas_group(cv, "grid");
-    for (int i = 0; i < n; i++) {
-        double w = (i == 0 || i == n - 1) ? lw * 1.8 : lw;
-        hs_canvas_line(cv, s_px(g, i), g->y0, s_px(g, i), s_py(g, n - 1), ink, w, NULL);
-        hs_canvas_line(cv, g->x0, s_py(g, i), end, s_py(g, i), ink, w, NULL);
-    }
+    s_grid_line(g, 0, xy);
+    hs_canvas_segments(cv, xy, 2, ink, lw * 1.8, NULL);
+    for (int i = 1; i < n - 1; i++)
+        s_grid_line(g, i, xy + 8 * (i - 1));
+    hs_canvas_segments(cv, xy, 2 * (n - 2), ink, lw, NULL);
+    s_grid_line(g, n - 1, xy);
+    hs_canvas_segments(cv, xy, 2, ink, lw * 1.8, NULL);
     int xs[16], ys[16], k = s_star_points(n, xs, ys);
     hs_paint_t star = {.fill = ink, .cls = "star"};
     for (int i = 0; i < k; i++)
@@ -122,15 +145,18 @@ static void s_stones(hs_canvas_t *cv, const hs__board_geom_t *g, const hs_board_
     hs_paint_t white = {.fill = HS_RGB(0xf4f4f0), .stroke = HS_RGB(0x6e6e6e),
                         .width = s_max(0.6, g->c * 0.04), .gradient = gw, .cls = "stone w"};
     hs_canvas_group(cv, "stones");
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            uint8_t s = p->stones[y * n + x];
-            if (s != HS_BLACK && s != HS_WHITE)
-                continue;
-            double cx = s_px(g, x), cy = s_py(g, y);
-            hs_canvas_circle(cv, cx + g->c * 0.05, cy + g->c * 0.06, r, &shadow);
-            hs_canvas_circle(cv, cx, cy, r, s == HS_BLACK ? &black : &white);
-        }
+    /* Every shadow, then the black stones, then the white: runs of one style,
+     * which the SVG writes once. A shadow reaches only its right and lower
+     * neighbours, which were drawn after it before too. */
+    for (int i = 0; i < n * n; i++)
+        if (p->stones[i] == HS_BLACK || p->stones[i] == HS_WHITE)
+            hs_canvas_circle(cv, s_px(g, i % n) + g->c * 0.05, s_py(g, i / n) + g->c * 0.06, r,
+                             &shadow);
+    for (int side = HS_BLACK; side <= HS_WHITE; side++)
+        for (int i = 0; i < n * n; i++)
+            if (p->stones[i] == side)
+                hs_canvas_circle(cv, s_px(g, i % n), s_py(g, i / n), r,
+                                 side == HS_BLACK ? &black : &white);
     if (p->last_x >= 0) {
         uint8_t s = p->stones[p->last_y * n + p->last_x];
         hs_paint_t ring = {.stroke = s == HS_BLACK ? HS_RGB(0xffffff)
@@ -141,15 +167,16 @@ static void s_stones(hs_canvas_t *cv, const hs__board_geom_t *g, const hs_board_
     hs_canvas_group_end(cv);
 }
 
-static void s_cross(hs_canvas_t *cv, double cx, double cy, double half, hs_rgba_t col,
-                    double w, const char *cls)
-{
-    double xy1[4] = {cx - half, cy - half, cx + half, cy + half};
-    double xy2[4] = {cx - half, cy + half, cx + half, cy - half};
-    hs_paint_t pen = {.stroke = col, .width = w, .cls = cls};
-    hs_canvas_poly(cv, xy1, 2, false, &pen);
-    hs_canvas_poly(cv, xy2, 2, false, &pen);
-}
+/* The crosses of the ownership overlay, by kind: each kind one colour, size
+ * and width, drawn as two paths (one per stroke direction). */
+typedef enum s_cross_kind {
+    S_CROSS_NONE = 0,
+    S_CROSS_DEAD_B,      /* a dead black stone: a white cross */
+    S_CROSS_DEAD_W,      /* a dead white stone: a black cross */
+    S_CROSS_SEKI,
+    S_CROSS_DAME,
+    S_CROSS_KINDS
+} s_cross_kind_t;
 
 /* Whether the stone at i is dead: its class says so (the judge's letters,
  * worker/judge.h: 'x' a dead black stone, 'o' a dead white one; 'y', which an
@@ -165,34 +192,72 @@ static bool s_dead(const hs_board_pic_t *p, int i)
     return k == 'o' || k == 'y' || o > 50;
 }
 
+static bool s_owned(int o)
+{
+    return o >= S_OWN_MIN || o <= -S_OWN_MIN;
+}
+
+static s_cross_kind_t s_cross_at(const hs_board_pic_t *p, int i)
+{
+    uint8_t s = p->stones[i];
+    char k = p->classes ? p->classes[i] : 0;
+    bool stone = s == HS_BLACK || s == HS_WHITE;
+    if (stone && s_dead(p, i))
+        return s == HS_BLACK ? S_CROSS_DEAD_B : S_CROSS_DEAD_W;
+    if (k == 's')
+        return S_CROSS_SEKI;
+    return k == '.' && !s_owned(p->ownership[i]) ? S_CROSS_DAME : S_CROSS_NONE;
+}
+
+/* Every cross of one kind: the strokes down to the right, then those up. A
+ * path paints what overlaps in it once, so the two strokes of one light
+ * cross, which overlap at its centre, go to two paths: the centre is painted
+ * twice, as by two lines, and the SVG matches the PNG. */
+static void s_crosses(hs_canvas_t *cv, const hs__board_geom_t *g, const hs_board_pic_t *p,
+                      s_cross_kind_t kind)
+{
+    static const char *const cls[S_CROSS_KINDS] = {NULL, "dead", "dead", "seki", "dame"};
+    const int n = g->n;
+    double xy[4 * HS_BOARD_MAX_SIZE * HS_BOARD_MAX_SIZE];
+    hs_rgba_t col = kind == S_CROSS_DEAD_B ? HS_RGB(0xffffff)
+                  : kind == S_CROSS_DEAD_W ? HS_RGB(0x000000) : HS_RGBA(0x707070, 0xb0);
+    /* small and light: mid-game most of the board is dame */
+    double w = kind <= S_CROSS_DEAD_W ? s_max(1.2, g->c * 0.1) : s_max(0.8, g->c * 0.05);
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        int k = 0;
+        for (int i = 0; i < n * n; i++) {
+            if (s_cross_at(p, i) != kind)
+                continue;
+            bool stone = p->stones[i] == HS_BLACK || p->stones[i] == HS_WHITE;
+            double half = g->c * (kind <= S_CROSS_DEAD_W ? 0.24 : stone ? 0.14 : 0.12);
+            double cx = s_px(g, i % n), cy = s_py(g, i / n);
+            const double seg[4] = {cx - half, cy - dir * half, cx + half, cy + dir * half};
+            memcpy(xy + 4 * k++, seg, sizeof seg);
+        }
+        hs_canvas_segments(cv, xy, k, col, w, cls[kind]);
+    }
+}
+
 static void s_ownership(hs_canvas_t *cv, const hs__board_geom_t *g, const hs_board_pic_t *p)
 {
     const int n = g->n;
     hs_paint_t sq_b = {.fill = HS_RGBA(0x000000, 0xd8), .cls = "own b"};
     hs_paint_t sq_w = {.fill = HS_RGB(0xffffff), .stroke = HS_RGB(0x505050),
                        .width = s_max(0.5, g->c * 0.035), .cls = "own w"};
-    double xw = s_max(1.2, g->c * 0.1);
     hs_canvas_group(cv, "ownership");
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++) {
-            int i = y * n + x, o = p->ownership[i];
-            char k = p->classes ? p->classes[i] : 0;
-            double cx = s_px(g, x), cy = s_py(g, y);
-            uint8_t s = p->stones[i];
-            bool stone = s == HS_BLACK || s == HS_WHITE;
-            bool owned = o >= S_OWN_MIN || o <= -S_OWN_MIN;
-            hs_rgba_t owner = s == HS_BLACK ? HS_RGB(0xffffff) : HS_RGB(0x000000);
-            if (stone && s_dead(p, i)) {
-                s_cross(cv, cx, cy, g->c * 0.24, owner, xw, "dead");
-            } else if (k == 's' || (k == '.' && !owned)) {
-                /* small and light: mid-game most of the board is dame */
-                s_cross(cv, cx, cy, g->c * (stone ? 0.14 : 0.12), HS_RGBA(0x707070, 0xb0),
-                        s_max(0.8, g->c * 0.05), k == 's' ? "seki" : "dame");
-            } else if (!stone && owned) {
-                double side = g->c * 0.8 * (o < 0 ? -o : o) / 100.0;
-                hs_canvas_rect(cv, cx - side / 2, cy - side / 2, side, side, o > 0 ? &sq_b : &sq_w);
-            }
-        }
+    for (int i = 0; i < n * n; i++) {
+        int o = p->ownership[i];
+        bool stone = p->stones[i] == HS_BLACK || p->stones[i] == HS_WHITE;
+        if (stone || !s_owned(o) || s_cross_at(p, i) != S_CROSS_NONE)
+            continue;
+        double side = g->c * 0.8 * (o < 0 ? -o : o) / 100.0;
+        hs_canvas_rect(cv, s_px(g, i % n) - side / 2, s_py(g, i / n) - side / 2, side, side,
+                       o > 0 ? &sq_b : &sq_w);
+    }
+    /* After the squares: no cross touches a square (they are on other points,
+     * a cell apart), so the order between them changes nothing. */
+    for (int kind = S_CROSS_DEAD_B; kind < S_CROSS_KINDS; kind++)
+        s_crosses(cv, g, p, (s_cross_kind_t)kind);
     hs_canvas_group_end(cv);
 }
 
@@ -219,6 +284,98 @@ static void s_labels(hs_canvas_t *cv, const hs__board_geom_t *g, const hs_board_
         hs_canvas_text(cv, cx, cy + 0.36 * f.size, &f, t);
     }
     hs_canvas_group_end(cv);
+}
+
+/* A character's advance in em, a little over DejaVu Sans' (what cairo and
+ * browsers give "sans-serif" here) so the estimate errs wide: the SVG cannot
+ * measure its text, and the PNG must draw what the SVG draws. */
+static double s_char_em(unsigned char ch)
+{
+    if (ch >= 0x80)
+        return 1.0;                       /* a lead byte: CJK and the like, full width */
+    if (strchr(" .,:;'|!()[]/-_iljtfr", ch))
+        return 0.42;
+    if (strchr("mwMW@%", ch))
+        return 1.0;
+    return ch >= 'A' && ch <= 'Z' ? 0.8 : 0.66;
+}
+
+/* Width in em of n bytes of UTF-8 (continuation bytes add nothing). */
+static double s_text_em(const char *s, size_t n)
+{
+    double em = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xc0) != 0x80)
+            em += s_char_em((unsigned char)s[i]);
+    return em;
+}
+
+/* Length of the UTF-8 character that ends at s[end - 1] (1 when broken). */
+static size_t s_last_char(const char *s, size_t end)
+{
+    size_t k = 1;
+    while (k < end && k < 4 && ((unsigned char)s[end - k] & 0xc0) == 0x80)
+        k++;
+    return ((unsigned char)s[end - k] & 0xc0) == 0x80 ? 1 : k;
+}
+
+/* Length of the UTF-8 character at s[at] (1 when broken). */
+static size_t s_next_char(const char *s, size_t at)
+{
+    size_t k = 1;
+    while (k < 4 && ((unsigned char)s[at + k] & 0xc0) == 0x80)
+        k++;
+    return k;
+}
+
+/* text with its middle cut to "…" so that it is at most max_em wide: as much
+ * of its start and end as fit, taken in turn (a caption's start names the
+ * file, its end the move). Returns the malloc'd text, or NULL (no memory). */
+static char *s_elide(const char *text, double max_em)
+{
+    static const char dots[] = "\xe2\x80\xa6";   /* U+2026, about 1 em */
+    size_t len = strlen(text), head = 0, tail = 0;
+    double em = 1.0;
+    for (bool front = true, grew = true; grew && head + tail < len; front = !front) {
+        size_t k = front ? s_next_char(text, head) : s_last_char(text, len - tail);
+        double w = front ? s_text_em(text + head, k) : s_text_em(text + len - tail - k, k);
+        grew = head + tail + k <= len && em + w <= max_em;
+        if (grew) {
+            em += w;
+            *(front ? &head : &tail) += k;
+        }
+    }
+    char *out = malloc(head + sizeof dots + tail);
+    if (out) {
+        memcpy(out, text, head);
+        memcpy(out + head, dots, sizeof dots - 1);
+        memcpy(out + head + sizeof dots - 1, text + len - tail, tail);
+        out[head + sizeof dots - 1 + tail] = 0;
+    }
+    return out;
+}
+
+/* The caption under the board, within the picture's width: its font shrunk
+ * down to S_CAPTION_MIN_PX, and past that its middle cut (a long path was
+ * clipped on both sides). 0 or HS_ENOMEM. */
+static int s_caption(hs_canvas_t *cv, const hs__board_geom_t *g, const char *caption,
+                     double fs, hs_error_t *err)
+{
+    double avail = g->w * 0.94, em = s_text_em(caption, strlen(caption));
+    hs_font_t f = {.size = fs, .anchor = HS_ANCHOR_MIDDLE, .color = HS_RGB(0x222222),
+                   .cls = "caption"};
+    if (em * fs > avail)
+        f.size = s_max(S_CAPTION_MIN_PX, avail / em);
+    if (em * f.size <= avail) {
+        hs_canvas_text(cv, g->w / 2.0, g->w + fs * 1.25, &f, caption);
+        return 0;
+    }
+    char *cut = s_elide(caption, avail / f.size);
+    if (!cut)
+        return hs_error_set(err, HS_ENOMEM, "board picture: out of memory");
+    hs_canvas_text(cv, g->w / 2.0, g->w + fs * 1.25, &f, cut);
+    free(cut);
+    return 0;
 }
 
 static int s_check(const hs_board_pic_t *p, hs_board_overlay_t overlay, hs_error_t *err)
@@ -287,10 +444,9 @@ int hs_board_pic_draw(const hs_board_pic_t *p, hs_board_overlay_t overlay,
     if (overlay == HS_OVERLAY_OWNERSHIP)
         s_ownership(cv, &g, p);
     s_labels(cv, &g, p, bg);
-    if (p->caption && *p->caption) {
-        hs_font_t f = {.size = cap_fs, .anchor = HS_ANCHOR_MIDDLE, .color = HS_RGB(0x222222),
-                       .cls = "caption"};
-        hs_canvas_text(cv, g.w / 2.0, g.w + cap_fs * 1.25, &f, p->caption);
+    if (p->caption && *p->caption && (rc = s_caption(cv, &g, p->caption, cap_fs, err))) {
+        hs_canvas_free(cv);
+        return rc;
     }
     return hs_canvas_finish(cv, out, len, err);
 }

@@ -37,6 +37,13 @@ void hs_canvas_line(hs_canvas_t *c, double x1, double y1, double x2, double y2,
     c->ops->line(c, x1, y1, x2, y2, color, width, cls);
 }
 
+void hs_canvas_segments(hs_canvas_t *c, const double *xy, int n, hs_rgba_t color,
+                        double width, const char *cls)
+{
+    if (n >= 1)
+        c->ops->segments(c, xy, n, color, width, cls);
+}
+
 void hs_canvas_circle(hs_canvas_t *c, double cx, double cy, double r, const hs_paint_t *p)
 {
     c->ops->circle(c, cx, cy, r, p);

@@ -3,7 +3,8 @@
  * line, circle, polygon/polyline, text with an anchor, a radial gradient for
  * stones, groups) drawn the same way on two back ends:
  *   - HS_PIC_SVG: SVG text (canvas_svg.c), compact (numbers with at most one
- *     decimal), no external references, font-family sans-serif;
+ *     decimal; consecutive shapes of one style share it in a <g>; segments
+ *     as one <path>), no external references, font-family sans-serif;
  *   - HS_PIC_PNG: a cairo image surface (canvas_cairo.c) written out with
  *     cairo_surface_write_to_png_stream (cairo encodes the PNG, not us).
  * So reports/picture.h has one drawing path and its SVG and PNG match.
@@ -71,6 +72,17 @@ int hs_canvas_gradient(hs_canvas_t *c, hs_rgba_t inner, hs_rgba_t outer, double 
 void hs_canvas_rect(hs_canvas_t *c, double x, double y, double w, double h, const hs_paint_t *p);
 void hs_canvas_line(hs_canvas_t *c, double x1, double y1, double x2, double y2,
                     hs_rgba_t color, double width, const char *cls);
+/*
+ * n straight segments, xy[4i..4i+3] = x1 y1 x2 y2, each stroked as
+ * hs_canvas_line strokes one: in the SVG they are ONE <path> (a board's
+ * hundreds of small crosses are then one element, not hundreds), in the PNG
+ * each is stroked alone. In one path what overlaps is painted once, so with a
+ * translucent colour give segments that cross each other to separate calls
+ * (a cross's two strokes: one call per direction), or the SVG shows the
+ * crossing lighter than the PNG.
+ */
+void hs_canvas_segments(hs_canvas_t *c, const double *xy, int n, hs_rgba_t color,
+                        double width, const char *cls);
 void hs_canvas_circle(hs_canvas_t *c, double cx, double cy, double r, const hs_paint_t *p);
 /* n points xy[2i], xy[2i+1]; closed: a polygon (filled), else a polyline (stroke only). */
 void hs_canvas_poly(hs_canvas_t *c, const double *xy, int n, bool closed, const hs_paint_t *p);

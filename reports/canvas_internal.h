@@ -21,6 +21,8 @@ struct hs__canvas_ops {
     void (*rect)(hs_canvas_t *c, double x, double y, double w, double h, const hs_paint_t *p);
     void (*line)(hs_canvas_t *c, double x1, double y1, double x2, double y2, hs_rgba_t color,
                  double width, const char *cls);
+    void (*segments)(hs_canvas_t *c, const double *xy, int n, hs_rgba_t color, double width,
+                     const char *cls);
     void (*circle)(hs_canvas_t *c, double cx, double cy, double r, const hs_paint_t *p);
     void (*poly)(hs_canvas_t *c, const double *xy, int n, bool closed, const hs_paint_t *p);
     void (*text)(hs_canvas_t *c, double x, double y, const hs_font_t *f, const char *text);

@@ -43,12 +43,31 @@ static double s_nice(double raw)
     return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10);
 }
 
-/* A tick label in the unit: "50%", "+10" for points (a lead has a sign). */
+/* A count as "86", "1.5k", "200k", "1.5M" (3 significant digits at most): it
+ * fits the axis' margin where "%g" wrote "1.5e+06". */
+static void s_count_label(char *t, size_t cap, double v)
+{
+    static const char units[] = "kMGTPE";
+    int u = -1;
+    while (u + 1 < (int)strlen(units) && fabs(v) >= 999.5) {
+        v /= 1000;
+        u++;
+    }
+    if (u < 0)
+        snprintf(t, cap, "%.0f", v);
+    else
+        snprintf(t, cap, "%.3g%c", v, units[u]);
+}
+
+/* A tick label in the unit: "50%", "+10" for points (a lead has a sign), a
+ * count as s_count_label writes it. */
 static void s_tick_label(char *t, size_t cap, double v, const char *unit)
 {
     if (fabs(v) < 1e-9)
         v = 0;
-    if (unit && !strcmp(unit, "%"))
+    if (unit && !strcmp(unit, "count"))
+        s_count_label(t, cap, v);
+    else if (unit && !strcmp(unit, "%"))
         snprintf(t, cap, "%g%%", v);
     else if (unit && !strcmp(unit, "points") && v != 0)
         snprintf(t, cap, "%+g", v);
@@ -62,20 +81,38 @@ static void s_title(hs_canvas_t *cv, double fs, const char *title)
     hs_canvas_text(cv, fs * 0.8, fs * 1.5, &f, title);
 }
 
-/* y grid, tick labels and the axes of frame f. */
-static void s_axes(hs_canvas_t *cv, const s_frame_t *f, const char *unit, bool integers)
+/* The y ticks of a frame: values in the frame's units, their labels. */
+#define S_MAX_TICKS 24
+typedef struct s_ticks {
+    double v[S_MAX_TICKS];
+    char t[S_MAX_TICKS][24];
+    int n;
+} s_ticks_t;
+
+/* Ticks at a nice step over f's range, labelled in the unit. */
+static void s_linear_ticks(const s_frame_t *f, const char *unit, bool integers, s_ticks_t *k)
 {
     double step = s_nice((f->hi - f->lo) / 5);
     if (integers && step < 1)
         step = 1;
+    k->n = 0;
+    for (double v = ceil(f->lo / step - 1e-9) * step;
+         v <= f->hi + 1e-9 * step && k->n < S_MAX_TICKS; v += step) {
+        k->v[k->n] = v;
+        s_tick_label(k->t[k->n], sizeof k->t[0], v, unit);
+        k->n++;
+    }
+}
+
+/* y grid, the tick labels of k and the axes of frame f. */
+static void s_axes(hs_canvas_t *cv, const s_frame_t *f, const s_ticks_t *k)
+{
     hs_font_t lab = {.size = f->fs, .anchor = HS_ANCHOR_END, .color = HS_RGB(0x444444)};
-    char t[32];
     hs_canvas_group(cv, "axes");
-    for (double v = ceil(f->lo / step - 1e-9) * step; v <= f->hi + 1e-9 * step; v += step) {
-        double y = s_y(f, v);
+    for (int i = 0; i < k->n; i++) {
+        double y = s_y(f, k->v[i]);
         hs_canvas_line(cv, f->left, y, f->right, y, HS_RGB(0xe4e4e4), 1, NULL);
-        s_tick_label(t, sizeof t, v, unit);
-        hs_canvas_text(cv, f->left - f->fs * 0.4, y + f->fs * 0.35, &lab, t);
+        hs_canvas_text(cv, f->left - f->fs * 0.4, y + f->fs * 0.35, &lab, k->t[i]);
     }
     hs_canvas_line(cv, f->left, f->top, f->left, f->bottom, HS_RGB(0x555555), 1, NULL);
     hs_canvas_line(cv, f->left, f->bottom, f->right, f->bottom, HS_RGB(0x555555), 1, NULL);
@@ -277,7 +314,9 @@ int hs_graph_draw(const hs_graph_t *g, hs_pic_format_t fmt, char **out, size_t *
     }
     hs_canvas_rect(cv, 0, 0, w, h, &(hs_paint_t){.fill = HS_RGB(0xffffff)});
     s_title(cv, f.fs, g->title);
-    s_axes(cv, &f, g->unit, false);
+    s_ticks_t ticks;
+    s_linear_ticks(&f, g->unit, false, &ticks);
+    s_axes(cv, &f, &ticks);
     if (g->unit && strcmp(g->unit, "%")) {
         hs_font_t u = {.size = f.fs * 0.9, .color = HS_RGB(0x666666), .cls = "unit"};
         hs_canvas_text(cv, f.left + f.fs * 0.3, f.top - f.fs * 0.4, &u, g->unit);
@@ -293,57 +332,142 @@ int hs_graph_draw(const hs_graph_t *g, hs_pic_format_t fmt, char **out, size_t *
     return hs_canvas_finish(cv, out, len, err);
 }
 
+/* A histogram's count axis is linear from 0 unless the largest bin is more
+ * than this many times the smallest non-empty one: the small bins would be
+ * slivers or nothing beside it (a big archive's loss histogram: 1.6M moves lost
+ * under half a point, 86 lost 10). */
+#define S_LOG_RATIO 50.0
+
+/* The count axis of counts into f (lo, hi; on a log axis their log10): linear,
+ * from 0 to a nice step above the largest; or log, from half the smallest
+ * bin's power of ten (so that bin still has a bar) to a nice value above the
+ * largest. Returns whether it is a log axis. */
+static bool s_count_range(const int64_t *counts, int n, s_frame_t *f)
+{
+    double top = 0, least = 0;
+    for (int i = 0; i < n; i++) {
+        double v = (double)counts[i];
+        top = fmax(top, v);
+        if (v > 0 && (least == 0 || v < least))
+            least = v;
+    }
+    if (least == 0 || top <= S_LOG_RATIO * least) {
+        top = fmax(top, 1);
+        double step = s_nice(top / 5);
+        f->lo = 0;
+        f->hi = step * ceil(top / step - 1e-9);
+        return false;
+    }
+    f->lo = log10(pow(10, floor(log10(least))) / 2);
+    f->hi = log10(s_nice(top));
+    return true;
+}
+
+/* Ticks at the powers of ten of a log axis, every k-th decade so that at most
+ * about six are labelled. */
+static void s_log_ticks(const s_frame_t *f, s_ticks_t *k)
+{
+    int first = (int)ceil(f->lo - 1e-9), last = (int)floor(f->hi + 1e-9);
+    int every = (last - first) / 6 + 1;
+    k->n = 0;
+    for (int e = first; e <= last && k->n < S_MAX_TICKS; e += every) {
+        k->v[k->n] = e;
+        s_count_label(k->t[k->n], sizeof k->t[0], pow(10, e));
+        k->n++;
+    }
+}
+
+/* The left margin that holds the widest tick label (0.6 em a character) and
+ * the gap before the axis. */
+static double s_label_margin(const s_ticks_t *k, double fs)
+{
+    size_t widest = 0;
+    for (int i = 0; i < k->n; i++)
+        widest = strlen(k->t[i]) > widest ? strlen(k->t[i]) : widest;
+    return fmax(fs * 3, 0.6 * fs * (double)widest + fs * 1.2);
+}
+
+/* The bars: a non-empty bin is at least 1 px tall, so it never vanishes. */
+static void s_bars(hs_canvas_t *cv, const s_frame_t *f, const int64_t *counts, int n,
+                   bool log_axis)
+{
+    double bw = (f->right - f->left) / n;
+    hs_paint_t bar = {.fill = s_palette[0], .stroke = HS_RGB(0xffffff),
+                      .width = bw > 6 ? 1 : 0, .cls = "bar"};
+    for (int i = 0; i < n; i++) {
+        if (counts[i] <= 0)
+            continue;
+        double v = log_axis ? log10((double)counts[i]) : (double)counts[i];
+        double y = fmin(s_y(f, v), f->bottom - 1);
+        hs_canvas_rect(cv, f->left + i * bw, y, bw, f->bottom - y, &bar);
+    }
+    /* the bars' white edges would cut the axis: draw it again on top */
+    hs_canvas_line(cv, f->left, f->bottom, f->right, f->bottom, HS_RGB(0x555555), 1, NULL);
+}
+
+/* The x ticks over lo..hi and the x label under them. */
+static void s_bins_axis(hs_canvas_t *cv, const s_frame_t *f, double lo, double hi,
+                        const char *x_label, int height_px)
+{
+    hs_font_t lab = {.size = f->fs, .anchor = HS_ANCHOR_MIDDLE, .color = HS_RGB(0x444444)};
+    double step = s_nice((hi - lo) / 5);
+    char t[32];
+    for (double v = ceil(lo / step - 1e-9) * step; v <= hi + 1e-9 * step; v += step) {
+        double x = f->left + (v - lo) / (hi - lo) * (f->right - f->left);
+        hs_canvas_line(cv, x, f->bottom, x, f->bottom + f->fs * 0.3, HS_RGB(0x555555), 1, NULL);
+        snprintf(t, sizeof t, "%g", fabs(v) < 1e-9 * step ? 0.0 : v);
+        hs_canvas_text(cv, x, f->bottom + f->fs * 1.35, &lab, t);
+    }
+    if (x_label) {
+        lab.color = HS_RGB(0x222222);
+        hs_canvas_text(cv, (f->left + f->right) / 2, height_px - f->fs * 0.5, &lab, x_label);
+    }
+}
+
+static int s_histogram_check(const int64_t *counts, int n, double lo, double hi, int w, int h,
+                             hs_error_t *err)
+{
+    if (!counts || n < 1)
+        return hs_error_set(err, HS_EINVAL, "histogram: no bins (n %d)", n);
+    if (!(lo < hi) || !isfinite(lo) || !isfinite(hi))
+        return hs_error_set(err, HS_EINVAL, "histogram: range %g..%g", lo, hi);
+    int rc = s_check_size("histogram", w, h, err);
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (counts[i] < 0)
+            rc = hs_error_set(err, HS_EINVAL, "histogram: bin %d has count %lld", i,
+                              (long long)counts[i]);
+    return rc;
+}
+
 int hs_histogram_draw(const char *title, const char *x_label, const int64_t *counts, int n,
                       double lo, double hi, int width_px, int height_px, hs_pic_format_t fmt,
                       char **out, size_t *len, hs_error_t *err)
 {
     *out = NULL;
     *len = 0;
-    if (!counts || n < 1)
-        return hs_error_set(err, HS_EINVAL, "histogram: no bins (n %d)", n);
-    if (!(lo < hi) || !isfinite(lo) || !isfinite(hi))
-        return hs_error_set(err, HS_EINVAL, "histogram: range %g..%g", lo, hi);
-    int rc = s_check_size("histogram", width_px, height_px, err);
+    int rc = s_histogram_check(counts, n, lo, hi, width_px, height_px, err);
     if (rc)
         return rc;
-    int64_t top = 1;
-    for (int i = 0; i < n; i++) {
-        if (counts[i] < 0)
-            return hs_error_set(err, HS_EINVAL, "histogram: bin %d has count %lld", i,
-                                (long long)counts[i]);
-        top = counts[i] > top ? counts[i] : top;
-    }
-    s_frame_t f = {.fs = fmin(14, fmax(9, height_px * 0.045)), .lo = 0};
-    f.hi = s_nice((double)top / 5) * ceil((double)top / s_nice((double)top / 5) - 1e-9);
-    f.left = f.fs * 4.2, f.right = width_px - f.fs * 1.2;
+    s_frame_t f = {.fs = fmin(14, fmax(9, height_px * 0.045))};
+    bool log_axis = s_count_range(counts, n, &f);
+    s_ticks_t ticks;
+    if (log_axis)
+        s_log_ticks(&f, &ticks);
+    else
+        s_linear_ticks(&f, "count", true, &ticks);
+    f.left = s_label_margin(&ticks, f.fs), f.right = width_px - f.fs * 1.2;
     f.top = f.fs * 2.8, f.bottom = height_px - f.fs * (x_label ? 3.4 : 2.2);
     hs_canvas_t *cv;
     if ((rc = hs_canvas_open(&cv, fmt, width_px, height_px, err)))
         return rc;
     hs_canvas_rect(cv, 0, 0, width_px, height_px, &(hs_paint_t){.fill = HS_RGB(0xffffff)});
     s_title(cv, f.fs, title);
-    s_axes(cv, &f, NULL, true);
-    double bw = (f.right - f.left) / n;
-    hs_paint_t bar = {.fill = s_palette[0], .stroke = HS_RGB(0xffffff),
-                      .width = bw > 6 ? 1 : 0, .cls = "bar"};
-    for (int i = 0; i < n; i++)
-        if (counts[i] > 0)
-            hs_canvas_rect(cv, f.left + i * bw, s_y(&f, (double)counts[i]), bw,
-                           f.bottom - s_y(&f, (double)counts[i]), &bar);
-    /* the bars' white edges would cut the axis: draw it again on top */
-    hs_canvas_line(cv, f.left, f.bottom, f.right, f.bottom, HS_RGB(0x555555), 1, NULL);
-    hs_font_t lab = {.size = f.fs, .anchor = HS_ANCHOR_MIDDLE, .color = HS_RGB(0x444444)};
-    double step = s_nice((hi - lo) / 5);
-    char t[32];
-    for (double v = ceil(lo / step - 1e-9) * step; v <= hi + 1e-9 * step; v += step) {
-        double x = f.left + (v - lo) / (hi - lo) * (f.right - f.left);
-        hs_canvas_line(cv, x, f.bottom, x, f.bottom + f.fs * 0.3, HS_RGB(0x555555), 1, NULL);
-        snprintf(t, sizeof t, "%g", fabs(v) < 1e-9 * step ? 0.0 : v);
-        hs_canvas_text(cv, x, f.bottom + f.fs * 1.35, &lab, t);
-    }
-    if (x_label) {
-        lab.color = HS_RGB(0x222222);
-        hs_canvas_text(cv, (f.left + f.right) / 2, height_px - f.fs * 0.5, &lab, x_label);
-    }
+    s_axes(cv, &f, &ticks);
+    /* say what the y axis counts, and when it is not linear */
+    hs_font_t u = {.size = f.fs * 0.9, .color = HS_RGB(0x666666), .cls = "unit"};
+    hs_canvas_text(cv, f.left + f.fs * 0.3, f.top - f.fs * 0.4, &u,
+                   log_axis ? "count, log scale" : "count");
+    s_bars(cv, &f, counts, n, log_axis);
+    s_bins_axis(cv, &f, lo, hi, x_label, height_px);
     return hs_canvas_finish(cv, out, len, err);
 }

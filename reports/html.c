@@ -44,16 +44,24 @@ static const char s_style[] =
     "figure svg{max-width:100%;height:auto}.note{color:#777;font-size:.9em}"
     ".meta td{text-align:left;border:0}.meta th{background:none;text-align:left;border:0}";
 
-/* Click a header to sort its column (numbers as numbers); again to reverse. */
+/* Click a header to sort its column; again to reverse. The column is the
+ * header's own index in its row (cellIndex): an index counted over every
+ * sortable table of the page points past the later tables' cells. Cells that
+ * read as numbers ("12", "-3.5", "+10", "50%") sort as numbers and before
+ * text (a "–" for a missing value), so the order is total; names and dates sort
+ * as text (parseFloat would read "2019-05-04" as 2019). */
 static const char s_script[] =
-    "document.querySelectorAll('table.sortable th').forEach(function(th,i){"
-    "th.addEventListener('click',function(){var t=th.closest('table'),"
+    "(function(){function key(s){s=s.trim();"
+    "return /^[-+]?[0-9.]+%?$/.test(s)?parseFloat(s):NaN;}"
+    "function cmp(p,q){var m=key(p),n=key(q),a=isNaN(m),b=isNaN(n);"
+    "return a||b?(a===b?p.localeCompare(q):a?1:-1):m-n;}"
+    "document.querySelectorAll('table.sortable th').forEach(function(th){"
+    "th.addEventListener('click',function(){var i=th.cellIndex,t=th.closest('table'),"
     "b=t.tBodies[0],r=Array.from(b.rows),d=th.dataset.dir==='a'?-1:1;"
     "th.dataset.dir=d>0?'a':'d';r.sort(function(x,y){"
-    "var p=x.cells[i].textContent,q=y.cells[i].textContent,"
-    "m=parseFloat(p),n=parseFloat(q);"
-    "return d*(isNaN(m)||isNaN(n)?p.localeCompare(q):m-n);});"
-    "r.forEach(function(e){b.appendChild(e);});});});";
+    "var p=x.cells[i]?x.cells[i].textContent:'',q=y.cells[i]?y.cells[i].textContent:'';"
+    "return d*cmp(p,q);});"
+    "r.forEach(function(e){b.appendChild(e);});});});})();";
 
 void hs__html_head(FILE *out, const char *title, const char *root)
 {

@@ -40,6 +40,11 @@ typedef struct hs__report_ctx {
     int board_px;
     hs_report_summary_t *sum;
     hs_error_t *err;
+    /* The selection's game ids, sorted by (id[0], id[1]), whose pages this
+     * report writes: the explorer lists only those. num_sel < 0: no selection
+     * (`--board` alone). */
+    const uint64_t (*sel)[2];
+    int64_t num_sel;
 } hs__report_ctx_t;
 
 /*

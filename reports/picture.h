@@ -62,7 +62,8 @@ typedef struct hs_board_pic {
     int tau;                         /* influence-point threshold; 0 = 140 */
     const hs_board_label_t *labels;  /* drawn last, on top; may be NULL */
     int num_labels;
-    const char *caption;             /* a line under the board, or NULL */
+    const char *caption;             /* a line under the board, or NULL; shrunk,
+                                      * then cut in the middle ("…"), to fit */
     int width_px;                    /* picture width; height follows (caption adds) */
     bool plain;                      /* plain background instead of wood */
 } hs_board_pic_t;

@@ -1,10 +1,12 @@
 /*
  * reports/report.c — `hyeongse report` (reports/report.h): the selection's game
- * ids, then one game at a time (load, count in the tables, its page and SGF),
- * then the tables as CSV and JSON, then index.html.
+ * ids, then one game at a time (load, count in the tables, its page and SGF,
+ * its rows of the games table), then the tables as CSV and JSON, then
+ * index.html; last, what an earlier report left in OUT is counted.
  */
 #include "reports/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,9 +149,46 @@ static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
     return rc;
 }
 
-static int s_tables(hs__report_ctx_t *c, const hs_report_stats_t *st)
+/* Where each game's rows go as the games are read: index.html's games table
+ * (a temporary file until the index is written), csv/games.csv (written as it
+ * goes) and report.json's "games" (JSON Lines in a temporary file). NULL: not
+ * written in this run. */
+typedef struct s_lists {
+    FILE *rows, *csv, *json;
+} s_lists_t;
+
+/* tables: this run writes the tables (a board alone has none). */
+static int s_lists_open(hs__report_ctx_t *c, bool tables, s_lists_t *l)
+{
+    if (!(l->rows = tmpfile()))
+        return hs_error_set(c->err, HS_EIO, "no temporary file for the games list");
+    if (tables && (c->formats & HS_REPORT_JSON) && !(l->json = tmpfile()))
+        return hs_error_set(c->err, HS_EIO, "no temporary file for report.json's games");
+    if (tables && (c->formats & HS_REPORT_CSV)) {
+        if (!(l->csv = hs__report_open(c, "csv/games.csv")))
+            return HS_EIO;
+        hs_report_games_csv_head(l->csv);
+    }
+    return 0;
+}
+
+/* Closes what is still open (a failed run; the csv is closed by s_tables). */
+static void s_lists_close(s_lists_t *l)
+{
+    FILE *f[] = { l->rows, l->csv, l->json };
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        if (f[i])
+            fclose(f[i]);
+    *l = (s_lists_t){ 0 };
+}
+
+static int s_tables(hs__report_ctx_t *c, const hs_report_stats_t *st, s_lists_t *l)
 {
     int rc = 0;
+    if (l->csv) {
+        rc = hs__report_close(c, l->csv, "csv/games.csv");
+        l->csv = NULL;
+    }
     for (int i = 0; rc == 0 && (c->formats & HS_REPORT_CSV) && i < hs_report_stats_num_tables;
          i++) {
         char rel[128];
@@ -165,15 +204,25 @@ static int s_tables(hs__report_ctx_t *c, const hs_report_stats_t *st)
         FILE *f = hs__report_open(c, "report.json");
         if (!f)
             return HS_EIO;
-        rc = hs_report_stats_json(st, f, c->err);
+        rc = hs_report_stats_json_games(st, l->json, f, c->err);
         int rc2 = hs__report_close(c, f, "report.json");
         rc = rc ? rc : rc2;
     }
     return rc;
 }
 
-/* Every game of ids: loaded, counted, written; rows gets the index's rows. */
-static int s_games(hs__report_ctx_t *c, const s_ids_t *ids, hs_report_stats_t *st, FILE *rows)
+/* A game's rows of the games table, in each list this run writes. */
+static void s_game_rows(const hs_report_game_t *g, const s_lists_t *l)
+{
+    if (l->csv)
+        hs_report_games_csv_row(g, l->csv);
+    if (l->json)
+        hs_report_games_json_row(g, l->json);
+}
+
+/* Every game of ids: loaded, counted, written; the lists get its rows. */
+static int s_games(hs__report_ctx_t *c, const s_ids_t *ids, hs_report_stats_t *st,
+                   const s_lists_t *l)
 {
     for (int64_t i = 0; i < ids->n; i++) {
         hs_report_game_t g;
@@ -182,7 +231,9 @@ static int s_games(hs__report_ctx_t *c, const s_ids_t *ids, hs_report_stats_t *s
             return rc;
         rc = hs_report_stats_add(st, &g, c->err);
         if (rc == 0)
-            rc = hs__report_game(c, &g, rows);
+            rc = hs__report_game(c, &g, l->rows);
+        if (rc == 0)
+            s_game_rows(&g, l);
         hs_report_game_fini(&g);
         if (rc < 0)
             return rc;
@@ -233,6 +284,71 @@ static int s_out_dir(const char *dir, hs_error_t *err)
     return 0;
 }
 
+static int s_cmp_id(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Whether a file name under games/, svg/ or png/ is one of a game's ("ID.html",
+ * "ID.sgf", "ID-winrate.svg") and that game is not in ids (sorted); its id in id. */
+static bool s_stale_name(const s_ids_t *ids, const char *name, uint64_t id[2])
+{
+    char hex[33];
+    if (strlen(name) < 33 || (name[32] != '.' && name[32] != '-'))
+        return false;
+    memcpy(hex, name, 32);
+    hex[32] = '\0';
+    if (s_parse_hex(hex, id) < 0)
+        return false;
+    return ids->n == 0 || !bsearch(id, ids->id, (size_t)ids->n, sizeof *ids->id, s_cmp_id);
+}
+
+/* Counts OUT/dir's files of games outside ids; their ids go to stale. */
+static int s_stale_dir(hs__report_ctx_t *c, const char *dir, const s_ids_t *ids,
+                       s_ids_t *stale)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", c->o->out_dir, dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;   /* no such folder: nothing of an earlier report there */
+    int rc = 0;
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        uint64_t id[2];
+        if (!s_stale_name(ids, e->d_name, id))
+            continue;
+        c->sum->stale_files++;
+        rc = s_add_id(stale, id);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* What an earlier report left in OUT: the files of games this run did not
+ * report, which its index.html no longer lists. Only counted, never deleted:
+ * OUT may hold files that are not ours, and a name alone does not prove a file
+ * is. Sorts ids (the games are written by now). */
+static int s_stale(hs__report_ctx_t *c, s_ids_t *ids)
+{
+    static const char *const dirs[] = { "games", "svg", "png" };
+    s_ids_t stale = { 0 };
+    if (ids->n)
+        qsort(ids->id, (size_t)ids->n, sizeof *ids->id, s_cmp_id);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof dirs / sizeof *dirs; i++)
+        rc = s_stale_dir(c, dirs[i], ids, &stale);
+    if (stale.n)
+        qsort(stale.id, (size_t)stale.n, sizeof *stale.id, s_cmp_id);
+    for (int64_t i = 0; i < stale.n; i++)
+        c->sum->stale_games += i == 0 || s_cmp_id(stale.id[i - 1], stale.id[i]) != 0;
+    free(stale.id);
+    return rc ? hs_error_set(c->err, HS_ENOMEM, "out of memory counting an earlier "
+                             "report's files") : 0;
+}
+
 int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_opts_t *o,
                   hs_report_summary_t *sum, hs_error_t *err)
 {
@@ -242,17 +358,19 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
                            .board_px = o->board_px > 0 ? o->board_px : 300,
                            .sum = sum ? sum : &local, .err = err };
     memset(c.sum, 0, sizeof *c.sum);
+    c.sum->board_games = -1;
     int rc = s_out_dir(o->out_dir, err);
     s_ids_t ids = { 0 };
     if (rc == 0 && !(o->board && !sel->game_hex && !sel->player && !sel->job && !sel->all))
         rc = s_select(s, sel, &ids, err);
     hs_report_stats_t st;
     hs_report_stats_init(&st);
-    FILE *rows = rc == 0 ? tmpfile() : NULL;
-    if (rc == 0 && !rows)
-        rc = hs_error_set(err, HS_EIO, "no temporary file for the games list");
+    bool tables = ids.n || !o->board;   /* a board alone has no tables */
+    s_lists_t lists = { 0 };
     if (rc == 0)
-        rc = s_games(&c, &ids, &st, rows);
+        rc = s_lists_open(&c, tables, &lists);
+    if (rc == 0)
+        rc = s_games(&c, &ids, &st, &lists);
     if (rc == 0 && (sel->all || sel->job)) {
         int64_t failed = 0;   /* each broken source once, also over several jobs */
         rc = hs_store_failed_count(s, sel->job, &failed, err);
@@ -261,22 +379,29 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
     if (rc == 0) {
         hs_report_stats_finish(&st);
         c.sum->failed = st.failed;
-        if (ids.n || !o->board)   /* a board alone has no tables */
-            rc = s_tables(&c, &st);
+        if (tables)
+            rc = s_tables(&c, &st, &lists);
     }
+    /* The explorer lists the selection's games only (sorted for its search). */
+    bool selected = sel->game_hex || sel->player || sel->job || sel->all;
+    if (ids.n)
+        qsort(ids.id, (size_t)ids.n, sizeof *ids.id, s_cmp_id);
+    c.sel = (const uint64_t (*)[2])ids.id;
+    c.num_sel = selected ? ids.n : -1;
     if (rc == 0 && (c.formats & HS_REPORT_HTML)) {
         char title[300];
         s_title(sel, title, sizeof title);
         rc = hs__report_index(&c, o->board && ids.n == 0 ? "Position explorer" : title,
-                              ids.n || !o->board ? &st : NULL, rows);
+                              tables ? &st : NULL, lists.rows);
     } else if (rc == 0) {   /* what index.html would hold, in the other formats */
         if (o->board)
             rc = hs__report_board(&c, NULL);
-        if (rc == 0 && (ids.n || !o->board))
+        if (rc == 0 && tables)
             rc = hs__report_histograms(&c, NULL, &st);
     }
-    if (rows)
-        fclose(rows);
+    if (rc == 0)
+        rc = s_stale(&c, &ids);
+    s_lists_close(&lists);
     hs_report_stats_fini(&st);
     free(ids.id);
     return rc;

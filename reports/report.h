@@ -9,8 +9,8 @@
  *                            labelled, biggest swings marked), each player's
  *                            mistakes, the maps at the chosen moves
  *   OUT/games/ID.sgf         the annotated SGF                       (format sgf)
- *   OUT/csv/TABLE.csv        every table                             (format csv)
- *   OUT/report.json          every table in one object               (format json)
+ *   OUT/csv/TABLE.csv        every table, games.csv a row per game   (format csv)
+ *   OUT/report.json          every table in one object, "games" too  (format json)
  *   OUT/svg/..., OUT/png/... every picture as a file          (formats svg, png)
  *
  * The HTML is static and self-contained: pictures are inline SVG, the style is
@@ -20,8 +20,12 @@
  * Streaming: games are read one at a time (the selection's game ids are the only
  * list kept: 16 bytes a game), each game's page and SGF are written as it is
  * read, the running tables grow with the players, and the games list of
- * index.html goes through a file in OUT until the end. Memory does not grow with
+ * index.html and report.json's games go through temporary files until the end
+ * (csv/games.csv is written as the games are read). Memory does not grow with
  * the archive beyond the ids.
+ *
+ * An earlier report in OUT is neither cleared nor mixed in silently: the files
+ * it has of other games stay, and the summary counts them (stale_*).
  *
  * Reads only: the store may be opened HS_STORE_RDONLY while a writer works.
  */
@@ -78,6 +82,11 @@ typedef struct hs_report_summary {
     int64_t games, failed;       /* games reported, failed games counted */
     int64_t pictures;            /* pictures drawn (each once, in however many forms) */
     int64_t files;               /* files written */
+    int64_t board_games;         /* --board: the stored games that reached it (-1: none asked) */
+    /* Files of an earlier report left in out_dir: games/ID.*, svg/ID-*, png/ID-*
+     * of games this run did not report (index.html does not list them), and
+     * how many games they are. Never deleted: the folder may hold anything. */
+    int64_t stale_games, stale_files;
 } hs_report_summary_t;
 
 /*

@@ -17,7 +17,9 @@
  *  - histograms: point loss per move (0..10 points in 20 bins, the last bin
  *    holding everything above), and the final lead (-50..50 in 20 bins).
  * The writers give every table as CSV (a header row, RFC 4180 quoting) and as
- * JSON (one object of arrays), ready for pandas and spreadsheets.
+ * JSON (one object of arrays), ready for pandas and spreadsheets. The games
+ * table (one row a game) is not kept here: the report writes its rows as it
+ * reads the games (hs_report_games_*).
  */
 #ifndef HS_REPORTS_STATS_H
 #define HS_REPORTS_STATS_H
@@ -79,5 +81,20 @@ int hs_report_stats_csv(const hs_report_stats_t *st, const char *name, FILE *out
                         hs_error_t *err);
 /* Writes every table as ONE JSON object {"summary":{...},"players":[...],...}. */
 int hs_report_stats_json(const hs_report_stats_t *st, FILE *out, hs_error_t *err);
+/* The same object with "games":[...] last: the objects of games (rewound and
+ * read), JSON Lines as hs_report_games_json_row writes them; NULL: no "games"
+ * (as hs_report_stats_json). 0 or HS_EIO. */
+int hs_report_stats_json_games(const hs_report_stats_t *st, FILE *games, FILE *out,
+                               hs_error_t *err);
+
+/* The games table, a row per game as index.html's games table shows it:
+ * game_id, black, white, date, result, moves, analysed, final_judgment
+ * ("agrees", "differs" or missing), largest_loss_black, largest_loss_white
+ * (points, 3 decimals) and source; a missing value is an empty field in CSV,
+ * null in JSON. The CSV header line, a game's CSV line, and a game's JSON
+ * object on a line of its own. Write errors show on out (ferror). */
+void hs_report_games_csv_head(FILE *out);
+void hs_report_games_csv_row(const hs_report_game_t *g, FILE *out);
+void hs_report_games_json_row(const hs_report_game_t *g, FILE *out);
 
 #endif

@@ -8,19 +8,25 @@
  * open bin edge) is an empty CSV field and a JSON null, which pandas reads as
  * NaN either way. CSV follows RFC 4180: CRLF line ends, a field quoted when it
  * holds a comma, a quote, CR or LF, quotes doubled inside.
+ *
+ * The games table is the exception to "described once per table": its rows are
+ * the games themselves, which the report does not keep, so it is written a row
+ * at a time as each game is read (the same cells for CSV and JSON).
  */
 #include "reports/stats.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "core/json.h"
 
 typedef enum { S_INT, S_REAL, S_TEXT } s_type_t;
 
-/* One cell: an integer, a real (NAN = missing) or a string. */
+/* One cell: an integer, a real (NAN = missing) or a string (NULL = missing). */
 typedef struct {
     s_type_t type;
     int64_t i;
@@ -28,7 +34,7 @@ typedef struct {
     const char *s;
 } s_cell_t;
 
-#define S_MAX_COLUMNS 8
+#define S_MAX_COLUMNS 12
 
 typedef struct {
     const char *name;
@@ -181,7 +187,7 @@ static void s_csv_cell(FILE *out, const s_cell_t *c)
     if (c->type == S_INT)
         fprintf(out, "%" PRId64, c->i);
     else if (c->type == S_TEXT)
-        hs_csv_string(out, c->s);
+        hs_csv_string(out, c->s);   /* NULL: an empty field */
     else if (s_format_real(c->d, buf))
         fputs(buf, out);
 }
@@ -191,8 +197,10 @@ static void s_json_cell(FILE *out, const s_cell_t *c)
     char buf[64];
     if (c->type == S_INT)
         fprintf(out, "%" PRId64, c->i);
-    else if (c->type == S_TEXT)
+    else if (c->type == S_TEXT && c->s)
         hs_json_string(out, c->s);
+    else if (c->type == S_TEXT)
+        fputs("null", out);
     else
         fputs(s_format_real(c->d, buf) ? buf : "null", out);
 }
@@ -213,6 +221,20 @@ static int s_done(FILE *out, const char *what, hs_error_t *err)
     return 0;
 }
 
+/* One CSV line: the names (a header) or the cells. */
+static void s_csv_line(FILE *out, const char *const *names, const s_cell_t *cells, int n)
+{
+    for (int c = 0; c < n; c++) {
+        if (c)
+            fputc(',', out);
+        if (names)
+            fputs(names[c], out);
+        else
+            s_csv_cell(out, &cells[c]);
+    }
+    fputs("\r\n", out);
+}
+
 int hs_report_stats_csv(const hs_report_stats_t *st, const char *name, FILE *out,
                         hs_error_t *err)
 {
@@ -220,36 +242,62 @@ int hs_report_stats_csv(const hs_report_stats_t *st, const char *name, FILE *out
     if (!t)
         return hs_error_set(err, HS_EINVAL, "report stats: no table named '%s'",
                             name ? name : "(null)");
-    for (int c = 0; c < t->num_columns; c++)
-        fprintf(out, "%s%s", c ? "," : "", t->columns[c]);
-    fputs("\r\n", out);
+    s_csv_line(out, t->columns, NULL, t->num_columns);
     int rows = t->rows(st);
     for (int r = 0; r < rows; r++) {
         s_cell_t cells[S_MAX_COLUMNS];
         t->row(st, r, cells);
-        for (int c = 0; c < t->num_columns; c++) {
-            if (c)
-                fputc(',', out);
-            s_csv_cell(out, &cells[c]);
-        }
-        fputs("\r\n", out);
+        s_csv_line(out, NULL, cells, t->num_columns);
     }
     return s_done(out, t->name, err);
+}
+
+/* {"name":cell,...} */
+static void s_json_cells(FILE *out, const char *const *names, const s_cell_t *cells, int n)
+{
+    fputc('{', out);
+    for (int c = 0; c < n; c++) {
+        fprintf(out, "%s\"%s\":", c ? "," : "", names[c]);
+        s_json_cell(out, &cells[c]);
+    }
+    fputc('}', out);
 }
 
 static void s_json_object(FILE *out, const s_table_t *t, const hs_report_stats_t *st, int r)
 {
     s_cell_t cells[S_MAX_COLUMNS];
     t->row(st, r, cells);
-    fputc('{', out);
-    for (int c = 0; c < t->num_columns; c++) {
-        fprintf(out, "%s\"%s\":", c ? "," : "", t->columns[c]);
-        s_json_cell(out, &cells[c]);
-    }
-    fputc('}', out);
+    s_json_cells(out, t->columns, cells, t->num_columns);
 }
 
-int hs_report_stats_json(const hs_report_stats_t *st, FILE *out, hs_error_t *err)
+/* The array "games" of report.json from the JSON Lines of games: one object a
+ * line, as hs_report_games_json_row wrote them. */
+static int s_json_games(FILE *games, FILE *out, hs_error_t *err)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    bool first = true;
+    fputs(",\n\"games\":[", out);
+    rewind(games);
+    while ((n = getline(&line, &cap, games)) > 0) {
+        if (line[n - 1] == '\n')
+            line[--n] = '\0';
+        if (n == 0)
+            continue;
+        fputs(first ? "\n" : ",\n", out);
+        fputs(line, out);
+        first = false;
+    }
+    free(line);
+    fputc(']', out);
+    if (ferror(games))
+        return hs_error_set(err, HS_EIO, "report stats: reading back the games failed");
+    return 0;
+}
+
+int hs_report_stats_json_games(const hs_report_stats_t *st, FILE *games, FILE *out,
+                               hs_error_t *err)
 {
     fputc('{', out);
     for (int i = 0; i < S_NUM_TABLES; i++) {
@@ -267,6 +315,61 @@ int hs_report_stats_json(const hs_report_stats_t *st, FILE *out, hs_error_t *err
         }
         fputc(']', out);
     }
+    int rc = games ? s_json_games(games, out, err) : 0;
     fputs("\n}\n", out);
-    return s_done(out, "JSON", err);
+    return rc ? rc : s_done(out, "JSON", err);
+}
+
+int hs_report_stats_json(const hs_report_stats_t *st, FILE *out, hs_error_t *err)
+{
+    return hs_report_stats_json_games(st, NULL, out, err);
+}
+
+/* ---- the games table ---- */
+
+static const char *const s_game_columns[] = {
+    "game_id", "black", "white", "date", "result", "moves", "analysed", "final_judgment",
+    "largest_loss_black", "largest_loss_white", "source",
+};
+#define S_GAME_COLUMNS ((int)(sizeof s_game_columns / sizeof s_game_columns[0]))
+_Static_assert(sizeof s_game_columns / sizeof s_game_columns[0] <= S_MAX_COLUMNS,
+               "the games table fits a row of cells");
+
+/* A game's cells, as its row of index.html's games table shows them; hex
+ * holds the id the "game_id" cell points to. */
+static void s_game_row(const hs_report_game_t *g, char hex[33], s_cell_t *c)
+{
+    c[0] = s_text(hs_game_id_hex(&g->game, hex));
+    c[1] = s_text(g->game.black);
+    c[2] = s_text(g->game.white);
+    c[3] = s_text(g->game.date);
+    c[4] = s_text(g->game.result_raw);
+    c[5] = s_int(g->game.num_moves);
+    c[6] = s_int(g->analysed);
+    c[7] = s_text(!g->final_known ? NULL : g->final_agrees ? "agrees" : "differs");
+    for (int side = 0; side < 2; side++)
+        c[8 + side] = s_real(g->num_mistakes[side] ? g->mistakes[side][0].loss_points : NAN);
+    c[10] = s_text(g->source);
+}
+
+void hs_report_games_csv_head(FILE *out)
+{
+    s_csv_line(out, s_game_columns, NULL, S_GAME_COLUMNS);
+}
+
+void hs_report_games_csv_row(const hs_report_game_t *g, FILE *out)
+{
+    char hex[33];
+    s_cell_t cells[S_MAX_COLUMNS];
+    s_game_row(g, hex, cells);
+    s_csv_line(out, NULL, cells, S_GAME_COLUMNS);
+}
+
+void hs_report_games_json_row(const hs_report_game_t *g, FILE *out)
+{
+    char hex[33];
+    s_cell_t cells[S_MAX_COLUMNS];
+    s_game_row(g, hex, cells);
+    s_json_cells(out, s_game_columns, cells, S_GAME_COLUMNS);
+    fputc('\n', out);
 }

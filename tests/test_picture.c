@@ -243,10 +243,19 @@ static void test_ownership(void)
     HS_CHECK_INT(s_points_of(svg, "own w", 330, N9, mark), owned_w);
     for (int i = 0; i < N9 * N9; i++)
         HS_CHECK_INT(mark[i], st[i] == HS_EMPTY && own[i] <= -5);
-    /* each cross is two polylines */
+    /* each kind of cross is two paths (one per stroke direction), one moveto
+     * per stroke; a dead stone's cross is in its owner's colour: two kinds */
     HS_CHECK_INT(s_count(svg, "class=\"dead\""), 2 * 2);
-    HS_CHECK_INT(s_count(svg, "class=\"seki\""), 2 * 1);
-    HS_CHECK_INT(s_count(svg, "class=\"dame\""), 2 * 8);   /* centre column, 9 less the stone */
+    HS_CHECK_INT(s_count(svg, "class=\"seki\""), 2);
+    HS_CHECK_INT(s_count(svg, "class=\"dame\""), 2);
+    HS_CHECK_INT(s_count(svg, "<path d=\"M"), 2 * 4 + 3);   /* and the grid's three */
+    int strokes = 0;
+    for (const char *q = svg; (q = strstr(q, "<path d=\"")); q++)
+        for (const char *c = q + 9; *c != '"'; c++)
+            strokes += *c == 'M';
+    /* 2 dead + 1 seki + 8 dame crosses (centre column, 9 less the stone), the
+     * grid's 9 + 9 lines */
+    HS_CHECK_INT(strokes, 2 * (2 + 1 + 8) + 2 * 9);
     free(svg);
 
     /* without classes: ownership alone decides, and dead is beyond -50 */
@@ -574,6 +583,68 @@ static void test_graph(void)
     free(svg);
 }
 
+/* Every <text>'s extent (0.6 em a character, as graph.c estimates it, from
+ * its anchor) lies within 0..w; texts counted in *n. */
+static bool s_texts_fit(const char *svg, double w, int *n)
+{
+    *n = 0;
+    for (const char *p = svg; (p = strstr(p, "<text ")); p++) {
+        double x = 0, fs = 0;
+        const char *a = strstr(p, " x=\""), *s = strstr(p, "font-size=\"");
+        const char *gt = strchr(p, '>'), *end = strstr(p, "</text>");
+        if (!a || !s || !gt || !end)
+            return false;
+        x = atof(a + 4), fs = atof(s + 11);
+        double tw = 0.6 * fs * (double)(end - gt - 1);
+        const char *anchor = strstr(p, "text-anchor=\"");
+        double left = x;
+        if (anchor && anchor < gt)
+            left = !strncmp(anchor + 13, "end", 3) ? x - tw : x - tw / 2;
+        if (left < 0 || left + tw > w)
+            return false;
+        (*n)++;
+    }
+    return true;
+}
+
+/* A loss histogram of a big archive (bin 0 ~40x the next, the last bins
+ * under 100): counts labelled "1.5M", "200k", never "1.5e+06", every label
+ * inside the picture, every bin a visible bar (a log count axis, said). */
+static void test_histogram_scale(void)
+{
+    int64_t counts[20] = { 1600000, 38567, 21000, 12000, 9000, 6000, 4000, 3000, 2000, 1500,
+                           1000, 800, 600, 400, 300, 200, 150, 120, 100, 86 };
+    char *svg = NULL;
+    size_t len = 0;
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(hs_histogram_draw("Point loss per move", "points", counts, 20, 0, 10, 420,
+                                   200, HS_PIC_SVG, &svg, &len, &err), 0);
+    HS_CHECK(svg && !strstr(svg, "e+"));            /* 1.5M, 200k: no e-notation */
+    int n = 0;
+    HS_CHECK(svg && s_texts_fit(svg, 420, &n));     /* no label cut at an edge */
+    HS_CHECK(n > 8);
+    HS_CHECK(svg && strstr(svg, "log scale"));      /* the axis says it is one */
+    HS_CHECK_INT(svg ? s_count(svg, "class=\"bar\"") : 0, 20);
+    /* every bin shows: its bar at least 1 px tall */
+    for (const char *p = svg; p && (p = strstr(p, "class=\"bar\"")); p++) {
+        const char *h = p;
+        while (h > svg && strncmp(h, "<rect", 5))
+            h--;
+        h = strstr(h, " height=\"");
+        HS_CHECK(h && atof(h + 9) >= 1);
+    }
+    free(svg);
+
+    /* A linear count axis labels big counts as "1.5M", not "1.5e+06". */
+    int64_t flat[3] = { 1500000, 1200000, 900000 };
+    HS_CHECK_INT(hs_histogram_draw("t", NULL, flat, 3, 0, 3, 300, 150, HS_PIC_SVG, &svg, &len,
+                                   &err), 0);
+    HS_CHECK(svg && !strstr(svg, "e+") && !strstr(svg, "log scale"));
+    HS_CHECK(svg && (strstr(svg, ">1.5M</text>") || strstr(svg, ">1M</text>")));
+    HS_CHECK(svg && s_texts_fit(svg, 300, &n));
+    free(svg);
+}
+
 int main(void)
 {
     test_bad_arguments();
@@ -583,5 +654,6 @@ int main(void)
     test_influence_random();
     test_png_board();
     test_graph();
+    test_histogram_scale();
     return hs_test_finish();
 }

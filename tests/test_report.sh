@@ -3,7 +3,9 @@
 #   A. the job of tests/lib.sh's report_job (four 9x9 self-play games of two
 #      players; judge, influence and rollout MCTS at every move, every map),
 #      then report --all: index.html, a page and an annotated
-#      SGF per game, every CSV table and report.json, in one run;
+#      SGF per game, every CSV table and report.json, in one run; the games
+#      table in csv/games.csv and report.json's "games" too, with the values
+#      of index.html's games table;
 #   B. the pages are self-contained: no scripts, styles or images fetched, no
 #      external links but the SVG namespace; the graphs, maps and tables are in
 #      the page; report.json parses;
@@ -13,7 +15,11 @@
 #      (not blank); --game ID alone; --player NAME;
 #      --board FILE --move N: a mirrored copy of a game finds it, with the next
 #      move in the asked orientation; without html, in csv, json and svg; the
-#      histograms with --format svg alone;
+#      histograms with --format svg alone, their labels short ("1.5M", never
+#      "1.5e+06") and inside the picture, the count axis log when one bin
+#      dwarfs another; the explorer's summary line says how many games reached
+#      the board; a report into the folder of an earlier one warns about the
+#      earlier one's pages (and deletes nothing), a same report again does not;
 #   F. --job of later jobs over the same games (another engine; nothing left
 #      to evaluate) holds those games;
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
@@ -45,6 +51,29 @@ done
 check "A: the result predicted at moves 0-49 (every position of four games)" \
       "$(awk -F, '$1 == "0" && $4 >= 200 {print "counted"}' "$tmp/r/csv/prediction.csv")" counted
 check "A: csv/players.csv: the two players" "$(($(wc -l < "$tmp/r/csv/players.csv") - 1))" 2
+check "A: csv/games.csv: a row per game" "$(($(wc -l < "$tmp/r/csv/games.csv") - 1))" 4
+# Each game's row of index.html's games table (players, date, result, moves,
+# analysed, final judgment, largest losses at the page's 1 decimal) against its
+# rows of csv/games.csv and of report.json's "games".
+check "A: csv/games.csv and report.json's games hold index.html's games table" "$(python3 -c '
+import csv, html, json, re, sys
+out = sys.argv[1]
+page = open(out + "/index.html").read()
+table = page[page.index("id=\"games\""):]
+rows = re.findall(r"<tr><td><a href=\"games/([0-9a-f]{32})\.html\">(.*?)</a></td>(.*?)</tr>", table)
+def cell(v):
+    return "" if v in (None, "") else "%.1f" % v if isinstance(v, float) else str(v)
+def flat(r):
+    loss = [cell(float(r[k])) if r[k] not in (None, "") else "" for k in ("largest_loss_black", "largest_loss_white")]
+    return [r["black"] + " \u2013 " + r["white"], r["date"] or "", r["result"] or "", str(r["moves"]),
+            str(r["analysed"]), r["final_judgment"] or "\u2013"] + [l or "\u2013" for l in loss]
+by_csv = {r["game_id"]: flat(r) for r in csv.DictReader(open(out + "/csv/games.csv", newline=""))}
+by_json = {r["game_id"]: flat(r) for r in json.load(open(out + "/report.json"))["games"]}
+bad = [i for i, who, rest in rows
+       if [html.unescape(who)] + [html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", rest)] != by_csv.get(i)
+       or by_csv.get(i) != by_json.get(i)]
+print("%d rows, %d csv, %d json, differ: %s" % (len(rows), len(by_csv), len(by_json), bad or "none"))
+' "$tmp/r")" "4 rows, 4 csv, 4 json, differ: none"
 
 # B.
 page=$(ls "$tmp/r/games/"*.html | head -1)
@@ -100,6 +129,8 @@ print(re.sub(r"([BW])\[([a-i])([a-i])\]", lambda m: m[1] + "[" + flip[m[2]] + m[
 check "D: --board FILE --move 10: exit status" "$?" 0
 check "D: --board: the explorer's section" "$(grep -c '<section id="board">' "$tmp/board/index.html")" 1
 check "D: --board: the game that reached it" "$(grep -c 'reached in 1 stored game (any orientation)' "$tmp/board/index.html")" 1
+check "D: --board: the summary line says what was written" \
+      "$(grep -c '^report: position explorer: 1 game reached this board; 0 game pages, ' "$tmp/err")" 1
 next=$(sed -n '/id="board-next"/,/<\/table>/p' "$tmp/board/index.html" | grep -o '<td>A</td><td>[A-J][0-9]</td>' | sed 's/.*<td>\([A-J][0-9]\)<\/td>/\1/')
 move11=$(grep -o ';[BW]\[[a-i][a-i]\]' "$tmp/mirrored.sgf" | sed -n 11p | sed 's/.*\[\(.\)\(.\)\]/\1 \2/' |
          awk '{ c = index("abcdefghi", $1); r = index("abcdefghi", $2); printf "%s%d", substr("ABCDEFGHJ", c, 1), 10 - r }')
@@ -114,10 +145,58 @@ check "D: --board without html: board.json, the object of query --board --json" 
       "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["next"][0]["move"])' \
          "$tmp/board2/board.json")" "$move11"
 check "D: --board without html: the board's picture" "$(test -s "$tmp/board2/svg/board-query.svg" && echo yes)" yes
+# With a selection, the explorer lists the selection's games only, each linked
+# to its page: the empty board (every game of the job stood on it), one game.
+gid=$("$BIN" query --db "$tmp/db" --path "$one" --json --limit 1 | grep -o '"game":"[0-9a-f]*"' | cut -d'"' -f4)
+"$BIN" report --db "$tmp/db" --game "$gid" --board "$one" --move 0 --out "$tmp/board3" --quiet 2> /dev/null
+check "D: --game ID --board: exit status" "$?" 0
+check "D: --game ID --board: the selection's game of the four" \
+      "$(grep -c "this report&rsquo;s: 1 of those 4" "$tmp/board3/index.html")" 1
+check "D: --game ID --board: the game linked to its page" \
+      "$(sed -n '/<section id="board">/,/<\/section>/p' "$tmp/board3/index.html" | grep -c "href=\"games/$gid.html\"")" 1
 "$BIN" report --db "$tmp/db" --all --out "$tmp/svgonly" --format svg --quiet 2> "$tmp/err"
 check "D: --format svg alone: the histograms too" "$(ls "$tmp/svgonly/svg/" | grep -c 'histogram')" 2
 check "D: --format svg alone: pictures counted as files written" \
       "$(grep -o '[0-9]* pictures' "$tmp/err" | cut -d' ' -f1)" "$(ls "$tmp/svgonly/svg/" | wc -l)"
+# The histograms' labels: short numbers ("1.5M", never "1.5e+06") and every
+# text inside the picture (0.6 em a character, from its anchor). The count
+# axis is log when the largest bin is over 50 times the smallest non-empty one.
+for h in loss lead; do
+    svg="$tmp/svgonly/svg/$h-histogram.svg"
+    check "D: $h histogram: no e-notation" "$(grep '<text' "$svg" | grep -c 'e+')" 0
+    check "D: $h histogram: every label inside the picture" "$(awk '
+        /<svg/ { match($0, /width="[0-9.]+"/); w = substr($0, RSTART + 7, RLENGTH - 8) + 0 }
+        /<text/ {
+            match($0, / x="[-0-9.]+"/); x = substr($0, RSTART + 4, RLENGTH - 5) + 0
+            match($0, /font-size="[0-9.]+"/); fs = substr($0, RSTART + 11, RLENGTH - 12) + 0
+            t = $0; sub(/^.*<text[^>]*>/, "", t); sub(/<\/text>.*$/, "", t)
+            tw = 0.6 * fs * length(t); left = x
+            if ($0 ~ /text-anchor="end"/) left = x - tw; else if ($0 ~ /text-anchor="middle"/) left = x - tw / 2
+            if (left < 0 || left + tw > w) out++
+        }
+        END { print out + 0 }' "$svg")" 0
+    scale=$(awk -F, 'NR > 1 { c = $4 + 0; if (c > top) top = c; if (c > 0 && (least == 0 || c < least)) least = c }
+                     END { print (least > 0 && top > 50 * least) ? "count, log scale" : "count" }' \
+                "$tmp/r/csv/${h}_histogram.csv")
+    check "D: $h histogram: the count axis says its scale" "$(grep -o '>count[^<]*</text>' "$svg")" ">$scale</text>"
+done
+check "D: the loss histogram of four games: bin 0 dwarfs the rest, a log axis" \
+      "$(grep -c '>count, log scale</text>' "$tmp/svgonly/svg/loss-histogram.svg")" 1
+
+# A report into the folder of an earlier one: the earlier one's pages of other
+# games stay (nothing of it is deleted) and the summary says so; the same
+# report again into its own folder says nothing.
+cp -r "$tmp/r" "$tmp/reuse"
+touch "$tmp/reuse/games/notes.txt"
+"$BIN" report --db "$tmp/db" --game "$id" --out "$tmp/reuse" --quiet 2> "$tmp/err"
+check "D: --out of an earlier report: exit status" "$?" 0
+check "D: --out of an earlier report: says so" \
+      "$(grep -c "^hyeongse report: warning: $tmp/reuse holds an earlier report: 3 games of it (6 files under games/, svg/, png/) are not part of this one" "$tmp/err")" 1
+check "D: --out of an earlier report: nothing deleted" "$(ls "$tmp/reuse/games/" | wc -l)" 9
+check "D: --out of an earlier report: the index lists this one's game" \
+      "$(grep -o 'href="games/[0-9a-f]*.html"' "$tmp/reuse/index.html" | wc -l)" 1
+"$BIN" report --db "$tmp/db" --all --out "$tmp/reuse" --quiet 2> "$tmp/err"
+check "D: the same report again into its folder: no warning" "$(grep -c 'earlier report' "$tmp/err")" 0
 
 # F. A second job over the same games (another engine): its report holds them,
 # although the games' records name the first job; so does a third that finds

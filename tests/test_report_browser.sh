@@ -44,6 +44,64 @@ check "game: the graph has a curve" "$(sed -n '/id="winrate"/,/<\/figure>/p' "$t
 check "game: maps" "$(grep -o '<figure class="map [a-z]*"><svg' "$tmp/game.dom" | wc -l | awk '$1 >= 6 {print "yes"}')" yes
 check "game: the mistakes tables" "$(grep -c 'id="mistakes-black"\|id="mistakes-white"' "$tmp/game.dom")" 2
 
+# The sorting self-test: clicks every header of every sortable table twice and
+# checks the clicked column is in order (the page's own order: numbers as
+# numbers, before text) each time; names the tables whose rows never moved and
+# counts the errors thrown. Its answer is a <pre id="sorttest"> in the DOM.
+cat > "$tmp/sorttest.js" <<'JS'
+(function () {
+  var errors = [], bad = [], still = [], tables = 0;
+  window.addEventListener('error', function (e) { errors.push(e.message); });
+  function key(s) { s = s.trim(); return /^[-+]?[0-9.]+%?$/.test(s) ? parseFloat(s) : NaN; }
+  function cmp(p, q) {
+    var m = key(p), n = key(q);
+    if (!isNaN(m) && !isNaN(n)) return m - n;
+    if (!isNaN(m) || !isNaN(n)) return isNaN(m) ? 1 : -1;
+    return p.localeCompare(q);
+  }
+  function column(t, i) {
+    return Array.from(t.tBodies[0].rows).map(function (r) {
+      return r.cells[i] ? r.cells[i].textContent : '?';
+    });
+  }
+  function order(t) {
+    return Array.from(t.tBodies[0].rows).map(function (r) { return r.textContent; }).join('|');
+  }
+  document.querySelectorAll('table.sortable').forEach(function (t) {
+    var heads = t.tHead.rows[0].cells, first = order(t), moved = false;
+    tables++;
+    for (var i = 0; i < heads.length; i++)
+      for (var d = 1; d >= -1; d -= 2) {
+        heads[i].click();
+        var v = column(t, i);
+        for (var k = 1; k < v.length; k++)
+          if (d * cmp(v[k - 1], v[k]) > 0) { bad.push(t.id + ':' + i + (d > 0 ? 'up' : 'down')); break; }
+        moved = moved || order(t) !== first;
+      }
+    if (!moved) still.push(t.id);
+  });
+  var p = document.createElement('pre');
+  p.id = 'sorttest';
+  p.textContent = 'tables=' + tables + ' unsorted=' + (bad.join(',') || 'none') +
+      ' unmoved=' + (still.join(',') || 'none') + ' errors=' + errors.length + ' ' + errors.join(';');
+  document.body.appendChild(p);
+})();
+JS
+# sorttest PAGE: the self-test's answer on a copy of PAGE beside it (its links
+# stay relative), the script inline after the page's own: nothing is fetched.
+sorttest() {
+    local copy="${1%.html}-sorttest.html"
+    { sed '$d' "$1"; printf '<script>'; cat "$tmp/sorttest.js"; printf '</script></body></html>\n'; } > "$copy"
+    browse --dump-dom "file://$copy" | sed -n 's/.*<pre id="sorttest">\([^<]*\)<\/pre>.*/\1/p'
+    rm -f "$copy"
+}
+check "index: its last line closes the page (the self-test's copy replaces it)" \
+      "$(tail -1 "$tmp/r/index.html")" "</body></html>"
+check "index: every sortable table sorts by the clicked column, no error" \
+      "$(sorttest "$tmp/r/index.html")" "tables=4 unsorted=none unmoved=none errors=0 "
+check "game: both mistakes tables sort by the clicked column, no error" \
+      "$(sorttest "$page")" "tables=2 unsorted=none unmoved=none errors=0 "
+
 browse --screenshot="$tmp/shot.png" --window-size=1100,1600 --hide-scrollbars "file://$page" > /dev/null
 check "screenshot: written" "$(test -s "$tmp/shot.png" && echo yes)" yes
 if [ -s "$tmp/shot.png" ]; then
