@@ -547,6 +547,10 @@ typedef struct hs_store_file_info {
 int hs_store_file_check(const char *dir, hs_store_file_info_t *info, hs_error_t *err);
 
 /* What hs_store_check found: entries walked per table, and problems. */
+/* Progress of hs_store_check: entries of table walked so far, of total. */
+typedef void (*hs_store_check_progress_fn)(void *ctx, const char *table, int64_t done,
+                                           int64_t total);
+
 typedef struct hs_store_check_report {
     int64_t games, failed, sources, players, positions, evals, index_entries;
     int64_t engines, jobs, tasks;
@@ -575,5 +579,10 @@ typedef void (*hs_store_problem_cb)(void *ctx, const char *table, const char *wh
  */
 int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem_cb cb,
                    void *ctx, hs_error_t *err);
+/* The same, telling progress (may be NULL, with its pctx) every 65,536 entries
+ * and at each table's end: a check of a big store is not silent for its run. */
+int hs_store_check_progress(hs_store_t *s, hs_store_check_report_t *rep,
+                            hs_store_problem_cb cb, void *ctx,
+                            hs_store_check_progress_fn progress, void *pctx, hs_error_t *err);
 
 #endif

@@ -148,6 +148,8 @@ struct s_check {
     int64_t move_pairs;      /* (engine, seq) pairs of the moves entries */
     int64_t game_errors;     /* games whose evals could not all be read */
     hs__store_resolver_t *res;   /* bases of change-coded maps, for s_evaldata */
+    hs_store_check_progress_fn progress;   /* or NULL */
+    void *pctx;
     hs__store_eval_scratch_t *sc;
 };
 
@@ -182,6 +184,9 @@ static int64_t s_walk(s_check_t *ck, int db, const char *name, s_entry_fn fn)
     MDB_cursor *c;
     int64_t n = 0;
     ck->rep->walking = name;
+    MDB_stat st;
+    int64_t total = mdb_stat(ck->txn, ck->s->dbi[db], &st) == 0 ? (int64_t)st.ms_entries : 0;
+    hs_store_check_progress_fn progress = ck->progress;
     int rc = mdb_cursor_open(ck->txn, ck->s->dbi[db], &c);
     if (rc) {
         s_problem(ck, name, "cannot open a cursor: %s", mdb_strerror(rc));
@@ -196,12 +201,15 @@ static int64_t s_walk(s_check_t *ck, int db, const char *name, s_entry_fn fn)
         n++;
         if (fn)
             fn(ck, &k, &v);
+        if (progress && (n & 0xFFFF) == 0)
+            progress(ck->pctx, name, n, total);
     }
+    if (progress)
+        progress(ck->pctx, name, n, total);
     mdb_cursor_close(c);
     if (rc != MDB_NOTFOUND)
         s_problem(ck, name, "walk stopped after %lld entries: %s", (long long)n,
                   mdb_strerror(rc));
-    MDB_stat st;
     if (mdb_stat(ck->txn, ck->s->dbi[db], &st) == 0 && (int64_t)st.ms_entries != n)
         s_problem(ck, name, "%lld entries walked, LMDB counts %llu", (long long)n,
                   (unsigned long long)st.ms_entries);
@@ -505,8 +513,16 @@ static void s_seen_alloc(s_check_t *ck)
 int hs_store_check(hs_store_t *s, hs_store_check_report_t *rep, hs_store_problem_cb cb,
                    void *ctx, hs_error_t *err)
 {
+    return hs_store_check_progress(s, rep, cb, ctx, NULL, NULL, err);
+}
+
+int hs_store_check_progress(hs_store_t *s, hs_store_check_report_t *rep,
+                            hs_store_problem_cb cb, void *ctx,
+                            hs_store_check_progress_fn progress, void *pctx, hs_error_t *err)
+{
     memset(rep, 0, sizeof *rep);
-    s_check_t ck = { .s = s, .rep = rep, .cb = cb, .ctx = ctx };
+    s_check_t ck = { .s = s, .rep = rep, .cb = cb, .ctx = ctx, .progress = progress,
+                     .pctx = pctx };
     /* Inside a batch, the batch's own board entries are walked too. */
     int rc = hs__store_boards_flush(s, err);
     if (rc)

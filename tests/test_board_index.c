@@ -363,6 +363,19 @@ static int s_drop_index(const char *dir)
     return rc;
 }
 
+/* hs_store_check_progress's calls: how many, and the boards table's last. */
+typedef struct { int calls; int64_t boards_done, boards_total; } s_walked_t;
+
+static void s_walked(void *ctx, const char *table, int64_t done, int64_t total)
+{
+    s_walked_t *w = ctx;
+    w->calls++;
+    if (!strcmp(table, "boards")) {
+        w->boards_done = done;
+        w->boards_total = total;
+    }
+}
+
 static void test_rebuild(void)
 {
     HS_CHECK_INT(s_drop_index(s_dir), 0);
@@ -402,9 +415,14 @@ static void test_rebuild(void)
     HS_CHECK_INT(hs_store_boards_bytes(s, &bytes, &err), 0);
     HS_CHECK(bytes > 0);
     hs_store_check_report_t rep;
-    HS_CHECK_INT(hs_store_check(s, &rep, NULL, NULL, &err), 0);
+    s_walked_t w = { 0 };
+    HS_CHECK_INT(hs_store_check_progress(s, &rep, NULL, NULL, s_walked, &w, &err), 0);
     HS_CHECK_INT(rep.problems, 0);
     HS_CHECK_INT(rep.boards, 24);
+    /* The progress of check: each table's last call has all of its entries. */
+    HS_CHECK_INT(w.boards_done, 24);
+    HS_CHECK_INT(w.boards_total, 24);
+    HS_CHECK(w.calls >= 12);   /* a call at the end of each table at least */
     hs_store_close(&s);
 }
 
