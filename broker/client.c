@@ -28,6 +28,7 @@ struct hs_client {
     hs_wire_buf_t buf;
     bool curve;                 /* keys set: every socket is a CURVE client */
     hs_curve_client_t keys;
+    bool heard;                 /* the broker answered once: silence now is not a key */
 };
 
 void hs_client_set_abort(hs_client_t *c, atomic_int *flag)
@@ -272,8 +273,10 @@ static int s_recv_ex(hs_client_t *c, int timeout_ms, bool keep_heartbeats, hs_wi
         }
         for (int i = 0; i < nf; i++)
             zmq_msg_close(&fr[i]);
-        if (got)
+        if (got) {
+            c->heard = true;
             return 1;
+        }
     }
 }
 
@@ -289,7 +292,9 @@ static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc
 static int s_timeout(const hs_client_t *c, hs_error_t *err)
 {
     const char *hint = "";
-    if (c->curve)
+    if (c->heard)   /* it answered before: keys and address are right */
+        hint = " (it answered before: has it stopped? its log says why)";
+    else if (c->curve)
         hint = " (is this client's key in the broker's --clients or --admins list, and is "
                "--server-key the broker's public key?)";
     else if (!strncmp(c->endpoint, "tcp://", 6))

@@ -218,6 +218,32 @@ static void s_test_status_pages(hs_client_t *cl)
     HS_CHECK_INT(hs_client_status_page(cl, &bad, &r, &err), HS_EINVAL);
 }
 
+/* A STATUS of every job: the request's status. */
+static int s_status_any(hs_client_t *c, hs_error_t *err)
+{
+    hs_wire_msg_t req, reply;
+    hs_wire_msg_init(&req, HS_WIRE_STATUS);
+    int rc = hs_client_request(c, &req, &reply, err);
+    if (rc == 0)
+        hs_wire_msg_fini(&reply);
+    return rc;
+}
+
+/* A broker that stops: a client it answered before is told that it may have
+ * stopped, not that its keys may be wrong (which a client never answered is). */
+static void s_test_silence(hs_client_t *heard, void *ctx, const char *endpoint)
+{
+    hs_error_t err = { 0 };
+    HS_CHECK_INT(s_status_any(heard, &err), HS_ETIMEOUT);
+    HS_CHECK(strstr(err.msg, "it answered before: has it stopped?") != NULL);
+    HS_CHECK(strstr(err.msg, "--key") == NULL);
+    hs_client_t *never = NULL;
+    HS_CHECK_INT(hs_client_new(&never, ctx, endpoint, 300, 0, &err), 0);
+    HS_CHECK_INT(s_status_any(never, &err), HS_ETIMEOUT);
+    HS_CHECK(strstr(err.msg, "answers only clients with --key") != NULL);
+    hs_client_destroy(&never);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hs-test-broker-text-XXXXXX";
@@ -243,10 +269,15 @@ int main(void)
     s_test_status_pages(cl);
 
     hs_client_destroy(&cl);
+    hs_client_t *c2 = NULL;   /* answered once before the broker stops */
+    HS_CHECK_INT(hs_client_new(&c2, ctx, b.endpoint, 300, 0, &err), 0);
+    HS_CHECK_INT(s_status_any(c2, &err), 0);
     atomic_store(&w.stop, 1);
     pthread_join(wt, NULL);
     HS_CHECK_INT(w.rc, 0);
     hs_test_broker_stop(&b);
+    s_test_silence(c2, ctx, b.endpoint);
+    hs_client_destroy(&c2);
     zmq_ctx_term(ctx);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
