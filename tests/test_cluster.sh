@@ -101,6 +101,14 @@ wait_positions() {   # wait_positions ADDR JOB N: until N positions are done (30
     return 1
 }
 
+wait_gone() {   # wait_gone PID TENTHS: 0 once PID has exited, 1 after TENTHS/10 s
+    for _ in $(seq "$2"); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 start_broker() {   # start_broker ADDR DB LOG [OPTIONS]: serving on addr (ADDR may end in :*)
     local rc=0
     start_broker_at "$1" "$2" "$3" --heartbeat-ms 200 --verbose "${@:4}" || rc=1
@@ -378,11 +386,7 @@ wpids=()
 check "I: job submitted" "$?" 0
 if wait_positions "$addr" 1 200; then
     kill -TERM "$wI"
-    gone=1
-    for _ in $(seq 100); do
-        kill -0 "$wI" 2>/dev/null || { gone=0; break; }
-        sleep 0.1
-    done
+    wait_gone "$wI" 100; gone=$?
     check "I: the worker left within 10 s of SIGTERM" "$gone" 0
     [ "$gone" = 0 ] || kill -9 "$wI"
     wait "$wI"; check "I: its exit status" "$?" 0
@@ -425,11 +429,7 @@ sleep 1.5
 kill -TERM "$wJ"; sleep 1
 kill -0 "$wJ" 2>/dev/null; check "J: after one SIGTERM it waits for the task under way" "$?" 0
 kill -TERM "$wJ"
-gone=1
-for _ in $(seq 50); do
-    kill -0 "$wJ" 2>/dev/null || { gone=0; break; }
-    sleep 0.1
-done
+wait_gone "$wJ" 50; gone=$?
 check "J: the second SIGTERM made it leave within 5 s" "$gone" 0
 [ "$gone" = 0 ] || kill -9 "$wJ"
 wait "$wJ"; check "J: its exit status" "$?" 0

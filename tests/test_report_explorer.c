@@ -22,6 +22,7 @@
  */
 #include <cairo.h>
 
+#include "core/buf.h"
 #include "core/board.h"
 #include "reports/html_internal.h"
 #include "reports/picture.h"
@@ -53,19 +54,12 @@ static void s_write(const char *path, const char *text)
     fclose(f);
 }
 
+/* The whole file as a string (malloc'd), or NULL. */
 static char *s_read(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *p = malloc((size_t)n + 1);
-    size_t got = fread(p, 1, (size_t)n, f);
-    p[got] = 0;
-    fclose(f);
-    return p;
+    char *p = NULL;
+    size_t n;
+    return hs_buf_read_file(path, 0, &p, &n, NULL) == 0 ? p : NULL;
 }
 
 /* The part of text from the first start to the end mark after it (a copy). */
