@@ -76,7 +76,9 @@ void hs__report_game_rows_head(FILE *out);
 
 /* index.html (reports/report_index.c): title, the tables and histograms of st,
  * the board section when o->board is set, then the games table from the rows
- * file (rewound and copied). 0 or an error. */
+ * file (rewound and copied): a row per game of c->sum->games up to 500; past
+ * that the first 500 and links to OUT/list/games-NNNN.html, every row 1,000 a
+ * page, written here too. 0 or an error. */
 struct hs_report_stats;
 int hs__report_index(hs__report_ctx_t *c, const char *title, const struct hs_report_stats *st,
                      FILE *rows);

@@ -5,6 +5,8 @@
  *                            players — sortable —, by year, by opponent), the
  *                            histograms, the list of games; the board explorer's
  *                            answer when a board was asked
+ *   OUT/list/games-NNNN.html every game's row of that list, 1,000 a page, when
+ *                            the selection holds more than the index's 500
  *   OUT/games/ID.html        one game: win-rate and score-lead graphs (source
  *                            labelled, biggest swings marked), each player's
  *                            mistakes, the maps at the chosen moves

@@ -121,6 +121,19 @@ static int s_graph(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
     return rc;
 }
 
+/* Whether every listed loss of side was measured by the static judge (the
+ * kind both positions share: the lesser of their sources). */
+static bool s_judge_losses(const hs_report_game_t *g, int side)
+{
+    for (int i = 0; i < g->num_mistakes[side]; i++) {
+        int m = g->mistakes[side][i].move_number;
+        hs_report_source_t a = g->pos[m - 1].source, b = g->pos[m].source;
+        if ((a < b ? a : b) != HS_SOURCE_JUDGE)
+            return false;
+    }
+    return g->num_mistakes[side] > 0;
+}
+
 static void s_mistakes(FILE *out, const hs_report_game_t *g, int side)
 {
     static const char *const ids[2] = { "mistakes-black", "mistakes-white" };
@@ -147,6 +160,12 @@ static void s_mistakes(FILE *out, const hs_report_game_t *g, int side)
         fprintf(out, "</td><td>%s</td></tr>\n", hs__html_vertex(gm->size, k->preferred, b));
     }
     fputs("</tbody></table>\n", out);
+    if (s_judge_losses(g, side))   /* 100-point "mistakes" otherwise read as play */
+        fputs("<p class=\"note judge-losses\">Measured by the static judge's count alone: a "
+              "large loss here is mostly a group the judge read as dead and then alive (or "
+              "the reverse), not a measure of the move; analyse with the net or MCTS "
+              "(<code>--engines net</code>, <code>mcts:visits=N</code>) for mistakes.</p>\n",
+              out);
 }
 
 /* One map picture of m (ownership from own or net, influence or none). */

@@ -1,7 +1,9 @@
 /*
  * reports/report_index.c — index.html: the selection's tables (the same
  * numbers as csv/ and report.json, from reports/stats.h), the histograms, the
- * board explorer's answer when one was asked, and the list of games.
+ * board explorer's answer when one was asked, and the list of games: all of
+ * it in a small report, else its first rows there and every row on the pages
+ * of list/ (a browser handles neither a page nor a sort of a million rows).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -125,22 +127,197 @@ static void s_splits(FILE *out, const char *id, const char *title, const char *k
     fputs("</tbody></table>\n", out);
 }
 
-/* The games table: its rows were written to a file as the games were read. */
-static int s_games(hs__report_ctx_t *c, FILE *out, FILE *rows)
+/* How many games' rows index.html shows, and how many a page under list/
+ * holds: one page of every game neither loads nor sorts in a browser once an
+ * archive has thousands of them. */
+enum { S_INDEX_ROWS = 500, S_PAGE_ROWS = 1000 };
+
+/* n with its thousands separated ("8,334"), as the lines around the table read. */
+static void s_count(FILE *out, int64_t n)
+{
+    if (n >= 1000) {
+        s_count(out, n / 1000);
+        fprintf(out, ",%03d", (int)(n % 1000));
+    } else {
+        fprintf(out, "%d", (int)n);
+    }
+}
+
+/* One row of the rows file, grown as long as the longest row (never the file). */
+typedef struct s_row {
+    char *buf;
+    size_t len, cap;
+} s_row_t;
+
+/* The next row into r: it ends at "</tr>\n", not at a newline alone (a player's
+ * name may hold one; escaped text never holds "<"). 1 a row, 0 at the end,
+ * HS_ENOMEM. */
+static int s_read_row(FILE *rows, s_row_t *r)
+{
+    r->len = 0;
+    for (int ch; (ch = getc(rows)) != EOF;) {
+        if (r->len + 2 > r->cap) {
+            size_t cap = r->cap ? r->cap * 2 : 512;
+            char *p = realloc(r->buf, cap);
+            if (!p)
+                return HS_ENOMEM;
+            r->buf = p;
+            r->cap = cap;
+        }
+        r->buf[r->len++] = (char)ch;
+        if (ch == '\n' && r->len >= 6 && !memcmp(r->buf + r->len - 6, "</tr>\n", 6))
+            break;
+    }
+    if (r->len)
+        r->buf[r->len] = '\0';
+    return r->len > 0;
+}
+
+/* A row with its links made relative to root ("../" from list/): the rows
+ * link "games/ID.html" from OUT. Escaped text never holds a quote, so every
+ * href=" is the row's own markup. */
+static void s_put_row(FILE *out, const char *row, const char *root)
+{
+    static const char href[] = "href=\"";
+    for (const char *p; *root && (p = strstr(row, href));) {
+        p += sizeof href - 1;
+        fwrite(row, 1, (size_t)(p - row), out);
+        fputs(root, out);
+        row = p;
+    }
+    fputs(row, out);
+}
+
+/* Up to max rows from where rows stands into out. 0 or an error (c->err). */
+static int s_copy_rows(hs__report_ctx_t *c, FILE *out, FILE *rows, s_row_t *r, int64_t max,
+                       const char *root)
+{
+    int got = 1;
+    for (int64_t i = 0; i < max && (got = s_read_row(rows, r)) == 1; i++)
+        s_put_row(out, r->buf, root);
+    if (got < 0)
+        return hs_error_set(c->err, got, "out of memory reading back the games list");
+    if (ferror(rows))
+        return hs_error_set(c->err, HS_EIO, "reading back the games list failed");
+    return 0;
+}
+
+static int64_t s_num_pages(int64_t games)
+{
+    return games > S_INDEX_ROWS ? (games + S_PAGE_ROWS - 1) / S_PAGE_ROWS : 0;
+}
+
+/* A list page's name under list/ ("games-0001.html"). */
+static void s_page_name(char *buf, size_t size, int64_t page)
+{
+    snprintf(buf, size, "games-%04lld.html", (long long)page);
+}
+
+/* Under the index's table when it shows only the first rows: where all are. */
+static void s_pages_line(FILE *out, int64_t games)
+{
+    fprintf(out, "<p id=\"games-pages\">The first %d of ", S_INDEX_ROWS);
+    s_count(out, games);
+    fputs(" games; all of them, ", out);
+    s_count(out, S_PAGE_ROWS);
+    fputs(" a page: games list page", out);
+    int64_t pages = s_num_pages(games);
+    for (int64_t p = 1; p <= pages; p++) {
+        char name[40];
+        s_page_name(name, sizeof name, p);
+        fprintf(out, "%s <a href=\"list/%s\">%lld</a>", p > 1 ? "," : "", name, (long long)p);
+    }
+    fputs(".</p>\n", out);
+}
+
+/* The games table: the first rows of those written as the games were read,
+ * all of them in a small report, the rest on the list pages. */
+static int s_games(hs__report_ctx_t *c, FILE *out, FILE *rows, int64_t games)
 {
     fputs("<h2>Games</h2>\n", out);
     hs__report_game_rows_head(out);
+    int rc = 0;
     if (rows) {
-        char buf[1 << 14];
-        size_t n;
+        s_row_t r = { 0 };
         rewind(rows);
-        while ((n = fread(buf, 1, sizeof buf, rows)) > 0)
-            fwrite(buf, 1, n, out);
-        if (ferror(rows))
-            return hs_error_set(c->err, HS_EIO, "reading back the games list failed");
+        rc = s_copy_rows(c, out, rows, &r, S_INDEX_ROWS, "");
+        free(r.buf);
     }
     fputs("</tbody></table>\n", out);
-    return 0;
+    if (games > S_INDEX_ROWS)
+        s_pages_line(out, games);
+    return rc;
+}
+
+/* previous · index · next, on a list page (a plain word where there is none). */
+static void s_list_nav(FILE *out, int64_t page, int64_t pages)
+{
+    char name[40];
+    fputs("<p class=\"pages\">", out);
+    if (page > 1) {
+        s_page_name(name, sizeof name, page - 1);
+        fprintf(out, "<a href=\"%s\">previous</a>", name);
+    } else {
+        fputs("previous", out);
+    }
+    fprintf(out, " &middot; <a href=\"../index.html\">index</a> &middot; page %lld of %lld "
+            "&middot; ", (long long)page, (long long)pages);
+    if (page < pages) {
+        s_page_name(name, sizeof name, page + 1);
+        fprintf(out, "<a href=\"%s\">next</a>", name);
+    } else {
+        fputs("next", out);
+    }
+    fputs("</p>\n", out);
+}
+
+/* OUT/list/games-NNNN.html: the next S_PAGE_ROWS rows, the index's table markup. */
+static int s_list_page(hs__report_ctx_t *c, const char *title, FILE *rows, s_row_t *r,
+                       int64_t page, int64_t games)
+{
+    char name[40], rel[48], head[400];
+    s_page_name(name, sizeof name, page);
+    snprintf(rel, sizeof rel, "list/%s", name);
+    FILE *out = hs__report_open(c, rel);
+    if (!out)
+        return HS_EIO;
+    int64_t pages = s_num_pages(games), first = (page - 1) * S_PAGE_ROWS + 1;
+    int64_t last = page * S_PAGE_ROWS < games ? page * S_PAGE_ROWS : games;
+    snprintf(head, sizeof head, "%s: games list page %lld of %lld", title, (long long)page,
+             (long long)pages);
+    hs__html_head(out, head, "../");
+    fputs("<h1>", out);
+    hs__html_text(out, title);
+    fputs(": games ", out);
+    s_count(out, first);
+    fputs("&ndash;", out);
+    s_count(out, last);
+    fputs(" of ", out);
+    s_count(out, games);
+    fputs("</h1>\n", out);
+    s_list_nav(out, page, pages);
+    hs__report_game_rows_head(out);
+    int rc = s_copy_rows(c, out, rows, r, S_PAGE_ROWS, "../");
+    fputs("</tbody></table>\n", out);
+    s_list_nav(out, page, pages);
+    hs__html_foot(out);
+    int rc2 = hs__report_close(c, out, rel);
+    return rc ? rc : rc2;
+}
+
+/* Every game's row, S_PAGE_ROWS a page, when the index shows only the first. */
+static int s_list_pages(hs__report_ctx_t *c, const char *title, FILE *rows, int64_t games)
+{
+    int64_t pages = rows ? s_num_pages(games) : 0;
+    if (pages == 0)
+        return 0;
+    s_row_t r = { 0 };
+    rewind(rows);
+    int rc = 0;
+    for (int64_t p = 1; rc == 0 && p <= pages; p++)
+        rc = s_list_page(c, title, rows, &r, p, games);
+    free(r.buf);
+    return rc;
 }
 
 int hs__report_index(hs__report_ctx_t *c, const char *title, const hs_report_stats_t *st,
@@ -168,9 +345,13 @@ int hs__report_index(hs__report_ctx_t *c, const char *title, const hs_report_sta
             fputs("<p>Every table as CSV in <a href=\"csv/\">csv/</a>; all of them in "
                   "<a href=\"report.json\">report.json</a>.</p>\n", out);
     }
+    /* Every game reported has its row (report.c). */
+    int64_t games = c->sum ? c->sum->games : 0;
     if (rc == 0 && st)
-        rc = s_games(c, out, rows);
+        rc = s_games(c, out, rows, games);
     hs__html_foot(out);
     int rc2 = hs__report_close(c, out, "index.html");
+    if (rc == 0 && st)
+        rc = s_list_pages(c, title, rows, games);
     return rc ? rc : rc2;
 }

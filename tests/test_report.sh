@@ -22,6 +22,11 @@
 #      earlier one's pages (and deletes nothing), a same report again does not;
 #   F. --job of later jobs over the same games (another engine; nothing left
 #      to evaluate) holds those games;
+#   G. a store of over 1,000 games (5x5 playouts): index.html shows the first
+#      500 games and links to list/games-0001.html, -0002.html, each 1,000
+#      games of the same table in the same order, their links (games, previous,
+#      next, index) resolving; csv/games.csv and report.json keep every game;
+#      the 4-game report of A writes no list/;
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
 #      unknown game, job or player, --out naming a file, no store: a clear
 #      message, exit 2 or 1.
@@ -89,6 +94,18 @@ check "B: influence maps" "$(grep -o '<figure class="map influence">' "$page" | 
 check "B: MCTS ownership maps" "$(grep -o '<figure class="map net">' "$page" | wc -l | awk '$1 >= 2 {print "yes"}')" yes
 check "B: the mistakes tables" "$(grep -c 'id="mistakes-black"\|id="mistakes-white"' "$page")" 2
 check "B: the players table sorts" "$(grep -c '<table class="sortable" id="players">' "$tmp/r/index.html")" 1
+# Losses measured by the static judge alone (a group read dead, then alive) are
+# said to be that, not a measure of play: the 19x19 self-play games judged
+# only; the job above has MCTS, and no such note.
+tar xzf "$(dirname "$0")/../examples/selfplay.tar.gz" -C "$tmp" selfplay19
+"$BIN" analyze "$tmp/selfplay19" --db "$tmp/jdb" --engines judge --quiet > /dev/null 2>&1
+"$BIN" report --db "$tmp/jdb" --all --out "$tmp/jr" --format html --quiet 2> /dev/null
+check "B: judge-only losses: every mistakes table says how they were measured" \
+      "$(cat "$tmp"/jr/games/*.html | grep -c 'id="mistakes-')" \
+      "$(cat "$tmp"/jr/games/*.html | grep -c 'class="note judge-losses"')"
+check "B: judge-only losses: there are some" \
+      "$(cat "$tmp"/jr/games/*.html | grep -c 'class="note judge-losses"' | awk '$1 > 0 {print "yes"}')" yes
+check "B: with MCTS, no such note" "$(cat "$tmp"/r/games/*.html | grep -c 'judge-losses')" 0
 check "B: four game rows" "$(grep -o 'href="games/[0-9a-f]*.html"' "$tmp/r/index.html" | wc -l)" 4
 python3 -m json.tool "$tmp/r/report.json" > /dev/null
 check "B: report.json parses" "$?" 0
@@ -208,6 +225,45 @@ for j in 2 3; do
     check "F: --job $j: its four games" "$(grep -c '^report: 4 games,' "$tmp/err")" 1
 done
 check "F: check: the job lists agree with the store" "$("$BIN" check --db "$tmp/db" > /dev/null; echo $?)" 0
+
+# G. 1,100 random 5x5 games take about 2 s to analyse and 1 s to report; a
+# few fail to import, so the count is the summary's.
+check "G: a 4-game report writes no list pages" "$(test -e "$tmp/r/list" && echo yes || echo no)" no
+"$BIN" playout --size 5 --games 1100 --seed 1 --out "$tmp/many" > /dev/null 2>&1
+"$BIN" analyze "$tmp/many" --db "$tmp/mdb" --engines area --quiet > /dev/null 2>&1
+"$BIN" report --db "$tmp/mdb" --all --out "$tmp/m" --quiet 2> "$tmp/err"
+check "G: report of the 1,100 games: exit status" "$?" 0
+n=$(sed -n 's/^report: \([0-9]*\) games.*/\1/p' "$tmp/err")
+check "G: over 1,000 games reported, two list pages" "$(awk -v n="$n" 'BEGIN {print (n > 1000 && n <= 1100) ? "yes" : n}')" yes
+check "G: csv/games.csv: every game" "$(($(wc -l < "$tmp/m/csv/games.csv") - 1))" "$n"
+check "G: the index's line to the list pages" \
+      "$(grep -c "The first 500 of $(printf "%d,%03d" $((n / 1000)) $((n % 1000))) games; all of them, 1,000 a page: games list page <a href=\"list/games-0001.html\">1</a>, <a href=\"list/games-0002.html\">2</a>.</p>" "$tmp/m/index.html")" 1
+check "G: the list pages" "$(cd "$tmp/m/list" && ls)" "$(printf 'games-0001.html\ngames-0002.html')"
+check "G: a list page's table sorts" "$(grep -c '<table class="sortable" id="games">' "$tmp/m/list/games-0001.html")" 1
+check "G: list pages: nothing fetched" \
+      "$(cat "$tmp/m/list/"*.html | grep -o -E '(src|href)="(https?:)?//[^"]*"|<link |@import|url\([^#]' | wc -l)" 0
+# Rows in order: the index's are csv/games.csv's first 500, the pages' all of
+# them; every link of a page (a game, previous, next, the index) is a file.
+check "G: the index's first 500, the pages' every game, each link a file" "$(python3 -c '
+import csv, json, os, re, sys
+out = sys.argv[1]
+ids = [r["game_id"] for r in csv.DictReader(open(out + "/csv/games.csv", newline=""))]
+def rows(path, prefix):
+    return re.findall(r"<tr><td><a href=\"" + prefix + r"games/([0-9a-f]{32})\.html\">", open(path).read())
+index = rows(out + "/index.html", "")
+pages = [rows(out + "/list/games-%04d.html" % p, "../") for p in (1, 2)]
+broken = []
+for p in (1, 2):
+    page = out + "/list/games-%04d.html" % p
+    for href in re.findall(r"href=\"([^\"]*)\"", open(page).read()):
+        if not os.path.isfile(os.path.join(os.path.dirname(page), href)):
+            broken.append(href)
+print("index %d first: %s; pages %d+%d all: %s; broken links: %d; json %d" % (len(index),
+      index == ids[:500], len(pages[0]), len(pages[1]), pages[0] + pages[1] == ids, len(broken),
+      len(json.load(open(out + "/report.json"))["games"])))
+' "$tmp/m")" "index 500 first: True; pages 1000+$((n - 1000)) all: True; broken links: 0; json $n"
+check "G: page 1 links page 2, not back; page 2 page 1, not on" \
+      "$(grep -c '<a href="games-0002.html">next</a>' "$tmp/m/list/games-0001.html") $(grep -c '>previous</a>' "$tmp/m/list/games-0001.html") $(grep -c '<a href="games-0001.html">previous</a>' "$tmp/m/list/games-0002.html") $(grep -c '>next</a>' "$tmp/m/list/games-0002.html")" "2 0 2 0"
 
 # E.
 expect_fail() {   # DESCRIPTION STATUS MESSAGE-PATTERN ARGS...
