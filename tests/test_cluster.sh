@@ -101,6 +101,14 @@ wait_positions() {   # wait_positions ADDR JOB N: until N positions are done (30
     return 1
 }
 
+wait_job_done() {   # wait_job_done ADDR JOB TENTHS: 0 once the job is done, 1 after TENTHS/10 s
+    for _ in $(seq "$3"); do
+        [ "$(job_field "$1" "$2" state)" = "done" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 wait_gone() {   # wait_gone PID TENTHS: 0 once PID has exited, 1 after TENTHS/10 s
     for _ in $(seq "$2"); do
         kill -0 "$1" 2>/dev/null || return 0
@@ -361,11 +369,7 @@ check "H: the influence-only worker ran the 110 games that needed only influence
 check "H: games 0-9 wait for a worker with area" "$(job_field "$addr" 2 state)" "running"
 "$BIN" worker --connect "$addr" --threads 1 --heartbeat-ms 200 --name wH3 2>>"$tmp/workersH.log" &
 wpids+=("$!"); pids+=("$!")
-wait_done=1
-for _ in $(seq 300); do
-    [ "$(job_field "$addr" 2 state)" = "done" ] && { wait_done=0; break; }
-    sleep 0.1
-done
+wait_job_done "$addr" 2 300; wait_done=$?
 check "H: job 2 done once a worker with both engines came" "$wait_done" 0
 check "H: job 2 games done" "$(job_field "$addr" 2 games_done)" "$games"
 stop_all H
@@ -399,11 +403,7 @@ else
 fi
 "$BIN" worker --connect "$addr" --threads 4 --heartbeat-ms 200 --name wI2 2>"$tmp/workerI2.log" &
 wpids=("$!"); pids+=("$!")
-done_i=1
-for _ in $(seq 600); do
-    [ "$(job_field "$addr" 1 state)" = "done" ] && { done_i=0; break; }
-    sleep 0.1
-done
+wait_job_done "$addr" 1 600; done_i=$?
 check "I: a second worker finished the job" "$done_i" 0
 check "I: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
 check "I: games done" "$(job_field "$addr" 1 games_done)" "$games"
