@@ -7,7 +7,8 @@
  * its id, players, date and result, newest first, the first S_GAMES_SHOWN of
  * them (board.json holds every one), only the selection's when the report has
  * one. The answer comes from the board index (store/query.h, hs_query_board):
- * no scan; the list reads each listed game's record.
+ * no scan; the list reads each listed game's record (every one, to sort them by
+ * date, up to S_GAMES_DATED games; past that the first in id order only).
  * Each asked format gets it: the section of index.html, the picture's SVG and
  * PNG files, csv/board-next.csv (the next moves) and board.json (the object of
  * `query --board --json`), so a report without html still answers.
@@ -34,7 +35,13 @@ typedef struct s_row {
 typedef struct s_rows {
     s_row_t *row;
     int n;
+    bool by_id;   /* too many to read every game for its date: id order */
 } s_rows_t;
+
+/* Past this many games, the list is not sorted by date: that reads every
+ * game's record (the empty board of a big archive is millions of them), so
+ * the first S_GAMES_SHOWN in id order are read and listed instead. */
+#define S_GAMES_DATED 20000
 
 /* The games a report is about, for the list: ids sorted as s_cmp_id; n < 0
  * when there is no selection (`--board` alone: every game is listed). */
@@ -255,9 +262,9 @@ static void s_hit_rows(const hs_board_answer_t *a, const s_sel_t *sel, s_rows_t 
 
 /* Players, date and result of each row's game. A game the store cannot read
  * is listed with its id alone. 0 or HS_ENOMEM. */
-static int s_row_games(hs__report_ctx_t *c, s_rows_t *rows)
+static int s_row_games(hs__report_ctx_t *c, s_rows_t *rows, int upto)
 {
-    for (int i = 0; i < rows->n; i++) {
+    for (int i = 0; i < upto; i++) {
         s_row_t *r = &rows->row[i];
         hs_game_t g;
         hs_error_t why = { 0 };
@@ -287,12 +294,13 @@ static int s_rows(hs__report_ctx_t *c, const hs_board_answer_t *a, const s_sel_t
     if (!out->row)
         return hs_error_set(c->err, HS_ENOMEM, "out of memory (the explorer's games)");
     s_hit_rows(a, sel, out);
-    int rc = s_row_games(c, out);
+    out->by_id = out->n > S_GAMES_DATED;
+    int rc = s_row_games(c, out, out->by_id ? S_GAMES_SHOWN : out->n);
     if (rc) {
         s_rows_fini(out);
         return rc;
     }
-    if (out->n > 1)
+    if (out->n > 1 && !out->by_id)
         qsort(out->row, (size_t)out->n, sizeof *out->row, s_cmp_row);
     return 0;
 }
@@ -319,13 +327,14 @@ static void s_game_row(FILE *page, const s_row_t *r, bool linked)
 
 /* Where the games past the list's cap are: board.json when this report wrote
  * it (every stored game that reached the board), else `query --board`. */
-static void s_games_note(hs__report_ctx_t *c, FILE *page, int shown, int listed,
+static void s_games_note(hs__report_ctx_t *c, FILE *page, int shown, const s_rows_t *rows,
                          const hs_board_answer_t *a)
 {
-    if (listed <= shown)
+    if (rows->n <= shown)
         return;
     fprintf(page, "<p class=\"note\" id=\"board-games-more\">The first %d of %d games "
-            "(newest first) are listed. ", shown, listed);
+            "(%s) are listed. ", shown, rows->n,
+            rows->by_id ? "by id: too many to sort by date" : "newest first");
     if (c->formats & HS_REPORT_JSON)
         fprintf(page, "All %d stored games that reached this board, with their ids and "
                 "moves, are in <a href=\"board.json\">board.json</a>.</p>\n", a->num_hits);
@@ -351,7 +360,7 @@ static int s_games(hs__report_ctx_t *c, FILE *page, const hs_board_answer_t *a,
     for (int i = 0; i < shown; i++)
         s_game_row(page, &rows.row[i], pages);
     fputs("</tbody></table>\n", page);
-    s_games_note(c, page, shown, rows.n, a);
+    s_games_note(c, page, shown, &rows, a);
     s_rows_fini(&rows);
     return 0;
 }
