@@ -24,7 +24,8 @@ const char hs_cmd_query_summary[] = "query stored evaluations (by game, player, 
 static void s_usage(FILE *out)
 {
     fprintf(out,
-        "usage: hyeongse query (--db DIR | --broker ADDR) [stats | failed | players [PREFIX]]\n"
+        "usage: hyeongse query (--db DIR | --broker ADDR)\n"
+        "                      [stats | failed | players [PREFIX]]\n"
         "                      [game ID | --path SOURCE | --player NAME]\n"
         "                      [--move N] [--swing POINTS] [--engine SPEC] [--ownership]\n"
         "                      [--limit N] [--format table|jsonl|csv] [--json]\n"

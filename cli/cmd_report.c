@@ -40,10 +40,10 @@ static void s_usage(FILE *out)
         "  --moves LIST     moves whose maps are drawn, \"end\" for the last\n"
         "                   (default 50,100,150,end)\n"
         "  --width PX       a map's width in pixels (default 300)\n"
-        "  --board FILE     the position explorer: game K (--sgf-game, default 1) of the SGF\n"
-        "                   file after --move N moves, looked up in the board index in every\n"
-        "                   orientation: the moves played next and the games (alone, or\n"
-        "                   with a selection above)\n"
+        "  --board FILE     the position explorer: game K (--sgf-game K, default 1) of\n"
+        "                   the SGF file after --move N moves, looked up in the board\n"
+        "                   index in every orientation: the moves played next and the\n"
+        "                   games that reached it (with a selection above, its games)\n"
         "  --quiet          no progress bar\n");
 }
 
