@@ -330,13 +330,11 @@ static int s_stale_dir(hs__report_ctx_t *c, const char *dir, const s_ids_t *ids,
 /* What an earlier report left in OUT: the files of games this run did not
  * report, which its index.html no longer lists. Only counted, never deleted:
  * OUT may hold files that are not ours, and a name alone does not prove a file
- * is. Sorts ids (the games are written by now). */
-static int s_stale(hs__report_ctx_t *c, s_ids_t *ids)
+ * is. ids are sorted (s_cmp_id): hs_report_run sorts them for the explorer. */
+static int s_stale(hs__report_ctx_t *c, const s_ids_t *ids)
 {
     static const char *const dirs[] = { "games", "svg", "png" };
     s_ids_t stale = { 0 };
-    if (ids->n)
-        qsort(ids->id, (size_t)ids->n, sizeof *ids->id, s_cmp_id);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof dirs / sizeof *dirs; i++)
         rc = s_stale_dir(c, dirs[i], ids, &stale);
@@ -382,7 +380,8 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
         if (tables)
             rc = s_tables(&c, &st, &lists);
     }
-    /* The explorer lists the selection's games only (sorted for its search). */
+    /* Sorted once, for the explorer's list of the selection's games and for
+     * s_stale's search (the games are written by now). */
     bool selected = sel->game_hex || sel->player || sel->job || sel->all;
     if (ids.n)
         qsort(ids.id, (size_t)ids.n, sizeof *ids.id, s_cmp_id);
