@@ -73,6 +73,7 @@ typedef struct s_broker_thread {
     atomic_int exited;
     hs_error_t err;
     int rc;
+    double cpu;   /* the broker thread's CPU time, set as it ends */
 } s_broker_thread_t;
 
 typedef struct s_worker_thread {
@@ -100,6 +101,7 @@ static void *s_run_broker(void *arg)
     s_cluster_t *c = arg;
     s_broker_thread_t *b = &c->bt;
     b->rc = hs_broker_run(&b->cfg, &b->err);
+    b->cpu = hs_clock_thread_cpu();   /* read after the join (s_print_summary) */
     atomic_store(&b->exited, 1);
     atomic_store(&c->gone, 1);   /* the client gives up instead of retrying */
     /* A failed broker leaves the worker and the client blocked in sends to a
@@ -547,6 +549,12 @@ static void s_print_summary(const s_cluster_t *c, const s_opts_t *o, const s_run
     printf("  cpu        %.1f%% inside engines, %.1f%% outside (%.2f s engine CPU of "
            "%.2f s process CPU)\n", 100.0 * engine_cpu_share, 100.0 * (1.0 - engine_cpu_share),
            ws->engine_cpu_seconds, cpu);
+    /* Where the rest went: the figure to start from when the share is high. */
+    double eng_out = ws->thread_cpu_seconds - ws->engine_cpu_seconds;
+    double rest = cpu - ws->thread_cpu_seconds - c->bt.cpu;
+    printf("  outside    %.2f s broker thread (store, tasks, checks), %.2f s engine threads "
+           "outside engine calls, %.2f s other threads (archive, messages)\n",
+           c->bt.cpu, eng_out > 0 ? eng_out : 0, rest > 0 ? rest : 0);
     printf("  wall       %.1f%% of %d threads x wall time inside engines (counts waits for "
            "a CPU as outside)\n", 100.0 * engine_share, o->threads);
     if (ws->eval_calls > 0)   /* a tree search's leaf batches (engine_mcts.c) */

@@ -11,6 +11,7 @@
 #      `query --format csv`), with one job in the journal;
 #      A run after the job is done is a new job that evaluates no position again
 #      (each game's positions already have evals of its engines);
+#   (A also reads the summary's split of the CPU outside the engines by thread.)
 #   D. numeric options out of range or not numbers → exit 2 with a message;
 #   E. a job that adds an engine to a store runs only the new engine on the
 #      stored games (the task's engine mask, broker_jobs.c s_game_needs): its
@@ -95,6 +96,20 @@ grep -q "not an LMDB store" "$tmp/a1.out"; check "A: garbage data.mdb: the store
 
 "$BIN" analyze "$ARCHIVE" --db "$tmp/good" --engines area --threads 2 --quiet > "$tmp/good.out" 2>&1
 check "A: a good store to damage" "$?" 0
+# The summary's "outside" line splits the CPU outside the engines by thread;
+# its three parts add up to the "cpu" line's process CPU less engine CPU.
+python3 - "$tmp/good.out" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+c = re.search(r"\(([0-9.]+) s engine CPU of ([0-9.]+) s process CPU\)", t)
+o = re.search(r"outside +([0-9.]+) s broker thread .*, ([0-9.]+) s engine threads outside "
+              r"engine calls, ([0-9.]+) s other threads", t)
+assert c and o, "no cpu or outside line"
+parts = sum(float(x) for x in o.groups())
+assert abs(parts - (float(c[2]) - float(c[1]))) <= 0.03, (parts, c.groups())
+assert float(o[1]) > 0, "the broker thread stored the results: some CPU"
+PY
+check "A: the outside line adds up to process CPU less engine CPU" "$?" 0
 cp -r "$tmp/good" "$tmp/meta"
 python3 "$tmp/damage.py" "$tmp/meta/data.mdb" meta
 timeout 60 "$BIN" analyze "$ARCHIVE" --db "$tmp/meta" --engines area --threads 2 --quiet \

@@ -193,6 +193,10 @@ static void *s_engine_thread(void *arg)
         zmq_close(push);
     if (x)
         hs__eval_ctx_fini(x);
+    double cpu = hs_clock_thread_cpu();   /* after the last result is out */
+    pthread_mutex_lock(&w->mu);
+    w->st.thread_cpu_seconds += cpu;
+    pthread_mutex_unlock(&w->mu);
     free(x);
     for (int i = 0; g && i < HS__GROUP_MAX; i++)
         hs_wire_buf_free(&g->bufs[i]);

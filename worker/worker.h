@@ -111,6 +111,9 @@ typedef struct hs_worker_stats {
     double engine_cpu_seconds; /* CPU time of the calling threads inside those calls
                                 * (CLOCK_THREAD_CPUTIME_ID): unlike engine_seconds, it
                                 * does not count time the thread waited for a CPU */
+    double thread_cpu_seconds; /* the engine threads' whole CPU time, inside engine
+                                * calls and out (replays, the results' encoding):
+                                * added as each thread ends */
     /* A tree search's leaf evaluator (hs_engine_eval_counts): calls made and
      * leaves they carried, all threads; the mean batch is leaves / calls. */
     uint64_t eval_calls, eval_leaves;
