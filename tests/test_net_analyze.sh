@@ -10,7 +10,9 @@
 #      another net, a bad --backend / --batch: exit 2 and a message that says so;
 #   C. two nets, one archive: two jobs (the resume token holds the hash), two
 #      engine specs in the store; a 25x25 game the net cannot take fails
-#      alone, not the 9x9 games that shared its engine batch;
+#      alone, not the 9x9 games that shared its engine batch; with the judge
+#      beside the net it is not lost: the judge's evals stored, the net's
+#      carrying its reason;
 #   D. the real b6c96 net on a few games of ../shared/data/pro19-sample, every
 #      50th move, --backend ref: the stored lead and win rate of one position
 #      equal hs_nn_evaluate's (tests/test_net_engine.c "direct"). Skipped with
@@ -105,6 +107,18 @@ check "a 25x25 game among 9x9 ones: exit status" "$?" 0
 check "a 25x25 game among 9x9 ones: only it failed" \
       "$(grep -c '^[^ ]' "$tmp/failmix") $(grep -c '^[^ ].*z25.sgf$' "$tmp/failmix")" "1 1"
 check "a 25x25 game among 9x9 ones: its reason" "$(grep -c 'board size 25' "$tmp/failmix")" 1
+# With another engine in the job, the game is not lost: the judge's evals are
+# stored, and the net's evals of it are its reason (query shows it as an error).
+"$BIN" analyze "$tmp/mixed" --db "$tmp/dbmix2" --engines net,judge --net "$TINY" --backend cpu \
+    --moves every:10 --quiet > /dev/null 2> "$tmp/errmix2"
+check "net,judge with a 25x25 game: exit status" "$?" 0
+"$BIN" query --db "$tmp/dbmix2" failed > "$tmp/failmix2" 2>/dev/null
+check "net,judge with a 25x25 game: no game failed" "$(grep -c '^[^ ]' "$tmp/failmix2")" 0
+"$BIN" query --db "$tmp/dbmix2" --path "$tmp/mixed/z25.sgf" > "$tmp/q25" 2>&1
+check "net,judge with a 25x25 game: the judge's eval of it (move 0, every:10)" \
+      "$(grep -c ' judge .*W+6.5' "$tmp/q25")" 1
+check "net,judge with a 25x25 game: the net's, its reason" \
+      "$(grep -c 'net:net=.*error: net inputs: board size 25' "$tmp/q25")" 1
 
 # D. the real net
 NET="$ROOT/../shared/nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz"

@@ -35,6 +35,10 @@ void hs__eval_ctx_fini(hs__eval_ctx_t *x)
     hs__engine_cache_fini(&x->cache);
     free(x->prev);
     x->prev = NULL;
+    for (int i = 0; i < HS__BATCH_MAX; i++) {
+        free(x->refused[i]);
+        x->refused[i] = NULL;
+    }
 }
 
 /* The slot for a new instance: a free one, else the least recently used one
@@ -210,11 +214,29 @@ static int s_engine_call(hs__eval_ctx_t *x, int e, int first, int n, double *dt,
 }
 
 /*
+ * Position i refused by engine e (why, status rc). In a task of several engines
+ * a lasting refusal (a board size the net has no room for) is that engine's
+ * eval of the position, with the reason as its error, so that the other
+ * engines' evals of the game are kept; otherwise it fails the RESULT.
+ */
+static void s_refuse(hs__eval_ctx_t *x, int i, const char *why, int rc)
+{
+    why = why && *why ? why : hs_strerror(rc);
+    if (x->batch_task->num_engines > 1 && s_permanent(rc)) {
+        free(x->refused[i]);
+        x->refused[i] = hs_wire_utf8_escape(why, strlen(why), NULL);
+        if (x->refused[i])
+            return;
+    }
+    s_fail(x->owner[i], why, rc);
+}
+
+/*
  * Engine e on the whole batch. Should the engine refuse it, each position is
  * tried alone, so that what it refuses (a board size the net has no room for)
  * fails only the RESULT that position came from, with the engine's reason,
- * and not the other games that happened to share the batch. *dt is the wall
- * time a position.
+ * and not the other games that happened to share the batch (s_refuse). *dt
+ * is the wall time a position.
  */
 static void s_engine_batch(hs__eval_ctx_t *x, int e, int n, double *dt)
 {
@@ -222,7 +244,7 @@ static void s_engine_batch(hs__eval_ctx_t *x, int e, int n, double *dt)
     int rc = s_engine_call(x, e, 0, n, dt, &err);
     if (rc >= 0 || n == 1) {
         if (rc < 0)
-            s_fail(x->owner[0], err.msg[0] ? err.msg : hs_strerror(rc), rc);
+            s_refuse(x, 0, err.msg, rc);
         *dt /= n;
         return;
     }
@@ -232,7 +254,7 @@ static void s_engine_batch(hs__eval_ctx_t *x, int e, int n, double *dt)
             continue;   /* failed already: by an earlier position of its task */
         hs_error_t e1 = { 0 };
         if ((rc = s_engine_call(x, e, i, 1, &one, &e1)) < 0)
-            s_fail(x->owner[i], e1.msg[0] ? e1.msg : hs_strerror(rc), rc);
+            s_refuse(x, i, e1.msg, rc);
         sum += one;
     }
     *dt = sum / n;
@@ -264,8 +286,12 @@ static void s_flush(hs__eval_ctx_t *x)
         for (int i = 0; i < n; i++) {
             const hs_engine_result_t *r = &x->results[i];
             hs_wire_result_t *res = x->owner[i];
-            if (res->error)
+            char *refused = x->refused[i];   /* this engine's only (s_refuse) */
+            x->refused[i] = NULL;
+            if (res->error) {
+                free(refused);
                 continue;
+            }
             int size = x->pos[i].game->size, nv = size * size;
             hs_eval_t *ev = &res->evals[res->num_evals++];
             memset(ev, 0, sizeof *ev);
@@ -276,6 +302,10 @@ static void s_flush(hs__eval_ctx_t *x)
             ev->score_lead = (r->flags & HS_ENGINE_HAS_SCORE) ? r->score : NAN;
             ev->win_rate = (r->flags & HS_ENGINE_HAS_WINRATE) ? r->winrate : NAN;
             ev->timing_us = (uint32_t)(dt * 1e6);
+            if (refused) {   /* the engine's reason is its eval (s_refuse) */
+                ev->error = refused;
+                continue;
+            }
             bool oom = false;
             if ((r->flags & HS_ENGINE_HAS_OWNERSHIP) && r->num_vertices == nv) {
                 if ((ev->ownership = malloc((size_t)nv)))

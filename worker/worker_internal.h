@@ -58,6 +58,9 @@ typedef struct hs__eval_ctx {
     uint8_t keys[HS__BATCH_MAX][16];
     hs_engine_result_t results[HS__BATCH_MAX];
     hs_wire_result_t *owner[HS__BATCH_MAX];      /* the RESULT each position feeds */
+    char *refused[HS__BATCH_MAX];                /* why the current engine refused the
+                                                  * position, in a task of several
+                                                  * engines (malloc'd; s_flush) */
     /* For engines that read history (vtable history > 0): the boards after
      * the last three moves replayed (ring[m % 3] holds move ring_move[m % 3]),
      * and each batch position's two previous boards (allocated on first use). */
