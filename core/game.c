@@ -33,8 +33,11 @@
  *   and at least two of them, their number; else 0. HA[n] without stones is
  *   kept as recorded: we do not invent stones. (Fox has such records with White
  *   moving first; placing the fixed handicap points was tried and is wrong for
- *   most of them — White often plays on a star point. When such a record turns
- *   illegal, the replay error says that the handicap stones are missing.)
+ *   most of them — White often plays on a star point. Such a record, HA >= 2,
+ *   no black setup stone and White's first move, is HS_EUNSUPPORTED: every
+ *   position of it would lack Black's stones. When a record with HA and Black
+ *   moving first turns illegal, the replay error says that the stones are
+ *   missing.)
  * - Replay: setup stones via hs_board_set_stones (batched); a setup that leaves
  *   a string without liberties is HS_EILLEGAL ("setup: ..."), since no legal game
  *   reaches it. Then every move through hs_rules_play, with a superko history
@@ -493,6 +496,23 @@ static void s_setup_handicap(hs_game_t *g)
     g->handicap = blacks;
 }
 
+/* HA[n] with no black setup stone and White moving first: Black's stones were
+ * placed, but the record does not say where (Fox writes such records; the fixed
+ * points are wrong for most of them, above). Every position would lack them, so
+ * every figure of the game would be wrong: refused, not analysed. (Black moving
+ * first may have placed them as moves, which the replay then has.) */
+static int s_check_handicap_stones(const hs_game_t *g, hs_error_t *err)
+{
+    if (g->handicap < 2 || g->num_moves == 0 || g->moves[0].color != HS_WHITE)
+        return 0;
+    for (int i = 0; i < g->num_setup; i++)
+        if (g->setup[i].color == HS_BLACK)
+            return 0;
+    return hs_error_set(err, HS_EUNSUPPORTED, "HA[%d] but the record has no handicap stones "
+                        "and White moves first: where Black's stones stand is not recorded",
+                        g->handicap);
+}
+
 int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *err)
 {
     hs_game_init(g, 19);
@@ -520,6 +540,10 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
     g->moves = l.moves.p;
     g->num_moves = l.moves.n;
     s_setup_handicap(g);
+    if ((rc = s_check_handicap_stones(g, err)) != 0) {
+        hs_game_fini(g);
+        return rc;
+    }
     s_read_komi(g, g->komi_raw, rv[S_PC] && !strncmp(rv[S_PC], "OGS", 3));
     hs_game_compute_id(g);
     return 0;

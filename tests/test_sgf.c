@@ -659,6 +659,23 @@ static void test_game_errors(void)
     HS_CHECK_INT(g.num_setup, 2);
     HS_CHECK_INT(g.num_moves, 2);
     hs_game_fini(&g);
+    /* HA with no black stone and White first (Fox): Black's stones are somewhere
+     * the record does not say, so no position of it is the game's. */
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]HA[4];W[qq];B[dd])", &g, &err), HS_EUNSUPPORTED);
+    HS_CHECK(strstr(err.msg, "HA[4] but the record has no handicap stones and White moves "
+                             "first") != NULL);
+    HS_CHECK(g.num_moves == 0 && g.moves == NULL);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]HA[2]AW[pd];W[qq])", &g, &err), HS_EUNSUPPORTED);
+    /* With the stones, with Black first (stones placed as moves), or with no
+     * move at all: read as recorded. */
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]HA[2]AB[dd][pp];W[qq])", &g, &err), 0);
+    HS_CHECK_INT(g.handicap, 2);
+    hs_game_fini(&g);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]HA[2];B[dd];B[pp];W[qq])", &g, &err), 0);
+    HS_CHECK_INT(g.num_moves, 3);
+    hs_game_fini(&g);
+    HS_CHECK_INT(s_game_from("(;GM[1]SZ[19]HA[3])", &g, &err), 0);
+    hs_game_fini(&g);
 }
 
 static void test_replay(void)
