@@ -134,6 +134,19 @@ static bool s_judge_losses(const hs_report_game_t *g, int side)
     return g->num_mistakes[side] > 0;
 }
 
+/* Whether some move of side (0 Black, 1 White) has a measured loss, zero or
+ * more: then an empty list of mistakes means it lost nothing. */
+static bool s_side_measured(const hs_report_game_t *g, int side)
+{
+    for (int m = 1; m <= g->game.num_moves; m++) {
+        const hs_report_pos_t *p = &g->pos[m];
+        if ((g->game.moves[m - 1].color == HS_WHITE) == (side == 1) &&
+            (isfinite(p->loss_points) || isfinite(p->loss_win_rate)))
+            return true;
+    }
+    return false;
+}
+
 static void s_mistakes(FILE *out, const hs_report_game_t *g, int side)
 {
     static const char *const ids[2] = { "mistakes-black", "mistakes-white" };
@@ -143,7 +156,10 @@ static void s_mistakes(FILE *out, const hs_report_game_t *g, int side)
                                  : (gm->white ? gm->white : "White"));
     fputs("</h3>\n", out);
     if (g->num_mistakes[side] == 0) {
-        fputs("<p class=\"note\">No measured loss (too few analysed moves).</p>\n", out);
+        fputs(s_side_measured(g, side) ? "<p class=\"note\">No move of this side lost points "
+                                         "or win rate.</p>\n"
+                                       : "<p class=\"note\">No measured loss (too few "
+                                         "analysed moves).</p>\n", out);
         return;
     }
     fprintf(out, "<table class=\"sortable mistakes\" id=\"%s\"><thead><tr><th>Move</th>"

@@ -217,8 +217,10 @@ static void test_curve(const hs_report_game_t *r)
      *   5 B  net   4.0 ->  1.0, .72 -> .60     3.0      .12  (no MCTS at 5)
      *   6 W  net   1.0 ->  2.0, .60 -> .63     1.0      .03
      *   7 B  judge 2.0 ->  0.0                 2.0      none (no net at 7)
-     *   8 W  judge 0.0 ->  1.5                 1.5      none */
-    static const float lp[9] = { NAN, 1.0f, 2.0f, 0, 0.5f, 3.0f, 1.0f, 2.0f, 1.5f };
+     *   8 W  judge 0.0 ->  1.5                 none: the judge counts the record's
+     *                                          last position by other rules, so
+     *                                          the change into it is no loss */
+    static const float lp[9] = { NAN, 1.0f, 2.0f, 0, 0.5f, 3.0f, 1.0f, 2.0f, NAN };
     static const float lw[9] = { NAN, .05f, .10f, 0, .05f, .12f, .03f, NAN, NAN };
     for (int m = 0; m < 9; m++) {
         bool ok = (isnan(lp[m]) ? isnan(r->pos[m].loss_points)
@@ -236,13 +238,14 @@ static void test_mistakes(const hs_report_game_t *r)
 {
     /* Black by points: 5 (3.0, preferred pos 4's best C5 = 38), 7 (2.0, no MCTS
      * at 6), 1 (1.0, pos 0's best 40); 3 lost nothing. White: 2 (2.0, pos 1's
-     * best 24), 8 (1.5, pass), 6 (1.0), 4 (0.5, pos 3's best 60). */
+     * best 24), 6 (1.0), 4 (0.5, pos 3's best 60); 8 (the pass into the record's
+     * last position) none, the judge's change of method. */
     static const int bm[3] = { 5, 7, 1 }, bpref[3] = { 38, -1, 40 };
     static const float bl[3] = { 3.0f, 2.0f, 1.0f };
-    static const int wm[4] = { 2, 8, 6, 4 }, wpref[4] = { 24, -1, -1, 60 };
-    static const float wl[4] = { 2.0f, 1.5f, 1.0f, 0.5f };
+    static const int wm[3] = { 2, 6, 4 }, wpref[3] = { 24, -1, 60 };
+    static const float wl[3] = { 2.0f, 1.0f, 0.5f };
     HS_CHECK_INT(r->num_mistakes[0], 3);
-    HS_CHECK_INT(r->num_mistakes[1], 4);
+    HS_CHECK_INT(r->num_mistakes[1], 3);
     for (int i = 0; i < 3 && i < r->num_mistakes[0]; i++) {
         const hs_report_mistake_t *k = &r->mistakes[0][i];
         HS_CHECK_INT(k->move_number, bm[i]);
@@ -253,14 +256,14 @@ static void test_mistakes(const hs_report_game_t *r)
     HS_CHECK_INT(r->mistakes[0][0].played, 60);
     HS_CHECK(CLOSE(r->mistakes[0][0].loss_win_rate, 0.12f));
     HS_CHECK(isnan(r->mistakes[0][1].loss_win_rate));
-    for (int i = 0; i < 4 && i < r->num_mistakes[1]; i++) {
+    for (int i = 0; i < 3 && i < r->num_mistakes[1]; i++) {
         const hs_report_mistake_t *k = &r->mistakes[1][i];
         HS_CHECK_INT(k->move_number, wm[i]);
         HS_CHECK_INT(k->color, HS_WHITE);
         HS_CHECK_INT(k->preferred, wpref[i]);
         HS_CHECK(CLOSE(k->loss_points, wl[i]));
     }
-    HS_CHECK_INT(r->mistakes[1][1].played, HS_GAME_PASS);
+    HS_CHECK_INT(r->mistakes[1][1].played, 38);
 
     /* Swings, in win rate (the game has win rates): |change| 1 .05, 2 .10,
      * 3 .07, 4 .05, 5 .12, 6 .03 (7, 8: the judge, none) -> 5, 2, 3. */
@@ -414,9 +417,9 @@ static void test_sgf(hs_store_t *s, const hs_report_game_t *r)
     s_check_comment(root, 5, "Black win rate 60.0% (net), lead B+1.0\n"
                              "Loss: 3.0 points, 12.0% win rate");
     s_check_comment(root, 7, "Lead even (judge)\nLoss: 2.0 points");
-    s_check_comment(root, 8, "Lead B+1.5 (judge)\nLoss: 1.5 points");
+    s_check_comment(root, 8, "Lead B+1.5 (judge)");   /* no loss into the last position */
     for (int m = 1; m <= 8; m++) {
-        bool mistake = m != 3;   /* every move but 3 lost something: all listed */
+        bool mistake = m != 3 && m != 8;   /* the moves that lost something: all listed */
         HS_CHECK(hs_sgf_node_has(s_node(root, m), "BM") == mistake);
     }
 

@@ -27,6 +27,8 @@
 #      games of the same table in the same order, their links (games, previous,
 #      next, index) resolving; csv/games.csv and report.json keep every game;
 #      the 4-game report of A writes no list/;
+#   H. a game of area counts only, where no move loses anything: the page
+#      says so (not "too few analysed moves");
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
 #      unknown game, job or player, --out naming a file, no store: a clear
 #      message, exit 2 or 1.
@@ -288,4 +290,17 @@ check "E: bad --moves: one message" "$(wc -l < "$tmp/err")" 1
 expect_fail "--move without --board" 2 "go with --board FILE" --db "$tmp/db" --out "$tmp/e1" --all --move 5
 "$BIN" report --db "$tmp/db" --all --out "$tmp/new/a/b" --format csv --quiet 2> /dev/null
 check "E: --out with folders still to make: made, as mkdir -p" "$(ls "$tmp/new/a/b/csv" | wc -l | awk '$1 > 0 {print "yes"}')" yes
+# ---- H. a game counted by area alone, no capture: each move adds its own
+# stone, so no move of either side loses anything; the page says so, not that
+# too few moves were analysed. The pass into the record's last position is the
+# judge kind's change of method, no loss either.
+printf '(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Ann]PW[Bo];B[ee];W[cc];B[gc];W[cg];B[gg];W[])\n' \
+    > "$tmp/area.sgf"
+"$BIN" analyze "$tmp/area.sgf" --db "$tmp/adb" --engines area --threads 1 --quiet > /dev/null 2>&1
+"$BIN" report --db "$tmp/adb" --all --out "$tmp/arep" --quiet 2> "$tmp/err"
+check "H: report of an area-only game: exit status" "$?" 0
+page=$(ls "$tmp"/arep/games/*.html 2>/dev/null | head -n 1)
+check "H: both sides: no move lost points" \
+    "$(grep -o 'No move of this side lost points or win rate' "${page:-/dev/null}" | wc -l)" 2
+check "H: never 'too few analysed moves'" "$(grep -c 'too few analysed' "${page:-/dev/null}")" 0
 exit $fail
