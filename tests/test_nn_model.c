@@ -233,6 +233,11 @@ static void s_check_tiny(void)
 int main(void)
 {
     s_check_tiny();
+    /* An empty file is said to be one, not "truncated" (it never held a net). */
+    hs_error_t e0;
+    hs_nn_model_t *m0 = NULL;
+    HS_CHECK_INT(hs_nn_model_parse("", 0, &m0, &e0), HS_EPARSE);
+    HS_CHECK(strstr(e0.msg, "empty file") != NULL && m0 == NULL);
     const char *data = hs_test_data_dir();
     char path[4096], info_path[4096];
     snprintf(path, sizeof path, "%s" NET_DIR NET_FILE ".bin.gz", data);

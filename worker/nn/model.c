@@ -389,6 +389,9 @@ int hs_nn_model_parse(const void *data, size_t len, hs_nn_model_t **out, hs_erro
 {
     *out = NULL;
     const unsigned char *p = data;
+    if (len == 0)   /* not "truncated": there was never a net in it */
+        return hs_error_set(err, HS_EPARSE, "empty file, not a net (KataGo's .bin.gz or "
+                            "our own .hsn)");
     if (len >= 8 && !memcmp(p, HS_NN_HSN_MAGIC, 8))
         return s_parse_hsn(p, len, out, err);
     if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
