@@ -259,6 +259,55 @@ static int s_player_note(hs_store_t *s, const char *player, FILE *note, hs_error
     return 0;
 }
 
+/* --engine NAME with no options ("net"), where the store has no engine of
+ * exactly that spec: the store's one spec "NAME:..." stands for it (a net's
+ * spec names the net's hash, which nobody types); several are an error that
+ * lists them. */
+typedef struct {
+    const char *name;
+    size_t len;
+    uint32_t exact, id;
+    bool found_exact;
+    int n;
+    FILE *list;
+} s_byname_t;
+
+static int s_byname_seen(void *ctx, uint32_t engine_id, const char *spec)
+{
+    s_byname_t *b = ctx;
+    b->found_exact |= engine_id == b->exact;
+    if (strncmp(spec, b->name, b->len) || spec[b->len] != ':')
+        return 0;
+    b->id = engine_id;
+    fprintf(b->list, "%s%s", b->n++ ? ", " : "", spec);
+    return 0;
+}
+
+static int s_engine_by_name(hs_store_t *s, const hs_query_args_t *a, FILE *note,
+                            uint32_t *engine_id, hs_error_t *err)
+{
+    if (!a->engine || strchr(a->engine, ':'))
+        return 0;
+    char *text = NULL;
+    size_t len = 0;
+    s_byname_t b = { .name = a->engine, .len = strlen(a->engine), .exact = *engine_id };
+    if (!(b.list = open_memstream(&text, &len)))
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    int rc = hs_store_engines_each(s, s_byname_seen, &b, err);
+    fclose(b.list);
+    if (rc == 0 && !b.found_exact && b.n == 1) {
+        *engine_id = b.id;
+        if (note && a->q.format == HS_QUERY_TABLE)
+            fprintf(note, "engine %s: %s, the store's one engine of that name\n", a->engine,
+                    text);
+    } else if (rc == 0 && !b.found_exact && b.n > 1) {
+        rc = hs_error_set(err, HS_EINVAL, "--engine %s: the store has %d engines of that "
+                          "name, give one whole: %s", a->engine, b.n, text);
+    }
+    free(text);
+    return rc;
+}
+
 int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
                       int64_t *nrows, hs_error_t *err)
 {
@@ -294,13 +343,16 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
             fprintf(note, "%lld player%s\n", (long long)rows, rows == 1 ? "" : "s");
         return rc;
     }
-    rc = hs_query_run(s, &a->q, out, &rows, err);
+    hs_query_t q = a->q;
+    if ((rc = s_engine_by_name(s, a, note, &q.engine_id, err)) < 0)
+        return rc;
+    rc = hs_query_run(s, &q, out, &rows, err);
     *nrows = rows;
     if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
         fprintf(note, "%lld rows\n", (long long)rows);
     if (rc == 0 && note && rows == 0 && a->q.player)
         rc = s_player_note(s, a->q.player, note, err);
-    if (rc == 0 && note && rows == 0 && a->engine)
+    if (rc == 0 && note && rows == 0 && a->engine && q.engine_id == a->q.engine_id)
         rc = s_engine_note(s, a, note, err);
     return rc;
 }
