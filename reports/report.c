@@ -16,6 +16,7 @@
 #include "core/poskey.h"
 #include "reports/game_report.h"
 #include "reports/html_internal.h"
+#include "store/query.h"
 #include "reports/stats.h"
 
 static const struct { const char *name; unsigned bit; } s_formats[] = {
@@ -108,6 +109,24 @@ static int s_parse_hex(const char *hex, uint64_t id[2])
     return 0;
 }
 
+/* No game of the player: the names that begin with it, as query gives them. */
+static int s_no_player(hs_store_t *s, const char *player, hs_error_t *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc = f ? hs_query_player_hint(s, player, f, err) : 0;
+    if (f)
+        fclose(f);
+    if (rc == 0) {
+        while (len > 0 && text[len - 1] == '\n')
+            text[--len] = '\0';
+        rc = hs_error_set(err, HS_ENOTFOUND, "%s", text ? text : "no game of that player");
+    }
+    free(text);
+    return rc;
+}
+
 static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
                     hs_error_t *err)
 {
@@ -140,8 +159,7 @@ static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
     if (rc == HS_ENOMEM)
         return hs_error_set(err, rc, "out of memory listing the games");
     if (rc == 0 && sel->player && ids->n == 0)
-        return hs_error_set(err, HS_ENOTFOUND, "no game of a player named '%s' in the store",
-                            sel->player);
+        return s_no_player(s, sel->player, err);
     if (rc == 0 && sel->job) {
         ids->job = sel->job;
         rc = s_filter_job(ids, err);
@@ -357,10 +375,13 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
                            .sum = sum ? sum : &local, .err = err };
     memset(c.sum, 0, sizeof *c.sum);
     c.sum->board_games = -1;
-    int rc = s_out_dir(o->out_dir, err);
+    /* The selection first: one that finds nothing leaves no empty folder. */
+    int rc = 0;
     s_ids_t ids = { 0 };
-    if (rc == 0 && !(o->board && !sel->game_hex && !sel->player && !sel->job && !sel->all))
+    if (!(o->board && !sel->game_hex && !sel->player && !sel->job && !sel->all))
         rc = s_select(s, sel, &ids, err);
+    if (rc == 0)
+        rc = s_out_dir(o->out_dir, err);
     hs_report_stats_t st;
     hs_report_stats_init(&st);
     bool tables = ids.n || !o->board;   /* a board alone has no tables */

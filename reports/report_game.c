@@ -67,6 +67,10 @@ static void s_meta(FILE *out, const hs_report_game_t *g, const char *hex)
     s_meta_row(out, "Result", g->game.result_raw);
     snprintf(buf, sizeof buf, "%g", g->game.komi);
     s_meta_row(out, "Komi", buf);
+    if (g->game.handicap > 0) {   /* the curve's start means little without it */
+        snprintf(buf, sizeof buf, "%d", g->game.handicap);
+        s_meta_row(out, "Handicap", buf);
+    }
     s_meta_row(out, "Rules", g->game.rules_raw);
     snprintf(buf, sizeof buf, "%d (%d positions analysed)", g->game.num_moves, g->analysed);
     s_meta_row(out, "Moves", buf);

@@ -176,6 +176,14 @@ int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t 
 int hs_query_players(hs_store_t *s, const char *prefix, FILE *out, hs_query_format_t format,
                      int64_t limit, int64_t *rows, hs_error_t *err);
 
+/*
+ * No game of player `name`: writes to out the hint both `query --player` and
+ * `report --player` give, "no stored game of a player named exactly 'NAME';
+ * names that begin with it: A (3 games), B (1 game) (`hyeongse query players
+ * PREFIX` lists names)" and a newline. 0 or a store error.
+ */
+int hs_query_player_hint(hs_store_t *s, const char *name, FILE *out, hs_error_t *err);
+
 /* hs_json_string (a JSON string literal) is core/json.h's, included above. */
 
 /* ---- the arguments of `hyeongse query`, shared by the CLI and the broker ---- */

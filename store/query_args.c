@@ -244,7 +244,7 @@ static int s_name_seen(void *ctx, const char *name, int64_t games)
     return 0;
 }
 
-static int s_player_note(hs_store_t *s, const char *player, FILE *note, hs_error_t *err)
+int hs_query_player_hint(hs_store_t *s, const char *player, FILE *note, hs_error_t *err)
 {
     fprintf(note, "no stored game of a player named exactly '%s'", player);
     s_names_t c = { note, 0 };
@@ -351,7 +351,7 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
     if (rc == 0 && note && a->q.format == HS_QUERY_TABLE)
         fprintf(note, "%lld rows\n", (long long)rows);
     if (rc == 0 && note && rows == 0 && a->q.player)
-        rc = s_player_note(s, a->q.player, note, err);
+        rc = hs_query_player_hint(s, a->q.player, note, err);
     if (rc == 0 && note && rows == 0 && a->engine && q.engine_id == a->q.engine_id)
         rc = s_engine_note(s, a, note, err);
     return rc;

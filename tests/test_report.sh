@@ -28,7 +28,8 @@
 #      next, index) resolving; csv/games.csv and report.json keep every game;
 #      the 4-game report of A writes no list/;
 #   H. a game of area counts only, where no move loses anything: the page
-#      says so (not "too few analysed moves");
+#      says so (not "too few analysed moves"); a handicap game's page names
+#      its handicap;
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
 #      unknown game, job or player, --out naming a file, no store: a clear
 #      message, exit 2 or 1.
@@ -284,7 +285,9 @@ touch "$tmp/file"
 expect_fail "--out names a file" 2 "is a file, not a folder" --db "$tmp/db" --out "$tmp/file" --all
 expect_fail "no store" 1 "no store in" --db "$tmp/nothing" --out "$tmp/e1" --all
 expect_fail "an unknown job" 1 "no job 99 in the store" --db "$tmp/db" --out "$tmp/e1" --job 99
-expect_fail "an unknown player" 1 "no game of a player named 'nobody'" --db "$tmp/db" --out "$tmp/e1" --player nobody
+expect_fail "an unknown player" 1 "no stored game of a player named exactly 'nobody'; names that begin with it: none" --db "$tmp/db" --out "$tmp/enobody" --player nobody
+check "E: an unknown player: no folder made" "$(test -e "$tmp/enobody" && echo made || echo none)" none
+expect_fail "a player by a prefix" 1 "names that begin with it: .*game" --db "$tmp/db" --out "$tmp/e1" --player "$(printf '%s' "$("$BIN" query --db "$tmp/db" players --format csv | sed -n 2p | cut -c1-2)")"
 expect_fail "bad --moves" 2 "--moves takes" --db "$tmp/db" --out "$tmp/e1" --all --moves 10,x
 check "E: bad --moves: one message" "$(wc -l < "$tmp/err")" 1
 expect_fail "--move without --board" 2 "go with --board FILE" --db "$tmp/db" --out "$tmp/e1" --all --move 5
@@ -303,4 +306,11 @@ page=$(ls "$tmp"/arep/games/*.html 2>/dev/null | head -n 1)
 check "H: both sides: no move lost points" \
     "$(grep -o 'No move of this side lost points or win rate' "${page:-/dev/null}" | wc -l)" 2
 check "H: never 'too few analysed moves'" "$(grep -c 'too few analysed' "${page:-/dev/null}")" 0
+# A handicap game's page names its handicap (the curve starts far from even).
+printf '(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]AB[cc][gg]PB[Ann]PW[Bo];W[gc];B[cg];W[ee])\n' > "$tmp/ha.sgf"
+"$BIN" analyze "$tmp/ha.sgf" --db "$tmp/hdb" --engines area --threads 1 --quiet > /dev/null 2>&1
+"$BIN" report --db "$tmp/hdb" --all --out "$tmp/hrep" --quiet 2> /dev/null
+page=$(ls "$tmp"/hrep/games/*.html 2>/dev/null | head -n 1)
+check "H: a handicap game's page names its handicap" \
+    "$(grep -c '<tr><th>Handicap</th><td>2</td></tr>' "${page:-/dev/null}")" 1
 exit $fail
