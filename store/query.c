@@ -326,8 +326,6 @@ static int s_failed_row(void *ctx, const char *source, const char *reason, uint6
         hs_json_string(out, reason);
         fprintf(out, ",\"job\":%llu}\n", (unsigned long long)job_id);
     } else if (c->format == HS_QUERY_CSV) {
-        if (c->rows == 0)
-            fputs("source,reason,job\n", out);
         hs_csv_string(out, source);
         fputc(',', out);
         hs_csv_string(out, reason);
@@ -343,6 +341,8 @@ int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t 
                     int64_t *rows, hs_error_t *err)
 {
     s_failed_ctx_t c = { out, format, 0, limit };
+    if (format == HS_QUERY_CSV)   /* also over no row: a CSV reader wants its columns */
+        fputs("source,reason,job\n", out);
     int rc = hs_store_failed_each(s, s_failed_row, &c, err);
     if (rows)
         *rows = c.rows;
@@ -357,8 +357,6 @@ static int s_player_row(void *ctx, const char *name, int64_t games)
         hs_json_string(c->out, name);
         fprintf(c->out, ",\"games\":%lld}\n", (long long)games);
     } else if (c->format == HS_QUERY_CSV) {
-        if (c->rows == 0)
-            fputs("player,games\n", c->out);
         hs_csv_string(c->out, name);
         fprintf(c->out, ",%lld\n", (long long)games);
     } else {
@@ -376,6 +374,8 @@ int hs_query_players(hs_store_t *s, const char *prefix, FILE *out, hs_query_form
     s_failed_ctx_t c = { out, format, 0, limit };
     if (format == HS_QUERY_TABLE)
         fprintf(out, "%8s  %s\n", "games", "player");
+    else if (format == HS_QUERY_CSV)
+        fputs("player,games\n", out);
     int rc = hs_store_players_each(s, prefix, s_player_row, &c, err);
     if (rows)
         *rows = c.rows;

@@ -56,6 +56,11 @@ check "players: every name once, with its games" \
       " 1 alice| 1 bob| 1 carol| 1 dave| 1 erin| 1 frank|"
 check "players PREFIX --format csv" "$("$BIN" query --db "$tmp/db" players da --format csv)" \
       "$(printf 'player,games\ndave,1')"
+# CSV keeps its header over no row too: a CSV reader wants its columns.
+check "players with no match --format csv: the header alone" \
+      "$("$BIN" query --db "$tmp/db" players zzz --format csv)" "player,games"
+check "failed with no failed game --format csv: the header alone" \
+      "$("$BIN" query --db "$tmp/db" failed --format csv)" "source,reason,job"
 check "players --json --limit 2" "$("$BIN" query --db "$tmp/db" players --json --limit 2 | tr '\n' '|')" \
       '{"player":"alice","games":1}|{"player":"bob","games":1}|'
 "$BIN" query --db "$tmp/db" --player al > /dev/null 2> "$tmp/al.err"
