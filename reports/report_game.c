@@ -275,6 +275,11 @@ static int s_maps(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
         rc = s_maps_at(c, page, g, hex, &m);
         hs_report_maps_fini(&m);
     }
+    /* A move asked for past the game's end is said, not dropped unseen. */
+    for (int i = 0; i < c->o->num_moves; i++)
+        if (c->o->moves[i] > g->game.num_moves)
+            fprintf(page, "<p class=\"note\">No map at move %d: the game has %d moves.</p>\n",
+                    c->o->moves[i], g->game.num_moves);
     fputs("</section>\n", page);
     return rc;
 }

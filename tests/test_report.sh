@@ -28,8 +28,8 @@
 #      next, index) resolving; csv/games.csv and report.json keep every game;
 #      the 4-game report of A writes no list/;
 #   H. a game of area counts only, where no move loses anything: the page
-#      says so (not "too few analysed moves"); a handicap game's page names
-#      its handicap;
+#      says so (not "too few analysed moves"); a --moves past the game's end
+#      is said on its page; a handicap game's page names its handicap;
 #   E. bad input: no selection, two selections, a bad format, a bad game id, an
 #      unknown game, job or player, --out naming a file, no store: a clear
 #      message, exit 2 or 1.
@@ -306,6 +306,11 @@ page=$(ls "$tmp"/arep/games/*.html 2>/dev/null | head -n 1)
 check "H: both sides: no move lost points" \
     "$(grep -o 'No move of this side lost points or win rate' "${page:-/dev/null}" | wc -l)" 2
 check "H: never 'too few analysed moves'" "$(grep -c 'too few analysed' "${page:-/dev/null}")" 0
+# A map move past the game's end is said on the page, not dropped unseen.
+"$BIN" report --db "$tmp/adb" --all --out "$tmp/arep2" --moves 2,999 --quiet 2> /dev/null
+page=$(ls "$tmp"/arep2/games/*.html 2>/dev/null | head -n 1)
+check "H: --moves past the end: said on the page" \
+    "$(grep -c 'No map at move 999: the game has 6 moves' "${page:-/dev/null}")" 1
 # A handicap game's page names its handicap (the curve starts far from even).
 printf '(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]AB[cc][gg]PB[Ann]PW[Bo];W[gc];B[cg];W[ee])\n' > "$tmp/ha.sgf"
 "$BIN" analyze "$tmp/ha.sgf" --db "$tmp/hdb" --engines area --threads 1 --quiet > /dev/null 2>&1
