@@ -12,19 +12,33 @@ fewer, 0 on stones and ties). Then:
   5. 25 steps, then --resume to 50, give the weights of 50 uninterrupted;
   6. export -> hsnet.read gives back the folded weights exactly;
   7. the exported net's forward (hsnet.forward, from the file) equals the
-     torch model's eval forward within 1e-4.
+     torch model's eval forward within 1e-4;
+  8. what a user can get wrong is refused in one line, before anything is
+     written: a config with a JSON syntax error (named, with its line), a
+     missing folder, a board size the folder has no shards of, an index
+     entry without "file", --resume on other data (--resume-anyway allows it);
+  9. SIGINT/SIGTERM stop after a whole step with a checkpoint (exit 130/143,
+     one line, no traceback), and --resume then gives an uninterrupted run's
+     export byte for byte; a diverging run (loss or weights not finite) stops
+     with exit 1 and keeps the last good checkpoint;
+ 10. export cuts a default name from a long file name, refuses a folder and
+     leaves no OUT.tmp when it fails; forward_check reads a gzip'ed .hsn.
 """
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
 import os
+import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 import numpy as np
@@ -34,6 +48,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TRAIN = os.path.join(ROOT, "train")
 sys.path.insert(0, TRAIN)
 import export  # noqa: E402
+import forward_check  # noqa: E402
 import hsdata  # noqa: E402
 import hsnet  # noqa: E402
 import train as train_cli  # noqa: E402
@@ -131,22 +146,32 @@ def check_symmetries(folder: str) -> None:
     print("ok: the 8 symmetries move planes, ownership and policy together")
 
 
-def train(folder: str, cfg: str, out: str, *extra: str, cli: bool = False) -> list:
-    """One training run: through the CLI (a subprocess) or, to spare torch's
-    start-up time, in this process through the same entry point."""
+def in_process(main, args: list) -> tuple:
+    """(exit code, stdout + stderr) of a script's main(args), run in this process."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+        rc = main(args)
+    return rc, buf.getvalue()
+
+
+def run_train(folder: str, cfg: str, out: str, *extra: str, cli: bool = False) -> tuple:
+    """(exit code, output) of one training run: through the CLI (a subprocess)
+    or, to spare torch's start-up time, in this process through the same entry point."""
     args = ["--data", folder, "--config", cfg, "--out", out, "--seed", "5", "--threads", "1",
             *extra]
     if cli:
         r = subprocess.run([PY, os.path.join(TRAIN, "train.py"), *args],
                            capture_output=True, text=True)
-        rc, msg = r.returncode, r.stdout + r.stderr
-    else:
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
-            rc = train_cli.main(args)
-        msg = buf.getvalue()
+        return r.returncode, r.stdout + r.stderr
+    return in_process(train_cli.main, args)
+
+
+def train(folder: str, cfg: str, out: str, *extra: str, cli: bool = False) -> list:
+    """A run that must succeed: its log.jsonl records."""
+    rc, msg = run_train(folder, cfg, out, *extra, cli=cli)
     if rc != 0:
-        raise AssertionError(f"train {' '.join(args)} failed:\n{msg}")
+        raise AssertionError(f"train --data {folder} --config {cfg} --out {out} "
+                             f"{' '.join(extra)} failed:\n{msg}")
     with open(os.path.join(out, "log.jsonl")) as f:
         return [json.loads(line) for line in f]
 
@@ -182,8 +207,196 @@ def check_refusals(folder: str, cfg: str, hsn: str, tmp: str) -> None:
     print("ok: bad configs and a file that is no checkpoint are refused in one line")
 
 
+def with_config(cfg: str, path: str, **changes) -> str:
+    """A copy of config cfg with some keys changed, at path."""
+    with open(path, "w") as f:
+        json.dump({**json.load(open(cfg)), **changes}, f)
+    return path
+
+
+def refused(rc: int, msg: str, says: str, out: str) -> None:
+    """A run refused in one line naming what is wrong, with nothing left behind."""
+    assert rc == 1 and says in msg and "Traceback" not in msg, (rc, says, msg)
+    assert len(msg.strip().splitlines()) == 1, msg
+    assert not os.path.exists(out), f"{out} was made by a refused run"
+
+
+def check_input_errors(folder: str, cfg: str, tmp: str) -> None:
+    """Faults in what the user gives are named before --out is made."""
+    out = os.path.join(tmp, "out-never")
+    bad = os.path.join(tmp, "syntax.json")
+    with open(bad, "w") as f:
+        f.write('{"board_size": 9,\n')
+    rc, msg = run_train(folder, bad, out)
+    refused(rc, msg, f"train: {bad}: line 2 column 1: Expecting property name", out)
+    rc, msg = run_train(os.path.join(tmp, "nonexist"), cfg, out)
+    refused(rc, msg, "nonexist: no such folder", out)
+    rc, msg = run_train(folder, with_config(cfg, os.path.join(tmp, "c7.json"), board_size=7), out)
+    refused(rc, msg, "no train samples of 7x7, only of 9x9: board_size in", out)
+    nofile = os.path.join(tmp, "labels-nofile")
+    shutil.copytree(folder, nofile)
+    index = json.load(open(os.path.join(nofile, "index.json")))
+    del index["shards"][1]["file"]
+    json.dump(index, open(os.path.join(nofile, "index.json"), "w"))
+    rc, msg = run_train(nofile, cfg, out)
+    refused(rc, msg, "index.json: shard entry 1 has no \"file\" name: {\"split\": \"train\"", out)
+    print("ok: a config's JSON error, a missing folder, another board size and an index "
+          "entry without \"file\" are refused in one line; nothing is written")
+
+
+def check_resume_data(folder: str, cfg: str, done: str, tmp: str) -> None:
+    """--resume on other data is refused unless --resume-anyway; the same shards
+    moved, and a checkpoint of an older trainer (no data record), are taken.
+    done: a run at its config's last step, so a resume trains nothing."""
+    other = os.path.join(tmp, "labels-other")
+    shutil.copytree(folder, other)
+    index = json.load(open(os.path.join(other, "index.json")))
+    index["shards"] = [s for s in index["shards"] if s["file"] != "train-9x9-0001.hss"]
+    json.dump(index, open(os.path.join(other, "index.json"), "w"))
+    moved = os.path.join(tmp, "labels-moved")
+    shutil.copytree(folder, moved)
+    run = os.path.join(tmp, "resume-data")
+    shutil.copytree(done, run)
+    ck_file = os.path.join(run, "checkpoint.pt")
+    before = open(ck_file, "rb").read()
+    rc, msg = run_train(other, cfg, run, "--resume")
+    assert rc == 1 and "is not the data" in msg and "--resume-anyway" in msg, (rc, msg)
+    assert open(ck_file, "rb").read() == before
+    train(moved, cfg, run, "--resume")
+    ck = checkpoint(run)
+    del ck["data"]
+    torch.save(ck, ck_file)
+    rc, msg = run_train(other, cfg, run, "--resume")
+    assert rc == 0 and "does not record its data" in msg, msg
+    rc, msg = run_train(folder, cfg, run, "--resume")
+    assert rc == 1 and "is not the data" in msg, msg
+    train(folder, cfg, run, "--resume-anyway")
+    assert checkpoint(run)["data"]["train"] == hsdata.Labels(folder, "train", N).files
+    print("ok: --resume refuses other data (--resume-anyway takes it), takes the same "
+          "shards moved and an older checkpoint without a data record")
+
+
+def stop_by(sig: int, folder: str, cfg: str, out: str) -> int:
+    """Starts train.py, sends sig once it has logged a step; the step it stopped at."""
+    p = subprocess.Popen([PY, os.path.join(TRAIN, "train.py"), "--data", folder, "--config",
+                          cfg, "--out", out, "--seed", "5", "--threads", "1"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log, t0 = os.path.join(out, "log.jsonl"), time.time()
+    while not (os.path.exists(log) and '"kind": "train"' in open(log).read()):
+        assert p.poll() is None and time.time() - t0 < 120, "train.py did not start training"
+        time.sleep(0.02)
+    p.send_signal(sig)
+    stdout, stderr = p.communicate(timeout=120)
+    name = signal.Signals(sig).name
+    assert p.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], (p.returncode, stderr)
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
+    m = re.fullmatch(rf"train: stopped by {name} at step (\d+); checkpoint saved; rerun the "
+                     r"same command with --resume to go on", stderr.strip())
+    assert m, stderr
+    step = int(m.group(1))
+    ck = checkpoint(out)
+    assert ck["step"] == step and ck["data_position"] == step, (ck["step"], step)
+    return step
+
+
+def check_signals(folder: str, cfg: str, tmp: str) -> None:
+    """A stop by signal saves a checkpoint the next scheduled one is not due
+    for, and resuming it gives the uninterrupted run's export byte for byte."""
+    sig_cfg = with_config(cfg, os.path.join(tmp, "sig.json"), steps=100000, log_every=1,
+                          val_every=0, checkpoint_every=100000)
+    step = stop_by(signal.SIGINT, folder, sig_cfg, os.path.join(tmp, "sigint"))
+    total = str(step + 5)
+    train(folder, sig_cfg, os.path.join(tmp, "sigint"), "--resume", "--steps", total)
+    train(folder, sig_cfg, os.path.join(tmp, "nosig"), "--steps", total)
+    hsn = [os.path.join(tmp, f"{d}.hsn") for d in ("sigint", "nosig")]
+    for d, path in zip(("sigint", "nosig"), hsn):
+        export.export(os.path.join(tmp, d, "checkpoint.pt"), path, "t")
+    assert open(hsn[0], "rb").read() == open(hsn[1], "rb").read()
+    print(f"ok: SIGINT at step {step}: exit 130, one line, a checkpoint; --resume to {total} "
+          "exports the same bytes as an uninterrupted run")
+    step = stop_by(signal.SIGTERM, folder, sig_cfg, os.path.join(tmp, "sigterm"))
+    print(f"ok: SIGTERM at step {step}: exit 143, one line, a checkpoint of that step")
+
+
+def check_not_finite(folder: str, cfg: str, tmp: str) -> None:
+    """lr 50 diverges within a few steps (the BN statistics overflow first,
+    while the train-mode loss stays finite): the run stops at once and the
+    last checkpoint keeps finite weights. An infinite loss stops it too."""
+    out = os.path.join(tmp, "nan")
+    nan_cfg = with_config(cfg, os.path.join(tmp, "nan.json"), lr=50, warmup_steps=0,
+                          log_every=1, val_every=0, checkpoint_every=1)
+    rc, msg = run_train(folder, nan_cfg, out)
+    last = msg.strip().splitlines()[-1]
+    m = re.fullmatch(r"train: (?:loss|the weights) (?:is|are) not finite at step (\d+) \(try a "
+                     r"lower lr\); the last checkpoint \(step (\d+)\) is kept", last)
+    assert rc == 1 and m, (rc, msg)
+    ck = checkpoint(out)
+    assert ck["step"] == int(m.group(2)) < int(m.group(1)) <= 50, (ck["step"], last)
+    assert all(torch.isfinite(v).all() for v in ck["model"].values() if v.is_floating_point())
+    kinds = [json.loads(line)["kind"] for line in open(os.path.join(out, "log.jsonl"))]
+    assert kinds[-1] == "stop" and "end" not in kinds, kinds
+    print(f"ok: {last[7:]}")
+    out = os.path.join(tmp, "inf")     # a score weight that makes the first loss inf
+    rc, msg = run_train(folder, with_config(cfg, os.path.join(tmp, "inf.json"), w_score=1e38), out)
+    last = msg.strip().splitlines()[-1]
+    assert rc == 1 and last == ("train: loss is not finite at step 1 (try a lower lr); "
+                                "no checkpoint was written"), msg
+    assert not os.path.exists(os.path.join(out, "checkpoint.pt"))
+    print(f"ok: {last[7:]}")
+
+
+def check_export_targets(ck: str, tmp: str) -> None:
+    long = os.path.join(tmp, "a" + "가" * 30 + ".hsn")     # 91 bytes of name, UTF-8
+    rc, msg = in_process(export.main, [ck, long])
+    assert rc == 0, msg
+    name = hsnet.read(long)[0]["name"]
+    assert name == "a" + "가" * 20 and len(name.encode()) == 61, name
+    bad = os.path.join(tmp, "named.hsn")
+    rc, msg = in_process(export.main, [ck, bad, "--name", "n" * 64])
+    assert rc == 1 and "name longer than 63 bytes" in msg, msg
+    folder = os.path.join(tmp, "export-folder")
+    os.mkdir(folder)
+    rc, msg = in_process(export.main, [ck, folder])
+    assert rc == 1 and "is a folder" in msg and len(msg.strip().splitlines()) == 1, msg
+    real = hsnet.os.replace
+
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+    hsnet.os.replace = fail
+    try:
+        rc, msg = in_process(export.main, [ck, bad])
+    finally:
+        hsnet.os.replace = real
+    assert rc == 1 and "No space left" in msg, msg
+    left = [f for f in os.listdir(tmp) if f.endswith(".tmp")] + os.listdir(folder)
+    assert not left and not os.path.exists(bad), left
+    print("ok: export cuts a 91-byte default name to 61 bytes (whole characters), refuses a "
+          "long --name and a folder, and leaves no OUT.tmp when the rename fails")
+
+
+def check_gzip_hsn(hsn: str, folder: str, tmp: str) -> None:
+    planes = os.path.join(tmp, "planes.f32")
+    next(hsdata.Labels(folder, "val", N).in_order(1))["planes"][0].astype("<f4").tofile(planes)
+    gz = os.path.join(tmp, "net.hsn.gz")
+    with open(gz, "wb") as f:
+        f.write(gzip.compress(open(hsn, "rb").read()))
+    rc, plain = in_process(forward_check.main, [hsn, planes])
+    assert rc == 0, plain
+    rc, zipped = in_process(forward_check.main, [gz, planes])
+    assert rc == 0 and zipped == plain, zipped
+    with open(gz, "wb") as f:
+        f.write(gzip.compress(open(hsn, "rb").read())[:-20])
+    rc, msg = in_process(forward_check.main, [gz, planes])
+    assert rc == 1 and "broken gzip" in msg, msg
+    print("ok: forward_check reads a gzip'ed .hsn as the plain one, refuses a cut one")
+
+
+def checkpoint(out: str) -> dict:
+    return torch.load(os.path.join(out, "checkpoint.pt"), map_location="cpu")
+
+
 def weights(out: str) -> dict:
-    return torch.load(os.path.join(out, "checkpoint.pt"), map_location="cpu")["model"]
+    return checkpoint(out)["model"]
 
 
 def same(a: dict, b: dict) -> bool:
@@ -250,6 +463,12 @@ def main() -> int:
         except hsnet.HsnError as e:
             print(f"ok: hsnet refuses a truncated file: {e}")
         check_refusals(folder, cfg, hsn, tmp)
+        check_input_errors(folder, cfg, tmp)
+        check_resume_data(folder, cfg, os.path.join(tmp, "d"), tmp)
+        check_signals(folder, cfg, tmp)
+        check_not_finite(folder, cfg, tmp)
+        check_export_targets(ck, tmp)
+        check_gzip_hsn(hsn, folder, tmp)
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -83,23 +83,58 @@ def load_net(checkpoint: str) -> Net:
     return net.eval()
 
 
+def default_name(out: str) -> str:
+    """OUT's base name without its extension, cut to the .hsn name field (at a
+    UTF-8 character boundary): the user chose no name, so a long file name must
+    not make the export fail."""
+    raw = os.path.splitext(os.path.basename(out))[0].encode("utf-8", "surrogateescape")
+    return raw[:hsnet.NAME_BYTES - 1].decode("utf-8", "ignore")
+
+
+def check_target(out: str) -> None:
+    """Refuses an output the rename at the end could not make: before the
+    checkpoint is read, and before OUT.tmp exists."""
+    if os.path.isdir(out):
+        raise ValueError(f"{out} is a folder: give the file to write, such as "
+                         f"{os.path.join(out, 'NAME.hsn')}")
+    parent = os.path.dirname(out) or "."
+    if not os.path.isdir(parent):
+        raise ValueError(f"{out}: no folder {parent}")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{out}: the folder {parent} is not writable")
+
+
 def export(checkpoint: str, out: str, name: str) -> None:
+    check_target(out)
     cfg, tensors = fold(load_net(checkpoint))
-    hsnet.write(out, name, cfg, tensors)
+    tmp = out + ".tmp"
+    had_tmp = os.path.lexists(tmp)
+    try:
+        hsnet.write(out, name, cfg, tensors)
+    except BaseException:
+        # hsnet.write writes OUT.tmp and renames it: a failure (or a Ctrl-C)
+        # between the two must not leave the half-made file behind
+        if not had_tmp and os.path.isfile(tmp):
+            os.unlink(tmp)
+        raise
 
 
-def main() -> int:
+def main(argv: list | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkpoint")
     ap.add_argument("out")
-    ap.add_argument("--name", default=None, help="the net's name (default: OUT's base name)")
-    a = ap.parse_args()
-    name = a.name or os.path.splitext(os.path.basename(a.out))[0]
+    ap.add_argument("--name", default=None, help="the net's name (default: OUT's base name, "
+                    f"cut to {hsnet.NAME_BYTES - 1} bytes)")
+    a = ap.parse_args(argv)
+    name = a.name or default_name(a.out)
     try:
         export(a.checkpoint, a.out, name)
     except (OSError, KeyError, ValueError, hsnet.HsnError) as e:
         print(f"export: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("export: interrupted", file=sys.stderr)
+        return 130
     print(f"export: wrote {a.out} ({os.path.getsize(a.out)} bytes)")
     return 0
 

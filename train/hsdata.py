@@ -80,6 +80,9 @@ def open_shard(path: str, check_crc: bool = True) -> Tuple[int, np.ndarray]:
 
 
 def read_index(folder: str) -> dict:
+    if not os.path.isdir(folder):
+        raise DataError(f"{folder}: " + ("not a folder" if os.path.exists(folder)
+                                          else "no such folder"))
     path = os.path.join(folder, "index.json")
     try:
         with open(path, encoding="utf-8") as f:
@@ -88,7 +91,8 @@ def read_index(folder: str) -> dict:
         raise DataError(f"{path}: {e.strerror}") from e
     except json.JSONDecodeError as e:
         raise DataError(f"{path}: not JSON ({e})") from e
-    if index.get("format") != "hyeongse-labels" or index.get("version") != 1:
+    if not isinstance(index, dict) or index.get("format") != "hyeongse-labels" \
+            or index.get("version") != 1:
         raise DataError(f"{path}: not a hyeongse-labels version 1 index")
     if index.get("planes") != PLANES or index.get("input_set") != INPUT_SET:
         raise DataError(f"{path}: planes/input set {index.get('planes')}/{index.get('input_set')}")
@@ -153,21 +157,52 @@ def apply_symmetries(batch: Dict[str, np.ndarray], syms: np.ndarray, n: int) -> 
     batch["ownership"] = own.reshape(b, n * n)
 
 
+def shard_entries(folder: str, index: dict) -> List[dict]:
+    """index.json's shard list, each entry checked to name its file (a
+    hand-edited index is otherwise a KeyError far from its cause)."""
+    path = os.path.join(folder, "index.json")
+    shards = index.get("shards", [])
+    if not isinstance(shards, list):
+        raise DataError(f"{path}: \"shards\" is not a list")
+    for i, s in enumerate(shards):
+        if not isinstance(s, dict) or not isinstance(s.get("file"), str) or not s["file"]:
+            raise DataError(f"{path}: shard entry {i} has no \"file\" name: {json.dumps(s)}")
+    return shards
+
+
+def sizes(folder: str, split: str) -> List[int]:
+    """The board sizes index.json lists shards of for a split (for the message
+    of a run whose board_size finds none)."""
+    index = read_index(folder)
+    return sorted({s.get("size") for s in shard_entries(folder, index)
+                   if s.get("split") == split and isinstance(s.get("size"), int)})
+
+
+def _header_crc(path: str) -> int:
+    with open(path, "rb") as f:
+        return HEADER.unpack_from(f.read(HEADER_BYTES))[7]
+
+
 class Labels:
-    """The samples of one split ("train"/"val") and board size of a labels folder."""
+    """The samples of one split ("train"/"val") and board size of a labels folder.
+    `files` lists each shard read (file, samples, the header's CRC-32): what a
+    checkpoint keeps to know its data again."""
 
     def __init__(self, folder: str, split: str, size: int, check_crc: bool = True):
         index = read_index(folder)
         self.size, self.split = size, split
         self.shards: List[np.ndarray] = []
-        for s in index.get("shards", []):
+        self.files: List[dict] = []
+        for s in shard_entries(folder, index):
             if s.get("split") != split or s.get("size") != size:
                 continue
-            n, mm = open_shard(os.path.join(folder, s["file"]), check_crc)
+            path = os.path.join(folder, s["file"])
+            n, mm = open_shard(path, check_crc)
             if n != size or len(mm) != s.get("samples", len(mm)):
                 raise DataError(f"{s['file']}: {n}x{n}, {len(mm)} samples; index.json says "
                                 f"{s.get('size')}x{s.get('size')}, {s.get('samples')}")
             self.shards.append(mm)
+            self.files.append({"file": s["file"], "samples": len(mm), "crc": _header_crc(path)})
         self.starts = np.cumsum([0] + [len(m) for m in self.shards])
         self.count = int(self.starts[-1])
         self._perm_key: Tuple[int, int] = (-1, -1)
