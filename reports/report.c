@@ -16,8 +16,8 @@
 #include "core/poskey.h"
 #include "reports/game_report.h"
 #include "reports/html_internal.h"
-#include "store/query.h"
 #include "reports/stats.h"
+#include "store/query.h"
 
 static const struct { const char *name; unsigned bit; } s_formats[] = {
     { "html", HS_REPORT_HTML }, { "svg", HS_REPORT_SVG }, { "png", HS_REPORT_PNG },

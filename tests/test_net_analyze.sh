@@ -85,6 +85,11 @@ check "a second net: exit status" "$?" 0
 check "a second net: not taken for a resume of the first" "$(grep -c 'resum' "$tmp/err2" "$tmp/out2" | awk -F: '{ s += $2 } END { print s }')" 0
 check "a second net: two net specs in the store" \
       "$("$BIN" query --db "$tmp/db" stats --json | grep -o 'net:net=[0-9a-f]*' | sort -u | wc -l)" 2
+# `query --engine net` stands for the store's one net spec; with two it names both.
+"$BIN" query --db "$tmp/db" --engine net --limit 3 > /dev/null 2> "$tmp/qn2.err"
+check "query --engine net over two nets: exit status" "$?" 1
+check "query --engine net over two nets: names both" \
+      "$(grep -c 'the store has 2 engines of that name, give one whole: net:net=[0-9a-f]*, net:net=' "$tmp/qn2.err")" 1
 
 # A bare spec binds to --net's nets only, not to one a spec loaded (net=FILE):
 # the bare mcts stays the rollout search.
@@ -119,6 +124,9 @@ check "net,judge with a 25x25 game: the judge's eval of it (move 0, every:10)" \
       "$(grep -c ' judge .*W+6.5' "$tmp/q25")" 1
 check "net,judge with a 25x25 game: the net's, its reason" \
       "$(grep -c 'net:net=.*error: net inputs: board size 25' "$tmp/q25")" 1
+check "query --engine net: the store's one net" \
+      "$("$BIN" query --db "$tmp/dbmix2" --engine net --format csv | tail -n +2 | grep -c ',net:net=')" \
+      "$("$BIN" query --db "$tmp/dbmix2" --format csv | tail -n +2 | grep -c ',net:net=')"
 
 # D. the real net
 NET="$ROOT/../shared/nets/katago-g170-b6c96/g170-b6c96-s175395328-d26788732.bin.gz"
