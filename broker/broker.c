@@ -71,7 +71,7 @@ static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t l
 void hs__worker_remove(hs__broker_t *b, int i, const char *why)
 {
     hs__bworker_t *w = b->workers[i];
-    HS__LOG(b, "worker %s removed (%s), %d tasks requeued\n", w->name, why, w->num_leases);
+    HS__LOG(b, "worker %s removed (%s), %d tasks requeued", w->name, why, w->num_leases);
     while (w->num_leases > 0)
         hs__task_requeue(b, w->leases[w->num_leases - 1], why);
     free(w->leases);
@@ -123,7 +123,7 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const cha
     for (int i = 0; i < w->num_engines && used < sizeof list; i++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "," : "",
                                  w->engines[i]);
-    HS__LOG(b, "worker %s ready (engines %s, %d threads, credit %d, batch %d, %d nets%s%s)\n",
+    HS__LOG(b, "worker %s ready (engines %s, %d threads, credit %d, batch %d, %d nets%s%s)",
             w->name, w->num_engines ? list : "none", r->threads, w->credit, w->batch,
             w->num_nets, *w->backend ? ", backend " : "", w->backend);
 }
@@ -138,7 +138,7 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
      * worker, a worker whose lease ended — could store anything under a task id
      * it guessed. The late copy of an ended lease is lost: the task runs again. */
     if (!w || t->rec.state != HS_TASK_LEASED || t->worker != w) {
-        HS__LOG(b, "task %llu: result refused: not from the lease holder\n",
+        HS__LOG(b, "task %llu: result refused: not from the lease holder",
                 (unsigned long long)t->rec.id);
         return;
     }
@@ -147,7 +147,7 @@ static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_
      * not count done with holes, nor store evals under keys of other positions. */
     char why[160];
     if (!r->error && hs__result_check(t, r, why, sizeof why) < 0) {
-        HS__LOG(b, "task %llu: %s\n", (unsigned long long)t->rec.id, why);
+        HS__LOG(b, "task %llu: %s", (unsigned long long)t->rec.id, why);
         hs__task_requeue(b, t, why);
         return;
     }
@@ -210,7 +210,7 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
     if (s->job_id == 0 && (j = hs__job_by_token(b, s->token, p->key)) != NULL) {
         /* A retry of the SUBMIT that created this job (its reply was lost): the
          * same job, and its games are skipped as duplicates. */
-        HS__LOG(b, "SUBMIT with the token of job %llu: same job\n", (unsigned long long)j->rec.id);
+        HS__LOG(b, "SUBMIT with the token of job %llu: same job", (unsigned long long)j->rec.id);
     } else if (s->job_id == 0) {
         if ((rc = hs__limit_jobs(b, p, why, sizeof why)) < 0) {
             hs__outbox_error(o, id, len, rc, why);
@@ -403,7 +403,7 @@ static void s_body(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t i
     int drc = hs_wire_decode_ex(data, len, HS_WIRE_DECODE_EVAL_VIEW, &m, &err);
     if (drc < 0) {
         if (b->dropped++ < 10)
-            HS__LOG(b, "dropped a malformed message: %s\n", err.msg);
+            HS__LOG(b, "dropped a malformed message: %s", err.msg);
         /* A client waits for an answer: tell it why (a job name that is not
          * UTF-8, a field out of range) instead of letting it time out. The
          * reason names the field, never echoes the bad bytes. Workers' bodies
@@ -487,8 +487,7 @@ static void s_job_idle(hs__broker_t *b, hs__bjob_t *j)
     /* A cut may split a worker name's character: STATUS sends only UTF-8. */
     j->waiting[hs_utf8_valid_prefix(j->waiting, strlen(j->waiting))] = '\0';
     if (!told)
-        fprintf(stderr, "hyeongse broker: job %llu %s\n", (unsigned long long)j->rec.id,
-                j->waiting);
+        hs_log_event("broker", "job %llu %s", (unsigned long long)j->rec.id, j->waiting);
 }
 
 static void s_timers(hs__broker_t *b)
@@ -612,7 +611,7 @@ static int s_socket(hs__broker_t *b, void *ctx, hs_error_t *err)
         rc = s_bind(b, b->cfg->bind, bound, sizeof bound, err);
     if (rc < 0)
         return rc;
-    HS__LOG(b, "serving on %s, store %s\n", bound, b->cfg->db_dir);
+    HS__LOG(b, "serving on %s, store %s", bound, b->cfg->db_dir);
     if (b->cfg->on_serving)
         b->cfg->on_serving(b->cfg->on_serving_arg, bound);
     return 0;
@@ -690,7 +689,7 @@ static void s_log_stop(hs__broker_t *b)
 {
     HS__LOG(b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
               "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their "
-              "role, %llu handshakes refused\n",
+              "role, %llu handshakes refused",
           (unsigned long long)b->rounds, (unsigned long long)b->messages,
           (unsigned long long)b->bodies, (unsigned long long)b->commits,
           (unsigned long long)b->sent_tasks, (unsigned long long)b->sent_msgs,

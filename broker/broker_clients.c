@@ -315,7 +315,7 @@ void hs__watch_push(hs__broker_t *b)
     for (int i = 0; i < b->num_watchers; i++) {
         hs__bwatch_t *w = &b->watchers[i];
         if (b->now > w->expiry) {
-            HS__LOG(b, "watcher of job %llu dropped: silent\n", (unsigned long long)w->job_id);
+            HS__LOG(b, "watcher of job %llu dropped: silent", (unsigned long long)w->job_id);
             hs__watch_remove(b, i--);
             continue;
         }

@@ -20,13 +20,15 @@
 #include "broker/broker.h"
 #include <zmq.h>
 
+#include "core/log.h"
 #include "core/wire.h"
 #include "store/store.h"
 
-/* A --verbose log line of broker b (one definition for every broker file, so the
- * prefix and the verbosity test cannot drift apart). */
+/* A --verbose event line of broker b, timestamped (core/log.h; one definition
+ * for every broker file, so the prefix and the verbosity test cannot drift
+ * apart). The format has no newline. */
 #define HS__LOG(b, ...) \
-    do { if ((b)->cfg->verbose) fprintf(stderr, "hyeongse broker: " __VA_ARGS__); } while (0)
+    do { if ((b)->cfg->verbose) hs_log_event("broker", __VA_ARGS__); } while (0)
 
 struct hs__bworker;
 struct hs__bjob;

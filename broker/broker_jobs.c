@@ -77,7 +77,7 @@ void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j)
              S_ABANDONED ": no SUBMIT for %d s after %lld games; the client may have died",
              b->upload_ms / 1000, (long long)j->rec.games_total);
     j->dirty = true;
-    HS__LOG(b, "job %llu: %s\n", (unsigned long long)j->rec.id, j->rec.reason);
+    HS__LOG(b, "job %llu: %s", (unsigned long long)j->rec.id, j->rec.reason);
     hs__job_check_done(b, j);
 }
 
@@ -231,7 +231,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, h
     j->rate_ms = b->now;
     j->last_lease = b->now;
     j->last_input = b->now;
-    HS__LOG(b, "job %llu created (engines %s, moves %s)\n", (unsigned long long)j->rec.id,
+    HS__LOG(b, "job %llu created (engines %s, moves %s)", (unsigned long long)j->rec.id,
           j->rec.engines, spec);   /* not the journal's form: it holds the token */
     *out = j;
     return 0;
@@ -430,7 +430,7 @@ int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j)
     j->rec.state = HS_JOB_CANCELED;
     snprintf(j->rec.reason, sizeof j->rec.reason, "canceled by a client");
     j->dirty = true;
-    HS__LOG(b, "job %llu canceled\n", (unsigned long long)j->rec.id);
+    HS__LOG(b, "job %llu canceled", (unsigned long long)j->rec.id);
     return 0;
 }
 
@@ -440,7 +440,7 @@ void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
         j->leased == 0) {
         j->rec.state = hs__job_abandoned(j) ? HS_JOB_FAILED : HS_JOB_DONE;
         j->dirty = true;
-        HS__LOG(b, "job %llu done: %lld games, %lld failed, %lld positions\n",
+        HS__LOG(b, "job %llu done: %lld games, %lld failed, %lld positions",
               (unsigned long long)j->rec.id, (long long)j->rec.games_total,
               (long long)j->rec.games_failed, (long long)j->rec.positions_done);
     }
@@ -592,7 +592,7 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
     for (int i = 0; i < b->num_jobs; i++)
         hs__job_check_done(b, b->jobs[i]);
     if (b->num_jobs)
-        HS__LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)\n", b->num_jobs,
+        HS__LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)", b->num_jobs,
               (long long)b->pending, requeued);
     return rc;
 }

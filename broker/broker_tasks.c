@@ -434,7 +434,7 @@ static int s_task_fail(hs__broker_t *b, hs__btask_t *t, const char *reason)
     }
     if (rc == 0)
         rc = s_cancel_siblings(b, t);
-    HS__LOG(b, "task %llu failed: %s\n", (unsigned long long)t->rec.id, t->rec.reason);
+    HS__LOG(b, "task %llu failed: %s", (unsigned long long)t->rec.id, t->rec.reason);
     j->rec.games_failed++;
     j->dirty = true;
     hs__task_remove(b, t);

@@ -145,8 +145,8 @@ static void s_log_refusal(hs__broker_t *b, const char *key, zmq_msg_t *address)
     b->zap_denied++;
     if (b->now - b->zap_log_ms >= S_ZAP_LOG_MS) {
         if (b->zap_quiet)
-            fprintf(stderr, "hyeongse broker: %llu more handshakes refused in the last "
-                            "minute, not logged one by one\n", (unsigned long long)b->zap_quiet);
+            hs_log_event("broker", "%llu more handshakes refused in the last minute, not "
+                         "logged one by one", (unsigned long long)b->zap_quiet);
         b->zap_log_ms = b->now;
         b->zap_logged = 0;
         b->zap_quiet = 0;
@@ -157,7 +157,7 @@ static void s_log_refusal(hs__broker_t *b, const char *key, zmq_msg_t *address)
     }
     b->zap_logged++;
     int alen = (int)(zmq_msg_size(address) > 64 ? 64 : zmq_msg_size(address));
-    fprintf(stderr, "hyeongse broker: refused %s%s from %.*s: %s\n", key ? "CURVE key " : "",
+    hs_log_event("broker", "refused %s%s from %.*s: %s", key ? "CURVE key " : "",
             key ? key : "a peer", alen, (const char *)zmq_msg_data(address),
             key ? "in no allow-list (--workers, --clients, --admins)" : "not a CURVE handshake");
 }
@@ -280,7 +280,7 @@ bool hs__peer_allowed(hs__broker_t *b, zmq_msg_t *frame, bool is_worker, hs__pee
     if (is_worker ? p->worker : p->client || p->admin)
         return true;
     if (b->refused++ < 10)
-        HS__LOG(b, "refused a %s message from a key without that role\n",
+        HS__LOG(b, "refused a %s message from a key without that role",
                 is_worker ? "worker" : "client");
     return false;
 }

@@ -17,6 +17,7 @@
 #include "broker/broker.h"
 #include "broker/client.h"
 #include "keys.h"
+#include "core/log.h"
 #include "core/wire.h"
 #include "core/wire_curve.h"
 #include "store/store.h"
@@ -43,7 +44,7 @@ static void s_on_serving(void *arg, const char *endpoints)
 {
     s_serving_t *rf = arg;
     if (!rf->verbose)
-        fprintf(stderr, "hyeongse broker: serving on %s, store %s\n", endpoints, rf->db_dir);
+        hs_log_event("broker", "serving on %s, store %s", endpoints, rf->db_dir);
     if (!rf->ready_path)
         return;
     char tmp[4096];

@@ -18,6 +18,7 @@
 
 #include "args.h"
 #include "keys.h"
+#include "core/log.h"
 #include "core/wire.h"
 #include "worker/engine.h"
 #include "worker/net_specs.h"
@@ -56,11 +57,11 @@ static void s_on_connected(void *arg, const char *name, int connections)
     snprintf(l->name, sizeof l->name, "%s", name);
     l->connections = connections;
     if (connections == 1)
-        fprintf(stderr, "hyeongse worker: %s connected to %s: %d threads, engines %s%s\n",
-                name, l->cfg->endpoint, l->cfg->threads, l->engines, l->nets);
+        hs_log_event("worker", "%s connected to %s: %d threads, engines %s%s", name,
+                     l->cfg->endpoint, l->cfg->threads, l->engines, l->nets);
     else
-        fprintf(stderr, "hyeongse worker: %s connected to %s again (connection %d)\n", name,
-                l->cfg->endpoint, connections);
+        hs_log_event("worker", "%s connected to %s again (connection %d)", name,
+                     l->cfg->endpoint, connections);
 }
 
 /* Runs on the thread of hs_worker_run: the broker has not answered for
@@ -69,13 +70,12 @@ static void s_on_silence(void *arg, const char *name, int seconds, int answered)
 {
     const s_life_t *l = arg;
     if (answered)
-        fprintf(stderr, "hyeongse worker: %s: %s answers now, after %d s without an "
-                        "answer\n", name, l->cfg->endpoint, seconds);
+        hs_log_event("worker", "%s: %s answers now, after %d s without an answer", name,
+                     l->cfg->endpoint, seconds);
     else
-        fprintf(stderr, "hyeongse worker: %s: no answer from %s for %d s: is the broker "
-                        "running, and is the address right?%s still trying\n", name,
-                l->cfg->endpoint, seconds,
-                l->cfg->curve ? " (and are the keys right?)" : "");
+        hs_log_event("worker", "%s: no answer from %s for %d s: is the broker running, and "
+                     "is the address right?%s still trying", name, l->cfg->endpoint, seconds,
+                     l->cfg->curve ? " (and are the keys right?)" : "");
 }
 
 /* The last line: what was done, and why it stopped. */
@@ -92,17 +92,17 @@ static void s_say_stopped(const s_life_t *l, const hs_worker_stats_t *st, int rc
                  stop & HS_WORKER_STOP_NOW ? " twice (left at once)" : "");
     if (l->connections == 0) {
         /* A CURVE broker drops an unknown key's handshake without a word. */
-        fprintf(stderr, "hyeongse worker: stopped by %s without the broker at %s ever "
-                        "answering%s\n", why, cfg->endpoint,
-                cfg->curve ? " (is this worker's key in the broker's --workers list, and is "
-                             "--server-key the broker's public key?)" : "");
+        hs_log_event("worker", "stopped by %s without the broker at %s ever answering%s", why,
+                     cfg->endpoint,
+                     cfg->curve ? " (is this worker's key in the broker's --workers list, and "
+                                  "is --server-key the broker's public key?)" : "");
         return;
     }
-    fprintf(stderr, "hyeongse worker: %s stopped by %s: %llu tasks done, %llu positions, "
-                    "%llu failed tasks, %llu reconnects, %llu tasks given back\n", l->name,
-            why, (unsigned long long)st->tasks, (unsigned long long)st->positions,
-            (unsigned long long)st->task_errors, (unsigned long long)st->reconnects,
-            (unsigned long long)st->given_back);
+    hs_log_event("worker", "%s stopped by %s: %llu tasks done, %llu positions, %llu failed "
+                 "tasks, %llu reconnects, %llu tasks given back", l->name, why,
+                 (unsigned long long)st->tasks, (unsigned long long)st->positions,
+                 (unsigned long long)st->task_errors, (unsigned long long)st->reconnects,
+                 (unsigned long long)st->given_back);
 }
 
 static void s_usage(FILE *out)

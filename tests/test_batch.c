@@ -401,7 +401,7 @@ int main(void)
                         &rounds, &in_msgs, &bodies, &commits, &out_tasks, &out_msgs,
                         &dropped) == 7)
             found = 1;
-        else if (strncmp(line, "hyeongse broker: ", 17) != 0)
+        else if (!strstr(line, "hyeongse broker: "))
             fputs(line, stderr);   /* anything else (a failed check) shows as usual */
     }
     if (f)

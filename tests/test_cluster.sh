@@ -33,7 +33,8 @@
 #   J. a second SIGTERM: the worker leaves at once, without waiting for the
 #      task under way;
 #   K. a job of 12 engine specs (an engine thread held 8 specs, ever);
-#   L. a worker whose broker does not answer says so after 10 s.
+#   L. a worker whose broker does not answer says so after 10 s; its event
+#      lines start with the UTC time, except under systemd's journal.
 # Inputs are generated here (120 small 9x9 games + 5 broken files). The engine is
 # noop with a delay per position, so the job lasts long enough to kill things.
 set -u
@@ -52,6 +53,8 @@ trap cleanup EXIT
 
 # check, free_port, start_broker_at
 . "$(dirname "$0")/lib.sh"
+# The UTC time that starts every event line of a worker or broker (core/log.h).
+STAMP='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z'
 
 # ---- inputs: game i has Black on columns a-d and White on f-i, in an order
 # rotated by i (never a capture, every move legal), 30 - 2*(i/36) moves.
@@ -177,9 +180,9 @@ check "A: positions done" "$(job_field "$addr" 1 positions_done)" "$expected"
 grep -Eq "removed \((heartbeat expired|unreachable)\)" "$tmp/brokerA.log"; check "A: broker expired the killed worker" "$?" 0
 stop_all A
 # Without --verbose, a worker still says when the broker answered and why it stopped.
-grep -q "^hyeongse worker: w2 connected to $addr: 1 threads, engines " "$tmp/workers.log"
+grep -Eq "^$STAMP hyeongse worker: w2 connected to $addr: 1 threads, engines " "$tmp/workers.log"
 check "A: worker w2 said it connected" "$?" 0
-grep -Eq "^hyeongse worker: w2 stopped by SIGTERM: [0-9]+ tasks done" "$tmp/workers.log"
+grep -Eq "^$STAMP hyeongse worker: w2 stopped by SIGTERM: [0-9]+ tasks done" "$tmp/workers.log"
 check "A: worker w2 said it stopped, and why" "$?" 0
 verify_store "$tmp/dbA" A
 # The reasons are kept: the truncated and the illegal game say why.
@@ -395,7 +398,7 @@ if wait_positions "$addr" 1 200; then
     [ "$gone" = 0 ] || kill -9 "$wI"
     wait "$wI"; check "I: its exit status" "$?" 0
     check "I: it left the job unfinished (no queue run to the end)" "$(job_field "$addr" 1 state)" "running"
-    grep -Eq "^hyeongse worker: wI1 stopped by SIGTERM: [0-9]+ tasks done, .*, [1-9][0-9]* tasks given back$" \
+    grep -Eq "^$STAMP hyeongse worker: wI1 stopped by SIGTERM: [0-9]+ tasks done, .*, [1-9][0-9]* tasks given back$" \
         "$tmp/workerI1.log"
     check "I: it said how many tasks it gave back" "$?" 0
 else
@@ -433,7 +436,7 @@ wait_gone "$wJ" 50; gone=$?
 check "J: the second SIGTERM made it leave within 5 s" "$gone" 0
 [ "$gone" = 0 ] || kill -9 "$wJ"
 wait "$wJ"; check "J: its exit status" "$?" 0
-grep -Eq "^hyeongse worker: wJ stopped by SIGTERM twice \(left at once\): 0 tasks done, .*, [1-9][0-9]* tasks given back$" \
+grep -Eq "^$STAMP hyeongse worker: wJ stopped by SIGTERM twice \(left at once\): 0 tasks done, .*, [1-9][0-9]* tasks given back$" \
     "$tmp/workerJ.log"
 check "J: it said it left at once, giving back its tasks" "$?" 0
 kill -TERM "$bpid"; wait "$bpid"; check "J: broker stopped cleanly" "$?" 0
@@ -462,12 +465,22 @@ port=$(free_port); [ "$port" != 0 ] || { echo "no free port"; exit 1; }
 wL=$!; pids+=("$wL")
 said=1
 for _ in $(seq 150); do
-    grep -q "^hyeongse worker: wL: no answer from tcp://127.0.0.1:$port for 1[0-9] s: is the broker running, and is the address right? still trying$" \
+    grep -Eq "^$STAMP hyeongse worker: wL: no answer from tcp://127\.0\.0\.1:$port for 1[0-9] s: is the broker running, and is the address right\? still trying$" \
         "$tmp/workerL.log" && { said=0; break; }
     sleep 0.1
 done
 check "L: no answer for 10 s: said so within 15 s" "$said" 0
 kill -TERM "$wL"; wait "$wL"; check "L: it stops on SIGTERM (exit 0)" "$?" 0
+# Under systemd (JOURNAL_STREAM names stderr's device and inode) the journal
+# stamps each line itself: the worker leaves its own stamp out.
+: >"$tmp/workerJ.log"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$tmp/workerJ.log") "$BIN" worker \
+    --connect "tcp://127.0.0.1:$port" --threads 1 --name wLJ 2>>"$tmp/workerJ.log" &
+wLJ=$!; pids+=("$wLJ")
+sleep 0.5; kill -TERM "$wLJ"; wait "$wLJ"
+grep -Eq "^hyeongse worker: stopped by SIGTERM without the broker at tcp://127\.0\.0\.1:$port ever answering$" \
+    "$tmp/workerJ.log"
+check "L: under the journal, no stamp of its own" "$?" 0
 
 if [ "$fail" != 0 ]; then
     echo "--- logs ---"; tail -n 20 "$tmp"/broker*.log "$tmp"/submit*.err "$tmp/analyze.out"

@@ -46,6 +46,7 @@
 #include <zmq.h>
 
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/wire_curve.h"
 #include "worker/nn/backend.h"
 #include "worker/nn/model.h"
@@ -262,7 +263,7 @@ static int s_take_bodies(s_worker_t *w, zmq_msg_t *bodies, int n, bool drop, boo
             if (t->msg.type == HS_WIRE_DISCONNECT && n == 1)
                 *reconnect = true;
         } else if (w->cfg->verbose) {
-            fprintf(stderr, "hyeongse worker: dropped a bad message: %s\n", derr.msg);
+            hs_log_event("worker", "dropped a bad message: %s", derr.msg);
         }
         hs_wire_msg_fini(&t->msg);
         free(t);
@@ -466,8 +467,8 @@ static int s_connect_loop(s_worker_t *w, s_io_t *io, bool first_wait, hs_error_t
     for (bool wait = first_wait; !io->sock; wait = true) {
         if (wait) {
             if (cfg->verbose)
-                fprintf(stderr, "hyeongse worker: cannot reach %s; retrying in %d ms\n",
-                        cfg->endpoint, io->backoff);
+                hs_log_event("worker", "cannot reach %s; retrying in %d ms", cfg->endpoint,
+                             io->backoff);
             s_backoff(w, io, io->backoff);
             io->backoff = io->backoff * 2 > io->backoff_max ? io->backoff_max : io->backoff * 2;
         }
@@ -495,7 +496,7 @@ static void s_disconnect(s_worker_t *w, s_io_t *io)
     w->st.reconnects++;
     pthread_mutex_unlock(&w->mu);
     if (w->cfg->verbose)
-        fprintf(stderr, "hyeongse worker: broker silent; reconnecting in %d ms\n", io->backoff);
+        hs_log_event("worker", "broker silent; reconnecting in %d ms", io->backoff);
 }
 
 /* Sends the RESULTs the engine threads have finished: as many per message as one
@@ -577,8 +578,8 @@ static void s_answered(s_worker_t *w, s_io_t *io)
     io->answered = true;
     io->connections++;
     if (w->cfg->verbose)
-        fprintf(stderr, "hyeongse worker: connected to %s (%d threads, credit %d)\n",
-                w->cfg->endpoint, w->threads, io->credit);
+        hs_log_event("worker", "connected to %s (%d threads, credit %d)", w->cfg->endpoint,
+                     w->threads, io->credit);
     if (w->cfg->on_connected) {
         char name[HS_WIRE_MAX_NAME];
         s_worker_name(w->cfg, name, sizeof name);
