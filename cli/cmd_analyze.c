@@ -263,27 +263,35 @@ static int s_getopt(int argc, char **argv, s_opts_t *o)
     return -1;
 }
 
+/* The exit status of a net that did not load: 1 as in gtp, analysis,
+ * selfplay and worker (a file that is missing or is no model), 2 for a usage
+ * error (too many nets, an engine list too long). */
+static int s_net_status(const hs_error_t *err)
+{
+    return err->code == HS_ELIMIT || err->code == HS_EINVAL ? 2 : 1;
+}
+
 /* --net FILE and the specs' net=FILE loaded (once for the process) into
- * o->nets, the specs bound to them, and the backend checked. 0 or -1 after
- * printing why. */
+ * o->nets, the specs bound to them, and the backend checked. -1 to go on,
+ * else the exit status after printing why. */
 static int s_load_nets(s_opts_t *o, const char **engines)
 {
     hs_error_t err = { 0 };
     if (o->net_file && hs_net_set_load(&o->nets, o->net_file, &err) < 0) {
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
-        return -1;
+        return s_net_status(&err);
     }
     if (!*engines)
         *engines = o->nets.n ? "net" : hs__cli_default_engines();
     if (hs_net_specs_files(&o->nets, *engines, o->file_engines, sizeof o->file_engines,
                            &err) < 0) {
         fprintf(stderr, "hyeongse analyze: %s\n", err.msg);
-        return -1;
+        return s_net_status(&err);
     }
     bool def = false;
     if (hs_net_set_load_default(&o->nets, o->file_engines, &def, &err) < 0) {
         fprintf(stderr, "hyeongse analyze: --engines %s without --net: %s\n", *engines, err.msg);
-        return -1;
+        return err.code == HS_ENOTFOUND ? 2 : 1;
     }
     if (def && !o->quiet)
         fprintf(stderr, "hyeongse analyze: the net engines run the default model %s (%s)\n",
@@ -293,18 +301,18 @@ static int s_load_nets(s_opts_t *o, const char **engines)
         if (o->batch)
             fprintf(stderr, "hyeongse analyze: note: --batch without --net sets the "
                             "positions per engine call of every engine\n");
-        return 0;
+        return -1;
     }
     if (!hs_nn_backend_available(o->backend, &err)) {
         fprintf(stderr, "hyeongse analyze: --backend %s: %s\n",
                 hs_nn_backend_kind_name(o->backend), err.msg);
-        return -1;
+        return 1;
     }
     if (!o->batch) {
         int b = hs_nn_backend_default_batch(o->backend);
         o->batch = b < S_MAX_BATCH ? b : S_MAX_BATCH;
     }
-    return 0;
+    return -1;
 }
 
 /* Whether a canonical engine list holds a spec of engine name. */
@@ -366,8 +374,8 @@ static int s_parse_args(int argc, char **argv, s_opts_t *o)
      * computes them (worker/engine.h, "Revisions"); a net engine's spec names
      * the net loaded by --net. */
     hs_error_t err = { 0 };
-    if (s_load_nets(o, &o->engines) < 0)
-        return 2;
+    if ((status = s_load_nets(o, &o->engines)) >= 0)
+        return status;
     if (hs_engine_bind_nets(o->engines, (const struct hs_nn_model *const *)o->nets.models,
                             o->nets.n, o->nets.n_bind, o->net_file, o->bound_engines,
                             sizeof o->bound_engines, &err) < 0 ||

@@ -56,23 +56,25 @@ check "table: a line with the spread and the policy" "$(grep -c '^ *spread [0-9.
 check "query --engine net:net=<hash> reads without --net" "$(grep -c "\"engine\":\"$spec\"" "$tmp/e")" 3
 
 # B. errors
-expect_2() {   # expect_2 DESCRIPTION PATTERN ARGS...: exit 2 and PATTERN on stderr
-    local desc=$1 pat=$2; shift 2
+expect_status() {   # expect_status STATUS DESCRIPTION PATTERN ARGS...: STATUS and PATTERN on stderr
+    local status=$1 desc=$2 pat=$3; shift 3
     "$BIN" analyze "$ARCHIVE" --db "$tmp/dberr" --quiet "$@" > /dev/null 2> "$tmp/err"
     local rc=$?
-    check "$desc: exit status" "$rc" 2
+    check "$desc: exit status" "$rc" "$status"
     check "$desc: says why" "$(grep -c -- "$pat" "$tmp/err")" 1
 }
+expect_2() { expect_status 2 "$@"; }
 expect_2 "net without --net" "give --net FILE" --engines net
-expect_2 "--net of a missing file" "nothere.bin.gz" --engines net --net "$tmp/nothere.bin.gz"
-expect_2 "--net of a file that is no model" "--net $ARCHIVE" --engines net --net "$ARCHIVE" --backend ref
+# A net that does not load is exit 1, as in gtp, analysis, selfplay and worker.
+expect_status 1 "--net of a missing file" "nothere.bin.gz" --engines net --net "$tmp/nothere.bin.gz"
+expect_status 1 "--net of a file that is no model" "--net $ARCHIVE" --engines net --net "$ARCHIVE" --backend ref
 expect_2 "a spec naming another net" "spec names net 0123456789abcdef0123456789abcdef but --net" \
     --engines net:net=0123456789abcdef0123456789abcdef --net "$TINY" --backend ref
 expect_2 "a spec naming a net, no --net" "spec names net 0123456789abcdef0123456789abcdef but no net is loaded" \
     --engines net:net=0123456789abcdef0123456789abcdef
 expect_2 "an mcts spec naming a net, no --net" "but no net is loaded" \
     --engines mcts:visits=2,net=0123456789abcdef0123456789abcdef
-expect_2 "a spec's net=FILE that is not there" "net=$tmp/nothere.bin.gz: cannot open the model" \
+expect_status 1 "a spec's net=FILE that is not there" "net=$tmp/nothere.bin.gz: cannot open the model" \
     --engines "mcts:visits=2,net=$tmp/nothere.bin.gz"
 expect_2 "a bad --backend" "backend" --net "$TINY" --backend tpu
 expect_2 "--batch 0" "batch" --net "$TINY" --backend ref --batch 0

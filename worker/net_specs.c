@@ -229,7 +229,7 @@ int hs_net_specs_files(hs_net_set_t *set, const char *engines, char *out, size_t
          * to refuse as not a hash ("net:net=0123" is a typo, not a path); one
          * with a '/' or a '.' is a path, and what is wrong with it is said. */
         if (file && access(path, F_OK) != 0 && strpbrk(path, "/."))
-            return hs_error_set(err, HS_EINVAL, "net=%s: cannot open the model: %s", path,
+            return hs_error_set(err, HS_EIO, "net=%s: cannot open the model: %s", path,
                                 strerror(errno));
         if (file && access(path, F_OK) == 0) {
             int i, rc = s_load(set, path, &i, err);

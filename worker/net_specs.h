@@ -82,7 +82,7 @@ int hs_net_set_load(hs_net_set_t *s, const char *path, hs_error_t *err);
  * FILE is; a net already there is not loaded twice) and replaced by the net's
  * hash in the list written to out. Other specs are copied as they are (a
  * value that is neither is hs_net_specs's to refuse, as not a hash).
- * Returns 0, HS_EINVAL for a value with a '/' or a '.' that names no file
+ * Returns 0, HS_EIO for a value with a '/' or a '.' that names no file
  * ("cannot open the model", with the system's reason), HS_ELIMIT (out too
  * small, or past HS_NET_MAX nets) or the loader's error naming the file. Run
  * it before hs_net_specs.
