@@ -64,8 +64,11 @@ static void s_lmdb_assert(MDB_env *env, const char *msg)
 }
 
 /* s's LMDB environment on dir, opened as s->flags say (map_size 0: the
- * default): 0, or an error with the environment closed again. */
-static int s_env_open(hs_store_t *s, const char *dir, size_t map_size, hs_error_t *err)
+ * default) and with extra LMDB flags: 0, an LMDB error code of the open
+ * itself (positive, err not set: the caller decides), or an error with the
+ * environment closed again. */
+static int s_env_open_flags(hs_store_t *s, const char *dir, size_t map_size, unsigned extra,
+                            hs_error_t *err)
 {
     bool rdonly = s->flags & HS_STORE_RDONLY;
     int rc = mdb_env_create(&s->env);
@@ -79,7 +82,7 @@ static int s_env_open(hs_store_t *s, const char *dir, size_t map_size, hs_error_
         map_size = HS_STORE_DEFAULT_MAP;
     if (!rdonly)
         mdb_env_set_mapsize(s->env, map_size);
-    unsigned eflags = MDB_NOTLS;
+    unsigned eflags = MDB_NOTLS | extra;
     if (rdonly)
         eflags |= MDB_RDONLY;
     /* An unsynced writer (analyze, and the broker unless --sync) maps the file
@@ -94,6 +97,11 @@ static int s_env_open(hs_store_t *s, const char *dir, size_t map_size, hs_error_
     if (s->flags & HS_STORE_NOSYNC)
         eflags |= MDB_NOSYNC | (rdonly ? 0 : MDB_WRITEMAP);
     rc = mdb_env_open(s->env, dir, eflags, 0664);
+    if (rc && rdonly && (rc == EACCES || rc == EROFS) && !(extra & MDB_NOLOCK)) {
+        mdb_env_close(s->env);
+        s->env = NULL;
+        return rc;
+    }
     if (rc)
         rc = rc == ENOENT ? hs_error_set(err, HS_ENOTFOUND, "%s: no store here", dir)
                           : hs__store_mdb_error(err, rc, dir);
@@ -109,6 +117,32 @@ static int s_env_open(hs_store_t *s, const char *dir, size_t map_size, hs_error_
         s->env = NULL;
     }
     return rc;
+}
+
+/*
+ * A reader of a store it may not write into (a colleague's copy on a
+ * read-only share, a read-only mount): LMDB's reader table lives in
+ * lock.mdb, which such a reader cannot open for writing. It then reads
+ * without the table (MDB_NOLOCK), which is safe only while nobody writes; so
+ * it holds a shared flock of the folder, which every writer of ours takes
+ * exclusively (hs__store_writer_lock): a writer at work makes it refuse, and
+ * a writer that comes later is refused until it has finished (and says why).
+ */
+static int s_env_open(hs_store_t *s, const char *dir, size_t map_size, hs_error_t *err)
+{
+    int rc = s_env_open_flags(s, dir, map_size, 0, err);
+    if (rc <= 0)
+        return rc;
+    int why = rc;
+    if ((rc = hs__store_reader_lock(dir, &s->writer_fd, err)) != 0) {
+        if (rc == HS_EAGAIN)
+            hs_error_set(err, HS_EPERM, "%s: cannot read this store while another process "
+                         "writes it without write access to the folder (LMDB's lock.mdb: "
+                         "%s): wait for the writer to finish, or read a copy", dir,
+                         strerror(why));
+        return rc == HS_EAGAIN ? HS_EPERM : rc;
+    }
+    return s_env_open_flags(s, dir, map_size, MDB_NOLOCK, err);
 }
 
 #define S_GROW 1   /* s_open_try: the map filled up; grow it and try again */

@@ -61,7 +61,8 @@ struct hs_store {
     unsigned flags;
     size_t map_size;
     size_t release_size;       /* a reserving writer's used bytes at close (store.c) */
-    int writer_fd;              /* the folder, flock'ed by a writer; -1 for a reader */
+    int writer_fd;              /* the folder, flock'ed by a writer (exclusively) or by
+                                 * a reader without lock.mdb (shared); else -1 */
     MDB_txn *txn;               /* the open batch, or NULL */
     MDB_txn *rtxn;              /* hs_store_read_hold's read txn (reset when not held), or NULL */
     bool rtxn_held;             /* rtxn is live: hs__store_rtxn hands it out */
@@ -155,6 +156,10 @@ void hs__store_release_reserve(const hs_store_t *s, int fd);
  * file: *fd holds it until hs__store_writer_unlock. HS_EAGAIN when another
  * process writes the store (its message says so), HS_EIO. */
 int hs__store_writer_lock(const char *dir, int *fd, hs_error_t *err);
+/* A reader that cannot write lock.mdb reads without it (store.c, s_env_open)
+ * while it holds the folder shared, as here: 0, HS_EAGAIN when a writer holds
+ * it (err not set), or HS_EIO. Released by hs__store_writer_unlock. */
+int hs__store_reader_lock(const char *dir, int *fd, hs_error_t *err);
 void hs__store_writer_unlock(int fd);
 
 /* A put in the open batch (with logging and map growth). flags: MDB_NOOVERWRITE,

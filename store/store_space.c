@@ -176,21 +176,37 @@ void hs__store_release_reserve(const hs_store_t *s, int fd)
  * writer leaves no stale lock) before LMDB opens anything; readers, which
  * change nothing, take no lock and may read while it writes.
  */
-int hs__store_writer_lock(const char *dir, int *fd, hs_error_t *err)
+/* The folder dir flock'ed (how: LOCK_EX or LOCK_SH) into *fd: 0, HS_EAGAIN
+ * when a process holds a lock that excludes it (err not set), or HS_EIO. */
+static int s_folder_lock(const char *dir, int how, int *fd, hs_error_t *err)
 {
     *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (*fd < 0)
         return hs_error_set(err, HS_EIO, "%s: cannot open: %s", dir, strerror(errno));
-    if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+    if (flock(*fd, how | LOCK_NB) == 0)
         return 0;
     int e = errno;
     close(*fd);
     *fd = -1;
     if (e == EWOULDBLOCK)
-        return hs_error_set(err, HS_EAGAIN, "%s: another process is writing this store (an "
-                            "analyze, a broker or an index): one writer at a time; "
-                            "query, report and check may read it meanwhile", dir);
+        return HS_EAGAIN;
     return hs_error_set(err, HS_EIO, "%s: cannot lock: %s", dir, strerror(e));
+}
+
+int hs__store_writer_lock(const char *dir, int *fd, hs_error_t *err)
+{
+    int rc = s_folder_lock(dir, LOCK_EX, fd, err);
+    if (rc == HS_EAGAIN)
+        return hs_error_set(err, HS_EAGAIN, "%s: another process is writing this store (an "
+                            "analyze, a broker or an index), or reading it without write "
+                            "access to the folder: one writer at a time; query, report and "
+                            "check may read it meanwhile", dir);
+    return rc;
+}
+
+int hs__store_reader_lock(const char *dir, int *fd, hs_error_t *err)
+{
+    return s_folder_lock(dir, LOCK_SH, fd, err);
 }
 
 void hs__store_writer_unlock(int fd)

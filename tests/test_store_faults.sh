@@ -10,6 +10,8 @@
 #     message; never a signal death or a hang; a changed output with exit 0 must
 #     at least be flagged by `check`;
 #   - check: exit 0 on a healthy store, 1 with the problem listed, 2 on usage;
+#   - a store in a folder the reader may not write is read (without LMDB's lock
+#     file), unless a writer holds it, which is refused with the reason;
 #   - disk full: analyze on a small tmpfs stops with "disk full" (it used to die
 #     of SIGBUS), keeps what it committed (check passes), and a rerun with more
 #     space ends with the same evals as a run that never hit the limit. Needs
@@ -154,6 +156,38 @@ echo "flips: $trials trials: $same same output, $errors errors with a message," 
      "$flagged changed output flagged by check, $bad bad; check caught $faults faults" \
      "of LMDB and named their tables"
 check "flips: never a crash, a hang, a silent error or an unflagged change" "$bad" 0
+
+# ---- a store in a folder the reader may not write (a colleague's copy on a
+# read-only share): LMDB's lock.mdb cannot be opened for writing there, and
+# query, report and check said "Permission denied" of a healthy store. They
+# read it without the lock file while no writer holds the folder, and refuse,
+# saying why, while one does. Needs a user other than root to be refused.
+cp -r "$tmp/good" "$tmp/ro"
+chmod -R a-w "$tmp/ro"; chmod a+rx "$tmp" "$tmp/ro"
+as_reader=()
+if [ "$(id -u)" = 0 ]; then
+    command -v setpriv > /dev/null && as_reader=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+if [ "$(id -u)" = 0 ] && [ ${#as_reader[@]} = 0 ]; then
+    echo "SKIP: read-only store: root without setpriv cannot be refused a write"
+else
+    "${as_reader[@]}" "$BIN" query --db "$tmp/ro" --json > "$tmp/ro.json" 2> "$tmp/ro.err"
+    check "read-only folder: query exit status" "$?" 0
+    check "read-only folder: query reads every row" "$(cmp -s "$tmp/ro.json" "$tmp/good.json" && echo same)" same
+    "${as_reader[@]}" "$BIN" check --db "$tmp/ro" > "$tmp/ro.check" 2>&1
+    check "read-only folder: check finds no problem" "$?" 0
+    # A writer holds the folder (flock, as analyze and the broker do).
+    if command -v flock > /dev/null; then
+        flock -x "$tmp/ro" sleep 30 & holder=$!
+        sleep 0.3
+        "${as_reader[@]}" "$BIN" query --db "$tmp/ro" stats > /dev/null 2> "$tmp/ro.err"
+        check "read-only folder, a writer at work: query refuses" "$?" 1
+        has "read-only folder, a writer at work: says why" "$tmp/ro.err" \
+            "cannot read this store while another process writes it without write access"
+        kill "$holder" 2> /dev/null; wait "$holder" 2> /dev/null
+    fi
+fi
+chmod -R u+w "$tmp/ro"
 
 # ---- a full disk ----
 if ! command -v mount > /dev/null || ! mkdir "$tmp/small" ||
