@@ -28,14 +28,15 @@ static void s_usage(FILE *out)
             "Exit status: 0 ok, 1 the game is broken or illegal, 2 usage or I/O error.\n");
 }
 
-static const char *s_komi_source(hs_komi_source_t s)
+/* How the komi was read; raw: the record's KM text, or NULL. */
+static const char *s_komi_source(hs_komi_source_t s, const char *raw)
 {
     switch (s) {
     case HS_KOMI_PLAIN: return "as written";
     case HS_KOMI_FOX_POINTS: return "Fox integer code /100";
     case HS_KOMI_FOX_ZI: return "zi (stones) x2, Chinese counting";
     case HS_KOMI_OVERRIDE: return "override";
-    default: return "no KM: rule-set default";
+    default: return raw ? "unreadable KM: rule-set default" : "no KM: rule-set default";
     }
 }
 
@@ -112,7 +113,7 @@ static void s_print_header(const char *path, const hs_sgf_collection_t *c, int k
     printf("board:     %dx%d\n", g->size, g->size);
     printf("rules:     %s%s%s%s\n", g->rules.name, g->rules_raw ? " (RU[" : "",
            g->rules_raw ? g->rules_raw : "", g->rules_raw ? "])" : "");
-    printf("komi:      %g (%s%s%s%s)\n", g->komi, s_komi_source(g->komi_source),
+    printf("komi:      %g (%s%s%s%s)\n", g->komi, s_komi_source(g->komi_source, g->komi_raw),
            g->komi_raw ? ", KM[" : "", g->komi_raw ? g->komi_raw : "", g->komi_raw ? "]" : "");
     printf("handicap:  %d (%d setup stone(s))\n", g->handicap, g->num_setup);
     printf("result:    %s (RE[%s])\n", hs_result_format(&g->result, res), S_STR(g->result_raw));

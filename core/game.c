@@ -13,6 +13,7 @@
  * - Komi (KM), in this order:
  *     absent or unreadable   -> the rule set's default (0.5 when HA >= 2),
  *                               HS_KOMI_DEFAULT (komi_raw keeps the text);
+ *     a decimal comma is read as a point (KM[7,5] = 7.5);
  *     an integer with |v| >= 100 -> Fox's code, v / 100 (KM[650] = 6.5,
  *                               HS_KOMI_FOX_POINTS);
  *     then, a value that is a quarter (x.25 or x.75, from the division or as
@@ -50,6 +51,7 @@
 #include "core/game.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,9 +93,14 @@ void hs_game_fini(hs_game_t *g)
 
 /* ---- results -------------------------------------------------------------- */
 
+static bool s_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static const char *s_skip_space(const char *s)
 {
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+    while (s_is_space(*s))
         s++;
     return s;
 }
@@ -198,6 +205,24 @@ const char *hs_result_format(const hs_result_t *r, char *buf)
  * names included) unless HS_SGF_NO_CHARSET, and a record's strings go on to
  * the store, JSON and the wire, where raw bytes would break strict readers.
  */
+/* *s without the white space around it; NULL when nothing else is left. */
+static void s_trim(char **s)
+{
+    if (!*s)
+        return;
+    const char *b = s_skip_space(*s);
+    size_t n = strlen(b);
+    while (n > 0 && s_is_space(b[n - 1]))
+        n--;
+    if (n == 0) {
+        free(*s);
+        *s = NULL;
+        return;
+    }
+    memmove(*s, b, n);
+    (*s)[n] = '\0';
+}
+
 static char *s_dup(const char *s)
 {
     if (!s)
@@ -224,7 +249,16 @@ static void s_read_komi(hs_game_t *g, const char *km, bool ogs)
     g->komi = ogs ? 0.0 : g->handicap >= 2 ? 0.5 : g->rules.default_komi;
     if (!km)
         return;
-    const char *s = s_skip_space(km);
+    /* A decimal comma (KM[7,5], as typed where it is the custom) is a point:
+     * read as an integer it became the default komi, 6.5 for 7.5. */
+    char text[64];
+    const char *s = s_skip_space(km), *comma = strchr(s, ',');
+    if (comma && !strchr(comma + 1, ',') && strlen(s) < sizeof text && comma > s &&
+        isdigit((unsigned char)comma[-1]) && isdigit((unsigned char)comma[1])) {
+        memcpy(text, s, strlen(s) + 1);
+        text[comma - s] = '.';
+        s = text;
+    }
     char *end;
     double v = strtod(s, &end);
     if (end == s || *s_skip_space(end) || !isfinite(v) || fabs(v) > 100000)
@@ -373,6 +407,12 @@ static int s_read_header(const char *const rv[S_NKEYS], hs_game_t *g, hs_error_t
         if (v && !(*meta[i].dst = s_dup(v)))
             return hs_error_set(err, HS_ENOMEM, "out of memory");
     }
+    /* A name typed with a space before or after it ("Student Ann ") was
+     * another player to the store's index and to report --player. */
+    s_trim(&g->black);
+    s_trim(&g->white);
+    s_trim(&g->black_rank);
+    s_trim(&g->white_rank);
     hs_result_parse(g->result_raw, &g->result);
     return 0;
 }

@@ -568,6 +568,8 @@ static void test_komi(void)
         { "0", 0, HS_KOMI_PLAIN },          { "-1.5", -1.5, HS_KOMI_PLAIN },
         { "3.75", 7.5, HS_KOMI_FOX_ZI },    { "7", 7, HS_KOMI_PLAIN },
         { "0.5", 0.5, HS_KOMI_PLAIN },      { "abc", 6.5, HS_KOMI_DEFAULT },
+        { "7,5", 7.5, HS_KOMI_PLAIN },      { "0,5", 0.5, HS_KOMI_PLAIN },
+        { "6,5,5", 6.5, HS_KOMI_DEFAULT },  { ",5", 6.5, HS_KOMI_DEFAULT },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         char sgf[128];
@@ -631,6 +633,15 @@ static void test_fox_like(void)
     HS_CHECK_INT(s_game_from("(;GM[1]PB[]PB[second]PW[w1]PW[w2])", &g, &err), 0);
     HS_CHECK_STR(g.black, "second");
     HS_CHECK_STR(g.white, "w1");
+    hs_game_fini(&g);
+
+    /* Names and ranks lose the white space around them (one player, not two,
+     * in the store's index); a name of spaces only is no name. */
+    HS_CHECK_INT(s_game_from("(;GM[1]PB[ Student Ann\t]PW[  ]BR[ 5k ]WR[Ann Lee])", &g, &err), 0);
+    HS_CHECK_STR(g.black, "Student Ann");
+    HS_CHECK(g.white == NULL);
+    HS_CHECK_STR(g.black_rank, "5k");
+    HS_CHECK_STR(g.white_rank, "Ann Lee");
     hs_game_fini(&g);
 }
 
