@@ -262,6 +262,12 @@ hs_winner_t hs_report_pos_winner(const hs_report_pos_t *p)
     return HS_WINNER_UNKNOWN;
 }
 
+bool hs_report_loss_by_judge(const hs_report_game_t *g, int m)
+{
+    hs_report_source_t a = g->pos[m - 1].source, b = g->pos[m].source;
+    return (a < b ? a : b) == HS_SOURCE_JUDGE;
+}
+
 static void s_final(hs_report_game_t *g)
 {
     int last = g->game.num_moves;

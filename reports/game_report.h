@@ -83,6 +83,12 @@ typedef struct hs_report_game {
  * when it has neither. */
 hs_winner_t hs_report_pos_winner(const hs_report_pos_t *p);
 
+/* Whether move m's loss (m in 1..game.num_moves) was measured by the static
+ * judge's count alone: the poorer source of the two positions around it is
+ * the judge kind. Such a loss is rarely more than zero (placing a stone adds
+ * a point to its player's count), so an accuracy made of them says little. */
+bool hs_report_loss_by_judge(const hs_report_game_t *g, int m);
+
 /*
  * Loads game id with its evaluations (every engine, in one pass over its moves
  * entries); game.result is read from RE when the store's record leaves it

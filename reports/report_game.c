@@ -129,12 +129,9 @@ static int s_graph(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
  * kind both positions share: the lesser of their sources). */
 static bool s_judge_losses(const hs_report_game_t *g, int side)
 {
-    for (int i = 0; i < g->num_mistakes[side]; i++) {
-        int m = g->mistakes[side][i].move_number;
-        hs_report_source_t a = g->pos[m - 1].source, b = g->pos[m].source;
-        if ((a < b ? a : b) != HS_SOURCE_JUDGE)
+    for (int i = 0; i < g->num_mistakes[side]; i++)
+        if (!hs_report_loss_by_judge(g, g->mistakes[side][i].move_number))
             return false;
-    }
     return g->num_mistakes[side] > 0;
 }
 

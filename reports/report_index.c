@@ -82,29 +82,54 @@ int hs__report_histograms(hs__report_ctx_t *c, FILE *out, const hs_report_stats_
 }
 
 static void s_player_cells(FILE *out, int64_t games, int64_t moves, double loss_sum,
-                           int64_t accurate)
+                           int64_t accurate, int64_t judge_moves)
 {
     fprintf(out, "<td>%lld</td><td>%lld</td><td>", (long long)games, (long long)moves);
     hs__html_num(out, moves ? loss_sum / (double)moves : (double)NAN, 2);
     fputs("</td><td>", out);
     hs__html_num(out, s_pct(accurate, moves), 1);
+    fputs("</td><td>", out);
+    hs__html_num(out, s_pct(judge_moves, moves), 0);
     fputs("</td></tr>\n", out);
 }
 
 static const char s_player_head[] = "<th>Games</th><th>Moves judged</th>"
-                                    "<th>Mean loss (points)</th><th>Accuracy %</th>";
+                                    "<th>Mean loss (points)</th><th>Accuracy %</th>"
+                                    "<th>By the judge alone %</th>";
+
+/* The players' note: what accuracy is, and, when the static judge alone
+ * measured some of the moves, why those make it near 100% whoever played. */
+static void s_players_note(FILE *out, const hs_report_stats_t *st)
+{
+    int64_t moves = 0, judge = 0;
+    for (int i = 0; i < st->num_players; i++) {
+        moves += st->players[i].moves;
+        judge += st->players[i].judge_moves;
+    }
+    fputs("<p class=\"note\">Accuracy: the share of moves that lost at most one point. "
+          "Click a column to sort.</p>\n", out);
+    if (judge == 0)
+        return;
+    fprintf(out, "<p class=\"note judge-accuracy\">%.0f%% of these moves were measured by "
+            "the static judge's count alone (the last column). Placing a stone adds a point "
+            "to its player's count, so the judge rarely sees a loss, and its accuracy is near "
+            "100%% whoever played: it is no measure of the play. Analyse with the net or "
+            "MCTS (<code>--engines net</code>, <code>mcts:visits=N</code>) for one.</p>\n",
+            s_pct(judge, moves));
+}
 
 static void s_players(FILE *out, const hs_report_stats_t *st)
 {
-    fprintf(out, "<h2>Players</h2>\n<p class=\"note\">Accuracy: the share of moves that "
-            "lost at most one point. Click a column to sort.</p>\n<table class=\"sortable\" "
-            "id=\"players\"><thead><tr><th>Player</th>%s</tr></thead><tbody>\n", s_player_head);
+    fputs("<h2>Players</h2>\n", out);
+    s_players_note(out, st);
+    fprintf(out, "<table class=\"sortable\" id=\"players\"><thead><tr><th>Player</th>%s"
+            "</tr></thead><tbody>\n", s_player_head);
     for (int i = 0; i < st->num_players; i++) {
         const hs_stats_player_t *p = &st->players[i];
         fputs("<tr><td>", out);
         hs__html_text(out, p->name);
         fputs("</td>", out);
-        s_player_cells(out, p->games, p->moves, p->loss_sum, p->accurate);
+        s_player_cells(out, p->games, p->moves, p->loss_sum, p->accurate, p->judge_moves);
     }
     fputs("</tbody></table>\n", out);
 }
@@ -122,7 +147,8 @@ static void s_splits(FILE *out, const char *id, const char *title, const char *k
         fputs("</td><td>", out);
         hs__html_text(out, rows[i].key);
         fputs("</td>", out);
-        s_player_cells(out, rows[i].games, rows[i].moves, rows[i].loss_sum, rows[i].accurate);
+        s_player_cells(out, rows[i].games, rows[i].moves, rows[i].loss_sum, rows[i].accurate,
+                       rows[i].judge_moves);
     }
     fputs("</tbody></table>\n", out);
 }

@@ -261,13 +261,13 @@ static const char *s_name(const char *name)
 
 /* The sums of one side's measured moves (color: HS_BLACK or HS_WHITE). */
 typedef struct {
-    int64_t moves, accurate;
+    int64_t moves, accurate, judge_moves;
     double loss_sum;
 } s_side_t;
 
 static s_side_t s_side(const hs_report_game_t *g, int color)
 {
-    s_side_t s = { 0, 0, 0.0 };
+    s_side_t s = { 0, 0, 0, 0.0 };
     for (int m = 1; g->pos && m <= g->game.num_moves; m++) {
         float loss = g->pos[m].loss_points;
         if (g->game.moves[m - 1].color != color || !isfinite(loss))
@@ -275,6 +275,7 @@ static s_side_t s_side(const hs_report_game_t *g, int color)
         s.moves++;
         s.loss_sum += loss;
         s.accurate += loss <= 1.0f;
+        s.judge_moves += hs_report_loss_by_judge(g, m);
     }
     return s;
 }
@@ -312,13 +313,19 @@ static void s_count_positions(hs_report_stats_t *st, const hs_report_game_t *g)
                             HS_STATS_LEAD_BINS)]++;
 }
 
-static void s_add_sums(int64_t *games, int64_t *moves, int64_t *accurate, double *loss_sum,
-                       const s_side_t *s, bool new_game)
+/* The running sums of one table row (a player's, or a player-and-key's). */
+typedef struct {
+    int64_t *games, *moves, *accurate, *judge_moves;
+    double *loss_sum;
+} s_sums_t;
+
+static void s_add_sums(s_sums_t r, const s_side_t *s, bool new_game)
 {
-    *games += new_game;
-    *moves += s->moves;
-    *accurate += s->accurate;
-    *loss_sum += s->loss_sum;
+    *r.games += new_game;
+    *r.moves += s->moves;
+    *r.accurate += s->accurate;
+    *r.judge_moves += s->judge_moves;
+    *r.loss_sum += s->loss_sum;
 }
 
 /* Adds side i's sums to its three rows (w[3i..3i+2]); a row the other side
@@ -330,10 +337,12 @@ static void s_count_side(hs_report_stats_t *st, const s_want_t *w, int i, const 
         bool again = i == 1 && w[k].player && w[k].row == me->row;
         if (k == S_PLAYER) {
             hs_stats_player_t *r = &st->players[me->row];
-            s_add_sums(&r->games, &r->moves, &r->accurate, &r->loss_sum, s, !again);
+            s_add_sums((s_sums_t){ &r->games, &r->moves, &r->accurate, &r->judge_moves,
+                                   &r->loss_sum }, s, !again);
         } else {
             hs_stats_split_t *r = k == S_YEAR ? &st->by_year[me->row] : &st->by_opponent[me->row];
-            s_add_sums(&r->games, &r->moves, &r->accurate, &r->loss_sum, s, !again);
+            s_add_sums((s_sums_t){ &r->games, &r->moves, &r->accurate, &r->judge_moves,
+                                   &r->loss_sum }, s, !again);
         }
     }
 }

@@ -13,7 +13,9 @@
  *    of the lead) is the recorded winner;
  *  - per player: moves judged, the mean point loss per move and the accuracy
  *    (the share of moves that lost at most 1 point), overall, by year (from the
- *    game's date) and by opponent;
+ *    game's date) and by opponent, and how many of those moves the static
+ *    judge alone measured (it rarely sees a loss: such an accuracy is near
+ *    100% whoever played);
  *  - histograms: point loss per move (0..10 points in 20 bins, the last bin
  *    holding everything above), and the final lead (-50..50 in 20 bins).
  * The writers give every table as CSV (a header row, RFC 4180 quoting) and as
@@ -40,12 +42,14 @@ typedef struct hs_stats_player {
     int64_t games, moves;        /* moves with a measured loss */
     double loss_sum;             /* points */
     int64_t accurate;            /* moves that lost <= 1 point */
+    int64_t judge_moves;         /* of moves: measured by the static judge alone
+                                  * (hs_report_loss_by_judge) */
 } hs_stats_player_t;
 
 /* One row of a per-player breakdown: player + key (a year "2019" or an opponent). */
 typedef struct hs_stats_split {
     char *player, *key;          /* malloc'd */
-    int64_t games, moves, accurate;
+    int64_t games, moves, accurate, judge_moves;
     double loss_sum;
 } hs_stats_split_t;
 

@@ -86,28 +86,30 @@ static void s_prediction_row(const hs_report_stats_t *st, int r, s_cell_t *c)
 
 static int s_players(const hs_report_stats_t *st) { return st->num_players; }
 
-/* games, moves, accurate, mean_loss, accuracy from c[0]. */
-static void s_sums(s_cell_t *c, int64_t games, int64_t moves, int64_t accurate, double loss)
+/* games, moves, accurate, mean_loss, accuracy, judge_moves from c[0]. */
+static void s_sums(s_cell_t *c, int64_t games, int64_t moves, int64_t accurate, double loss,
+                   int64_t judge_moves)
 {
     c[0] = s_int(games);
     c[1] = s_int(moves);
     c[2] = s_int(accurate);
     c[3] = s_real(s_ratio(loss, moves));
     c[4] = s_real(s_ratio((double)accurate, moves));
+    c[5] = s_int(judge_moves);
 }
 
 static void s_player_row(const hs_report_stats_t *st, int r, s_cell_t *c)
 {
     const hs_stats_player_t *p = &st->players[r];
     c[0] = s_text(p->name);
-    s_sums(c + 1, p->games, p->moves, p->accurate, p->loss_sum);
+    s_sums(c + 1, p->games, p->moves, p->accurate, p->loss_sum, p->judge_moves);
 }
 
 static void s_split_row(const hs_stats_split_t *p, s_cell_t *c)
 {
     c[0] = s_text(p->player);
     c[1] = s_text(p->key);
-    s_sums(c + 2, p->games, p->moves, p->accurate, p->loss_sum);
+    s_sums(c + 2, p->games, p->moves, p->accurate, p->loss_sum, p->judge_moves);
 }
 
 static int s_years(const hs_report_stats_t *st) { return st->num_by_year; }
@@ -142,16 +144,16 @@ static void s_lead_row(const hs_report_stats_t *st, int r, s_cell_t *c)
     s_bin_row(c, r, -50.0, 100.0 / HS_STATS_LEAD_BINS, st->lead_hist[r]);
 }
 
-#define S_SUMS "games", "moves", "accurate", "mean_loss", "accuracy"
+#define S_SUMS "games", "moves", "accurate", "mean_loss", "accuracy", "judge_moves"
 
 static const s_table_t s_tables[] = {
     { "summary", { "games", "analysed", "failed", "final_known", "final_agree",
                    "final_agree_rate", "players" }, 7, true, s_one, s_summary_row },
     { "prediction", { "bucket", "first_move", "last_move", "positions", "right", "rate" },
       6, false, s_buckets, s_prediction_row },
-    { "players", { "player", S_SUMS }, 6, false, s_players, s_player_row },
-    { "by_year", { "player", "year", S_SUMS }, 7, false, s_years, s_year_row },
-    { "by_opponent", { "player", "opponent", S_SUMS }, 7, false, s_opponents, s_opponent_row },
+    { "players", { "player", S_SUMS }, 7, false, s_players, s_player_row },
+    { "by_year", { "player", "year", S_SUMS }, 8, false, s_years, s_year_row },
+    { "by_opponent", { "player", "opponent", S_SUMS }, 8, false, s_opponents, s_opponent_row },
     { "loss_histogram", { "bin", "from", "to", "count" }, 4, false, s_loss_bins, s_loss_row },
     { "lead_histogram", { "bin", "from", "to", "count" }, 4, false, s_lead_bins, s_lead_row },
 };

@@ -109,6 +109,12 @@ check "B: judge-only losses: every mistakes table says how they were measured" \
 check "B: judge-only losses: there are some" \
       "$(cat "$tmp"/jr/games/*.html | grep -c 'class="note judge-losses"' | awk '$1 > 0 {print "yes"}')" yes
 check "B: with MCTS, no such note" "$(cat "$tmp"/r/games/*.html | grep -c 'judge-losses')" 0
+# Its accuracy is near 100% whoever played: the players' table says how much
+# of it the judge alone measured (every move here), and the job with MCTS has
+# no such note.
+check "B: judge-only accuracy: the players' note says so" \
+      "$(grep -c '<p class="note judge-accuracy">100% of these moves were measured by the static judge' "$tmp/jr/index.html")" 1
+check "B: with MCTS, no judge-accuracy note" "$(grep -c 'judge-accuracy' "$tmp/r/index.html")" 0
 check "B: four game rows" "$(grep -o 'href="games/[0-9a-f]*.html"' "$tmp/r/index.html" | wc -l)" 4
 python3 -m json.tool "$tmp/r/report.json" > /dev/null
 check "B: report.json parses" "$?" 0

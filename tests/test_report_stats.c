@@ -80,6 +80,9 @@ static void s_game1(hs_report_stats_t *st)
     g.pos[1].loss_points = 0.5f;
     g.pos[2].loss_points = 2.0f;
     g.pos[3].loss_points = 3.0f;
+    /* MCTS from move 2 on: move 3's loss is MCTS's, moves 1 and 2 the judge's
+     * alone (the poorer source of the two positions around a move). */
+    g.pos[2].source = g.pos[3].source = HS_SOURCE_MCTS;
     g.final_known = g.final_agrees = true;
     s_add(st, &g);
 }
@@ -225,12 +228,12 @@ static void test_csv(void)
     char *csv = s_write(&st, "by_opponent", &rc);
     HS_CHECK_INT(rc, 0);
     HS_CHECK_STR(csv,
-        "player,opponent,games,moves,accurate,mean_loss,accuracy\r\n"
-        "Amateur,Lee Sedol,1,1,1,0.000,1.000\r\n"
-        "\"Cho, \"\"the\"\" Hunhyun\",Lee Sedol,2,3,1,4.667,0.333\r\n"
-        "Lee Sedol,Amateur,1,1,0,4.000,0.000\r\n"
-        "Lee Sedol,\"Cho, \"\"the\"\" Hunhyun\",2,4,3,1.200,0.750\r\n"
-        "Lee Sedol,unknown,1,0,0,,\r\n");
+        "player,opponent,games,moves,accurate,mean_loss,accuracy,judge_moves\r\n"
+        "Amateur,Lee Sedol,1,1,1,0.000,1.000,1\r\n"
+        "\"Cho, \"\"the\"\" Hunhyun\",Lee Sedol,2,3,1,4.667,0.333,3\r\n"
+        "Lee Sedol,Amateur,1,1,0,4.000,0.000,0\r\n"
+        "Lee Sedol,\"Cho, \"\"the\"\" Hunhyun\",2,4,3,1.200,0.750,3\r\n"
+        "Lee Sedol,unknown,1,0,0,,,0\r\n");
     free(csv);
     csv = s_write(&st, "summary", &rc);
     HS_CHECK_STR(csv, "games,analysed,failed,final_known,final_agree,final_agree_rate,"
