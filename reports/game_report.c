@@ -279,6 +279,7 @@ static void s_final(hs_report_game_t *g)
                      || rec.winner == HS_WINNER_DRAW;
     g->final_known = rec_known && ev != HS_WINNER_UNKNOWN;
     g->final_agrees = g->final_known && ev == rec.winner;
+    g->final_move = last;
 }
 
 /* Everything computed from the picks once the pass is done. */

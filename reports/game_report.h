@@ -76,6 +76,9 @@ typedef struct hs_report_game {
     int num_swings;
     bool final_agrees;           /* the last evaluation's winner = the recorded one */
     bool final_known;            /* both are known (a recorded winner, a final eval) */
+    int final_move;              /* the position of that last evaluation: game.num_moves
+                                  * unless the job skipped the last (--moves every:N);
+                                  * -1 when no position has one */
 } hs_report_game_t;
 
 /* The winner position p's evaluation predicts: by its win rate (0.5 says

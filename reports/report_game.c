@@ -148,6 +148,16 @@ static bool s_side_measured(const hs_report_game_t *g, int side)
     return false;
 }
 
+/* Whether two consecutive positions of g have an evaluation: a move's loss
+ * needs both, which a job of --moves every:N (N > 1) never gives. */
+static bool s_consecutive(const hs_report_game_t *g)
+{
+    for (int m = 1; m <= g->game.num_moves; m++)
+        if (g->pos[m - 1].source != HS_SOURCE_NONE && g->pos[m].source != HS_SOURCE_NONE)
+            return true;
+    return false;
+}
+
 static void s_mistakes(FILE *out, const hs_report_game_t *g, int side)
 {
     static const char *const ids[2] = { "mistakes-black", "mistakes-white" };
@@ -159,8 +169,12 @@ static void s_mistakes(FILE *out, const hs_report_game_t *g, int side)
     if (g->num_mistakes[side] == 0) {
         fputs(s_side_measured(g, side) ? "<p class=\"note\">No move of this side lost points "
                                          "or win rate.</p>\n"
-                                       : "<p class=\"note\">No measured loss (too few "
-                                         "analysed moves).</p>\n", out);
+              : g->analysed > 1 && !s_consecutive(g)
+              ? "<p class=\"note\">No measured loss: a move's loss needs the positions "
+                "before and after it, and no two consecutive positions of this game were "
+                "analysed (<code>--moves every:N</code>); analyse with <code>--moves "
+                "all</code> for mistakes.</p>\n"
+              : "<p class=\"note\">No measured loss (too few analysed moves).</p>\n", out);
         return;
     }
     fprintf(out, "<table class=\"sortable mistakes\" id=\"%s\"><thead><tr><th>Move</th>"
@@ -324,8 +338,11 @@ static void s_row(FILE *rows, const hs_report_game_t *g, const char *hex, bool p
     hs__html_text(rows, g->game.date);
     fputs("</td><td>", rows);
     hs__html_text(rows, g->game.result_raw);
-    fprintf(rows, "</td><td>%d</td><td>%d</td><td>%s</td>", g->game.num_moves, g->analysed,
+    fprintf(rows, "</td><td>%d</td><td>%d</td><td>%s", g->game.num_moves, g->analysed,
             !g->final_known ? "&ndash;" : g->final_agrees ? "agrees" : "differs");
+    if (g->final_known && g->final_move < g->game.num_moves)   /* --moves every:N */
+        fprintf(rows, " (at move %d)", g->final_move);
+    fputs("</td>", rows);
     for (int side = 0; side < 2; side++) {
         fputs("<td>", rows);
         hs__html_num(rows, g->num_mistakes[side] ? g->mistakes[side][0].loss_points : NAN, 1);

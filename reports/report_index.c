@@ -108,6 +108,11 @@ static void s_players_note(FILE *out, const hs_report_stats_t *st)
     }
     fputs("<p class=\"note\">Accuracy: the share of moves that lost at most one point. "
           "Click a column to sort.</p>\n", out);
+    if (moves == 0 && st->analysed > 0)
+        fputs("<p class=\"note no-losses\">No move's loss was measured: a loss needs the "
+              "positions before and after the move, and no two consecutive positions were "
+              "analysed (<code>--moves every:N</code> or <code>last</code>); analyse with "
+              "<code>--moves all</code> for losses and accuracy.</p>\n", out);
     if (judge == 0)
         return;
     fprintf(out, "<p class=\"note judge-accuracy\">%.0f%% of these moves were measured by "

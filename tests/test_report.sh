@@ -324,4 +324,17 @@ printf '(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]AB[cc][gg]PB[Ann]PW[Bo];W[gc];B[cg];W[ee])\
 page=$(ls "$tmp"/hrep/games/*.html 2>/dev/null | head -n 1)
 check "H: a handicap game's page names its handicap" \
     "$(grep -c '<tr><th>Handicap</th><td>2</td></tr>' "${page:-/dev/null}")" 1
+# --moves every:N measures no move's loss and may skip the last position: the
+# report says why the mistakes are empty (not "too few analysed moves"), and
+# which move the final judgment is of.
+printf '(;GM[1]FF[4]SZ[9]KM[7]PB[Ann]PW[Bo]RE[B+R];B[ee];W[cc];B[gg];W[cg];B[gc];W[dd];B[ff])\n' > "$tmp/e.sgf"
+"$BIN" analyze "$tmp/e.sgf" --db "$tmp/edb" --engines area --moves every:3 --threads 1 --quiet > /dev/null 2>&1
+"$BIN" report --db "$tmp/edb" --all --out "$tmp/erep" --quiet 2> /dev/null
+page=$(ls "$tmp"/erep/games/*.html 2>/dev/null | head -n 1)
+check "H: every:N: the mistakes say why they are empty" \
+    "$(grep -c 'no two consecutive positions of this game were analysed' "${page:-/dev/null}")" 2
+check "H: every:N: the players table says why no loss was measured" \
+    "$(grep -c 'class="note no-losses"' "$tmp/erep/index.html")" 1
+check "H: every:N: the final judgment names its move" \
+    "$(grep -Ec '<td>(agrees|differs) \(at move 6\)</td>' "$tmp/erep/index.html")" 1
 exit $fail
