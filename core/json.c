@@ -5,6 +5,7 @@
  */
 #include "core/json.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/charset.h"
@@ -53,11 +54,16 @@ void hs_csv_string(FILE *out, const char *s)
 {
     if (!s)
         s = "";
+    bool formula = *s && strchr("=+-@\t\r", *s);
     if (!strpbrk(s, ",\"\r\n")) {
+        if (formula)
+            fputc('\'', out);
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', out);

@@ -18,10 +18,13 @@
 /* Writes s (NULL = "") to out as a JSON string literal, quotes included. */
 void hs_json_string(FILE *out, const char *s);
 
-/* Writes s (NULL = "") as one CSV field (RFC 4180): as it is, or quoted with
- * its quotes doubled when it holds a comma, a quote, CR or LF. Bytes pass
+/* Writes s (NULL = "") as one CSV text field (RFC 4180): as it is, or quoted
+ * with its quotes doubled when it holds a comma, a quote, CR or LF. Bytes pass
  * unchanged (the CSV readers of pandas and spreadsheets take them as they
- * come). Here beside the JSON escaper: the two text formats scripts read. */
+ * come), but for one: a text that starts with = + - @, a tab or CR gets a
+ * leading ' , since a spreadsheet would run it as a formula (a player named
+ * =HYPERLINK(...) in a downloaded SGF). Numbers are not written through here.
+ * Beside the JSON escaper: the two text formats scripts read. */
 void hs_csv_string(FILE *out, const char *s);
 
 #endif

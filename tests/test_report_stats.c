@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "core/json_read.h"
 #include "reports/stats.h"
 #include "test.h"
@@ -251,6 +252,26 @@ static void test_csv(void)
     hs_report_stats_fini(&st);
 }
 
+/* A text a spreadsheet would run as a formula (a player's name from a
+ * downloaded SGF) is written with a leading ' ; other texts as they are. */
+static void test_csv_formula(void)
+{
+    static const struct { const char *in, *out; } t[] = {
+        { "=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\"" },
+        { "+1", "'+1" }, { "-Ann-", "'-Ann-" }, { "@cmd", "'@cmd" }, { "\tx", "'\tx" },
+        { "Lee Sedol", "Lee Sedol" }, { "a=b", "a=b" }, { "", "" }, { "B+R", "B+R" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        hs_csv_string(f, t[i].in);
+        fclose(f);
+        HS_CHECK_STR(text, t[i].out);
+        free(text);
+    }
+}
+
 static double s_num(const hs_json_t *v)
 {
     double d = NAN;
@@ -433,6 +454,7 @@ int main(void)
 {
     test_sums();
     test_csv();
+    test_csv_formula();
     test_json();
     test_years_and_self();
     test_add_after_finish();
