@@ -21,6 +21,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,9 +142,11 @@ static void s_usage(FILE *out)
             "evaluation (openings repeat; a repeat is not stored twice). An engine whose\n"
             "results change in a new build gets a new revision (\"judge@2\"), another\n"
             "spec: its evaluations are added beside the old ones.\n"
-            "An interrupted run (killed, a store error) is resumed by the next run with\n"
-            "the same archives (same paths, sizes and modification times), engines and\n"
-            "--moves: its job continues, games and tasks already done are skipped.\n\n"
+            "An interrupted run (Ctrl-C, killed, a store error) is resumed by the next run\n"
+            "with the same archives (same paths, sizes and modification times), engines\n"
+            "and --moves: its job continues, games and tasks already done are skipped.\n"
+            "Exit status: 0 done, 1 an error, 2 usage, 130 / 143 stopped by SIGINT /\n"
+            "SIGTERM (a second one ends it at once).\n\n"
             "  --db DIR        store directory (default ./hyeongse.db)\n"
             "  --threads N     engine threads, 1..%d (default: one per CPU)\n"
             "  --engines LIST  comma-separated engines (default %s; known: %s);\n"
@@ -466,7 +469,7 @@ static int s_cluster_start(s_cluster_t *c, const s_opts_t *o)
 static void s_cluster_stop(s_cluster_t *c)
 {
     if (c->worker_up) {
-        atomic_store(&c->stop_worker, 1);
+        atomic_fetch_or(&c->stop_worker, 1);   /* keeps HS_WORKER_STOP_NOW */
         pthread_join(c->wtid, NULL);
         c->worker_up = false;
     }
@@ -491,6 +494,48 @@ static void s_report_failure(const s_cluster_t *c, const hs_error_t *err)
                         "a rerun resumes the job)\n", c->wt.err.msg);
     else
         fprintf(stderr, "hyeongse analyze: %s\n", err->msg);
+}
+
+/* ------------------------------------------------------------- signals */
+
+/* SIGINT or SIGTERM: which, so that the run says it was interrupted and how to
+ * resume, and the client's abort flag (set before the handler is installed) to
+ * stop waiting. Process-wide by nature: a signal handler takes no argument. */
+static volatile sig_atomic_t s_signal;
+static atomic_int *volatile s_sig_abort;
+
+static void s_on_signal(int sig)
+{
+    if (s_signal) {   /* a second one: leave at once, as without a handler */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    s_signal = sig;
+    if (s_sig_abort)
+        atomic_store(s_sig_abort, 1);
+}
+
+/* The broker's and the worker's threads (started between the two calls)
+ * inherit the mask with the two signals blocked, so that only the main
+ * thread takes them, and no poll of theirs wakes with EINTR. */
+static void s_signals_block(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void s_signals_catch(atomic_int *abort_flag, const sigset_t *old)
+{
+    s_sig_abort = abort_flag;
+    struct sigaction sa = { .sa_handler = s_on_signal, .sa_flags = SA_RESTART };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* ------------------------------------------------------------- the run */
@@ -528,7 +573,7 @@ static int s_submit_and_wait(s_cluster_t *c, const s_opts_t *o, s_run_t *r)
     if (rc == 0)
         rc = hs__cli_wait(cl, r->job, o->quiet ? NULL : stderr, &r->sum, &err);
     hs_client_destroy(&cl);
-    if (rc < 0)
+    if (rc < 0 && !s_signal)
         s_report_failure(c, &err);
     return rc < 0 ? -1 : 0;
 }
@@ -610,9 +655,21 @@ int hs_cmd_analyze(int argc, char **argv)
     if (r.resume.found)
         hs__analyze_resume_print(stderr, &r.resume);
     s_cluster_t c = { 0 };
-    bool finished = s_cluster_start(&c, &o) == 0 && s_submit_and_wait(&c, &o, &r) == 0;
+    sigset_t old;
+    s_signals_block(&old);
+    int started = s_cluster_start(&c, &o);
+    s_signals_catch(&c.gone, &old);
+    bool finished = started == 0 && s_submit_and_wait(&c, &o, &r) == 0 && !s_signal;
+    if (s_signal)   /* the task under way is done again by the rerun */
+        atomic_fetch_or(&c.stop_worker, HS_WORKER_STOP_NOW);
     s_cluster_stop(&c);
     status = finished && !strcmp(r.sum.state, "done") ? 0 : 1;
+    if (s_signal) {
+        fprintf(stderr, "hyeongse analyze: stopped by %s; what was stored is kept: run the "
+                "same command again to resume the job\n", s_signal == SIGINT ? "SIGINT"
+                                                                               : "SIGTERM");
+        status = 128 + s_signal;
+    }
     if (finished && c.bt.rc < 0) {   /* the last commit, after the job ended */
         fprintf(stderr, "hyeongse analyze: broker: %s\n", c.bt.err.msg);
         status = 1;

@@ -9,6 +9,7 @@
 #      job 1, evaluates fewer positions than the archive holds, and the store
 #      ends equal to a run that was never interrupted (counts, and every row of
 #      `query --format csv`), with one job in the journal;
+#      the same after SIGINT, which exits 130 saying how to resume;
 #      A run after the job is done is a new job that evaluates no position again
 #      (each game's positions already have evals of its engines);
 #   (A also reads the summary's split of the CPU outside the engines by thread.)
@@ -42,8 +43,9 @@ stat_of() {   # stat_of DB NAME: one figure of `query stats`
     "$BIN" query --db "$1" stats 2>/dev/null | awk -v k="$2" '$1 == k { print $2 }'
 }
 
-# kill_after DB STAT ABOVE CMD...: runs CMD in the background and kills it (-9)
-# once DB's `query stats` STAT is above ABOVE (polled every 50 ms, at most 60 s).
+# kill_after DB STAT ABOVE CMD...: runs CMD in the background and kills it (-9,
+# or the signal $KILL_SIG) once DB's `query stats` STAT is above ABOVE (polled
+# every 50 ms, at most 60 s); its exit status in $killed_rc.
 kill_after() {
     local db=$1 stat=$2 above=$3 v
     shift 3
@@ -55,8 +57,9 @@ kill_after() {
         kill -0 "$apid" 2>/dev/null || break
         sleep 0.05
     done
-    kill -9 "$apid" 2>/dev/null
+    kill "-${KILL_SIG:-9}" "$apid" 2>/dev/null
     wait "$apid" 2>/dev/null
+    killed_rc=$?
     apid=
 }
 
@@ -161,6 +164,18 @@ done
 "$BIN" query --db "$tmp/killed" --format csv | sort > "$tmp/killed.csv"
 cmp -s "$tmp/ref.csv" "$tmp/killed.csv"; check "C: query --format csv equal (sorted)" "$?" 0
 check "C: csv rows" "$(wc -l < "$tmp/killed.csv")" "$(wc -l < "$tmp/ref.csv")"
+
+# Ctrl-C (SIGINT): the run stops within seconds (the task under way is left
+# for the rerun), says it can be resumed, and exits 130; the rerun resumes it.
+KILL_SIG=INT kill_after "$tmp/int" positions 0 "${run[@]}" "$tmp/int" > "$tmp/i1.out" 2>&1
+check "C: SIGINT: exit status 130" "$killed_rc" 130
+grep -q "stopped by SIGINT; what was stored is kept: run the same command again to resume" \
+    "$tmp/i1.out"; check "C: SIGINT: says how to resume" "$?" 0
+timeout 300 "${run[@]}" "$tmp/int" > "$tmp/i2.out" 2>&1
+check "C: SIGINT: rerun exit status" "$?" 0
+grep -q "resuming job 1 " "$tmp/i2.out"; check "C: SIGINT: rerun resumes job 1" "$?" 0
+check "C: SIGINT: evals equal to the uninterrupted run's" "$(stat_of "$tmp/int" evals)" \
+      "$(stat_of "$tmp/ref" evals)"
 
 # A run after the job is done starts a new job (a done job is not joined).
 timeout 300 "${run[@]}" "$tmp/killed" > "$tmp/c3.out" 2>&1
