@@ -268,6 +268,40 @@ static void s_header(const hs_query_t *q, FILE *out)
                 "players");
 }
 
+/* The game a source path names: as stored (the path analyze was given), else
+ * the same path written without "./" parts and doubled slashes, as a shell's
+ * completion types it ("./games/a.sgf" for the stored "games/a.sgf"). */
+static int s_game_by_source(hs_store_t *s, const char *source, uint64_t id[2], hs_error_t *err)
+{
+    int rc = hs_store_game_by_source(s, source, id, err);
+    size_t n = strlen(source);
+    char *tidy = rc == HS_ENOTFOUND ? malloc(n + 1) : NULL;
+    if (!tidy)
+        return rc;
+    size_t len = 0;
+    for (const char *p = source; *p;) {
+        if ((p == source || p[-1] == '/') && p[0] == '.' && p[1] == '/') {
+            p += 2;            /* a "./" part */
+        } else if (*p == '/' && len > 0 && tidy[len - 1] == '/') {
+            p++;               /* a doubled slash */
+        } else {
+            tidy[len++] = *p++;
+        }
+    }
+    tidy[len] = '\0';
+    if (strcmp(tidy, source) != 0) {
+        hs_error_t e2 = { 0 };
+        if (hs_store_game_by_source(s, tidy, id, &e2) == 0)
+            rc = 0;
+    }
+    free(tidy);
+    if (rc == HS_ENOTFOUND)
+        hs_error_set(err, HS_ENOTFOUND, "no game from %s (a source is stored as analyze was "
+                     "given it, relative to where it ran: `query --json` shows each game's)",
+                     source);
+    return rc;
+}
+
 int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
                  hs_error_t *err)
 {
@@ -290,7 +324,7 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
                 id[0] = id[0] << 8 | k[i];
                 id[1] = id[1] << 8 | k[8 + i];
             }
-        } else if ((rc = hs_store_game_by_source(s, q->source, id, err)) != 0) {
+        } else if ((rc = s_game_by_source(s, q->source, id, err)) != 0) {
             return rc;
         }
         rc = s_one_game(&r, id);

@@ -40,6 +40,11 @@ check "query --engine area@1 = --engine area" \
       "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area --json | md5sum)"
 check "query --engine area: 8 rows" \
       "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area --json | grep -c '"engine":"area"')" 8
+# The same path with "./" parts and a doubled slash, as a shell types it.
+check "--path with ./ and // finds the stored source" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/./games//a.sgf" --engine area --json | grep -c '"engine":"area"')" 8
+check "--path of no stored source: says how sources are stored" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/zz.sgf" 2>&1 >/dev/null | grep -c 'stored as analyze was given it')" 1
 check "stats: the engine specs stored" \
       "$("$BIN" query --db "$tmp/db" stats --json | grep -o '"engines":\[[^]]*\]')" '"engines":["area"]'
 check "query --engine area@2: no rows" \
