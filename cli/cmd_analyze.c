@@ -547,6 +547,7 @@ typedef struct s_run {
     hs_ingest_report_t rep;
     hs_analyze_resume_t resume;
     double t0, cpu0;
+    int64_t refreshed0;   /* the store's games_refreshed before the run */
 } s_run_t;
 
 /* Streams the archives into the job (a resumed one when the journal holds it),
@@ -617,6 +618,18 @@ static void s_print_summary(const s_cluster_t *c, const s_opts_t *o, const s_run
                (double)ws->eval_leaves / (double)ws->eval_calls);
 }
 
+/* The store's games_refreshed (0 where there is no store yet). */
+static int64_t s_refreshed(const char *db)
+{
+    hs_error_t err = { 0 };
+    hs_store_t *st = NULL;
+    hs_store_stats_t ss = { 0 };
+    if (hs_store_open(&st, db, HS_STORE_RDONLY, 0, &err) == 0)
+        hs_store_stats(st, &ss, &err);
+    hs_store_close(&st);
+    return ss.games_refreshed;
+}
+
 /* The store's own figures after the run. */
 static void s_print_store(const s_opts_t *o, const s_run_t *r)
 {
@@ -636,6 +649,10 @@ static void s_print_store(const s_opts_t *o, const s_run_t *r)
         printf(", %.1f%% of results were repeated positions",
                100.0 * (double)ss.result_dups / (double)ss.result_puts);
     printf("\n");
+    if (ss.games_refreshed > r->refreshed0)   /* a teacher corrected a name or a result */
+        printf("  records    %" PRId64 " game(s) stored before from the same file now read "
+               "differently (players, result...): their records were replaced\n",
+               ss.games_refreshed - r->refreshed0);
     if (r->rep.failed > 0)
         printf("  failed games are listed by `hyeongse query --db %s failed`\n", o->db);
 }
@@ -649,7 +666,8 @@ int hs_cmd_analyze(int argc, char **argv)
         return status;
     }
     s_make_parents(o.db);
-    s_run_t r = { .t0 = hs_clock_now(), .cpu0 = hs_clock_process_cpu() };
+    s_run_t r = { .t0 = hs_clock_now(), .cpu0 = hs_clock_process_cpu(),
+                  .refreshed0 = s_refreshed(o.db) };
     hs__analyze_resume_find(o.db, (const char *const *)o.paths, o.npaths, o.engines, o.moves,
                             &r.resume);
     if (r.resume.found)

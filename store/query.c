@@ -451,19 +451,22 @@ int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
         ? "{\"games\":%lld,\"failed_games\":%lld,\"positions\":%lld,\"evals\":%lld,"
           "\"players\":%lld,\"jobs\":%lld,\"tasks\":%lld,\"eval_lookups\":%lld,"
           "\"eval_hits\":%lld,\"eval_hit_rate\":%.4f,\"result_puts\":%lld,"
-          "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"map_size\":%zu,\"map_used\":%zu,"
+          "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"games_refreshed\":%lld,"
+          "\"map_size\":%zu,\"map_used\":%zu,"
           "\"boards_bytes\":%llu,\"boards_complete\":%s,"
         : "games          %lld\nfailed_games   %lld\npositions      %lld\nevals          %lld\n"
           "players        %lld\njobs           %lld\ntasks          %lld\n"
           "eval_lookups   %lld\neval_hits      %lld\neval_hit_rate  %.4f\n"
           "result_puts    %lld\nresult_dups    %lld\ndedupe_rate    %.4f\n"
+          "games_refreshed %lld\n"
           "map_size       %zu\nmap_used       %zu\nboards_bytes   %llu\n"
           "boards_complete %s\nengines        ";
     fprintf(out, fmt, (long long)st.games, (long long)st.failed_games,
             (long long)st.positions, (long long)st.evals, (long long)st.players,
             (long long)st.jobs, (long long)st.tasks, (long long)st.eval_lookups,
             (long long)st.eval_hits, hit, (long long)st.result_puts,
-            (long long)st.result_dups, dedupe, st.map_size, st.map_used,
+            (long long)st.result_dups, dedupe, (long long)st.games_refreshed, st.map_size,
+            st.map_used,
             (unsigned long long)boards, hs_store_boards_complete(s) ? "true" : "false");
     /* The engine specs with stored evals, so that the revisions a store holds
      * ("judge", "judge@2") can be seen and named in `--engine`. */

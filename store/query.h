@@ -150,7 +150,7 @@ int hs_board_answer_print(hs_store_t *s, const hs_board_answer_t *a, bool json, 
 /*
  * Writes ONE JSON object (one line) with the store's statistics: games,
  * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,
- * eval_hit_rate, result_puts, result_dups, dedupe_rate, map_size, map_used,
+ * eval_hit_rate, result_puts, result_dups, dedupe_rate, games_refreshed, map_size, map_used,
  * boards_bytes (the board index's pages), boards_complete (true/false: whether
  * the index covers every game, see hs_store_boards_complete), and engines (the
  * engine specs with stored evals, in engine-id order).

@@ -464,10 +464,11 @@ int hs_store_begin(hs_store_t *s, hs_error_t *err)
 /* Adds the in-memory counter deltas to the saved counters (inside the batch). */
 static int s_save_counters(hs_store_t *s, hs_error_t *err)
 {
-    static const char *const names[4] = { "eval_lookups", "eval_hits", "result_puts",
-                                          "result_dups" };
-    int64_t *deltas[4] = { &s->d_lookups, &s->d_hits, &s->d_puts, &s->d_dups };
-    for (int i = 0; i < 4; i++) {
+    static const char *const names[5] = { "eval_lookups", "eval_hits", "result_puts",
+                                          "result_dups", "games_refreshed" };
+    int64_t *deltas[5] = { &s->d_lookups, &s->d_hits, &s->d_puts, &s->d_dups,
+                           &s->d_refreshed };
+    for (int i = 0; i < 5; i++) {
         if (!*deltas[i])
             continue;
         uint64_t v = 0;
@@ -507,7 +508,7 @@ int hs_store_commit(hs_store_t *s, hs_error_t *err)
         if ((rc = s_grow_and_replay(s, err)))
             return rc;
     }
-    s->d_lookups = s->d_hits = s->d_puts = s->d_dups = 0;
+    s->d_lookups = s->d_hits = s->d_puts = s->d_dups = s->d_refreshed = 0;
     s->log.len = 0;
     /* Give back a big log after a huge batch so an idle writer holds little memory. */
     if (s->log.cap > (64u << 20)) {
@@ -541,7 +542,7 @@ static void s_batch_lost(hs_store_t *s)
     hs__store_chain_reset(s);   /* its records, the bases it knew, are gone */
     /* The puts of an aborted batch did not happen; its lookups did (they are
      * saved with the next commit). */
-    s->d_puts = s->d_dups = 0;
+    s->d_puts = s->d_dups = s->d_refreshed = 0;
 }
 
 void hs_store_abort(hs_store_t *s)
@@ -664,11 +665,12 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
         }
         *counts[i].dst = (int64_t)st.ms_entries;
     }
-    const char *names[4] = { "eval_lookups", "eval_hits", "result_puts", "result_dups" };
-    int64_t *dst[4] = { &out->eval_lookups, &out->eval_hits, &out->result_puts,
-                        &out->result_dups };
-    int64_t mem[4] = { s->d_lookups, s->d_hits, s->d_puts, s->d_dups };
-    for (int i = 0; i < 4; i++) {
+    const char *names[5] = { "eval_lookups", "eval_hits", "result_puts", "result_dups",
+                             "games_refreshed" };
+    int64_t *dst[5] = { &out->eval_lookups, &out->eval_hits, &out->result_puts,
+                        &out->result_dups, &out->games_refreshed };
+    int64_t mem[5] = { s->d_lookups, s->d_hits, s->d_puts, s->d_dups, s->d_refreshed };
+    for (int i = 0; i < 5; i++) {
         uint64_t v = 0;
         hs__store_meta_u64(txn, s->dbi[HS_DB_META], names[i], &v);
         *dst[i] = (int64_t)v + mem[i];

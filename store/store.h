@@ -192,8 +192,13 @@ bool hs_store_in_batch(const hs_store_t *s);
 /*
  * Stores game g (its id must be set: hs_game_compute_id) read from `source` (may be
  * NULL) for job job_id (0 = none), with its player index entries, the source
- * index entry and (a new game only) its board index entries. When a game with the same id exists, only the source index entry is
- * added and *existed (may be NULL) is set true.
+ * index entry and (a new game only) its board index entries. When a game with
+ * the same id exists, *existed (may be NULL) is set true and the source index
+ * entry is added; when that game was stored from this same source and its
+ * record differs (players, result, date... corrected in the file), the new
+ * record replaces it under the job that stored it first, and the player index
+ * follows (counted in hs_store_stats_t.games_refreshed). The same game from
+ * another source keeps the record it was first stored with.
  */
 int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
                       uint64_t job_id, bool *existed, hs_error_t *err);
@@ -512,6 +517,9 @@ typedef struct hs_store_stats {
     int64_t eval_hits;       /* ... that found a record */
     int64_t result_puts;     /* hs_store_result_put calls */
     int64_t result_dups;     /* ... whose eval existed already (dedupe hits) */
+    int64_t games_refreshed; /* games stored again from the same source with other
+                              * metadata (a corrected file): the new record
+                              * replaced the old (hs_store_game_put) */
     size_t map_size;         /* as the meta pages record it: the largest map a writer
                               * gave the store (a reserving writer may map less) */
     size_t map_used;

@@ -100,6 +100,7 @@ struct hs_store {
     size_t bpend_n, bpend_cap;
     /* counters not yet saved (writer) or kept in memory (reader) */
     int64_t d_lookups, d_hits, d_puts, d_dups;
+    int64_t d_refreshed;        /* games whose record a corrected source replaced */
 };
 
 /* Big-endian helpers for keys. */

@@ -97,6 +97,30 @@ int hs__store_lookup(hs_store_t *s, int db, const void *key, size_t klen,
 
 /* ---- games ---- */
 
+static int s_game_refresh(hs_store_t *s, const uint8_t key[16], const hs_game_t *g,
+                          const char *source, const MDB_val *old, bool *refreshed,
+                          hs_error_t *err);
+
+/* The player index entries of names (black, white) of game id: put, or
+ * deleted (del) where the other list (other, may be NULL) does not hold the
+ * same name on the same side. */
+static int s_players_index(hs_store_t *s, const char *const names[2], const uint64_t id[2],
+                           const char *const *other, bool del, hs_error_t *err)
+{
+    for (int i = 0; i < 2; i++) {
+        if (!names[i] || !names[i][0] ||
+            (other && other[i] && !strcmp(other[i], names[i])))
+            continue;
+        uint8_t pk[S_NAME_KEY_MAX + 17];
+        size_t pl = s_player_key(names[i], id, pk);
+        int rc = del ? hs__store_del(s, HS_DB_PLAYERS, pk, pl, err)
+                     : hs__store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err);
+        if (rc && !(del && rc == HS_ENOTFOUND))
+            return rc;
+    }
+    return 0;
+}
+
 int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
                       uint64_t job_id, bool *existed, hs_error_t *err)
 {
@@ -118,27 +142,25 @@ int hs_store_game_put(hs_store_t *s, const hs_game_t *g, const char *source,
         goto out;
     if ((rc = hs_wire_encode_game(&w, &s->rec, err)) || (rc = hs__store_rec_finish(s, err)))
         goto out;
-    rc = hs__store_put_new(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, NULL, err);
+    MDB_val old = { 0, NULL };
+    rc = hs__store_put_new(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, &old, err);
     if (rc && rc != HS_EEXIST)
         goto out;
     if (rc == 0) {
         const char *names[2] = { g->black, g->white };
-        for (int i = 0; i < 2; i++) {
-            if (!names[i] || !names[i][0])
-                continue;
-            uint8_t pk[S_NAME_KEY_MAX + 17];
-            size_t pl = s_player_key(names[i], g->id, pk);
-            if ((rc = hs__store_put(s, HS_DB_PLAYERS, pk, pl, "", 0, 0, err)))
-                goto out;
-        }
+        if ((rc = s_players_index(s, names, g->id, NULL, false, err)))
+            goto out;
         /* A new game's boards go into the index in the same batch: one replay
          * per game, and the index is never behind the games. */
         if ((rc = hs__store_boards_index(s, g, NULL, err)))
             goto out;
     } else {
-        rc = 0;
+        bool refreshed = false;
+        if ((rc = s_game_refresh(s, key, g, source, &old, &refreshed, err)))
+            goto out;
         if (existed)
             *existed = true;
+        s->d_refreshed += refreshed;
     }
     if (source && source[0]) {
         uint8_t sk[S_SOURCE_KEY_MAX];
@@ -232,6 +254,47 @@ static int s_game_decode(void *ctx, const MDB_val *k, const MDB_val *d, hs_error
         return 0;
     hs_wire_game_fini(&o->w);
     return hs__store_corrupt(err, "games", k, why.msg);
+}
+
+/*
+ * A game stored before, met again: old is its stored record, s->rec the new
+ * one. When both came from the same source and they differ, the file was
+ * corrected (its players, result, date...) and analysed again: the new record
+ * replaces the old one, under the job that stored it first, and the players
+ * index follows. From another source the first record stays: the same game
+ * in two collections keeps the names it was first stored with.
+ */
+static int s_game_refresh(hs_store_t *s, const uint8_t key[16], const hs_game_t *g,
+                          const char *source, const MDB_val *old, bool *refreshed,
+                          hs_error_t *err)
+{
+    /* Both records: format, job id (8), the wire game, the checksum (4). */
+    size_t n = s->rec.len;
+    if (!source || !source[0] || !old->mv_data ||
+        (old->mv_size == n && n > 13 && !memcmp((const uint8_t *)old->mv_data + 9,
+                                                 s->rec.data + 9, n - 13)))
+        return 0;
+    MDB_val k = { 16, (void *)key };
+    s_game_out_t o = { .meta_only = false };
+    int rc = s_game_decode(&o, &k, old, err);   /* copies: old dies at the next write */
+    if (rc)
+        return rc;
+    if (o.w.source && !strcmp(o.w.source, source)) {
+        const char *was[2] = { o.w.game.black, o.w.game.white };
+        const char *now[2] = { g->black, g->white };
+        uint8_t hdr[1 + 8] = { HS_STORE_REC_V2 };
+        hs_wire_game_t w = { .game = *g, .source = (char *)source, .error = NULL };
+        hs__be64(hdr + 1, o.job_id);
+        if ((rc = hs__store_rec_start(s, hdr, sizeof hdr, err)) == 0 &&
+            (rc = hs_wire_encode_game(&w, &s->rec, err)) == 0 &&
+            (rc = hs__store_rec_finish(s, err)) == 0 &&
+            (rc = hs__store_put(s, HS_DB_GAMES, key, 16, s->rec.data, s->rec.len, 0, err)) == 0 &&
+            (rc = s_players_index(s, was, g->id, now, true, err)) == 0)
+            rc = s_players_index(s, now, g->id, was, false, err);
+        *refreshed = rc == 0;
+    }
+    hs_wire_game_fini(&o.w);
+    return rc;
 }
 
 int hs_store_game_get(hs_store_t *s, const uint64_t id[2], hs_game_t *g, char **source,

@@ -254,6 +254,29 @@ check "no broker: says so at the end" "$(grep -c 'no answer from the broker .* a
 check "no broker: says it tries again" \
       "$(grep -c "no answer from the broker at $addr in 0.3 s; trying 2 more time" "$tmp/remote.err")" 1
 
+# ---- a corrected file analysed again: its players and result replace the
+# stored ones (the same game from another file keeps them).
+mkdir -p "$tmp/fix"
+printf '(;GM[1]FF[4]SZ[9]KM[7]PB[Student Ann]PW[Teacher]RE[W+R];B[ee];W[cc];B[gg])\n' > "$tmp/fix/a.sgf"
+"$BIN" analyze "$tmp/fix" --db "$tmp/fixdb" --engines area --threads 1 --quiet > /dev/null 2>&1
+printf '(;GM[1]FF[4]SZ[9]KM[7]PB[Ann Lee]PW[Teacher]RE[B+R];B[ee];W[cc];B[gg])\n' > "$tmp/fix/a.sgf"
+"$BIN" analyze "$tmp/fix" --db "$tmp/fixdb" --engines area --threads 1 --quiet > "$tmp/fix.out" 2>&1
+check "corrected file: analyze says the record was replaced" \
+      "$(grep -c '^  records    1 game(s) stored before from the same file now read differently' "$tmp/fix.out")" 1
+check "corrected file: the new name is the player" \
+      "$("$BIN" query --db "$tmp/fixdb" players --format csv | sort | tr '\n' ';')" \
+      "Ann Lee,1;Teacher,1;player,games;"
+check "corrected file: the rows name the new player" \
+      "$("$BIN" query --db "$tmp/fixdb" --json --limit 1 | grep -o '"black":"[^"]*"')" '"black":"Ann Lee"'
+printf '(;GM[1]FF[4]SZ[9]KM[7]PB[Other]PW[Names];B[ee];W[cc];B[gg])\n' > "$tmp/other.sgf"
+"$BIN" analyze "$tmp/other.sgf" --db "$tmp/fixdb" --engines area --threads 1 --quiet > /dev/null 2>&1
+check "the same game from another file keeps the stored names" \
+      "$("$BIN" query --db "$tmp/fixdb" players --format csv | sort | tr '\n' ';')" \
+      "Ann Lee,1;Teacher,1;player,games;"
+check "stats count the replaced record" \
+      "$("$BIN" query --db "$tmp/fixdb" stats --json | grep -o '"games_refreshed":[0-9]*')" '"games_refreshed":1'
+"$BIN" check --db "$tmp/fixdb" > /dev/null 2>&1; check "corrected file: check passes" "$?" 0
+
 if [ "$fail" != 0 ]; then
     echo "--- analyze output"; cat "$tmp/analyze.out"
     echo "--- broker log"; cat "$tmp/broker.log" 2>/dev/null
