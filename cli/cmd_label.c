@@ -108,10 +108,12 @@ static int s_parse(int argc, char **argv, hs__label_opts_t *o, const char **path
     return 0;
 }
 
-/* Creates DIR and checks that files can be made in it. 0 or 1 (printed). */
-static int s_out_dir(const char *dir)
+/* Creates DIR (*made: whether this call did) and checks that files can be
+ * made in it. 0 or 1 (printed). */
+static int s_out_dir(const char *dir, bool *made)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    *made = mkdir(dir, 0777) == 0;
+    if (!*made && errno != EEXIST) {
         fprintf(stderr, "hyeongse label: cannot create %s: %s\n", dir, strerror(errno));
         return 1;
     }
@@ -193,7 +195,12 @@ int hs_cmd_label(int argc, char **argv)
         free(paths);
         return 2;
     }
-    rc = s_out_dir(o.out) ? 1 : s_run(&o);
+    bool made = false;
+    rc = s_out_dir(o.out, &made) ? 1 : s_run(&o);
+    /* A run that failed before it wrote anything (a net that does not load)
+     * leaves no empty folder behind: rmdir removes only an empty one. */
+    if (rc && made)
+        rmdir(o.out);
     free(paths);
     return rc;
 }

@@ -44,6 +44,7 @@ check "[ $rc -eq 1 ] && grep -q 'cannot create /proc/no/such/dir' '$tmp/e.err'" 
 "$bin" label "$archive" --out "$tmp/x" --net "$tmp/none.hsn" 2> "$tmp/e.err"; rc=$?
 check "[ $rc -eq 1 ] && grep -q 'net $tmp/none.hsn' '$tmp/e.err'" "a net that does not load: exit 1"
 check '[ ! -e "$tmp/x/index.json" ]' "no index.json after a failed start"
+check '[ ! -e "$tmp/x" ]' "no empty --out folder left by a failed start"
 
 # --- the runs: 10 games, rollouts, 4 visits, samples every 7 moves
 run() {
