@@ -140,7 +140,8 @@ static double s_gx(const s_frame_t *f, const hs_graph_t *g, int m)
 
 static void s_x_ticks(hs_canvas_t *cv, const s_frame_t *f, const hs_graph_t *g)
 {
-    int step = g->n > 100 ? 50 : 10;
+    /* About 3 to 10 ticks: a 6-move game gets 0, 1, ... 6, not a lone 0. */
+    int step = g->n > 100 ? 50 : g->n > 30 ? 10 : g->n > 12 ? 5 : 1;
     hs_font_t lab = {.size = f->fs, .anchor = HS_ANCHOR_MIDDLE, .color = HS_RGB(0x444444)};
     char t[16];
     for (int m = 0; m < g->n; m += step) {

@@ -324,6 +324,11 @@ printf '(;GM[1]FF[4]SZ[9]KM[0.5]HA[2]AB[cc][gg]PB[Ann]PW[Bo];W[gc];B[cg];W[ee])\
 page=$(ls "$tmp"/hrep/games/*.html 2>/dev/null | head -n 1)
 check "H: a handicap game's page names its handicap" \
     "$(grep -c '<tr><th>Handicap</th><td>2</td></tr>' "${page:-/dev/null}")" 1
+# A short game's curve has a tick at every move, not a lone 0.
+"$BIN" report --db "$tmp/adb" --all --out "$tmp/arep3" --format svg --quiet 2> /dev/null
+graph=$(ls "$tmp"/arep3/svg/*-lead.svg 2>/dev/null | head -n 1)
+check "H: a 6-move game's curve: ticks 1..6" \
+    "$(grep -o '>[1-6]</text>' "${graph:-/dev/null}" | sort -u | wc -l)" 6
 # --moves every:N measures no move's loss and may skip the last position: the
 # report says why the mistakes are empty (not "too few analysed moves"), and
 # which move the final judgment is of.
