@@ -24,8 +24,10 @@
  * - Setup: AB/AW/AE in the root and in every node before the first move (Fox
  *   puts handicap stones in the second node) are setup, applied in order. AB,
  *   AW or AE in a node at or after the first move is HS_EUNSUPPORTED ("setup
- *   stones after move N"): a mid-game edit is not a game we can judge. PL is
- *   ignored wherever it is (it moves no stone).
+ *   stones after move N"): a mid-game edit is not a game we can judge. PL in
+ *   a node before the first move is kept as first_player (it moves no stone:
+ *   only GTP's loadsgf of a record without moves reads it); after it, PL is
+ *   ignored.
  * - Moves: the main line (first child at each node); a node with both B and W
  *   is HS_EPARSE; several values in B or W is HS_EPARSE; B[] and B[tt] (size
  *   <= 19) are passes; a point outside the board is HS_EPARSE naming the move,
@@ -423,7 +425,20 @@ typedef struct s_line {
     s_vec_t setup, moves;   /* hs_game_setup_t, hs_game_move_t */
     uint16_t *pts;          /* scratch: size * size points of one setup property */
     bool moved;             /* a move was read (setup after it is refused) */
+    uint8_t pl;             /* PL before the first move, HS_EMPTY without */
 } s_line_t;
+
+/* PL's colour as KataGo reads it (b, black, w, white; any case), or HS_EMPTY. */
+static uint8_t s_pl_color(const char *v)
+{
+    if (!v)
+        return HS_EMPTY;
+    if (!strcasecmp(v, "b") || !strcasecmp(v, "black"))
+        return HS_BLACK;
+    if (!strcasecmp(v, "w") || !strcasecmp(v, "white"))
+        return HS_WHITE;
+    return HS_EMPTY;
+}
 
 /* The AB/AW/AE properties of node n (number node_no; first: the first of them),
  * appended to l->setup. */
@@ -512,6 +527,9 @@ static int s_read_main_line(s_line_t *l, const hs_sgf_node_t *root, hs_error_t *
         int rc = sp ? s_read_setup(l, n, node_no, sp, err) : 0;
         if (rc)
             return rc;
+        uint8_t pl = l->moved ? HS_EMPTY : s_pl_color(hs_sgf_node_value(n, "PL"));
+        if (pl != HS_EMPTY)
+            l->pl = pl;
         if (b && w)
             return hs_error_set(err, HS_EPARSE, "node %d (line %u, column %u): both B and W "
                                 "in one node", node_no, n->line, n->column);
@@ -579,6 +597,7 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
     g->num_setup = l.setup.n;
     g->moves = l.moves.p;
     g->num_moves = l.moves.n;
+    g->first_player = l.pl;
     s_setup_handicap(g);
     if ((rc = s_check_handicap_stones(g, err)) != 0) {
         hs_game_fini(g);
@@ -641,6 +660,17 @@ static int s_apply_setup(const hs_game_t *g, hs_board_t *b, hs_error_t *err)
     return 0;
 }
 
+hs_color_t hs_game_first_player(const hs_game_t *g)
+{
+    if (g->num_moves > 0)
+        return (hs_color_t)g->moves[0].color;
+    /* AE counts against it, as KataGo's placements of an empty point do */
+    for (int i = 0; i < g->num_setup; i++)
+        if (g->setup[i].color != HS_BLACK)
+            return HS_BLACK;
+    return g->num_setup > 0 ? HS_WHITE : HS_BLACK;
+}
+
 int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err)
 {
     int rc = hs_board_init(b, g->size);
@@ -660,8 +690,7 @@ int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err)
                                     hs_board_point_name(b, (hs_point_t)p, name));
             }
         }
-        if (g->num_moves > 0)
-            b->to_move = (hs_color_t)g->moves[0].color;
+        b->to_move = hs_game_first_player(g);
     }
     if (upto < 0 || upto > g->num_moves)
         upto = g->num_moves;

@@ -91,6 +91,11 @@ typedef struct hs_game {
     hs_game_setup_t *setup;
     int num_moves;                  /* main-line moves, passes included */
     hs_game_move_t *moves;
+    /* PL before the first move (HS_BLACK, HS_WHITE), HS_EMPTY without one.
+     * Read from SGF only: the store and the wire do not keep it, so nothing
+     * that keys positions reads it (hs_game_first_player); GTP's loadsgf of
+     * a record without moves does. */
+    uint8_t first_player;
     uint64_t id[2];                 /* 128-bit game id, see hs_game_compute_id() */
 } hs_game_t;
 
@@ -117,6 +122,14 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
  * *b holding the position before the illegal move.
  */
 int hs_game_replay(const hs_game_t *g, int upto, hs_board_t *b, hs_error_t *err);
+
+/*
+ * Who moves first after the setup: the first move's colour; in a record
+ * without moves, White where the setup stones are all Black's (a handicap:
+ * KataGo's reading of such a record), else Black. PL is not read (see
+ * first_player above). hs_game_replay and core/replay.h start with it.
+ */
+hs_color_t hs_game_first_player(const hs_game_t *g);
 
 /* Board index of a game vertex on board b (HS_PASS for HS_GAME_PASS). */
 static inline hs_point_t hs_game_board_point(const hs_board_t *b, uint16_t vertex)

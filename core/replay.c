@@ -22,9 +22,10 @@ int hs_replay_start(hs_replay_t *r, const hs_game_t *g, hs_error_t *err)
             return hs_error_set(err, HS_EINVAL, "bad setup stone %d", i);
     }
     /* A record with setup stones (handicap, problems) says who moves first by
-     * its first move, not by the colour rule of an empty board. */
-    if (g->num_setup > 0 && g->num_moves > 0)
-        r->board.to_move = (hs_color_t)g->moves[0].color;
+     * its first move, or without moves by its stones (White after a
+     * handicap), not by the colour rule of an empty board. */
+    if (g->num_setup > 0)
+        r->board.to_move = hs_game_first_player(g);
     if (hs_history_push(&r->hist, &r->board, &g->rules) < 0)
         return hs_error_set(err, HS_ENOMEM, "out of memory");
     return 0;

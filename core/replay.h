@@ -37,7 +37,10 @@ typedef struct hs_replay {
 
 /*
  * Starts at move 0: an empty board of g's size, the setup stones placed one by
- * one, and when there are setup stones the side to move taken from the first move.
+ * one, and when there are setup stones the side to move hs_game_first_player
+ * says (the first move's colour; without moves, White after Black's stones
+ * alone, as KataGo reads a handicap record; PL is not read, since stored
+ * games do not keep it and the keys must agree).
  * Returns 0, HS_EINVAL (bad size or setup stone; the message says which) or
  * HS_ENOMEM.
  */

@@ -4,11 +4,13 @@
  * Tromp-Taylor area of the leaf), so that everything here is about the
  * search: budgets, signs of values for both colours, captures found,
  * determinism, batching across searches with virtual loss, tree reuse (and
- * the rescoring of a kept tree), superko at the root, finished games,
- * noise, temperature, KataGo's utility and node values, the move choice,
- * and an evaluator that fails. What happens at the root and to the tree's
- * shape (root symmetries, symmetry pruning, graph search) is in
- * test_mcts_root.c; the toy evaluator both use is tests/mcts_toy.h. The
+ * the rescoring of a kept tree), superko at the root, noise, temperature,
+ * KataGo's utility and node values, the move choice, and an evaluator that
+ * fails. What happens at the root and to the tree's shape (root
+ * symmetries, symmetry pruning, graph search) is in test_mcts_root.c, the
+ * end of the game (two passes) in test_mcts_passes.c, the bound a move
+ * reports in test_mcts_lcb.c; the toy evaluator they use is
+ * tests/mcts_toy.h. The
  * real evaluators have tests of their own (test_mcts_eval,
  * test_mcts_tactics).
  */
@@ -287,31 +289,6 @@ static void test_superko_root(void)
     HS_CHECK(res.num_moves > 0 && res.best_move != 14);
     HS_CHECK(res.policy[14] >= 0);     /* legal by simple ko, so the prior stays */
     hs_history_fini(&h);
-    hs_mcts_free(&m);
-}
-
-/* After two passes the game is over: scored, one visit, no evaluator call. */
-static void test_finished(void)
-{
-    static hs_mcts_result_t res;
-    hs_error_t err;
-    toy_pos_t p;
-    static const char *const rows[] = { "..XO.", "..XO.", "..XO.", "..XO.", "..XO." };
-    toy_setup(&p, rows, 5, HS_BLACK, 0.5);
-    hs_board_play(&p.board, HS_BLACK, HS_PASS, 0, NULL);
-    hs_board_play(&p.board, HS_WHITE, HS_PASS, 0, NULL);
-    p.nn.to_move = p.board.to_move;
-    toy_t t;
-    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
-    hs_mcts_t *m = toy_search(50, 1, 1);
-    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
-    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
-    hs_mcts_get_result(m, &res);
-    HS_CHECK_INT(res.visits, 1);
-    HS_CHECK_INT(t.calls, 0);
-    HS_CHECK(res.winrate == 1.0f);   /* 15 - 10 - 0.5 for Black */
-    HS_CHECK(fabsf(res.score_lead - 4.5f) < 1e-4f);
-    HS_CHECK_INT(hs_mcts_choose_move(m), 25);   /* nothing searched: pass */
     hs_mcts_free(&m);
 }
 
@@ -749,7 +726,6 @@ int main(void)
     test_reuse();
     test_rescore();
     test_superko_root();
-    test_finished();
     test_noise_and_temperature();
     test_failing_evaluator();
     test_rave();

@@ -33,7 +33,7 @@ mv "$tmp"/random9/*.sgf "$tmp/games/"
 "$BIN" analyze "$tmp/games" --db "$tmp/db" --engines mcts:visits=16 --moves every:10 \
     --threads 1 --quiet > "$tmp/out" 2> "$tmp/err"
 check "A: analyze --engines mcts:visits=16: exit status" "$?" 0
-check "A: the spec as given" "$(grep -c 'engines: mcts@6:visits=16$' "$tmp/out")" 1
+check "A: the spec as given" "$(grep -c 'engines: mcts@7:visits=16$' "$tmp/out")" 1
 check "A: no failed game" "$(grep -c '^  games *2 analyzed, 0 failed' "$tmp/out")" 1
 check "A: the summary gives the mean leaf batch" \
       "$(grep -c '^  search  *[0-9]* leaf evaluator calls, [0-9]* leaves, mean batch [0-9.]*$' "$tmp/out")" 1
@@ -60,9 +60,9 @@ check "A: json --ownership: 81 values" \
 "$BIN" analyze "$tmp/games" --db "$tmp/db" --engines mcts:visits=200 --moves every:60 \
     --threads 1 --quiet > "$tmp/out" 2> "$tmp/err"
 check "B: mcts:visits=200: exit status" "$?" 0
-check "B: stored as the canonical spec mcts" "$(grep -c 'engines: mcts@6$' "$tmp/out")" 1
+check "B: stored as the canonical spec mcts" "$(grep -c 'engines: mcts@7$' "$tmp/out")" 1
 "$BIN" query --db "$tmp/db" --engine mcts:visits=200 --json > "$tmp/j"
-check "B: query --engine mcts:visits=200 reads spec mcts" "$(grep -c '"engine":"mcts@6",.*"visits":200,' "$tmp/j")" "$(wc -l < "$tmp/j")"
+check "B: query --engine mcts:visits=200 reads spec mcts" "$(grep -c '"engine":"mcts@7",.*"visits":200,' "$tmp/j")" "$(wc -l < "$tmp/j")"
 "$BIN" analyze "$tmp/games" --db "$tmp/db" --engines mcts:visits=0 --quiet > /dev/null 2> "$tmp/err"
 check "B: visits=0: exit 2" "$?" 2
 check "B: visits=0: says the range" "$(grep -c 'visits needs a whole number from 1 to 100000' "$tmp/err")" 1
@@ -71,7 +71,7 @@ check "B: visits=0: says the range" "$(grep -c 'visits needs a whole number from
 "$BIN" analyze "$tmp/games" --db "$tmp/dbn" --engines "mcts:visits=8,net=$TINY" --backend ref \
     --moves every:20 --quiet > "$tmp/out" 2> "$tmp/err"
 check "C: mcts:visits=8,net=FILE: exit status" "$?" 0
-spec=$(grep -o 'mcts@6:visits=8,net=[0-9a-f]*' "$tmp/out" | head -1)
+spec=$(grep -o 'mcts@7:visits=8,net=[0-9a-f]*' "$tmp/out" | head -1)
 check "C: net=FILE becomes the net's hash" "${#spec}" 52
 "$BIN" query --db "$tmp/dbn" --json > "$tmp/j"
 check "C: json: the search's fields" "$(grep -c '"visits":8,"best":' "$tmp/j")" "$(wc -l < "$tmp/j")"
@@ -113,9 +113,9 @@ if start_broker_at "tcp://127.0.0.1:*" "$tmp/dbc" "$tmp/broker.log"; then
     wait "$wpid" 2>/dev/null
     wait "$bpid" 2>/dev/null
     "$BIN" query --db "$tmp/dbc" --json > "$tmp/j"
-    rows=$(grep -c '"engine":"mcts@6:visits=8,playouts=2",' "$tmp/j")
+    rows=$(grep -c '"engine":"mcts@7:visits=8,playouts=2",' "$tmp/j")
     check "D: the spec with two options, whole" \
-          "$(grep -c '"engine":"mcts@6:visits=8,playouts=2",.*"visits":8,"best":' "$tmp/j")" "$rows"
+          "$(grep -c '"engine":"mcts@7:visits=8,playouts=2",.*"visits":8,"best":' "$tmp/j")" "$rows"
     check "D: rows stored" "$([ "$rows" -ge 4 ] && echo yes)" yes
     if [ "$rows" -lt 4 ]; then
         # Once, under ASan with the Release stage beside it, the rollout job's
@@ -128,6 +128,6 @@ if start_broker_at "tcp://127.0.0.1:*" "$tmp/dbc" "$tmp/broker.log"; then
         "$BIN" query --db "$tmp/dbc" stats 2>&1 | head -20
     fi
     check "D: net=FILE sent as the net's hash, computed by the worker holding it" \
-          "$(grep -c '"engine":"mcts@6:visits=8,net=[0-9a-f]\{32\}",.*"visits":8,"best":' "$tmp/j")" "$rows"
+          "$(grep -c '"engine":"mcts@7:visits=8,net=[0-9a-f]\{32\}",.*"visits":8,"best":' "$tmp/j")" "$rows"
 fi
 exit $fail

@@ -70,12 +70,12 @@ static void test_specs(void)
     HS_CHECK_INT((int)hs_engine_list_entry("judge:reader=1,area"), 14);
     HS_CHECK_INT((int)hs_engine_list_entry("noop,delay_us=3"), 4);   /* no options: a name */
     /* revision 2: the search's KataGo terms with the net (worker/mcts.h) */
-    s_canon("mcts", "mcts@6");
-    s_canon("mcts:visits=200", "mcts@6");
-    s_canon("mcts:playouts=1,visits=0100", "mcts@6:visits=100");
-    s_canon("judge,mcts:playouts=2,visits=50,area", "judge,mcts@6:visits=50,playouts=2,area");
+    s_canon("mcts", "mcts@7");
+    s_canon("mcts:visits=200", "mcts@7");
+    s_canon("mcts:playouts=1,visits=0100", "mcts@7:visits=100");
+    s_canon("judge,mcts:playouts=2,visits=50,area", "judge,mcts@7:visits=50,playouts=2,area");
     s_canon("mcts:net=0123456789abcdef0123456789abcdef,visits=64",
-            "mcts@6:visits=64,net=0123456789abcdef0123456789abcdef");
+            "mcts@7:visits=64,net=0123456789abcdef0123456789abcdef");
     s_canon("judge:reader=1", "judge:reader=1");   /* no defaults: kept as written */
     char out[512];
     hs_error_t err = { 0 };

@@ -33,9 +33,10 @@
  * averaged over the tree (int8), a result string from the lead, and the
  * search's own fields (HS_ENGINE_HAS_SEARCH): visits, best move, principal
  * variation, the most visited root moves with their visits, win rate, lead
- * and prior. A finished game's position (no move searched: two passes end
- * it) gets the evaluation without the search's fields. Boards above
- * HS_NN_MAX_SIZE get no result (flags 0).
+ * and prior. A record's position after two passes is searched as KataGo
+ * searches it (the game goes on from there; revision 7: before, it got the
+ * scored count without the search's fields). Boards above HS_NN_MAX_SIZE
+ * get no result (flags 0).
  */
 #include <math.h>
 #include <stdio.h>
@@ -357,7 +358,7 @@ static void s_eval_counts(void *state, long *calls, long *leaves)
 }
 
 const hs_engine_vtable_t hs__engine_mcts_vt = {
-    .name = "mcts", .revision = 6, .max_batch = S_LANES_MAX, .history = 2,
+    .name = "mcts", .revision = 7, .max_batch = S_LANES_MAX, .history = 2,
     .options = s_mcts_options, .defaults = s_mcts_defaults, .create = s_create, .destroy = s_destroy,
     .evaluate = s_evaluate, .helper_cpu = s_helper_cpu, .eval_counts = s_eval_counts,
 };

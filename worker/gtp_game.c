@@ -29,6 +29,45 @@ void hs_gtp_game_count_setup(hs_gtp_game_t *g)
     g->setup_white = s_count(&g->start, HS_WHITE);
 }
 
+/* KataGo's handicap of a history (numHandicapStonesOnBoardHelper): the
+ * black stones its first board holds when it holds no white one, plus
+ * Black's stones played since before White's first; one is a move, not a
+ * handicap. g->handicap is the larger of it and handicap_start. */
+static void s_count_handicap(hs_gtp_game_t *g)
+{
+    const hs_gtp_opening_t *o = &g->opening;
+    int stones = o->white > 0 ? 0 : o->black + o->blacks;
+    if (stones < 2)
+        stones = 0;
+    g->handicap = stones > g->handicap_start ? stones : g->handicap_start;
+}
+
+/* A new history from board b, as KataGo's clears its own where a move is
+ * played out of turn (and so where Black plays twice: a handicap sent as
+ * moves). */
+static void s_opening_from(hs_gtp_game_t *g, const hs_board_t *b)
+{
+    g->opening = (hs_gtp_opening_t){ .black = s_count(b, HS_BLACK),
+                                     .white = s_count(b, HS_WHITE) };
+    s_count_handicap(g);
+}
+
+/* The handicap after color's move p from `before`, which succeeded: counted
+ * anew at each of Black's moves until White plays a stone, as KataGo does. */
+static void s_opening_move(hs_gtp_game_t *g, const hs_board_t *before, hs_color_t color,
+                           hs_point_t p)
+{
+    if (color != before->to_move)
+        s_opening_from(g, before);
+    hs_gtp_opening_t *o = &g->opening;
+    if (color == HS_WHITE && p != HS_PASS)
+        o->white_moved = true;
+    if (color == HS_BLACK && !o->white_moved && p != HS_PASS) {
+        o->blacks++;
+        s_count_handicap(g);
+    }
+}
+
 static int s_reserve(hs_gtp_game_t *g, hs_error_t *err)
 {
     if (g->num_moves < g->cap_moves)
@@ -99,6 +138,7 @@ static int s_apply(hs_gtp_game_t *g, hs_color_t color, hs_point_t p, int toleran
     hs_board_copy(&g->prev[0], &before);
     if (p != HS_PASS)
         *(color == HS_BLACK ? &g->stones_black : &g->stones_white) += 1;
+    s_opening_move(g, &before, color, p);
     return 0;
 }
 
@@ -110,6 +150,7 @@ static int s_rebuild(hs_gtp_game_t *g, hs_error_t *err)
     hs_history_init(&g->hist);
     g->stones_black = g->setup_black;
     g->stones_white = g->setup_white;
+    s_opening_from(g, &g->start);
     if (hs_history_push(&g->hist, &g->board, &g->rules))
         return hs_error_set(err, HS_ENOMEM, "out of memory for the superko history");
     for (int i = 0; i < g->num_moves; i++) {
@@ -165,7 +206,7 @@ int hs_gtp_game_clear(hs_gtp_game_t *g, int size, hs_error_t *err)
         return rc;
     hs_board_init(&g->start, size);
     g->setup_black = g->setup_white = 0;
-    g->handicap = 0;
+    g->handicap = g->handicap_start = 0;
     g->num_moves = 0;
     return s_rebuild(g, err);
 }
@@ -222,8 +263,12 @@ static int s_load_into(hs_gtp_game_t *t, const hs_game_t *r, int before, hs_erro
     hs_replay_fini(&rp);
     if (rc)
         return rc;
+    /* PL, which the replay leaves out (core/replay.h), decides where no move
+     * does, as in KataGo's loadsgf */
+    if (r->num_moves == 0 && r->first_player != HS_EMPTY)
+        t->start.to_move = (hs_color_t)r->first_player;
     hs_gtp_game_count_setup(t);
-    t->handicap = r->handicap;
+    t->handicap_start = r->handicap;
     rc = s_rebuild(t, err);
     int played = before - 1 < r->num_moves ? before - 1 : r->num_moves;
     for (int i = 0; !rc && i < played; i++) {

@@ -26,6 +26,8 @@
 #ifndef HS_WORKER_GTP_GAME_H
 #define HS_WORKER_GTP_GAME_H
 
+#include <stdbool.h>
+
 #include "core/board.h"
 #include "core/error.h"
 #include "core/game.h"
@@ -37,10 +39,27 @@ typedef struct hs_gtp_move {
     hs_point_t point;          /* HS_PASS for a pass */
 } hs_gtp_move_t;
 
+/* The history KataGo counts a handicap from: its first board, the start's
+ * or the one before the last move played out of turn (KataGo clears its
+ * history there; a controller such as Sabaki sends a handicap as `play B`
+ * moves, each after the first out of turn), and Black's stones played on
+ * it before White's first. Its handicap: black + blacks when the board
+ * holds no white stone and that is 2 or more, else none. */
+typedef struct hs_gtp_opening {
+    int black, white;          /* stones on its first board */
+    int blacks;                /* Black's stones played before White's first */
+    bool white_moved;          /* White has played a stone (a pass is none) */
+} hs_gtp_opening_t;
+
 typedef struct hs_gtp_game {
     hs_rules_t rules;
     double komi;               /* White's komi as the controller set it */
-    int handicap;              /* Black's handicap stones (loadsgf's HA; 0 after clear_board) */
+    /* Black's handicap stones, as the net's komi and final_score count them:
+     * the larger of handicap_start and KataGo's count (its
+     * assumeMultipleStartingBlackMovesAreHandicap, on by default; see
+     * opening), kept by every change of the game. */
+    int handicap;
+    int handicap_start;        /* the start's, as given: loadsgf's HA (0 after clear_board) */
     hs_board_t start;          /* before the first move: empty, or the record's setup */
     int setup_black, setup_white;   /* stones of each colour on start */
     hs_gtp_move_t *moves;      /* every move since start */
@@ -49,6 +68,7 @@ typedef struct hs_gtp_game {
     hs_board_t prev[2];        /* before the last move [0] and the one before [1] */
     hs_history_t hist;         /* superko keys under `rules` */
     int stones_black, stones_white;  /* setup plus non-pass moves */
+    hs_gtp_opening_t opening;  /* what `handicap` is counted from */
 } hs_gtp_game_t;
 
 /* An empty size x size board (2..HS_NN_MAX_SIZE) under rules and komi.
@@ -91,7 +111,9 @@ int hs_gtp_game_undo(hs_gtp_game_t *g, hs_error_t *err);
 
 /* Loads the position of record r before move `before` (1-based as GTP's
  * loadsgf counts; 1 = the start, past the end = after the last move): its
- * size, setup, handicap, rules when RU names a rule set as
+ * size, setup, handicap, who moves first (the first move's colour; in a
+ * record without moves, PL, else White after Black's setup stones alone, as
+ * KataGo's loadsgf), rules when RU names a rule set as
  * hs_analysis_parse_rules reads it (kata-set-rules' reading; else the
  * current rules stay) and komi when KM is given (else the current komi
  * stays). HS_EINVAL (size over 19, bad setup), HS_EILLEGAL naming a move no

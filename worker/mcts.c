@@ -6,9 +6,10 @@
  * A step of one search selects up to cfg.threads leaves, each with a virtual
  * loss on its path so that the next selection goes elsewhere; positions after
  * two passes are scored on the spot (Tromp-Taylor area against the komi the
- * net sees) instead of evaluated. hs_mcts_step_many runs the leaves of every
- * search through the evaluator in calls of up to its max_batch, then backs
- * each up (mcts_backup.c). Results, noise and temperature are in
+ * net sees) instead of evaluated, but for the root, which is always
+ * searched. hs_mcts_step_many runs the leaves of every search through the
+ * evaluator in calls of up to its max_batch, then backs each up
+ * (mcts_backup.c). Results, noise and temperature are in
  * mcts_result.c, tree reuse in mcts_reuse.c.
  */
 #include <limits.h>
@@ -564,7 +565,10 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
         return rc;
     if (!n->expanded && !n->terminal && n->vloss > 0)
         return 0;
-    if (L->nn.board->passes >= 2)
+    /* Passes end the game below the root only: a root whose history ends in
+     * two passes is searched on, as KataGo forces its root non-terminal (a
+     * position is searched to be played on; a pass from it ends the game). */
+    if (L->depth > 0 && L->nn.board->passes >= 2)
         n->terminal = 1;
     return 1;
 }

@@ -38,10 +38,17 @@
  * Moves are board-independent vertices: v = y * size + x, and size * size
  * for pass (the net's policy layout; HS_MCTS_PASS(size)).
  *
+ * The end of the game: a position that two passes end is scored where the
+ * tree reaches it (Tromp-Taylor area against the komi the net sees), never
+ * evaluated. The root is always searched, whatever its history: one that
+ * ended in two passes is a position to play on, as KataGo's root is never
+ * terminal; a pass from it ends the game again.
+ *
  * Tree reuse: hs_mcts_set_root keeps the subtree under the new position when
  * it follows the current root by one or two moves (read from the new
  * position's move history and checked against the board), as between
- * consecutive moves of a game or between genmove and the opponent's reply.
+ * consecutive moves of a game or between genmove and the opponent's reply;
+ * not when the tree scored that position as a finished game.
  *
  * Ownership: a search owns its tree; it borrows nothing after set_root
  * returns (the root position is copied). One thread at a time per search;
@@ -309,7 +316,11 @@ typedef struct hs_mcts_move_info {
     float score_stdev;    /* spread of the final score */
     float prior;          /* the evaluator's prior (before noise) */
     float utility;        /* the mover's utility, as selection used it */
-    float lcb;            /* the mover's win rate lower confidence bound */
+    /* the mover's win rate lower confidence bound, KataGo's "lcb": the win
+     * rate less its utility bound's radius (lcb_stdevs standard errors, 5
+     * where that is 0, over the effective sample size of the move's
+     * weights) x 1/2 over the utility's range; may lie outside [0, 1] */
+    float lcb;
     int order;            /* 0 = the best move; the rest by visits */
     int sym_of;           /* -1, or the move this one copies: with root
                            * symmetry pruning, the same move under one of

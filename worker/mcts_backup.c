@@ -104,6 +104,7 @@ int hs__mcts_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         n->visits++;
         n->vloss--;
         n->weight += 1;
+        n->weight_sq += 1;
         n->util_sum += sign * u;
         n->util_sq_sum += u * u;
         n->value_sum += sign * ev->value;

@@ -50,6 +50,9 @@ struct hs__mcts_node {
     float raw_score_mean;     /* its expected final score (eval score_mean), mover's view */
     double weight;            /* what the node counts for in its parent's average:
                                * visits, or less after noise pruning (mcts_value.c) */
+    double weight_sq;         /* the sum of its evaluations' squared weights, as
+                               * KataGo's weightSqSum: the effective sample size
+                               * weight^2 / weight_sq of its reported bound */
     double util_sum;          /* utility sums, mover's view */
     double util_sq_sum;       /* of utility^2: the spread that scales exploration */
     double value_sum;

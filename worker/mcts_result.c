@@ -62,22 +62,60 @@ static int s_most_visited(const hs__mcts_node_t *n, const unsigned char *banned)
     return best;
 }
 
-/* KataGo's lower confidence bound of child c's utility (its mover's view,
- * the side choosing at the root), stdevs standard errors below its mean:
- * the spread of its utility over the visits, with a prior of weight
- * 1 / visits^2 that the spread is the widest the utility allows, so that a
- * child of few visits is not trusted. */
-static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c, double stdevs)
+/* KataGo's lcbStdevs where the config leaves the bound out of the move
+ * choice (lcb_stdevs 0): the reported bound is there all the same. */
+#define S_REPORT_STDEVS 5.0
+
+/* The widest a utility can be from its mean (KataGo's utilityRangeRadius). */
+static double s_utility_range(const hs_mcts_t *m)
 {
     const hs_mcts_config_t *cf = &m->cfg;
-    double n = c->visits, u = c->util_sum / n, sq = c->util_sq_sum / n;
-    double range = 1.0 + cf->score_utility + (m->estimates ? cf->dyn_score_utility : 0);
+    return 1.0 + cf->score_utility + (m->estimates ? cf->dyn_score_utility : 0);
+}
+
+/* KataGo's radius of child c's utility bound (getSelfUtilityLCBAndRadius):
+ * stdevs standard errors of its utility average, over evaluations that
+ * weigh ws in all and wsq in squares (the effective sample size ws^2 / wsq),
+ * with a prior of weight ws / ess^3 that the spread is the widest the
+ * utility allows, so that a child of few visits is not trusted. */
+static double s_radius(const hs_mcts_t *m, const hs__mcts_node_t *c, double ws, double wsq,
+                       double stdevs)
+{
+    double range = s_utility_range(m);
+    if (c->visits <= 0 || !(ws > 0) || !(wsq > 0))
+        return 2.0 * range * stdevs;
+    double u = c->util_sum / c->visits, sq = c->util_sq_sum / c->visits;
+    double ess = ws * ws / wsq;
+    double prior = ws / (ess * ess * ess);
     if (sq < u * u + 1e-8)
         sq = u * u + 1e-8;
-    double prior = 1.0 / (n * n);
-    sq = (sq * n + (sq + range * range) * prior) / (n + prior);
-    double ess = (n + prior) * (n + prior) / (n + prior * prior);
-    return u - stdevs * sqrt((sq - u * u) / ess);
+    sq = (sq * ws + (sq + range * range) * prior) / (ws + prior);
+    ws += prior;
+    wsq += prior * prior;
+    ess = ws * ws / wsq;
+    return stdevs * sqrt((sq - u * u) / ess);
+}
+
+/* The bound of child c's utility (its mover's view, the side choosing at
+ * the root), stdevs standard errors below its mean, for the move choice:
+ * each visit weighs 1 here (the choice's measures were made so). */
+static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c, double stdevs)
+{
+    return c->util_sum / c->visits - s_radius(m, c, c->visits, c->visits, stdevs);
+}
+
+/* The bound a move reports, in win-rate units as KataGo reports "lcb"
+ * (PlayUtils::getHackedLCBForWinrate): the mover's win rate w less the
+ * utility radius through edge e (its weights as the edge sees them), scaled
+ * by the win rate's share of the utility and by 1/2 for the win rate's
+ * range of 1 against the value's 2. It may lie outside [0, 1]. */
+static double s_report_lcb(const hs_mcts_t *m, const hs__mcts_edge_t *e, double w)
+{
+    const hs__mcts_node_t *c = e->child;
+    double share = (double)e->visits / c->visits;
+    double stdevs = m->cfg.lcb_stdevs > 0 ? m->cfg.lcb_stdevs : S_REPORT_STDEVS;
+    double radius = s_radius(m, c, hs__mcts_edge_weight(e), c->weight_sq * share, stdevs);
+    return w - 0.5 * radius / s_utility_range(m);
 }
 
 /* Among the root children with at least lcb_min_visit_prop of the most
@@ -175,7 +213,7 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     mi->score_stdev = (float)s_spread(c->score_sq_sum, final, c->visits);
     mi->prior = s_raw_prior(m, i);
     mi->utility = (float)hs__mcts_q(c);
-    mi->lcb = (float)(w - 1.96 * sqrt(w * (1 - w) / c->visits));
+    mi->lcb = (float)s_report_lcb(m, e, w);
     mi->sym_of = -1;
     s_pv(e, mi);
 }

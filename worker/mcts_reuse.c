@@ -6,8 +6,9 @@
  * The new position names the moves that led to it (its history); if
  * replaying the last one or two of them from the old root gives exactly the
  * new board (same key: stones, side to move, ko point), under the same rules
- * and komi, the node those moves lead to becomes the root. The same position
- * again keeps the whole tree.
+ * and komi, the node those moves lead to becomes the root, unless the tree
+ * scored it as a finished game (two passes). The same position again keeps
+ * the whole tree.
  */
 #include "worker/mcts_internal.h"
 
@@ -56,6 +57,11 @@ hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos, int *
         return m->root;
     for (int k = 1; k <= 2 && k <= pos->n_hist; k++) {
         hs__mcts_edge_t *e = s_follow(m, pos, k);
+        /* a finished game below the old root was scored, never evaluated: as
+         * a root it is searched, so it starts afresh (KataGo keeps no child
+         * without a net evaluation either) */
+        if (e && e->child->terminal)
+            return NULL;
         if (e) {
             *plies = k;
             return e->child;

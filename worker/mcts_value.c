@@ -118,10 +118,13 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
      * utility change sign, the squares do not */
     double u = s_own_util(m, n, ch, k, total, orig), u_sq = u * u;
     double v = n->raw_value, s = n->raw_score, s_sq = n->raw_score_sq, w = 1.0;
-    double s_mean = n->raw_score_mean;
+    double s_mean = n->raw_score_mean, w_sq = 1.0;
     for (int i = 0; i < k; i++) {
         const hs__mcts_node_t *c = ch[i].node;
         double f = ch[i].weight / c->visits;
+        /* KataGo's weightSqSum: the child's, scaled as its weight was */
+        double scaled = c->weight > 0 ? ch[i].weight / c->weight : 0;
+        w_sq += scaled * scaled * c->weight_sq;
         u -= ch[i].weight * ch[i].util;
         u_sq += f * c->util_sq_sum;
         v -= f * c->value_sum;
@@ -138,6 +141,7 @@ void hs__mcts_recompute(hs_mcts_t *m, hs__mcts_node_t *n)
     n->score_sq_sum = s_sq * scale;
     n->score_mean_sum = s_mean * scale;
     n->weight = w;
+    n->weight_sq = w_sq;
 }
 
 /* The utility of an evaluation kept as mover's-view parts (value, expected
