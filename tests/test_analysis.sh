@@ -183,8 +183,8 @@ echo "$q" | "$bin" analysis -override-config "maxVisits=lots" >/dev/null 2>&1
 check "-override-config: a bad value is a usage error" "$?" 2
 echo '{"id":"q","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":100000000}' |
     "$bin" analysis -quit-without-waiting > "$tmp/q.out" 2>>"$tmp/stderr"
-check "-quit-without-waiting: EOF ends an endless query with one final reply" \
-    "$?:$(grep -c '"id":"q","turnNumber":0,"isDuringSearch":false' "$tmp/q.out")" "0:1"
+check "-quit-without-waiting: EOF ends an endless query, without a reply (as KataGo)" \
+    "$?:$(grep -c '"id":"q"' "$tmp/q.out")" "0:0"
 
 # --- with the net -------------------------------------------------------------
 if [ -f "$net" ]; then
@@ -227,6 +227,62 @@ print(int(gap("a", "b") < 1e-4), int(gap("ha", "hb") < 1e-3))' "$tmp/hist.out")
     check "ignorePreRootHistory: equal without the history, apart with it" "$same" "1 0"
 else
     echo "SKIP (part): no shared net at $net"
+fi
+
+# --- whole-valued floats where KataGo wants integers ----------------------------
+# Python's json.dumps writes 2.0 for a float: KataGo reads analyzeTurns,
+# priorities and turnNumbers written so; 1.5 (and a number past the range)
+# is still refused with the message for a non-integer.
+cat > "$tmp/float.jsonl" <<'JSON'
+{"id":"f","moves":[["B","E5"],["W","C3"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":4,"analyzeTurns":[0.0,2.0],"priorities":[1.0,-2e0]}
+{"id":"half","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":4,"analyzeTurns":[1.5]}
+{"id":"huge","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":4,"analyzeTurns":[1e300]}
+{"id":"badp","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":4,"analyzeTurns":[1],"priorities":[0.5]}
+{"id":"t","action":"terminate","terminateId":"nothing","turnNumbers":[0.0,1.0]}
+{"id":"t2","action":"terminate","terminateId":"nothing","turnNumbers":[0.5]}
+JSON
+cat > "$tmp/float.expect" <<'JSON'
+{"id":"f","turnNumber":0,"isDuringSearch":false,"rootInfo":{"visits":4}}
+{"id":"f","turnNumber":2,"isDuringSearch":false,"rootInfo":{"visits":4}}
+{"error":"Must specify an array of integers indicating turns to analyze","field":"analyzeTurns","id":"half"}
+{"error":"Must specify an array of integers indicating turns to analyze","field":"analyzeTurns","id":"huge"}
+{"error":"Invalid priority","field":"priorities","id":"badp"}
+{"id":"t","action":"terminate","terminateId":"nothing"}
+{"error":"If provided, must be an array of integers indicating turns to terminate","field":"turnNumbers","id":"t2"}
+JSON
+an --max-active 1 < "$tmp/float.jsonl" > "$tmp/float.out"
+if python3 "$dir/check.py" "$tmp/float.jsonl" "$tmp/float.out" "$tmp/float.expect"; then
+    echo "ok: whole-valued floats read as integers, 1.5 refused"
+else
+    echo "FAIL: whole-valued floats (above)"
+    fail=1
+fi
+check "priorities 1.0 and -2e0: turn 0 first" \
+    "$(grep -o '"id":"f","turnNumber":[0-9]' "$tmp/float.out" | cut -d: -f3 | tr -d '\n')" 02
+
+# --- -quit-without-waiting writes what KataGo writes: nothing more ----------------
+# (KataGo closes its output queue at EOF and kills its searches)
+q19='{"id":"ID","moves":[],"rules":"chinese","boardXSize":19,"boardYSize":19,"maxVisits":100000}'
+{ echo "${q19/ID/w1}"; echo "${q19/ID/w2}"; echo '{"id":"v","action":"query_version"}'; } |
+    timeout 60 "$bin" analysis --threads 1 -quit-without-waiting > "$tmp/qw.out" 2>>"$tmp/stderr"
+check "-quit-without-waiting: two open queries at EOF, no reply for either" \
+    "$?:$(grep -c '"id":"w[12]"' "$tmp/qw.out"):$(grep -c '"id":"v"' "$tmp/qw.out")" "0:0:1"
+
+# --- a terminate right after a query: noResults, never an empty moveInfos ---------
+# With the net, a 19x19 root evaluated at eight symmetries takes long enough
+# that the terminate (50 ms after the query) lands while the root's own visit
+# is made: no move has a visit then, which is noResults (the engine is given
+# 1.5 s to load the net first, so that the query is not queued with it).
+if [ -f "$net" ]; then
+    for i in 1 2 3 4; do
+        { sleep 1.5
+          echo '{"id":"a","moves":[],"rules":"chinese","boardXSize":19,"boardYSize":19,"maxVisits":100000,"overrideSettings":{"rootNumSymmetriesToSample":8}}'
+          sleep 0.05; echo '{"id":"t","action":"terminate","terminateId":"a"}'; } |
+            timeout 120 "$bin" analysis --net "$net" --backend "$backend" --threads 1 2>>"$tmp/stderr" |
+            grep '"id":"a"'
+    done > "$tmp/term.out"
+    check "terminate at once: one final reply per run" "$(grep -c '"isDuringSearch":false' "$tmp/term.out")" 4
+    check "terminate at once: no empty moveInfos" "$(grep -c '"moveInfos":\[\]' "$tmp/term.out")" 0
 fi
 
 if [ "$fail" != 0 ]; then

@@ -217,4 +217,36 @@ check "--set cpuctExploration=20 searches otherwise" \
     "$(test "$(ga --set cpuctExploration=20,fpuReductionMax=0 | md5sum)" != "$(ga | md5sum)" && echo differs)" differs
 "$bin" gtp --help > "$tmp/help"
 check "--help names the search options" "$(grep -o -- '--visits\|--threads\|--seed\|--time\|--resign-threshold' "$tmp/help" | sort -u | wc -l)" 5
+# --- live analysis: the answer line at once, reports after the visits -------
+# The producer copies what the engine wrote so far while the analysis still
+# runs (its next line not sent yet): the "=" line must be out at once, even
+# with interval 0 (no reports), and once the search reached
+# --analysis-visits the last report comes again every interval, as KataGo
+# keeps reporting until the next line.
+{ printf '%s\n' 'boardsize 9' '1 kata-analyze 0'; sleep 1.5; cp "$tmp/live" "$tmp/live.a"; } |
+    timeout 60 "$bin" gtp --analysis-visits 100000000 --threads 1 > "$tmp/live" 2>/dev/null
+check "kata-analyze: the answer line before the next line" "$(sed -n 3p "$tmp/live.a")" "=1"
+{ printf '%s\n' 'boardsize 9' '2 lz-analyze 20'; sleep 2.5; cp "$tmp/live" "$tmp/live.b"
+  printf '%s\n' '3 kata-analyze 20 rootInfo true'; sleep 2.5; cp "$tmp/live" "$tmp/live.c"; } |
+    timeout 60 "$bin" gtp --analysis-visits 20 --threads 1 > "$tmp/live" 2>/dev/null
+check "lz-analyze done: answer line out" "$(sed -n 3p "$tmp/live.b")" "=2"
+check "lz-analyze done: reports every interval before the next line" \
+    "$(grep -c '^info ' "$tmp/live.b" | awk '{ print ($1 >= 3) }')" 1
+check "lz-analyze done: the same report each time" "$(grep '^info ' "$tmp/live.b" | sort -u | wc -l)" 1
+check "kata-analyze done: reports every interval" \
+    "$(grep -c '^info .* rootInfo visits 20 ' "$tmp/live.c" | awk '{ print ($1 >= 3) }')" 1
+
+# --- KataGo's run-time commands -----------------------------------------------
+# (their exact answers are the golden session tests/data/gtp/params.in; here
+# what they change)
+gp() { timeout 120 "$bin" gtp --visits 200 --threads 1 --seed 5 2>/dev/null; }
+check "kata-set-param maxVisits: genmove's budget" \
+    "$(printf '%s\n' 'boardsize 9' 'kata-set-param maxVisits 9' 'kata-genmove_analyze b 0 rootInfo true' | gp |
+       grep -o 'rootInfo visits [0-9]*' | tail -1)" "rootInfo visits 9"
+check "clear_cache: the tree kept after genmove is gone" \
+    "$(printf '%s\n' 'boardsize 9' 'genmove b' 'clear_cache' 'kata-analyze 0 rootInfo true' | gp |
+       grep -o 'rootInfo visits [0-9]*' | awk '{ print $3 }')" 2
+check "kata-set-param numSearchThreads 4: searches" \
+    "$(printf '%s\n' 'boardsize 9' 'kata-set-param numSearchThreads 4' 'kata-get-param numSearchThreads' 'genmove b' | gp |
+       grep -v '^$' | sed 1,2d | tr '\n' ' ' | grep -cE '^= 4 = [A-HJ][1-9] $')" 1
 exit $fail

@@ -129,4 +129,12 @@ if [ -f "$sgf" ]; then
 else
     echo "SKIP (confirmation part): $sgf is not here"
 fi
+# Live analysis with the net (the reported session): `kata-analyze 100`
+# after --analysis-visits 50 is answered at once, and once the 50 visits
+# are made the last report comes again every second until the next line.
+{ printf '%s\n' 'boardsize 9' '1 kata-analyze 100'; sleep 6; cp "$tmp/live" "$tmp/live.a"; } |
+    gtp --analysis-visits 50 > "$tmp/live" 2>/dev/null
+check "net kata-analyze: the answer line before the next line" "$(sed -n 3p "$tmp/live.a")" "=1"
+check "net kata-analyze: reports after the search's 50 visits" \
+    "$(grep -c '^info ' "$tmp/live.a" | awk '{ print ($1 >= 2) }')" 1
 exit $fail

@@ -189,6 +189,17 @@ static void s_terminate(s_engine_t *e, const hs__aitem_t *it)
             e->active[i]->terminated = true;
 }
 
+/* KataGo's -quit-without-waiting at EOF: its output queue is closed and its
+ * searches are killed, so what is still open ends without a reply. */
+static void s_drop_all(s_engine_t *e)
+{
+    for (int i = 0; i < e->n_pending; i++)
+        s_turn_free(e->pending[i]);
+    for (int i = 0; i < e->n_active; i++)
+        s_turn_free(e->active[i]);
+    e->n_pending = e->n_active = 0;
+}
+
 /* Takes what the reader queued; false when the session is over. */
 static bool s_take(s_engine_t *e)
 {
@@ -198,13 +209,7 @@ static bool s_take(s_engine_t *e)
     hs__aitem_t *items = e->head;
     e->head = e->tail = NULL;
     bool eof = e->eof;
-    bool over = eof && !items && !e->n_active && !e->n_pending;
     pthread_mutex_unlock(&e->mu);
-    if (eof && !items && e->cfg->quit_without_waiting) {
-        /* KataGo's -quit-without-waiting: what is open ends as terminated */
-        hs__aitem_t all = { .kind = HS__AITEM_TERMINATE };
-        s_terminate(e, &all);
-    }
     while (items) {
         hs__aitem_t *it = items;
         items = it->next;
@@ -219,7 +224,11 @@ static bool s_take(s_engine_t *e)
         it->n_turns = 0;   /* the turns are pending's now */
         hs__aitem_free(it);
     }
-    return !over;
+    /* (the lines before EOF were answered as KataGo's reader answers them:
+     * a terminate's noResults for queued turns is out already) */
+    if (eof && e->cfg->quit_without_waiting)
+        s_drop_all(e);
+    return !(eof && !e->n_active && !e->n_pending);
 }
 
 /* ------------------------------------------------------------------ */
@@ -267,11 +276,23 @@ static void s_fill(s_engine_t *e)
     }
 }
 
-/* The final reply of active search i, which is then dropped. */
+/* Whether t's root has a move with a visit (its result is then in r). */
+static bool s_has_move(const hs__aturn_t *t, hs_mcts_result_t *r)
+{
+    if (hs_mcts_root_visits(t->m) < 1)
+        return false;
+    hs_mcts_get_result(t->m, r);
+    return r->num_moves > 0;
+}
+
+/* The final reply of active search i, which is then dropped. A turn
+ * terminated before any move had a visit answers noResults (the root's own
+ * evaluation alone says nothing of the moves); one that ran its budget out
+ * is answered whatever it has (maxVisits 1: the root's, as KataGo's). */
 static void s_finish(s_engine_t *e, int i)
 {
     hs__aturn_t *t = e->active[i];
-    if (hs_mcts_root_visits(t->m) > 0)
+    if (t->terminated ? s_has_move(t, e->result) : hs_mcts_root_visits(t->m) > 0)
         hs__areply(&e->out, t, false, e->result);
     else
         hs__areply_none(&e->out, t);

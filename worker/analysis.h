@@ -18,7 +18,9 @@
  * lines are whole (one lock around each line) and flushed.
  *
  * End: at EOF on the input the open and queued queries are finished (or,
- * with quit_without_waiting, terminated), then hs_analysis_run returns 0.
+ * with quit_without_waiting, dropped without a reply, as KataGo drops
+ * them), then hs_analysis_run returns 0. A turn terminated before any of
+ * its root's moves had a visit is answered noResults.
  * A malformed line never stops the engine (it gets {"error":...}); only a
  * failed read of the input or an unusable configuration does.
  *
@@ -63,9 +65,10 @@ typedef struct hs_analysis_config {
     int model_version;
     /* KataGo's warnUnusedFields: a warning for each unknown query field. */
     bool warn_unused_fields;
-    /* KataGo's -quit-without-waiting: at EOF, open queries end as if
-     * terminated (partial replies, noResults for those not started)
-     * instead of being finished. */
+    /* KataGo's -quit-without-waiting: at EOF, the open and queued queries
+     * end without a reply (KataGo closes its output at EOF and kills its
+     * searches: what they would write is dropped) instead of being
+     * finished. What was answered before EOF stays answered. */
     bool quit_without_waiting;
 } hs_analysis_config_t;
 
@@ -105,6 +108,13 @@ int hs_analysis_parse_rules(const char *text, size_t len, hs_rules_id_t *id, dou
  * bytes hold it); returns buf. hs_analysis_parse_rules reads it back to id
  * (korean as japanese: the same rules). */
 const char *hs_analysis_rules_json(hs_rules_id_t id, char *buf, size_t cap);
+
+/* x as KataGo's JSON (nlohmann's dump) writes a double, into buf (32
+ * bytes hold any): the fewest significant digits that read back as x;
+ * plain decimals from 1e-4 to below 1e15, with ".0" on whole numbers ("1.0",
+ * "0.04", "100.0"), else "1e+20", "1.5e-05"; "null" when not finite. What
+ * the analysis replies and GTP's kata-get-param print. Returns buf. */
+const char *hs_analysis_json_double(double x, char *buf, size_t cap);
 
 /* Runs the protocol on in/out until EOF on in and every query is answered.
  * 0; HS_EINVAL for a bad config (no evaluator, bad search config); HS_EIO

@@ -30,8 +30,12 @@ void hs__aout_unlock(hs__aout_t *o);
  * when is_warning. A whole line. */
 void hs__aout_error(hs__aout_t *o, const char *id, const char *field, const char *msg,
                     bool is_warning);
-/* A number as KataGo prints them (8 significant digits; 0 when not finite). */
+/* A number as KataGo's replies write them: rounded to 9 significant digits
+ * (its Global::roundDynamic(x, 8)), then hs_analysis_json_double (0 when
+ * not finite, never -0.0). hs__aout_num6: rounded to 6 decimals instead,
+ * as KataGo rounds ownership and ownershipStdev. */
 void hs__aout_num(FILE *f, double x);
+void hs__aout_num6(FILE *f, double x);
 
 /* One query line, shared by its turns (refs counts them). */
 typedef struct hs__aquery {
@@ -85,6 +89,11 @@ typedef struct hs__aitem {
 } hs__aitem_t;
 
 void hs__aitem_free(hs__aitem_t *it);
+
+/* An integer-valued JSON number in lo..hi (|lo|, |hi| < 2^63): one written
+ * as an integer, or a whole-valued float ("2.0", as Python's json.dumps
+ * writes floats; KataGo reads those too). */
+bool hs__ajson_whole(const hs_json_t *v, int64_t lo, int64_t hi, int64_t *out);
 
 /* Reads one input line: answers it on o when it needs no search, else
  * returns the item for the searching thread in *item (NULL when none).

@@ -9,11 +9,26 @@
  * action adds. Messages for lines that are not a request follow KataGo's
  * wording (command/analysis.cpp), so scripts matching them keep working.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/json.h"
 #include "worker/analysis_internal.h"
+
+bool hs__ajson_whole(const hs_json_t *v, int64_t lo, int64_t hi, int64_t *out)
+{
+    double x;
+    if (hs_json_int(v, lo, hi, out))
+        return true;
+    if (!hs_json_double(v, (double)lo, (double)hi, &x) || x != floor(x) || fabs(x) >= 0x1p63)
+        return false;
+    int64_t i = (int64_t)x;
+    if (i < lo || i > hi)   /* (double)hi may have rounded up */
+        return false;
+    *out = i;
+    return true;
+}
 
 /* The request's members (then the caller adds its own and closes). */
 static void s_echo_open(hs__aout_t *o, const hs_json_t *r)
@@ -90,7 +105,7 @@ static int s_terminate(hs__aout_t *o, const hs_json_t *r, const char *id, bool a
             goto nomem;
         for (const hs_json_t *e = tn->child; e; e = e->next) {
             int64_t x;
-            if (!hs_json_int(e, INT32_MIN, INT32_MAX, &x)) {
+            if (!hs__ajson_whole(e, INT32_MIN, INT32_MAX, &x)) {
                 hs__aitem_free(it);
                 hs__aout_error(o, id, "turnNumbers", tn_msg, false);
                 return 0;

@@ -161,7 +161,7 @@ static bool s_turns(s_ctx_t *c)
             return s_err(c, "analyzeTurns", "Must specify an array of integers indicating turns to analyze");
         for (const hs_json_t *e = a->child; e; e = e->next) {
             int64_t t;
-            if (!hs_json_int(e, INT32_MIN, INT32_MAX, &t))
+            if (!hs__ajson_whole(e, INT32_MIN, INT32_MAX, &t))
                 return s_err(c, "analyzeTurns", "Must specify an array of integers indicating turns to analyze");
             if (t < 0 || t > last)
                 return s_err(c, "analyzeTurns", "Invalid turn number: %d", (int)t);
@@ -183,7 +183,7 @@ static bool s_turns(s_ctx_t *c)
         return s_nomem(c);
     int i = 0;
     for (const hs_json_t *e = p->child; e; e = e->next, i++)
-        if (!hs_json_int(e, -lim, lim, &c->prios[i]))
+        if (!hs__ajson_whole(e, -lim, lim, &c->prios[i]))
             return s_err(c, "priorities", "Invalid priority");
     return true;
 }

@@ -135,7 +135,7 @@ static void s_array(FILE *f, const char *key, const float *xs, int n, double mul
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', f);
-        hs__aout_num(f, xs[i] * mul);
+        hs__aout_num6(f, xs[i] * mul);   /* ownership: KataGo's 6 decimals */
     }
     fputc(']', f);
 }

@@ -231,7 +231,10 @@ static void s_print_stream_end(FILE *out, const char *text)
 FILE *hs_gtp_stream(hs_gtp_t *g)
 {
     if (!g->streamed) {
+        /* flushed now: a controller waits for the answer line before it
+         * reads the reports (KataGo's comes at once) */
         fprintf(g->out, "=%s\n", g->id);
+        fflush(g->out);
         g->streamed = 1;
     }
     return g->out;

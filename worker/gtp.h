@@ -9,9 +9,11 @@
  * Commands are a table: name -> handler. The built-in ones (protocol_version,
  * name, version, known_command, list_commands, quit, boardsize, clear_board,
  * komi, play, loadsgf, kata-set-rules, kata-get-rules, showboard,
- * kata-raw-nn; and the search's: genmove, undo, time_settings, time_left,
- * kgs-time_settings, final_score, final_status_list, lz-analyze,
- * kata-analyze, lz-genmove_analyze, kata-genmove_analyze) are registered by
+ * get_komi, stop, kata-raw-nn; and the search's: genmove, undo,
+ * time_settings, time_left, kgs-time_settings, final_score,
+ * final_status_list, clear_cache, kata-list-params, kata-get-param,
+ * kata-set-param, lz-analyze, kata-analyze, lz-genmove_analyze,
+ * kata-genmove_analyze, analyze, genmove_analyze) are registered by
  * hs_gtp_create; hs_gtp_register adds (or replaces) one. A handler sees the
  * words after the command name and writes its response text without the
  * framing; a handler that answers while it works (analysis) takes the output
@@ -106,7 +108,7 @@ int hs_gtp_input_pending(hs_gtp_t *g);
 void hs_gtp_wait_input(hs_gtp_t *g, double seconds);
 
 /* For handlers that answer while they work: writes the success header ("=ID"
- * and a newline) once and returns the output stream, to be written a line at
+ * and a newline) once, flushed, and returns the output stream, to be written a line at
  * a time (never an empty line). After the handler returns, what it left in
  * its response buffer follows and an empty line ends the response (a failure
  * status is ignored once the header is out). */

@@ -3,7 +3,9 @@
  * give it (their GTP extensions, which Sabaki, Lizzie and KaTrain speak):
  * lz-analyze and kata-analyze search the position until the controller sends
  * its next line (or the input ends), printing one report line every
- * `interval` centiseconds; lz-genmove_analyze and kata-genmove_analyze search
+ * `interval` centiseconds (the answer line at once; once the search reached
+ * its visits, the last report again every interval, as KataGo's reports
+ * keep coming until the next line); lz-genmove_analyze and kata-genmove_analyze search
  * with genmove's budget, printing reports, then play and answer `play MOVE`.
  *
  * Arguments, as KataGo parses them: [player] [interval] then key/value pairs
@@ -294,12 +296,16 @@ static int s_run(hs_gtp_t *g, hs__gtp_search_t *s, int kata, const s_args_t *a, 
             break;
         if (done && !stop_on_input)
             break;
-        if (!done && a->interval > 0 && hs_clock_now() - last >= a->interval) {
+        /* Reports every interval, also once the search is done: KataGo's
+         * go on until the next line (its analysis has no visit limit), and
+         * a controller may count on them (the last one is then repeated). */
+        if (a->interval > 0 && hs_clock_now() - last >= a->interval) {
             s_report(out, s, kata, a);
             last = hs_clock_now();
         }
-        if (done)   /* the visit limit: nothing to do but wait for the next line */
-            hs_gtp_wait_input(g, 1.0);
+        if (done)   /* the visit limit: wait for the next line or the next report */
+            hs_gtp_wait_input(g, a->interval > 0 ? fmax(last + a->interval - hs_clock_now(), 0.001)
+                                                 : 1.0);
     }
     s_report(out, s, kata, a);
     return 0;

@@ -2,7 +2,7 @@
  * worker/gtp_commands.c — the GTP front end's commands about the protocol and
  * the game: protocol_version, name, version, known_command, list_commands,
  * quit, boardsize, clear_board, komi, play, loadsgf, kata-set-rules,
- * kata-get-rules and showboard. Messages follow KataGo's where it has the
+ * kata-get-rules, showboard, and KataGo's get_komi and stop. Messages follow KataGo's where it has the
  * command, so controllers written for it read ours.
  */
 #include <errno.h>
@@ -120,6 +120,23 @@ static int s_komi(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
     if (k * 2 != floor(k * 2))
         return hs__gtp_fail(r, "komi must be an integer or half-integer");
     hs_gtp_game(g)->komi = k;
+    return 0;
+}
+
+/* get_komi: KataGo's extension, the komi as C++'s stream prints a double
+ * (what %g prints); arguments are ignored, as KataGo ignores them. */
+static int s_get_komi(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    (void)ctx, (void)argc, (void)argv;
+    hs_gtp_printf(r, "%g", hs_gtp_game(g)->komi);
+    return 0;
+}
+
+/* stop: KataGo's "stop any pondering or analysis"; ours stop at the line
+ * that carries it, so nothing runs when it is answered. */
+static int s_stop(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    (void)g, (void)ctx, (void)argc, (void)argv, (void)r;
     return 0;
 }
 
@@ -270,6 +287,7 @@ int hs__gtp_register_basic(hs_gtp_t *g, hs_error_t *err)
         { "boardsize", s_boardsize }, { "clear_board", s_clear_board }, { "komi", s_komi },
         { "play", s_play }, { "loadsgf", s_loadsgf }, { "kata-set-rules", s_set_rules },
         { "kata-get-rules", s_get_rules }, { "showboard", s_showboard },
+        { "get_komi", s_get_komi }, { "stop", s_stop },
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int rc = hs_gtp_register(g, table[i].name, table[i].fn, NULL, err);

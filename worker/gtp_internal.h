@@ -7,7 +7,7 @@
 
 #include "worker/gtp.h"
 
-/* protocol_version ... showboard (gtp_commands.c). */
+/* protocol_version ... showboard, get_komi, stop (gtp_commands.c). */
 int hs__gtp_register_basic(hs_gtp_t *g, hs_error_t *err);
 
 /* For handlers (gtp_commands.c): a whole decimal int in lo..hi and nothing

@@ -105,7 +105,10 @@ static int s_time_settings(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf
 }
 
 /* kgs-time_settings none | absolute MAIN | byoyomi MAIN BYO PERIODS |
- * canadian MAIN BYO STONES. */
+ * canadian MAIN BYO STONES, read as KataGo reads them: words after those
+ * are ignored; canadian with 0 stones is time_settings' reading (overtime
+ * time: no limit, none: absolute time), byoyomi with 0 periods absolute
+ * time. */
 static int s_kgs_time_settings(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
 {
     (void)g;
@@ -117,11 +120,15 @@ static int s_kgs_time_settings(hs_gtp_t *g, void *ctx, int argc, char **argv, hs
     if (!want)
         return hs__gtp_fail(r, "Expected 'none', 'absolute', 'byoyomi', or 'canadian' as first "
                          "argument for kgs-time_settings");
-    if (argc != want || (want >= 2 && s_seconds(argv[1], 0, &k.main_time)) ||
-        (want == 4 && (s_seconds(argv[2], 0, &k.byo_time) || hs__gtp_int(argv[3], 1, 1000000, &k.byo_stones))))
-        return hs__gtp_fail(r, "Expected non-negative times and a positive count for kgs-time_settings");
+    if (argc < want || (want >= 2 && s_seconds(argv[1], 0, &k.main_time)) ||
+        (want == 4 && (s_seconds(argv[2], 0, &k.byo_time) || hs__gtp_int(argv[3], 0, 1000000, &k.byo_stones))))
+        return hs__gtp_fail(r, "Expected non-negative times and a count from 0 to 1000000 for "
+                               "kgs-time_settings");
     k.kind = want == 1 ? HS__GTP_TIME_NONE : want == 2 ? HS__GTP_TIME_ABSOLUTE
            : !strcasecmp(what, "byoyomi") ? HS__GTP_TIME_BYOYOMI : HS__GTP_TIME_CANADIAN;
+    if (want == 4 && k.byo_stones == 0)
+        k.kind = k.kind == HS__GTP_TIME_CANADIAN && k.byo_time > 0 ? HS__GTP_TIME_NONE
+                                                                   : HS__GTP_TIME_ABSOLUTE;
     if (k.kind == HS__GTP_TIME_BYOYOMI) {
         k.byo_periods = k.byo_stones;   /* its third number counts periods */
         k.byo_stones = 1;

@@ -2,16 +2,21 @@
  * worker/gtp_search.c — the state the GTP search commands share
  * (worker/gtp_search.h): the tree kept across commands, the root set from the
  * session's game, the time manager, and genmove's final decision (play,
- * pass or resign), which lz-/kata-genmove_analyze make too.
+ * pass or resign), which lz-/kata-genmove_analyze make too. Also KataGo's
+ * commands that change that state at run time: clear_cache,
+ * kata-list-params, kata-get-param(s) and kata-set-param(s).
  */
 #include "worker/gtp_search.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/clock.h"
+#include "core/json_read.h"
+#include "worker/analysis.h"
 
 /* Seconds kept back from every move's share of the clock: the controller's
  * and the pipe's lag, so that a move sent at the end of the share still
@@ -26,6 +31,283 @@
  * budget when that is smaller): a win rate from a handful of visits is noise. */
 #define S_RESIGN_VISITS 50
 
+/* ------------------------------------------------------------------ */
+/* Run-time settings (KataGo's kata-list-params, kata-get-param,       */
+/* kata-set-param) and clear_cache                                     */
+
+/* How a setting is held: a field of the search's configuration (an int, a
+ * double, a bool; S_ON: KataGo's switch of a strength of ours, on when it
+ * is > 0), or one of the special ones. */
+enum { S_INT, S_DBL, S_BOOL, S_ON, S_CPUCT, S_TIME };
+
+typedef struct s_param {
+    const char *name;
+    int kind;
+    size_t off;   /* in hs_mcts_config_t */
+} s_param_t;
+
+#define S_P(name, kind, field) { name, kind, offsetof(hs_mcts_config_t, field) }
+
+/* KataGo's names of the settings genmove and the analysis commands read
+ * (those `--set` takes, hs_analysis_setting's, plus the budget and the
+ * threads), in KataGo's order (its JSON's: by bytes). maxVisits and
+ * maxPlayouts are genmove's budget (the analysis commands stop at
+ * --analysis-visits), maxTime is --time. */
+static const s_param_t s_params[] = {
+    S_P("confirmStdevs", S_DBL, confirm_stdevs),
+    { "cpuctExploration", S_CPUCT, 0 },
+    S_P("cpuctExplorationBase", S_DBL, net_cpuct_base),
+    S_P("cpuctExplorationLog", S_DBL, net_cpuct_log),
+    S_P("cpuctUtilityStdevScale", S_DBL, cpuct_stdev_scale),
+    S_P("dynamicScoreCenterScale", S_DBL, dyn_score_scale),
+    S_P("dynamicScoreUtilityFactor", S_DBL, dyn_score_utility),
+    S_P("fpuReductionMax", S_DBL, fpu_reduction),
+    S_P("lcbStdevs", S_DBL, lcb_stdevs),
+    S_P("maxPlayouts", S_INT, max_playouts),
+    { "maxTime", S_TIME, 0 },
+    S_P("maxVisits", S_INT, max_visits),
+    S_P("minVisitPropForLCB", S_DBL, lcb_min_visit_prop),
+    S_P("noisePruneUtilityScale", S_DBL, noise_prune_utility),
+    S_P("numSearchThreads", S_INT, threads),
+    S_P("rootFpuReductionMax", S_DBL, root_fpu_reduction),
+    S_P("rootNumSymmetriesToSample", S_INT, root_symmetries),
+    S_P("rootSymmetryPruning", S_BOOL, root_symmetry_pruning),
+    S_P("staticScoreUtilityFactor", S_DBL, score_utility),
+    S_P("subtreeValueBiasFactor", S_DBL, subtree_bias),
+    S_P("subtreeValueBiasFreeProp", S_DBL, subtree_bias_free),
+    S_P("subtreeValueBiasWeightExponent", S_DBL, subtree_bias_exponent),
+    S_P("useGraphSearch", S_BOOL, graph_search),
+    S_P("useLcbForSelection", S_ON, lcb_stdevs),
+    S_P("useNoisePruning", S_ON, noise_prune_utility),
+    S_P("valueWeightExponent", S_DBL, value_weight_exponent),
+    S_P("wideRootNoise", S_DBL, wide_root_noise),
+};
+#define S_NUM_PARAMS (sizeof s_params / sizeof s_params[0])
+
+static const s_param_t *s_param(const char *name)
+{
+    for (size_t i = 0; i < S_NUM_PARAMS; i++)
+        if (!strcmp(s_params[i].name, name))
+            return &s_params[i];
+    return NULL;
+}
+
+/* The setting's value as KataGo's kata-get-param prints it (its JSON):
+ * a limit of ours that is off (0) as KataGo's default, which is none. */
+static const char *s_param_text(const hs__gtp_search_t *s, const s_param_t *p, char *buf,
+                                size_t cap)
+{
+    const char *field = (const char *)&s->cfg + p->off;
+    double x;
+    int v;
+    switch (p->kind) {
+    case S_INT:
+        memcpy(&v, field, sizeof v);
+        snprintf(buf, cap, "%lld", v > 0 ? (long long)v : 1LL << 50);
+        return buf;
+    case S_BOOL:
+        return strcpy(buf, *(const bool *)field ? "true" : "false");
+    case S_ON:
+        memcpy(&x, field, sizeof x);
+        return strcpy(buf, x > 0 ? "true" : "false");
+    case S_CPUCT:
+        x = s->ev && s->ev->estimates ? s->cfg.net_cpuct : s->cfg.cpuct;
+        break;
+    case S_TIME:
+        x = s->move_time > 0 ? s->move_time : 1e20;
+        break;
+    default:
+        memcpy(&x, field, sizeof x);
+    }
+    return hs_analysis_json_double(x, buf, cap);
+}
+
+static void s_words(hs_buf_t *r, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        hs_gtp_printf(r, "%s%s", i ? " " : "", argv[i]);
+}
+
+static int s_list_params(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    (void)g, (void)ctx, (void)argc, (void)argv;
+    for (size_t i = 0; i < S_NUM_PARAMS; i++)
+        hs_gtp_printf(r, "%s%s", i ? " " : "", s_params[i].name);
+    return 0;
+}
+
+static int s_get_param(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    (void)g;
+    const s_param_t *p = argc == 1 ? s_param(argv[0]) : NULL;
+    char buf[40];
+    if (argc != 1) {
+        hs_gtp_printf(r, "Expected one arguments for kata-get-param but got '");
+        s_words(r, argc, argv);
+        hs_gtp_printf(r, "'");
+        return 1;
+    }
+    if (!p) {
+        hs_gtp_printf(r, "Invalid parameter: %s", argv[0]);
+        return 1;
+    }
+    hs_gtp_printf(r, "%s", s_param_text(ctx, p, buf, sizeof buf));
+    return 0;
+}
+
+/* p back to the value the session started with (KataGo: the key dropped
+ * from its config), into c and *move_time. */
+static void s_param_reset(hs_gtp_t *g, const s_param_t *p, hs_mcts_config_t *c,
+                          double *move_time)
+{
+    const hs_gtp_config_t *cfg = hs_gtp_config(g);
+    size_t size = p->kind == S_INT ? sizeof(int) : p->kind == S_BOOL ? sizeof(bool) : sizeof(double);
+    if (p->kind == S_TIME) {
+        *move_time = cfg->move_time > 0 ? cfg->move_time : 0;
+    } else if (p->kind == S_CPUCT) {
+        c->cpuct = cfg->search.cpuct;
+        c->net_cpuct = cfg->search.net_cpuct;
+    } else {
+        memcpy((char *)c + p->off, (const char *)&cfg->search + p->off, size);
+    }
+}
+
+/* One setting into c and *move_time (copies of the session's): value as
+ * `--set` reads it (hs_analysis_setting), NULL or "" for the value at start
+ * (KataGo drops the key from its config). 0, or 1 with KataGo's message in
+ * r. */
+static int s_apply(hs_gtp_t *g, const hs__gtp_search_t *s, const char *name, const char *value,
+                   hs_mcts_config_t *c, double *move_time, hs_buf_t *r)
+{
+    const s_param_t *p = s_param(name);
+    bool ignored;
+    if (!p) {
+        hs_gtp_printf(r, "Could not set params: Unrecognized or non-overridable parameter in "
+                         "kata-set-params: %s", name);
+        return 1;
+    }
+    if (!value || !*value) {
+        s_param_reset(g, p, c, move_time);
+        return 0;
+    }
+    c->max_time = *move_time;   /* KataGo's maxTime: genmove's cap, --time */
+    int rc = hs_analysis_setting(p->name, value, c, &ignored);
+    *move_time = c->max_time;
+    c->max_time = s->cfg.max_time;
+    if (rc != 1) {
+        hs_gtp_printf(r, "Could not set params: Could not parse '%s' for key '%s'", value, name);
+        return 1;
+    }
+    return 0;
+}
+
+/* Makes c and move_time the session's. A change clears the tree, as
+ * KataGo's does (the next search starts afresh with them). */
+static void s_commit(hs__gtp_search_t *s, const hs_mcts_config_t *c, double move_time)
+{
+    if (memcmp(c, &s->cfg, sizeof *c) || move_time != s->move_time)
+        hs_mcts_free(&s->mcts);   /* made again with s->cfg at the next search */
+    memcpy(&s->cfg, c, sizeof *c);
+    s->move_time = move_time;
+}
+
+/* kata-set-param NAME [VALUE]. */
+static int s_set_param(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    hs__gtp_search_t *s = ctx;
+    if (argc != 1 && argc != 2) {
+        hs_gtp_printf(r, "Expected one or two arguments for kata-set-param but got '");
+        s_words(r, argc, argv);
+        hs_gtp_printf(r, "'");
+        return 1;
+    }
+    hs_mcts_config_t c;
+    memcpy(&c, &s->cfg, sizeof c);   /* (padding too: s_commit compares bytes) */
+    double move_time = s->move_time;
+    if (s_apply(g, s, argv[0], argc == 2 ? argv[1] : NULL, &c, &move_time, r))
+        return 1;
+    s_commit(s, &c, move_time);
+    return 0;
+}
+
+/* kata-get-params: every setting, one JSON object (KataGo's, with its
+ * values as kata-get-param prints them). */
+static int s_get_params(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    (void)g, (void)argc, (void)argv;
+    char buf[40];
+    for (size_t i = 0; i < S_NUM_PARAMS; i++)
+        hs_gtp_printf(r, "%c\"%s\":%s", i ? ',' : '{', s_params[i].name,
+                      s_param_text(ctx, &s_params[i], buf, sizeof buf));
+    hs_gtp_printf(r, "}");
+    return 0;
+}
+
+/* kata-set-params {"NAME":VALUE,...}: the words joined again (as KataGo
+ * joins them) as one JSON object; a value is a string's text or the JSON
+ * of a number or flag. Every setting or none: the first bad one fails the
+ * command and nothing changes. */
+static int s_set_params(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    hs__gtp_search_t *s = ctx;
+    hs_buf_t text = { 0 };
+    for (int i = 0; i < argc; i++) {
+        hs_buf_put(&text, " ", i > 0);
+        hs_buf_put(&text, argv[i], strlen(argv[i]));
+    }
+    hs_json_doc_t *d = NULL;
+    hs_error_t err;
+    int rc = argc < 1 ? -1 : text.err ? HS_ENOMEM : hs_json_parse(text.p, text.len, NULL, &d, &err);
+    hs_buf_fini(&text);
+    const hs_json_t *o = rc ? NULL : hs_json_root(d);
+    if (argc < 1)
+        hs_gtp_printf(r, "Expected argument for kata-set-params but got ''");
+    else if (rc)
+        hs_gtp_printf(r, "Could not set params: %s", rc == HS_ENOMEM ? "out of memory" : err.msg);
+    else if (o->type != HS_JSON_OBJECT)
+        hs_gtp_printf(r, "Could not set params: Argument to kata-set-params must be a json object");
+    hs_mcts_config_t c;
+    memcpy(&c, &s->cfg, sizeof c);
+    double move_time = s->move_time;
+    int failed = !o || o->type != HS_JSON_OBJECT;
+    for (const hs_json_t *m = failed ? NULL : o->child; m && !failed; m = m->next) {
+        bool flag;
+        const char *value = m->type == HS_JSON_STRING || m->type == HS_JSON_NUMBER ? m->str
+                          : hs_json_bool(m, &flag) ? (flag ? "true" : "false") : "?";
+        failed = s_apply(g, s, m->key, value, &c, &move_time, r);
+    }
+    hs_json_free(&d);
+    if (!failed)
+        s_commit(s, &c, move_time);
+    return failed;
+}
+
+/* clear_cache: KataGo's clears its evaluation cache and its tree; ours
+ * keeps no cache, so the tree (and with it what the subtree value bias
+ * learnt) goes. */
+static int s_clear_cache(hs_gtp_t *g, void *ctx, int argc, char **argv, hs_buf_t *r)
+{
+    (void)g, (void)argc, (void)argv, (void)r;
+    hs__gtp_search_t *s = ctx;
+    hs_mcts_free(&s->mcts);
+    return 0;
+}
+
+static int s_register_params(hs_gtp_t *g, hs__gtp_search_t *s, hs_error_t *err)
+{
+    static const struct { const char *name; hs_gtp_handler_t fn; } table[] = {
+        { "clear_cache", s_clear_cache }, { "kata-list-params", s_list_params },
+        { "kata-get-param", s_get_param }, { "kata-set-param", s_set_param },
+        { "kata-get-params", s_get_params }, { "kata-set-params", s_set_params },
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        int rc = hs_gtp_register(g, table[i].name, table[i].fn, s, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int hs__gtp_register_search(hs_gtp_t *g, hs__gtp_search_t **out, hs_error_t *err)
 {
     hs__gtp_search_t *s = calloc(1, sizeof *s);
@@ -38,7 +320,11 @@ int hs__gtp_register_search(hs_gtp_t *g, hs__gtp_search_t **out, hs_error_t *err
     s->move_time = cfg->move_time > 0 ? cfg->move_time : 0;
     s->resign_threshold = cfg->resign_threshold > 0 ? cfg->resign_threshold : 0;
     s->analysis_visits = cfg->analysis_visits > 0 ? cfg->analysis_visits : 1000000;
+    /* (the analysis commands last: list_commands keeps this order, and
+     * Sabaki's choice among them reads it) */
     int rc = hs__gtp_register_play(g, s, err);
+    if (!rc)
+        rc = s_register_params(g, s, err);
     return rc ? rc : hs__gtp_register_analyze(g, s, err);
 }
 
