@@ -122,13 +122,12 @@ static inline void toy_setup(toy_pos_t *p, const char *const *rows, int size, hs
     p->nn.komi = komi;
 }
 
-/* The position after `move` (y * size + x) by from's side to move, on
+/* The position after point pt (HS_PASS: a pass) by from's side to move, on
  * *next: the one before it as prev1, the move in its history. */
-static inline hs_nn_pos_t toy_play(const hs_nn_pos_t *from, hs_board_t *next, int move)
+static inline hs_nn_pos_t toy_play_point(const hs_nn_pos_t *from, hs_board_t *next,
+                                         hs_point_t pt)
 {
-    int size = from->board->size;
     *next = *from->board;
-    hs_point_t pt = hs_board_point(next, move % size, move / size);
     HS_CHECK_INT(hs_board_play(next, from->to_move, pt, 0, NULL), 0);
     hs_nn_pos_t nn = *from;
     nn.board = next;
@@ -137,11 +136,20 @@ static inline hs_nn_pos_t toy_play(const hs_nn_pos_t *from, hs_board_t *next, in
     nn.prev1 = from->board;
     nn.hist_color[nn.n_hist] = from->to_move;
     nn.hist_move[nn.n_hist++] = pt;
+    if (pt == HS_PASS)
+        return nn;
     if (from->to_move == HS_BLACK)
         nn.stones_black++;
     else
         nn.stones_white++;
     return nn;
+}
+
+/* The same for `move` (y * size + x). */
+static inline hs_nn_pos_t toy_play(const hs_nn_pos_t *from, hs_board_t *next, int move)
+{
+    int size = from->board->size;
+    return toy_play_point(from, next, hs_board_point(from->board, move % size, move / size));
 }
 
 static const char *const toy_capture_rows[] = {

@@ -16,16 +16,7 @@ static const char *const s_rows[] = { "..XO.", "..XO.", "..XO.", "..XO.", "..XO.
 /* The position after from's side to move passes, on *next. */
 static hs_nn_pos_t s_pass(const hs_nn_pos_t *from, hs_board_t *next)
 {
-    *next = *from->board;
-    HS_CHECK_INT(hs_board_play(next, from->to_move, HS_PASS, 0, NULL), 0);
-    hs_nn_pos_t nn = *from;
-    nn.board = next;
-    nn.to_move = hs_color_other(from->to_move);
-    nn.prev2 = from->prev1;
-    nn.prev1 = from->board;
-    nn.hist_color[nn.n_hist] = from->to_move;
-    nn.hist_move[nn.n_hist++] = HS_PASS;
-    return nn;
+    return toy_play_point(from, next, HS_PASS);
 }
 
 /* The child through the root's pass edge, or NULL. */
