@@ -14,7 +14,12 @@
  *      names are matched case-insensitively with aliases (MS_KANJI, SJIS,
  *      Shift-JIS -> SHIFT_JIS; GB2312 is read as GB18030, a superset that iconv
  *      decodes the same way for valid GB2312; "Latin1", "ISO-8859-1" -> ...);
- *   3. otherwise UTF-8.
+ *   3. otherwise UTF-8, unless most of the non-ASCII bytes are not UTF-8
+ *      characters (nor Fox's damaged ones, below): then
+ *   4. a guess between GB18030 and CP932 (Shift_JIS) from the bytes, named
+ *      "GB18030 (no CA[]: guessed)" or "CP932 (no CA[]: guessed)" in *used;
+ *      when neither reads well, UTF-8 with repair as in 3. Korean (EUC-KR)
+ *      and Big5 are not guessed (their double bytes cover GB2312's).
  * UTF-8 (declared or assumed) is validated and every invalid byte replaced by
  * U+FFFD, except Fox's broken characters: Fox writes UTF-8 without CA[] and
  * some characters of its player names lost one byte to '?' ("\xe6?\xbd"); a
@@ -42,7 +47,7 @@
  *   malloc'd NUL-terminated UTF-8 buffer of *out_len bytes; caller owns it and
  *   frees it with free().
  * [out] used: (may be NULL) a static string naming the encoding read ("UTF-8",
- *   "UTF-16LE", "GB18030", "SHIFT_JIS", ...).
+ *   "UTF-16LE", "GB18030", "SHIFT_JIS", "CP932 (no CA[]: guessed)", ...).
  * [out] replaced: (may be NULL) number of invalid sequences replaced by U+FFFD.
  * Returns 0, HS_ENOMEM, or HS_ELIMIT when the converted text would exceed
  * max_out bytes (0 = no bound).

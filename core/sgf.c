@@ -598,6 +598,14 @@ static int s_read_tree(s_parser_t *p, hs_sgf_tree_t *tree, bool implicit)
             continue;
         }
         if (s_is_alpha(c)) {
+            if (!node && !tree->root && depth == 1) {
+                /* "(GM[1]..." : the Nihon Ki-in's records leave out the
+                 * root's ';' (Sabaki reads them): the root is implied. */
+                if (!(node = s_new_node(p, NULL)))
+                    break;
+                tree->root = cur = node;
+                continue;
+            }
             if (!node) {
                 s_error_here(p, HS_EPARSE, "property outside a node (missing ';')");
                 s_skip_tree(p, depth);

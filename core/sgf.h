@@ -36,6 +36,8 @@
  *   '(' followed (after white space) by ';'.
  * - A file (or tree) whose leading '(' is missing (";GM[1]...") is read as a tree
  *   but marked failed: "missing '(' before the first node".
+ * - A tree whose root lacks its ';' ("(GM[1]...", as the Nihon Ki-in writes)
+ *   has the root implied; a property elsewhere outside a node is an error.
  * - A truncated tree (the file ends before its closing ')', possibly inside a
  *   value) is a failed tree with a reason starting "truncated". Complete trees
  *   before it are fine. So is a tree cut short by the next game: a line that

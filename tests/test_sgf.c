@@ -42,6 +42,24 @@ static hs_sgf_collection_t *s_parse_file(const char *name, unsigned flags, hs_er
     return c;
 }
 
+/* A root without its ';' ("(GM[1]..." as the Nihon Ki-in writes) is
+ * implied; a property after ')' or between nodes' trees is still refused. */
+static void test_implied_root(void)
+{
+    hs_error_t err;
+    hs_sgf_collection_t *c = s_parse_str("(\r\nGM[1]SZ[9]PB[a];B[ee];W[cc])", 0, &err);
+    HS_CHECK(c != NULL && c->num_trees == 1);
+    if (c) {
+        const hs_sgf_node_t *r = hs_sgf_root(c, 0);
+        HS_CHECK_STR(hs_sgf_node_value(r, "PB"), "a");
+        HS_CHECK_STR(hs_sgf_node_value(r->first_child, "B"), "ee");
+    }
+    hs_sgf_destroy(&c);
+    c = s_parse_str("(;GM[1](;B[ee])PB[x])", 0, &err);
+    HS_CHECK(c == NULL || c->num_trees == 0 || c->trees[0].status != 0);
+    hs_sgf_destroy(&c);
+}
+
 static void test_escaping(void)
 {
     hs_error_t err;
@@ -508,6 +526,28 @@ static void test_charsets(void)
     HS_CHECK_STR(used, "UTF-8");
     HS_CHECK_INT(rep, 1);
     free(out);
+
+    /* No CA[] and not UTF-8 (MultiGo's GB2312, the Nihon Ki-in's Shift_JIS):
+     * guessed from the bytes, where every such byte used to become U+FFFD.
+     * Kanji alone ("井山裕太 九段") read as Japanese, GB2312's hanzi as
+     * Chinese; Fox's UTF-8 that lost bytes to '?' stays UTF-8. */
+    static const struct { const char *in, *name, *used; size_t rep; } g[] = {
+        { "(;PB[\xbf\xc2\xbd\xe0]PW[\xce\xa7\xc6\xe5])", "柯洁", "GB18030 (no CA[]: guessed)", 0 },
+        { "(;PB[\x88\xe4\x8e\x52\x97\x54\x91\xbe]BR[\x8b\xe3\x92\x69])", "井山裕太",
+          "CP932 (no CA[]: guessed)", 0 },
+        { "(;PB[\x82\xc8\x82\xaa\x82\xa2])", "ながい", "CP932 (no CA[]: guessed)", 0 },
+        { "(;PB[\xe9\xa3\x8e\xe6?\xbd\xe6\x9c\x88])", "风\xef\xbf\xbd月", "UTF-8", 1 },
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        out = NULL;
+        used = NULL;
+        HS_CHECK_INT(hs_charset_sgf_to_utf8(g[i].in, strlen(g[i].in), 0, &out, &olen, &used,
+                                            &rep, &err), 0);
+        HS_CHECK(out && strstr(out, g[i].name));
+        HS_CHECK_STR(used, g[i].used);
+        HS_CHECK_INT(rep, g[i].rep);
+        free(out);
+    }
 }
 
 /* ---- games ---------------------------------------------------------------- */
@@ -745,6 +785,7 @@ static void test_game_id(void)
 
 int main(void)
 {
+    test_implied_root();
     test_escaping();
     test_variations();
     test_collections_and_recovery();
