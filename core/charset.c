@@ -115,11 +115,12 @@ static size_t s_fox_char(const unsigned char *s, size_t n)
 
 /* UTF-8 copy of data with invalid bytes replaced (a Fox character that lost a
  * byte to '?' as a whole: s_fox_char); data[0..valid) is already known to be
- * valid UTF-8 (0 when unknown). */
-static void s_repair_utf8_from(hs_buf_t *b, const char *data, size_t len, size_t valid,
-                               size_t *replaced)
+ * valid UTF-8 (0 when unknown). Returns how many bytes were neither part of a
+ * UTF-8 character nor of a Fox one. */
+static size_t s_repair_utf8_from(hs_buf_t *b, const char *data, size_t len, size_t valid,
+                                 size_t *replaced)
 {
-    size_t i = valid;
+    size_t i = valid, stray = 0;
     hs_buf_reserve(b, len + 16);
     hs_buf_put(b, data, valid);
     while (i < len && !b->err) {
@@ -130,9 +131,11 @@ static void s_repair_utf8_from(hs_buf_t *b, const char *data, size_t len, size_t
             size_t fox = s_fox_char((const unsigned char *)data + i, len - i);
             hs_buf_put(b, s_repl, 3);
             (*replaced)++;
+            stray += !fox;
             i += fox ? fox : 1;
         }
     }
+    return stray;
 }
 
 static void s_repair_utf8(hs_buf_t *b, const char *data, size_t len, size_t *replaced)
@@ -239,30 +242,16 @@ static int s_iconv(const char *cs, const char *data, size_t len, hs_buf_t *b, si
  * Fox files of the pro and amateur archives. */
 #define S_UTF8_SHARE_MIN 600
 
-/* The length of the UTF-8 (or Fox) character at u, or 0. */
-static size_t s_utf8_char(const unsigned char *u, size_t n)
+/* The share (in 1/1000) of the non-ASCII bytes of u that are part of a UTF-8
+ * or Fox character, when `stray` of them are not (s_repair_utf8_from's
+ * count): one pass that counts the non-ASCII bytes, run only for a file that
+ * has stray bytes at all. */
+static int s_utf8_share(const unsigned char *u, size_t len, size_t stray)
 {
-    size_t k = u[0] >= 0xC2 && u[0] <= 0xDF ? 2 : u[0] >= 0xE0 && u[0] <= 0xEF ? 3
-             : u[0] >= 0xF0 && u[0] <= 0xF4 ? 4 : 0;
-    if (k && n >= k && hs_utf8_valid_prefix((const char *)u, k) == k)
-        return k;
-    return s_fox_char(u, n);
-}
-
-static int s_utf8_share(const unsigned char *u, size_t len)
-{
-    size_t good = 0, bad = 0;
-    for (size_t i = 0; i < len;) {
-        size_t k = u[i] < 0x80 ? 1 : s_utf8_char(u + i, len - i);
-        if (k == 0) {
-            bad++;
-            k = 1;
-        } else if (u[i] >= 0x80) {
-            good += k;
-        }
-        i += k;
-    }
-    return good + bad ? (int)(1000 * good / (good + bad)) : 1000;
+    size_t high = 0;
+    for (size_t i = 0; i < len; i++)
+        high += u[i] >> 7;
+    return high > stray ? (int)(1000 * (high - stray) / high) : 0;
 }
 
 /* How well data reads as GB2312/GBK (what MultiGo and other Chinese programs
@@ -528,10 +517,16 @@ int hs_charset_sgf_to_utf8(const char *data, size_t len, size_t max_out, char **
     size_t ok = hs_utf8_valid_prefix(data, len);
     if (ok == len)
         return 0;
-    if (s_utf8_share(u, len) < S_UTF8_SHARE_MIN && s_guess(data, len, &b, used, replaced)) {
-        s_ensure_utf8(&b, replaced);
-        return s_finish(&b, out, out_len, err);
+    size_t stray = s_repair_utf8_from(&b, data, len, ok, replaced);
+    if (stray > 0 && s_utf8_share(u, len, stray) < S_UTF8_SHARE_MIN) {
+        hs_buf_t g = { .max = max_out };
+        size_t g_replaced = 0;
+        if (s_guess(data, len, &g, used, &g_replaced)) {
+            free(b.p);
+            b = g;
+            *replaced = g_replaced;
+            s_ensure_utf8(&b, replaced);
+        }
     }
-    s_repair_utf8_from(&b, data, len, ok, replaced);
     return s_finish(&b, out, out_len, err);
 }
