@@ -307,7 +307,8 @@ static long s_score_sjis(const unsigned char *u, size_t len)
 
 /*
  * Decodes data by the encoding it reads best in into *b (*used: its name) and
- * returns true; false (b untouched) when it reads well in neither. Two
+ * returns true (b's error set when memory or the size bound ran out); false
+ * (b untouched) when it reads well in neither. Two
  * candidates: Chinese (GB18030, a superset of GB2312 and GBK) and Japanese
  * (CP932), each scored on the bytes (s_score_gb, s_score_sjis); ties go to
  * GB18030. Korean (EUC-KR) and Big5 are not guessed: their double bytes
@@ -325,11 +326,11 @@ static bool s_guess(const char *data, size_t len, hs_buf_t *b, const char **used
     const char *cs = sj > gb ? "CP932" : "GB18030";
     hs_buf_t t = { .max = b->max };
     size_t rep = 0;
-    if (s_iconv(cs, data, len, &t, &rep) != 0) {
+    if (s_iconv(cs, data, len, &t, &rep) == HS_ENOTFOUND) {   /* not with glibc */
         free(t.p);
         return false;
     }
-    *b = t;
+    *b = t;   /* out of memory or past the size bound: its error, for s_finish */
     *replaced = rep;
     *used = sj > gb ? "CP932 (no CA[]: guessed)" : "GB18030 (no CA[]: guessed)";
     return true;
