@@ -213,11 +213,12 @@ int hs__aturn_game(const hs__aturn_t *t, hs_gtp_game_t *g, hs_error_t *err)
         return hs_error_set(err, HS_EINVAL, "bad initial stones");
     hs_gtp_game_count_setup(g);
     /* KataGo's reading of setup stones: Black's alone (2 or more) are a
-     * handicap, and White then moves first. */
-    g->handicap = g->setup_white == 0 && g->setup_black >= 2 ? g->setup_black : 0;
+     * handicap, and White then moves first (the handicap itself is the
+     * game's to count: worker/gtp_game.c, s_count_handicap). */
+    bool handicap = g->setup_white == 0 && g->setup_black >= 2;
     hs_color_t first = q->first_player;
     if (first == HS_EMPTY)
-        first = q->n_moves ? q->moves[0].color : g->handicap ? HS_WHITE : HS_BLACK;
+        first = q->n_moves ? q->moves[0].color : handicap ? HS_WHITE : HS_BLACK;
     g->start.to_move = first;
     if ((rc = hs_gtp_game_set_rules(g, q->rules, err)))
         return rc;
