@@ -8,7 +8,8 @@
 # among others gives the same replies (the shared batches change nothing);
 # turns of one query come in priority order when one search runs at a time;
 # --report-as black/white/side turn the same numbers around; thisHash differs
-# with the board size, the player to move and the ko point; `moves` replayed
+# with the board size, the player to move and the ko point, symHash only
+# between positions no symmetry maps onto each other; `moves` replayed
 # as KataGo replays them (a ko recapture, a multi-stone suicide); bad options. Last,
 # one session with the shared net (skipped where ../shared has no net).
 set -u
@@ -111,6 +112,18 @@ import json, sys
 h = {d["id"]: d["rootInfo"]["thisHash"] for d in map(json.loads, open(sys.argv[1]))}
 ids = ["e9B", "e9W", "e19B", "e19W", "ko", "noko"]
 print(len(h), len({h[i] for i in ids}), h["again"] == h["e9B"], "0" * 16 in h.values())' "$tmp/hash.out")" "7 6 True False"
+
+# symHash: the same for positions that a symmetry of the board maps onto
+# each other (one stone at C3, G7 or C7), other for another position.
+{ for v in C3 G7 C7 D3; do
+      echo '{"id":"'$v'","moves":[["B","'$v'"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":2}'
+  done
+} | an > "$tmp/sym.out"
+check "symHash: one per position up to symmetry" "$(python3 -c '
+import json, sys
+r = {d["id"]: d["rootInfo"] for d in map(json.loads, open(sys.argv[1]))}
+print(len({r[i]["thisHash"] for i in r}), len({r[i]["symHash"] for i in ("C3", "G7", "C7")}),
+      r["D3"]["symHash"] != r["C3"]["symHash"])' "$tmp/sym.out")" "4 1 True"
 
 # --- moves replayed as KataGo's makeBoardMoveTolerant ---------------------------
 # A simple-ko recapture and a suicide of two stones are played whatever the

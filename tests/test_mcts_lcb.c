@@ -6,7 +6,8 @@
  * (PlayUtils::getHackedLCBForWinrate), checked against a transcription of
  * KataGo's code on a hand-made root; and the squared weights (weight_sq)
  * whose effective sample size the radius reads, as the node values keep
- * them (KataGo's weightSqSum).
+ * them (KataGo's weightSqSum); the utility's bound, the weights and the
+ * move choice's values reported beside it.
  */
 #include "tests/mcts_toy.h"
 
@@ -14,9 +15,9 @@
  * computes it: utility average and mean square, the child's weight and
  * squared weight as the edge sees them, lcbStdevs, and the three utility
  * factors (winLoss, staticScore, dynamicScore). */
-static double katago_lcb(double winrate, double utility_avg, double utility_sq_avg,
-                         double weight_sum, double weight_sq_sum, double lcb_stdevs, double wl,
-                         double stat, double dyn)
+static double katago_radius(double utility_avg, double utility_sq_avg, double weight_sum,
+                            double weight_sq_sum, double lcb_stdevs, double wl, double stat,
+                            double dyn)
 {
     double utility_range_radius = wl + stat + dyn;
     double ess = weight_sum * weight_sum / weight_sq_sum;
@@ -29,7 +30,15 @@ static double katago_lcb(double winrate, double utility_avg, double utility_sq_a
     weight_sq_sum += prior_weight * prior_weight;
     ess = weight_sum * weight_sum / weight_sq_sum;
     double utility_variance = utility_sq_avg - utility_avg * utility_avg;
-    double radius = sqrt(utility_variance / ess) * lcb_stdevs;
+    return sqrt(utility_variance / ess) * lcb_stdevs;
+}
+
+static double katago_lcb(double winrate, double utility_avg, double utility_sq_avg,
+                         double weight_sum, double weight_sq_sum, double lcb_stdevs, double wl,
+                         double stat, double dyn)
+{
+    double radius = katago_radius(utility_avg, utility_sq_avg, weight_sum, weight_sq_sum,
+                                  lcb_stdevs, wl, stat, dyn);
     double hack = wl / (wl + stat + dyn + 1.0e-20) * 0.5;
     return winrate - radius * hack;
 }
@@ -155,9 +164,55 @@ static void test_search_weights(void)
     hs_mcts_free(&m);
 }
 
+/* The other numbers a move reports beside its bound: utilityLcb (the
+ * utility less the same radius), the child's weight and the edge's share of
+ * it, and playSelectionValue: the visits, or with the bound on, its pick
+ * raised by KataGo's factor over the move it beats (getPlaySelectionValues:
+ * ((radius + margin) / (radius + margin / 5))^2 times that move's visits),
+ * the bounds here taken with a weight of 1 a visit as the move choice's. */
+static void test_move_numbers(void)
+{
+    static hs_mcts_result_t res;
+    hs_mcts_t *m = toy_search(10, 1, 1);
+    lcb_tree_t t;
+    s_tree(&t, m);
+    m->estimates = true;
+    for (int k = 0; k < 2; k++) {
+        m->cfg.lcb_stdevs = k ? 3 : 0;
+        hs_mcts_get_result(m, &res);
+        const hs_mcts_move_info_t *a = s_info(&res, 0), *b = s_info(&res, 1);
+        HS_CHECK(a != NULL && b != NULL);
+        if (!a || !b)
+            break;
+        double stdevs = k ? 3 : 5;
+        double ra = katago_radius(0.3, 0.13, 90, 55, stdevs, 1, 0.1, 0.3);
+        double rb = katago_radius(0.4, 0.17, 20, 15, stdevs, 1, 0.1, 0.3);
+        HS_CHECK(fabs(a->utility_lcb - (0.3 - ra)) < 1e-6);
+        HS_CHECK(fabs(b->utility_lcb - (0.4 - rb)) < 1e-6);
+        HS_CHECK(a->weight == 90 && a->edge_weight == 90);
+        HS_CHECK(b->weight == 40 && b->edge_weight == 20);   /* half its visits came this way */
+        HS_CHECK(a->play_selection == 100);
+        if (!k) {
+            HS_CHECK(b->play_selection == 20);
+            HS_CHECK_INT(res.moves[0].move, 0);
+            continue;
+        }
+        double va = katago_radius(0.3, 0.13, 100, 100, 3, 1, 0.1, 0.3);
+        double vb = katago_radius(0.4, 0.17, 40, 40, 3, 1, 0.1, 0.3);
+        double margin = (0.4 - vb) - (0.3 - va);
+        double f = (va + margin) / (va + 0.2 * margin);
+        HS_CHECK(margin > 0 && f * f * 100 > 100);
+        HS_CHECK(fabs(b->play_selection - f * f * 100) < 1e-6 * f * f * 100);
+        HS_CHECK_INT(res.moves[0].move, 1);   /* the bound's pick goes first */
+    }
+    m->root = NULL;
+    hs_mcts_free(&m);
+}
+
 int main(void)
 {
     test_reported_lcb();
+    test_move_numbers();
     test_weight_sq();
     test_search_weights();
     return hs_test_finish();

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 
 #include "core/json.h"
+#include "core/symmetry.h"
 #include "worker/analysis_internal.h"
 
 typedef struct s_view {
@@ -79,6 +80,10 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
     s_key_num(f, "prior", mi->prior);
     s_key_num(f, "utility", mi->utility * v.mover * v.sign);
     s_key_num(f, "lcb", s_wr(v, black_lcb));
+    s_key_num(f, "utilityLcb", mi->utility_lcb * v.mover * v.sign);
+    s_key_num(f, "weight", mi->weight);
+    s_key_num(f, "edgeWeight", mi->edge_weight);
+    s_key_num(f, "playSelectionValue", mi->play_selection);
     if (q->no_result)
         s_key_num(f, "noResultValue", 0);
     fprintf(f, ",\"order\":%d", mi->order);
@@ -115,6 +120,23 @@ static uint64_t s_this_hash(const hs_board_t *b, hs_color_t to_move)
     return s_mix(hs_board_key(b) ^ s_mix(extra + 0x9E3779B97F4A7C15ull));
 }
 
+/* symHash: thisHash of the board's orientation whose stones hash least
+ * (core/symmetry.h), so that positions equal under a symmetry share it, as
+ * KataGo's; the ko point goes in as seen in that orientation. */
+static uint64_t s_sym_hash(const hs_board_t *b, hs_color_t to_move)
+{
+    int sym = 0, n = b->size;
+    uint64_t stones = hs_board_canonical_key(b, &sym, NULL);
+    uint64_t ko = 0;
+    if (b->ko != HS_NO_POINT && hs_board_on_board(b, b->ko)) {
+        int x, y;
+        hs_sym_apply(n, sym, hs_board_x(b, b->ko), hs_board_y(b, b->ko), &x, &y);
+        ko = (uint64_t)(y * n + x + 1) << 16;
+    }
+    uint64_t extra = ko | (uint64_t)n << 8 | (uint64_t)to_move;
+    return s_mix(stones ^ s_mix(extra + 0x9E3779B97F4A7C15ull));
+}
+
 static void s_root_info(FILE *f, const hs_mcts_result_t *r, const hs_board_t *b, s_view_t v)
 {
     fprintf(f, ",\"rootInfo\":{\"visits\":%d", r->visits);
@@ -125,8 +147,12 @@ static void s_root_info(FILE *f, const hs_mcts_result_t *r, const hs_board_t *b,
     s_key_num(f, "utility", r->utility * v.mover * v.sign);
     s_key_num(f, "rawWinrate", s_wr(v, r->raw_winrate));
     s_key_num(f, "rawLead", r->raw_score * v.sign);
-    fprintf(f, ",\"thisHash\":\"%016" PRIX64 "\",\"currentPlayer\":\"%c\"}", s_this_hash(b, r->to_move),
-            r->to_move == HS_BLACK ? 'B' : 'W');
+    s_key_num(f, "rawScoreSelfplay", r->raw_score_selfplay * v.sign);
+    s_key_num(f, "rawScoreSelfplayStdev", r->raw_score_selfplay_stdev);
+    s_key_num(f, "weight", r->weight);
+    fprintf(f, ",\"thisHash\":\"%016" PRIX64 "\",\"symHash\":\"%016" PRIX64 "\"",
+            s_this_hash(b, r->to_move), s_sym_hash(b, r->to_move));
+    fprintf(f, ",\"currentPlayer\":\"%c\"}", r->to_move == HS_BLACK ? 'B' : 'W');
 }
 
 static void s_array(FILE *f, const char *key, const float *xs, int n, double mul)

@@ -177,9 +177,11 @@ static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *r
         hs_gtp_printf(out, "edgeVisits %d ", m->visits);
         double lead = s_lead(res, m->score_lead);
         const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead",
-                               "prior", "lcb" };
-        double vals[] = { m->utility, wr, lead, m->score_stdev, lead, m->prior, m->lcb };
-        for (int k = 0; k < 7; k++)
+                               "scoreSelfplay", "prior", "lcb", "utilityLcb", "weight" };
+        double vals[] = { m->utility, wr, lead, m->score_stdev, lead,
+                          s_lead(res, m->score_selfplay), m->prior, m->lcb, m->utility_lcb,
+                          m->edge_weight };
+        for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++)
             s_real(out, keys[k], vals[k], kata);
         if (m->sym_of >= 0)   /* where KataGo puts it, before the order */
             hs_gtp_printf(out, "isSymmetryOf %s ", hs__gtp_vertex(b, m->sym_of, name));
@@ -211,7 +213,7 @@ static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result
             break;
         used[best] = true;
         hs_mcts_move_info_t m = { .move = best, .winrate = res->winrate, .score_lead =
-                                  res->score_lead, .prior = res->policy[best], .order = listed,
+                                  res->score_lead, .score_selfplay = res->score_selfplay, .prior = res->policy[best], .order = listed,
                                   .sym_of = -1, .pv_len = 1, .pv = { best } };
         s_info(out, b, res, &m, kata, a);
     }
@@ -245,10 +247,12 @@ static int s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_a
         n = s_unsearched(out, b, res, n, want, kata, a);
     if (kata && a->root_info) {
         hs_gtp_printf(out, " rootInfo visits %d ", res->visits);
-        const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead" };
+        const char *keys[] = { "utility", "winrate", "scoreMean", "scoreStdev", "scoreLead",
+                               "scoreSelfplay", "weight" };
         double vals[] = { res->utility, s_wr(res, res->winrate), s_lead(res, res->score_lead),
-                          res->score_stdev, s_lead(res, res->score_lead) };
-        for (int k = 0; k < 5; k++)
+                          res->score_stdev, s_lead(res, res->score_lead),
+                          s_lead(res, res->score_selfplay), res->weight };
+        for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++)
             s_real(out, keys[k], vals[k], kata);
         out->len -= out->len > 0 && out->p[out->len - 1] == ' ';
     }

@@ -321,6 +321,18 @@ typedef struct hs_mcts_move_info {
      * where that is 0, over the effective sample size of the move's
      * weights) x 1/2 over the utility's range; may lie outside [0, 1] */
     float lcb;
+    /* the same bound on the utility itself (KataGo's utilityLcb): utility
+     * less the radius, the mover's view */
+    float utility_lcb;
+    double weight;        /* the child's weight: its visits, less what noise
+                           * pruning and value weighting took (KataGo's
+                           * weight) */
+    double edge_weight;   /* its share through this move (edgeWeight) */
+    /* what the move choice ranks by (KataGo's playSelectionValue): the
+     * move's visits, the bound's pick raised as KataGo raises it where
+     * lcb_stdevs > 0; those under 1 (or 1/64 of the most) are 0, and the
+     * largest is at least 1 */
+    double play_selection;
     int order;            /* 0 = the best move; the rest by visits */
     int sym_of;           /* -1, or the move this one copies: with root
                            * symmetry pruning, the same move under one of
@@ -348,6 +360,9 @@ typedef struct hs_mcts_result {
     float utility;        /* the side to move's */
     float raw_winrate;    /* the evaluator's at the root (Black's) */
     float raw_score;      /* likewise */
+    float raw_score_selfplay;         /* the evaluator's expected final score (Black's) */
+    float raw_score_selfplay_stdev;   /* ... and its spread */
+    double weight;        /* the root's weight (its visits less pruning) */
     /* vertex, HS_MCTS_PASS(size); when no root child has a visit, the
      * move of the highest prior that the root may search (num_moves is then
      * 0; hs_mcts_choose_move plays it); -1 when the root has no move */

@@ -104,18 +104,17 @@ static double s_lcb(const hs_mcts_t *m, const hs__mcts_node_t *c, double stdevs)
     return c->util_sum / c->visits - s_radius(m, c, c->visits, c->visits, stdevs);
 }
 
-/* The bound a move reports, in win-rate units as KataGo reports "lcb"
- * (PlayUtils::getHackedLCBForWinrate): the mover's win rate w less the
- * utility radius through edge e (its weights as the edge sees them), scaled
- * by the win rate's share of the utility and by 1/2 for the win rate's
- * range of 1 against the value's 2. It may lie outside [0, 1]. */
-static double s_report_lcb(const hs_mcts_t *m, const hs__mcts_edge_t *e, double w)
+/* The radius of the bound a move reports: its utility's through edge e
+ * (its weights as the edge sees them). In win-rate units, as KataGo reports
+ * "lcb" (PlayUtils::getHackedLCBForWinrate), the mover's win rate less it,
+ * scaled by the win rate's share of the utility and by 1/2 for the win
+ * rate's range of 1 against the value's 2: it may lie outside [0, 1]. */
+static double s_report_radius(const hs_mcts_t *m, const hs__mcts_edge_t *e)
 {
     const hs__mcts_node_t *c = e->child;
     double share = (double)e->visits / c->visits;
     double stdevs = m->cfg.lcb_stdevs > 0 ? m->cfg.lcb_stdevs : S_REPORT_STDEVS;
-    double radius = s_radius(m, c, hs__mcts_edge_weight(e), c->weight_sq * share, stdevs);
-    return w - 0.5 * radius / s_utility_range(m);
+    return s_radius(m, c, hs__mcts_edge_weight(e), c->weight_sq * share, stdevs);
 }
 
 /* Among the root children with at least lcb_min_visit_prop of the most
@@ -213,7 +212,12 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     mi->score_stdev = (float)s_spread(c->score_sq_sum, final, c->visits);
     mi->prior = s_raw_prior(m, i);
     mi->utility = (float)hs__mcts_q(c);
-    mi->lcb = (float)s_report_lcb(m, e, w);
+    double radius = s_report_radius(m, e);
+    mi->lcb = (float)(w - 0.5 * radius / s_utility_range(m));
+    mi->utility_lcb = (float)(mi->utility - radius);
+    mi->weight = c->weight;
+    mi->edge_weight = hs__mcts_edge_weight(e);
+    mi->play_selection = e->visits;
     mi->sym_of = -1;
     s_pv(e, mi);
 }
@@ -243,6 +247,10 @@ static void s_root_stats(const hs_mcts_t *m, hs_mcts_result_t *out)
         out->utility = (float)-hs__mcts_q(r);
         out->raw_winrate = (float)((1 + s_black(mover, r->raw_value)) / 2);
         out->raw_score = (float)s_black(mover, r->raw_score);
+        out->raw_score_selfplay = (float)s_black(mover, r->raw_score_mean);
+        double var = r->raw_score_sq - (double)r->raw_score_mean * r->raw_score_mean;
+        out->raw_score_selfplay_stdev = (float)(var > 0 ? sqrt(var) : 0);
+        out->weight = r->weight;
     }
     for (int v = 0; v < m->area; v++) {
         double mean = r->own_count ? r->own[v] / r->own_count : 0;
@@ -266,6 +274,47 @@ static void s_lcb_first(const hs_mcts_t *m, hs_mcts_result_t *out)
             out->moves[0] = first;
             break;
         }
+}
+
+/* KataGo's playSelectionValue (Search::getPlaySelectionValues) as our move
+ * choice has it: each move's visits; with the bound on, its pick raised so
+ * that it outranks every move whose bound it beats, by KataGo's factor
+ * ((radius + margin) / (radius + margin / 5))^2 on that move's visits; then
+ * values under 1 (or under 1/64 of the largest) are 0, and the largest is
+ * scaled up to 1 where it is less. KataGo also cuts the visits a move got
+ * only by exploration before this; our choice counts visits as they are. */
+static void s_play_selection(const hs_mcts_t *m, hs_mcts_result_t *out)
+{
+    const hs__mcts_node_t *r = m->root;
+    int best = m->cfg.lcb_stdevs > 0 ? s_best_child(m) : -1;
+    if (best >= 0 && best != s_most_visited(r, m->banned)) {
+        double stdevs = m->cfg.lcb_stdevs;
+        double best_lcb = s_lcb(m, r->edges[best].child, stdevs);
+        double raised = r->edges[best].visits;
+        for (int i = 0; i < r->num_edges; i++) {
+            const hs__mcts_node_t *c = s_visited(r, i, m->banned);
+            double margin = c && i != best ? best_lcb - s_lcb(m, c, stdevs) : -1;
+            if (margin < 0)
+                continue;
+            double radius = s_radius(m, c, c->visits, c->visits, stdevs);
+            double f = (radius + margin) / (radius + 0.2 * margin);
+            if (f * f * r->edges[i].visits > raised)
+                raised = f * f * r->edges[i].visits;
+        }
+        for (int k = 0; k < out->num_moves; k++)
+            if (out->moves[k].move == r->edges[best].move)
+                out->moves[k].play_selection = raised;
+    }
+    double top = 0;
+    for (int k = 0; k < out->num_moves; k++)
+        top = fmax(top, out->moves[k].play_selection);
+    if (!(top > 0))
+        return;
+    double prune = fmin(1.0, top / 64);
+    for (int k = 0; k < out->num_moves; k++) {
+        double *ps = &out->moves[k].play_selection;
+        *ps = *ps < prune ? 0 : top < 1 ? *ps / top : *ps;
+    }
 }
 
 /* A move (vertex or pass) under symmetry s of an n x n board. */
@@ -330,6 +379,8 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
     out->visits = out->playouts = out->pv_len = out->num_moves = 0;
     out->winrate = 0.5f;
     out->score_lead = out->score_selfplay = out->score_stdev = out->utility = out->raw_score = 0;
+    out->raw_score_selfplay = out->raw_score_selfplay_stdev = 0;
+    out->weight = 0;
     out->raw_winrate = 0.5f;
     out->best_move = -1;
     out->seconds = m->began ? hs_clock_now() - m->t_begin : 0;
@@ -347,6 +398,7 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
     }
     qsort(out->moves, (size_t)out->num_moves, sizeof out->moves[0], s_cmp_info);
     s_lcb_first(m, out);
+    s_play_selection(m, out);
     s_add_symmetric(m, out);
     for (int k = 0; k < out->num_moves; k++)
         out->moves[k].order = k;

@@ -93,7 +93,8 @@ def check_reply(r, q, terminated):
     mis, root = r["moveInfos"], r["rootInfo"]
     if not mis and root.get("visits", 0) > 1:
         fail(tag + ": empty moveInfos")
-    for k in ("visits", "winrate", "scoreLead", "scoreStdev", "utility", "currentPlayer"):
+    for k in ("visits", "winrate", "scoreLead", "scoreStdev", "utility", "currentPlayer",
+              "weight", "thisHash", "symHash", "rawScoreSelfplay", "rawScoreSelfplayStdev"):
         if k not in root:
             fail("%s: rootInfo has no %s" % (tag, k))
     if sorted(m["order"] for m in mis) != list(range(len(mis))):
@@ -101,7 +102,8 @@ def check_reply(r, q, terminated):
     names = set()
     for m in mis:
         for k in ("move", "visits", "winrate", "scoreMean", "scoreStdev", "scoreLead", "utility",
-                  "lcb", "prior", "order", "pv"):
+                  "lcb", "utilityLcb", "weight", "edgeWeight", "playSelectionValue", "prior",
+                  "order", "pv"):
             if k not in m:
                 fail("%s: moveInfo has no %s" % (tag, k))
                 return
@@ -126,12 +128,24 @@ def check_reply(r, q, terminated):
             fail("%s: pvEdgeVisits %s do not fit pv" % (tag, m["pvEdgeVisits"]))
         if m.get("edgeVisits", 0) > m["visits"]:
             fail("%s: edgeVisits over visits for %s" % (tag, m["move"]))
+        # the bound lies below the utility it bounds (in the reported view:
+        # below for the side the view is of, above for the other)
+        if abs(m["utilityLcb"] - m["utility"]) > 2 * 6 or m["utilityLcb"] == m["utility"]:
+            fail("%s: utilityLcb %s against utility %s" % (tag, m["utilityLcb"], m["utility"]))
+        # weights: positive, the edge's a share of the child's, none over its visits
+        if not 0 < m["edgeWeight"] <= m["weight"] * (1 + 1e-6) <= m["visits"] * (1 + 1e-6):
+            fail("%s: weights %s / %s for %s visits" % (tag, m["edgeWeight"], m["weight"],
+                                                       m["visits"]))
+        if m["playSelectionValue"] < 0:
+            fail("%s: negative playSelectionValue" % tag)
         # a symmetric copy (root symmetry pruning) follows the move it copies,
         # with its visits, and does not count them again
         if "isSymmetryOf" in m:
             src = [o for o in mis if o["move"] == m["isSymmetryOf"] and "isSymmetryOf" not in o]
             if not src or src[0]["order"] > m["order"] or src[0]["visits"] != m["visits"]:
                 fail("%s: %s is no copy of %s" % (tag, m["move"], m["isSymmetryOf"]))
+    if mis and max(m["playSelectionValue"] for m in mis) < 1:
+        fail(tag + ": the largest playSelectionValue is under 1")
     if sum(m.get("edgeVisits", m["visits"]) for m in mis if "isSymmetryOf" not in m) > root["visits"]:
         fail(tag + ": moves' visits exceed the root's")
     want = q.get("maxVisits", (q.get("overrideSettings") or {}).get("maxVisits"))
