@@ -100,6 +100,7 @@ static void s_print_json(FILE *out, const hs_ingest_report_t *r)
     s_json_dist(out, &r->rules);
     fputs(",\n \"komi\": ", out);
     s_json_dist(out, &r->komi);
+    fprintf(out, ",\n \"komi_contradicted\": %llu", U(r->komi_contradicted));
     double mb = (double)r->bytes / 1e6;
     fprintf(out, ",\n \"seconds\": %.3f, \"threads\": %d, \"games_per_second\": %.1f, "
             "\"mb_per_second\": %.2f,\n",
@@ -160,6 +161,10 @@ static void s_print_table(FILE *out, const hs_ingest_report_t *r)
     fputs("\nkomi            ", out);
     for (size_t i = 0; i < r->komi.n; i++)
         fprintf(out, " %s: %llu", r->komi.items[i].key, U(r->komi.items[i].count));
+    if (r->komi_contradicted)
+        fprintf(out, "\nkomi unknown     %12llu  (a counted result the recorded komi cannot give, "
+                "as W+5.5 under Fox's KM[0]: their scores use the recorded komi)",
+                U(r->komi_contradicted));
     fprintf(out, "\ntime             %12.3f s  (%d threads, %.0f games/s, %.1f MB/s)\n",
             r->seconds, r->threads, r->seconds > 0 ? (double)r->games / r->seconds : 0.0,
             r->seconds > 0 ? (double)r->bytes / 1e6 / r->seconds : 0.0);

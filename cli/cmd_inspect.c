@@ -116,7 +116,9 @@ static void s_print_header(const char *path, const hs_sgf_collection_t *c, int k
     printf("komi:      %g (%s%s%s%s)\n", g->komi, s_komi_source(g->komi_source, g->komi_raw),
            g->komi_raw ? ", KM[" : "", g->komi_raw ? g->komi_raw : "", g->komi_raw ? "]" : "");
     printf("handicap:  %d (%d setup stone(s))\n", g->handicap, g->num_setup);
-    printf("result:    %s (RE[%s])\n", hs_result_format(&g->result, res), S_STR(g->result_raw));
+    printf("result:    %s (RE[%s])%s\n", hs_result_format(&g->result, res), S_STR(g->result_raw),
+           hs_result_fits_komi(&g->result, g->komi)
+               ? "" : ": the recorded komi cannot give it (komi unknown; Fox writes KM[0] so)");
     printf("moves:     %d\n", g->num_moves);
     printf("game id:   %s\n", hs_game_id_hex(g, id));
 }

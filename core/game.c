@@ -53,7 +53,6 @@
 #include "core/game.h"
 
 #include <assert.h>
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +60,7 @@
 #include <strings.h>
 
 #include "core/charset.h"
+#include "core/game_internal.h"
 #include "core/sgf.h"
 
 #define HS_GAME_MAX_MOVES 100000
@@ -93,112 +93,6 @@ void hs_game_fini(hs_game_t *g)
     hs_game_init(g, 19);
 }
 
-/* ---- results -------------------------------------------------------------- */
-
-static bool s_is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static const char *s_skip_space(const char *s)
-{
-    while (s_is_space(*s))
-        s++;
-    return s;
-}
-
-/* True when s (after trailing blanks are ignored) equals word, case-insensitively. */
-static bool s_is_word(const char *s, const char *word)
-{
-    size_t n = strlen(word);
-    if (strncasecmp(s, word, n))
-        return false;
-    return *s_skip_space(s + n) == '\0';
-}
-
-void hs_result_parse(const char *text, hs_result_t *r)
-{
-    r->winner = HS_WINNER_UNKNOWN;
-    r->kind = HS_RESULT_NONE;
-    r->margin = 0;
-    if (!text)
-        return;
-    const char *s = s_skip_space(text);
-    if (s_is_word(s, "0") || s_is_word(s, "Draw") || s_is_word(s, "Jigo") || s_is_word(s, "D")) {
-        r->winner = HS_WINNER_DRAW;
-        r->kind = HS_RESULT_POINTS;
-        return;
-    }
-    if (s_is_word(s, "Void")) {
-        r->winner = HS_WINNER_VOID;
-        return;
-    }
-    char c = *s;
-    if ((c != 'B' && c != 'W' && c != 'b' && c != 'w') || s[1] != '+')
-        return; /* "?", "", free text: unknown */
-    r->winner = (c == 'B' || c == 'b') ? HS_WINNER_BLACK : HS_WINNER_WHITE;
-    s = s_skip_space(s + 2);
-    if (!*s)
-        return;
-    if (s_is_word(s, "R") || s_is_word(s, "Resign") || s_is_word(s, "Res")) {
-        r->kind = HS_RESULT_RESIGN;
-        return;
-    }
-    if (s_is_word(s, "T") || s_is_word(s, "Time")) {
-        r->kind = HS_RESULT_TIME;
-        return;
-    }
-    if (s_is_word(s, "F") || s_is_word(s, "Forfeit")) {
-        r->kind = HS_RESULT_FORFEIT;
-        return;
-    }
-    if ((*s >= '0' && *s <= '9') || *s == '.') {
-        char *end;
-        double m = strtod(s, &end);
-        if (end != s && isfinite(m) && m >= 0 && m < 10000) {
-            r->kind = HS_RESULT_POINTS;
-            r->margin = m;
-        }
-    }
-}
-
-const char *hs_result_format(const hs_result_t *r, char *buf)
-{
-    switch (r->winner) {
-    case HS_WINNER_DRAW:
-        strcpy(buf, "0");
-        return buf;
-    case HS_WINNER_VOID:
-        strcpy(buf, "Void");
-        return buf;
-    case HS_WINNER_BLACK:
-    case HS_WINNER_WHITE:
-        break;
-    default:
-        strcpy(buf, "?");
-        return buf;
-    }
-    char w = r->winner == HS_WINNER_BLACK ? 'B' : 'W';
-    switch (r->kind) {
-    case HS_RESULT_POINTS:
-        snprintf(buf, 16, "%c+%.6g", w, r->margin < 10000 ? r->margin : 9999.0);
-        break;
-    case HS_RESULT_RESIGN:
-        snprintf(buf, 16, "%c+R", w);
-        break;
-    case HS_RESULT_TIME:
-        snprintf(buf, 16, "%c+T", w);
-        break;
-    case HS_RESULT_FORFEIT:
-        snprintf(buf, 16, "%c+F", w);
-        break;
-    default:
-        snprintf(buf, 16, "%c+", w);
-        break;
-    }
-    return buf;
-}
-
 /* ---- reading a game tree -------------------------------------------------- */
 
 /*
@@ -212,9 +106,9 @@ static void s_trim(char **s)
 {
     if (!*s)
         return;
-    const char *b = s_skip_space(*s);
+    const char *b = hs__game_skip_space(*s);
     size_t n = strlen(b);
-    while (n > 0 && s_is_space(b[n - 1]))
+    while (n > 0 && hs__game_is_space(b[n - 1]))
         n--;
     if (n == 0) {
         free(*s);
@@ -239,43 +133,6 @@ static char *s_dup(const char *s)
     if (d)
         memcpy(d, s, n + 1);
     return d;
-}
-
-/* Reads the komi per the rules at the top of the file. ogs: the record is from
- * OGS (PC[OGS: ...]), which writes no KM when the komi is 0: all 12 counted OGS
- * records without KM in ../shared/data have integer results, which no default
- * komi of x.5 could give, and every one is exact with 0 (docs/JUDGE.md). */
-static void s_read_komi(hs_game_t *g, const char *km, bool ogs)
-{
-    g->komi_source = HS_KOMI_DEFAULT;
-    g->komi = ogs ? 0.0 : g->handicap >= 2 ? 0.5 : g->rules.default_komi;
-    if (!km)
-        return;
-    /* A decimal comma (KM[7,5], as typed where it is the custom) is a point:
-     * read as an integer it became the default komi, 6.5 for 7.5. */
-    char text[64];
-    const char *s = s_skip_space(km), *comma = strchr(s, ',');
-    if (comma && !strchr(comma + 1, ',') && strlen(s) < sizeof text && comma > s &&
-        isdigit((unsigned char)comma[-1]) && isdigit((unsigned char)comma[1])) {
-        memcpy(text, s, strlen(s) + 1);
-        text[comma - s] = '.';
-        s = text;
-    }
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *s_skip_space(end) || !isfinite(v) || fabs(v) > 100000)
-        return;
-    g->komi_source = HS_KOMI_PLAIN;
-    if (v == floor(v) && fabs(v) >= 100) {
-        v /= 100.0;
-        g->komi_source = HS_KOMI_FOX_POINTS;
-    }
-    double frac = fabs(v - trunc(v));
-    if (fabs(frac - 0.25) < 1e-9 || fabs(frac - 0.75) < 1e-9) {
-        v *= 2;
-        g->komi_source = HS_KOMI_FOX_ZI;
-    }
-    g->komi = v;
 }
 
 typedef struct s_vec {
@@ -603,7 +460,7 @@ int hs_game_from_sgf(const struct hs_sgf_node *root, hs_game_t *g, hs_error_t *e
         hs_game_fini(g);
         return rc;
     }
-    s_read_komi(g, g->komi_raw, rv[S_PC] && !strncmp(rv[S_PC], "OGS", 3));
+    hs__game_read_komi(g, g->komi_raw, rv[S_PC] && !strncmp(rv[S_PC], "OGS", 3));
     hs_game_compute_id(g);
     return 0;
 }

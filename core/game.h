@@ -157,4 +157,15 @@ void hs_result_parse(const char *text, hs_result_t *r);
 /* Writes r in SGF RE form ("B+3.5", "W+R", "0", "Void", "?") into buf (>= 16 bytes). */
 const char *hs_result_format(const hs_result_t *r, char *buf);
 
+/*
+ * Whether a recorded result can come from a game played with komi (points):
+ * a count under any of our rule sets gives a margin whose fraction is the
+ * komi's, whole points with a whole komi and a half with a half, so W+5.5
+ * under KM[0] says that the komi played is not the one recorded (Fox writes
+ * KM[0] for games whose komi it does not record). True for every result that
+ * says nothing of the komi: resignation, time, unknown, a margin of 0 (Fox's
+ * codes), a margin or komi in quarters (Chinese stones).
+ */
+bool hs_result_fits_komi(const hs_result_t *r, double komi);
+
 #endif

@@ -410,6 +410,7 @@ static int s_commit_game(s_pipe_t *p, const char *source, int index, hs_game_t *
         r->winners[g->result.winner]++;
     if (g->handicap >= 2 || g->num_setup > 0)
         r->handicap_games++;
+    r->komi_contradicted += !hs_result_fits_komi(&g->result, g->komi);
     char key[64];
     snprintf(key, sizeof key, "%g", g->komi);
     int rc = s_dist_add(&r->komi, key);

@@ -104,6 +104,9 @@ typedef struct hs_ingest_report {
     uint64_t results[HS_INGEST_RESULT_COUNT];  /* good games per result category */
     uint64_t winners[5];                       /* per hs_winner_t */
     uint64_t handicap_games;                   /* handicap >= 2 or setup stones */
+    uint64_t komi_contradicted;                /* a counted result that the komi cannot
+                                                * give (hs_result_fits_komi): W+5.5
+                                                * under Fox's KM[0] */
     hs_ingest_dist_t rules;                    /* rule-set name -> games */
     hs_ingest_dist_t komi;                     /* komi in points ("%g") -> games */
     hs_ingest_failure_t *failures;             /* first max_failures, in commit order */

@@ -9,7 +9,8 @@
 #   - a folder without game records is a job of no games, with a note saying
 #     what was read and skipped (most likely the wrong path);
 #   - `analyze --threads` beyond the file descriptors: exit 1 and why; 1024 runs;
-#   - the games of a collection file count from 1 in every report of one.
+#   - the games of a collection file count from 1 in every report of one;
+#   - a recorded result that the recorded komi cannot give is counted and named.
 # Engine "area" (fast, deterministic), one thread.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -231,5 +232,23 @@ check "ingest --json: \"game\": 2" "$(grep -c '"game": 2, "reason": "truncated"'
 "$BIN" analyze "$tmp/coll" --db "$tmp/db-coll" --engines area --quiet > /dev/null 2>&1
 "$BIN" query --db "$tmp/db-coll" failed > "$tmp/coll.failed" 2>&1
 check "the stored failure is three.sgf#2" "$(grep -c 'three.sgf#2$' "$tmp/coll.failed")" 1
+
+# ---- a recorded result that the recorded komi cannot give ----
+# Fox writes KM[0] for games whose komi it does not record: W+5.5 under komi
+# 0 cannot be a count. ingest counts such games, inspect says so; a whole
+# margin under a whole komi and a resignation say nothing of the komi.
+mkdir -p "$tmp/komi"
+printf '(;GM[1]FF[4]SZ[9]KM[0]RE[W+5.5];B[ee];W[cc])\n' > "$tmp/komi/fox.sgf"
+printf '(;GM[1]FF[4]SZ[9]KM[0]RE[W+5];B[ee];W[dc])\n' > "$tmp/komi/whole.sgf"
+printf '(;GM[1]FF[4]SZ[9]KM[0]RE[W+R];B[ee];W[ec])\n' > "$tmp/komi/resign.sgf"
+"$BIN" ingest "$tmp/komi" --dry-run > "$tmp/komi.out" 2>&1
+check "ingest: one game whose komi cannot give its result" \
+      "$(grep -c '^komi unknown  *1 ' "$tmp/komi.out")" 1
+"$BIN" ingest "$tmp/komi" --dry-run --json > "$tmp/komi.json" 2>&1
+check "ingest --json: komi_contradicted" "$(grep -c '"komi_contradicted": 1' "$tmp/komi.json")" 1
+check "inspect says the komi cannot give the result" \
+      "$("$BIN" inspect "$tmp/komi/fox.sgf" | grep -c 'recorded komi cannot give it')" 1
+check "inspect: a whole margin under a whole komi is fine" \
+      "$("$BIN" inspect "$tmp/komi/whole.sgf" | grep -c 'cannot give')" 0
 
 exit $fail

@@ -585,6 +585,18 @@ static void test_results(void)
     hs_result_t r;
     hs_result_parse(NULL, &r);
     HS_CHECK_INT(r.winner, HS_WINNER_UNKNOWN);
+    /* a counted margin's fraction is the komi's: W+5.5 under KM[0] is not
+     * the game's komi; results that say nothing of the komi fit any */
+    struct { const char *re; double komi; bool fits; } k[] = {
+        { "W+5.5", 0, false }, { "W+5.5", 6.5, true }, { "B+2", 7.5, false },
+        { "B+2", 0, true }, { "B+2", -3, true }, { "W+0.5", -0.5, true },
+        { "W+R", 0, true }, { "W+0.0", 0.5, true }, { "0", 6.5, true },
+        { "W+0.25", 0, true }, { "B+3.5", 3.75, true }, { "?", 0, true },
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        hs_result_parse(k[i].re, &r);
+        HS_CHECK_INT(hs_result_fits_komi(&r, k[i].komi), k[i].fits);
+    }
 }
 
 static int s_game_from(const char *sgf, hs_game_t *g, hs_error_t *err)
