@@ -8,6 +8,7 @@
  *
  * Which eval gives each map, when several engines evaluated the position: the
  * lowest engine id of the kind, MCTS by the most visits, as for the curve.
+ * A position the game's report does not read (g->only) has no maps.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -160,7 +161,8 @@ int hs_report_maps_load(hs_store_t *s, const hs_report_game_t *g, int move_numbe
     out->size = game->size;
     out->move_number = move_number;
     int rc = s_replay(game, out, err);
-    if (!rc) {
+    /* A report of a job shows no map of a position the job did not ask for. */
+    if (!rc && hs_report_moves_has(&g->only, move_number, game->num_moves)) {
         s_maps_ctx_t c = { .s = s, .m = out, .err = err };
         rc = hs_store_game_evals(s, game->id, move_number, move_number, 0, s_on_eval, &c, err);
     }

@@ -3,13 +3,16 @@
  * (reports/game_report.h): per position the eval of the preferred source
  * (MCTS, else the net, else the judge), the loss of every move, each player's
  * mistakes, the biggest swings and whether the final evaluation agrees with the
- * recorded result.
+ * recorded result (and whether that comparison means anything: of the last
+ * position, with a komi the result can come from). A report of a job reads
+ * only the positions of the job's moves spec (hs_report_moves_t).
  *
  * All of it comes from ONE hs_store_game_evals pass over the game's moves
  * entries: each eval is sorted into a per-(position, kind) slot, keeping the
  * best one of its kind; everything else is computed from those slots.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +34,40 @@ typedef struct s_load {
     hs__engine_kinds_t kinds;
     s_pick_t *picks;            /* [position * HS_SOURCE_COUNT + kind] */
     int num_pos;
+    const hs_report_moves_t *only;   /* the positions read, NULL: all */
     hs_error_t *err;
 } s_load_t;
+
+int hs_report_moves_parse(const char *spec, hs_report_moves_t *m)
+{
+    /* The broker's own rules (broker/broker_jobs.c, which reports/ may not
+     * include): the journal keeps "SPEC;TOKEN", every:N has 1 <= N <= 10000. */
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    buf[strcspn(buf, ";")] = '\0';
+    *m = (hs_report_moves_t){ 1, false };
+    if (!*buf || !strcmp(buf, "all"))
+        return 0;
+    if (!strcmp(buf, "last")) {
+        m->last_only = true;
+        return 0;
+    }
+    char *end = buf;
+    long n = strncmp(buf, "every:", 6) ? 0 : strtol(buf + 6, &end, 10);
+    if (n < 1 || n > 10000 || *end)
+        return HS_EINVAL;
+    m->step = (int)n;
+    return 0;
+}
+
+bool hs_report_moves_has(const hs_report_moves_t *m, int move, int num_moves)
+{
+    if (!m)
+        return true;
+    if (m->last_only)
+        return move == num_moves;
+    return m->step <= 1 || move % m->step == 0;
+}
 
 const char *hs_report_source_name(hs_report_source_t s)
 {
@@ -108,7 +143,8 @@ static bool s_better(hs_report_source_t k, const hs_eval_t *e, int rank, const s
 static int s_on_eval(void *ctx, const hs_eval_t *e)
 {
     s_load_t *l = ctx;
-    if (e->error || e->move_number < 0 || e->move_number >= l->num_pos)
+    if (e->error || e->move_number < 0 || e->move_number >= l->num_pos
+        || !hs_report_moves_has(l->only, e->move_number, l->num_pos - 1))
         return 0;
     if (!isfinite(e->win_rate) && !isfinite(e->score_lead))
         return 0;   /* an engine that gives neither (influence alone) draws no curve */
@@ -282,6 +318,17 @@ static void s_final(hs_report_game_t *g)
     g->final_move = last;
 }
 
+hs_report_final_t hs_report_final(const hs_report_game_t *g)
+{
+    if (!g->final_known)
+        return HS_REPORT_FINAL_NONE;
+    /* The engines evaluated with the recorded komi: a result it cannot give
+     * says that komi is not the one played, whoever the evaluations favour. */
+    if (!hs_result_fits_komi(&g->game.result, g->game.komi))
+        return HS_REPORT_FINAL_KOMI;
+    return g->final_move < g->game.num_moves ? HS_REPORT_FINAL_PARTIAL : HS_REPORT_FINAL_END;
+}
+
 /* Everything computed from the picks once the pass is done. */
 static int s_derive(hs_report_game_t *g, const s_pick_t *picks, int num_pos, hs_error_t *err)
 {
@@ -307,6 +354,13 @@ static int s_derive(hs_report_game_t *g, const s_pick_t *picks, int num_pos, hs_
 int hs_report_game_load(hs_store_t *s, const uint64_t id[2], hs_report_game_t *out,
                         hs_error_t *err)
 {
+    return hs_report_game_load_moves(s, id, NULL, out, err);
+}
+
+int hs_report_game_load_moves(hs_store_t *s, const uint64_t id[2],
+                              const hs_report_moves_t *only, hs_report_game_t *out,
+                              hs_error_t *err)
+{
     memset(out, 0, sizeof *out);
     int rc = hs_store_game_get(s, id, &out->game, &out->source, &out->job_id, err);
     if (rc) {
@@ -317,7 +371,9 @@ int hs_report_game_load(hs_store_t *s, const uint64_t id[2], hs_report_game_t *o
     if (out->game.result.winner == HS_WINNER_UNKNOWN && out->game.result_raw)
         hs_result_parse(out->game.result_raw, &out->game.result);
     int num_pos = out->game.num_moves + 1;
-    s_load_t l = { .s = s, .num_pos = num_pos, .err = err };
+    if (only)
+        out->only = *only;
+    s_load_t l = { .s = s, .num_pos = num_pos, .only = &out->only, .err = err };
     out->pos = malloc((size_t)num_pos * sizeof *out->pos);
     l.picks = calloc((size_t)num_pos * HS_SOURCE_COUNT, sizeof *l.picks);
     if (!out->pos || !l.picks)

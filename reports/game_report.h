@@ -62,6 +62,21 @@ typedef struct hs_report_mistake {
 #define HS_REPORT_MISTAKES 5     /* per player */
 #define HS_REPORT_SWINGS 3
 
+/* Which positions of a game a report reads: every `step`-th from position 0
+ * (step 0 or 1: all of them), or the last alone. Zeroed: all. `report --job`
+ * reads the positions of the job's moves spec ("all", "every:N", "last"). */
+typedef struct hs_report_moves {
+    int step;
+    bool last_only;
+} hs_report_moves_t;
+
+/* A job's moves spec (its journal form "SPEC;TOKEN" too) into *m: 0, or
+ * HS_EINVAL (not all, every:N or last; *m then says all). */
+int hs_report_moves_parse(const char *spec, hs_report_moves_t *m);
+
+/* Whether position move (0..num_moves) is one m names (NULL: every one). */
+bool hs_report_moves_has(const hs_report_moves_t *m, int move, int num_moves);
+
 typedef struct hs_report_game {
     hs_game_t game;              /* as stored */
     char *source;                /* its source path, or NULL */
@@ -79,7 +94,23 @@ typedef struct hs_report_game {
     int final_move;              /* the position of that last evaluation: game.num_moves
                                   * unless the job skipped the last (--moves every:N);
                                   * -1 when no position has one */
+    hs_report_moves_t only;      /* the positions read (hs_report_game_load_moves) */
 } hs_report_game_t;
+
+/* What a game's final judgment can say of its recorded result. */
+typedef enum hs_report_final {
+    HS_REPORT_FINAL_NONE = 0,    /* not known: no recorded or no evaluated winner */
+    HS_REPORT_FINAL_END,         /* of the game's last position: agrees / differs */
+    HS_REPORT_FINAL_PARTIAL,     /* of an earlier one (final_move < num_moves): an
+                                  * interrupted job, --moves every:N */
+    HS_REPORT_FINAL_KOMI,        /* the recorded result cannot come from the recorded
+                                  * komi (hs_result_fits_komi: W+5.5 under Fox's
+                                  * KM[0]), so the evaluations' komi is not the game's */
+} hs_report_final_t;
+
+/* g's final judgment's kind: NONE unless final_known; then KOMI before
+ * PARTIAL before END. Only END is a comparison with the result to count. */
+hs_report_final_t hs_report_final(const hs_report_game_t *g);
 
 /* The winner position p's evaluation predicts: by its win rate (0.5 says
  * nothing), else by the sign of its lead (0: HS_WINNER_DRAW); HS_WINNER_UNKNOWN
@@ -101,6 +132,12 @@ bool hs_report_loss_by_judge(const hs_report_game_t *g, int m);
 int hs_report_game_load(hs_store_t *s, const uint64_t id[2], hs_report_game_t *out,
                         hs_error_t *err);
 
+/* The same, reading only the positions *only names (NULL: all; kept in
+ * out->only): the curve, losses, final judgment and maps see no other. */
+int hs_report_game_load_moves(hs_store_t *s, const uint64_t id[2],
+                              const hs_report_moves_t *only, hs_report_game_t *out,
+                              hs_error_t *err);
+
 void hs_report_game_fini(hs_report_game_t *g);
 
 /* The maps of one position for the pictures: stones after move_number moves,
@@ -118,7 +155,8 @@ typedef struct hs_report_maps {
 
 /*
  * Fills *out for g's position after move_number moves (0..num_moves; -1 = the
- * end). Owned by the caller (hs_report_maps_fini). 0, HS_EINVAL (move out of
+ * end); no map when g->only leaves the position out. Owned by the caller
+ * (hs_report_maps_fini). 0, HS_EINVAL (move out of
  * range), HS_EILLEGAL (the game cannot be replayed that far), HS_ENOMEM or a
  * store error.
  */

@@ -45,6 +45,11 @@ typedef struct hs__report_ctx {
      * (`--board` alone). */
     const uint64_t (*sel)[2];
     int64_t num_sel;
+    /* --job: the job's record and its moves spec without the journal's token;
+     * only the positions `only` names are read of its games. NULL otherwise. */
+    const hs_store_job_t *job;
+    const char *job_moves;
+    const struct hs_report_moves *only;
 } hs__report_ctx_t;
 
 /*

@@ -2,7 +2,8 @@
  * reports/report.c — `hyeongse report` (reports/report.h): the selection's game
  * ids, then one game at a time (load, count in the tables, its page and SGF,
  * its rows of the games table), then the tables as CSV and JSON, then
- * index.html; last, what an earlier report left in OUT is counted.
+ * index.html; last, what an earlier report left in OUT is counted. A job's
+ * report reads only the positions of the job's moves spec (s_job_scope).
  */
 #include "reports/report.h"
 
@@ -127,8 +128,9 @@ static int s_no_player(hs_store_t *s, const char *player, hs_error_t *err)
     return rc;
 }
 
+/* The selection's ids; with --job, the job's record into *job. */
 static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
-                    hs_error_t *err)
+                    hs_store_job_t *job, hs_error_t *err)
 {
     int chosen = (sel->game_hex != NULL) + (sel->player != NULL) + (sel->job != 0) + sel->all;
     if (chosen != 1)
@@ -146,8 +148,7 @@ static int s_select(hs_store_t *s, const hs_report_select_t *sel, s_ids_t *ids,
         return rc < 0 ? rc : s_add_id(ids, id);
     }
     if (sel->job) {
-        hs_store_job_t job;
-        int rc = hs_store_job_get(s, sel->job, &job, err);
+        int rc = hs_store_job_get(s, sel->job, job, err);
         if (rc == HS_ENOTFOUND)
             return hs_error_set(err, rc, "no job %llu in the store",
                                 (unsigned long long)sel->job);
@@ -244,7 +245,7 @@ static int s_games(hs__report_ctx_t *c, const s_ids_t *ids, hs_report_stats_t *s
 {
     for (int64_t i = 0; i < ids->n; i++) {
         hs_report_game_t g;
-        int rc = hs_report_game_load(c->store, ids->id[i], &g, c->err);
+        int rc = hs_report_game_load_moves(c->store, ids->id[i], c->only, &g, c->err);
         if (rc < 0)
             return rc;
         rc = hs_report_stats_add(st, &g, c->err);
@@ -365,6 +366,31 @@ static int s_stale(hs__report_ctx_t *c, const s_ids_t *ids)
                              "report's files") : 0;
 }
 
+/* What --job reads: the job's games (s_select) and, of each, only the
+ * positions of its moves spec (a job of --moves every:10 measures no loss,
+ * whatever a later job stored); at those positions every stored evaluation,
+ * whichever job stored it (the store keeps one per position and engine, the
+ * first). A spec this build does not read keeps every position. */
+typedef struct s_job_scope {
+    hs_store_job_t job;
+    char moves[24];              /* its spec without the journal's ";TOKEN" */
+    hs_report_moves_t only;
+} s_job_scope_t;
+
+static void s_job_scope(hs__report_ctx_t *c, s_job_scope_t *j, hs_report_stats_t *st)
+{
+    snprintf(j->moves, sizeof j->moves, "%.*s", (int)strcspn(j->job.moves_spec, ";"),
+             j->job.moves_spec);
+    if (!j->moves[0])
+        snprintf(j->moves, sizeof j->moves, "all");
+    bool read = hs_report_moves_parse(j->job.moves_spec, &j->only) == 0;
+    c->job = &j->job;
+    c->job_moves = j->moves;
+    c->only = &j->only;
+    if (read)
+        snprintf(st->positions, sizeof st->positions, "%s", j->moves);
+}
+
 int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_opts_t *o,
                   hs_report_summary_t *sum, hs_error_t *err)
 {
@@ -378,12 +404,15 @@ int hs_report_run(hs_store_t *s, const hs_report_select_t *sel, const hs_report_
     /* The selection first: one that finds nothing leaves no empty folder. */
     int rc = 0;
     s_ids_t ids = { 0 };
+    s_job_scope_t scope = { 0 };
     if (!(o->board && !sel->game_hex && !sel->player && !sel->job && !sel->all))
-        rc = s_select(s, sel, &ids, err);
+        rc = s_select(s, sel, &ids, &scope.job, err);
     if (rc == 0)
         rc = s_out_dir(o->out_dir, err);
     hs_report_stats_t st;
     hs_report_stats_init(&st);
+    if (rc == 0 && sel->job)
+        s_job_scope(&c, &scope, &st);
     bool tables = ids.n || !o->board;   /* a board alone has no tables */
     s_lists_t lists = { 0 };
     if (rc == 0)

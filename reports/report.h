@@ -60,7 +60,8 @@ int hs_report_formats_parse(const char *list, unsigned *formats, hs_error_t *err
 typedef struct hs_report_select {
     const char *game_hex;        /* one game by its 32 hex digits */
     const char *player;          /* every game NAME played (Black or White) */
-    uint64_t job;                /* every game of this job (0 = not this) */
+    uint64_t job;                /* every game of this job (0 = not this), read at
+                                  * the positions of its moves spec only */
     bool all;                    /* every game in the store */
 } hs_report_select_t;
 

@@ -239,7 +239,12 @@ static int s_maps_at(hs__report_ctx_t *c, FILE *page, const hs_report_game_t *g,
         rc = s_map(c, page, hex, m, "net", m->net_ownership, NULL, HS_OVERLAY_OWNERSHIP, cap);
         drawn++;
     }
-    if (rc == 0 && drawn == 0) {
+    if (rc == 0 && drawn == 0 && !hs_report_moves_has(&g->only, m->move_number,
+                                                      g->game.num_moves) && c->job) {
+        snprintf(cap, sizeof cap, "Move %d: not one of job %llu's positions (%s)",
+                 m->move_number, (unsigned long long)c->job->id, c->job_moves);
+        rc = s_map(c, page, hex, m, "position", NULL, NULL, HS_OVERLAY_NONE, cap);
+    } else if (rc == 0 && drawn == 0) {
         snprintf(cap, sizeof cap, "Move %d (no map stored)", m->move_number);
         rc = s_map(c, page, hex, m, "position", NULL, NULL, HS_OVERLAY_NONE, cap);
     }
@@ -328,6 +333,41 @@ void hs__report_game_rows_head(FILE *out)
           "<th>Largest loss B</th><th>Largest loss W</th></tr></thead><tbody>\n", out);
 }
 
+/* "KM[0] cannot give W+5.5": the komi as written where the record has one. */
+static void s_komi_why(FILE *out, const hs_game_t *g)
+{
+    char res[16];
+    if (g->komi_raw) {
+        fputs("KM[", out);
+        hs__html_text(out, g->komi_raw);
+        fputs("]", out);
+    } else {
+        fprintf(out, "komi %g", g->komi);
+    }
+    fputs(" cannot give ", out);
+    hs__html_text(out, hs_result_format(&g->result, res));
+}
+
+/* The games table's final judgment: agrees / differs, the move it is of when
+ * not the last, "komi unknown" with why (hs_report_final). */
+static void s_final(FILE *out, const hs_report_game_t *g)
+{
+    hs_report_final_t fin = hs_report_final(g);
+    if (fin == HS_REPORT_FINAL_NONE) {
+        fputs("&ndash;", out);
+        return;
+    }
+    if (fin == HS_REPORT_FINAL_KOMI) {
+        fputs("komi unknown (", out);
+        s_komi_why(out, &g->game);
+        fputs(")", out);
+        return;
+    }
+    fputs(g->final_agrees ? "agrees" : "differs", out);
+    if (fin == HS_REPORT_FINAL_PARTIAL)   /* an interrupted job, --moves every:N */
+        fprintf(out, " (at move %d)", g->final_move);
+}
+
 static void s_row(FILE *rows, const hs_report_game_t *g, const char *hex, bool page)
 {
     fputs("<tr><td>", rows);
@@ -338,10 +378,8 @@ static void s_row(FILE *rows, const hs_report_game_t *g, const char *hex, bool p
     hs__html_text(rows, g->game.date);
     fputs("</td><td>", rows);
     hs__html_text(rows, g->game.result_raw);
-    fprintf(rows, "</td><td>%d</td><td>%d</td><td>%s", g->game.num_moves, g->analysed,
-            !g->final_known ? "&ndash;" : g->final_agrees ? "agrees" : "differs");
-    if (g->final_known && g->final_move < g->game.num_moves)   /* --moves every:N */
-        fprintf(rows, " (at move %d)", g->final_move);
+    fprintf(rows, "</td><td>%d</td><td>%d</td><td>", g->game.num_moves, g->analysed);
+    s_final(rows, g);
     fputs("</td>", rows);
     for (int side = 0; side < 2; side++) {
         fputs("<td>", rows);

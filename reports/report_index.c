@@ -4,17 +4,40 @@
  * board explorer's answer when one was asked, and the list of games: all of
  * it in a small report, else its first rows there and every row on the pages
  * of list/ (a browser handles neither a page nor a sort of a million rows).
+ * What the numbers are of is said beside them: a job's positions, the games
+ * left out of the final agreement.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/game_report.h"
 #include "reports/html_internal.h"
 #include "reports/stats.h"
 
 static double s_pct(int64_t part, int64_t whole)
 {
     return whole > 0 ? 100.0 * (double)part / (double)whole : (double)NAN;
+}
+
+/* Why games are left out of the final agreement, when some are. */
+static void s_final_note(FILE *out, const hs_report_stats_t *st)
+{
+    if (st->final_partial == 0 && st->final_komi_unknown == 0)
+        return;
+    fputs("<p class=\"note final-scope\">The final agreement counts only games judged at "
+          "their last position, with a komi that can give their result.", out);
+    if (st->final_partial)
+        fputs(" A game judged at an earlier position (an interrupted analysis, "
+              "<code>--moves every:N</code>: the games table names the move) says little "
+              "of its result.", out);
+    if (st->final_komi_unknown)
+        fputs(" A recorded result that the recorded komi cannot give (W+5.5 under KM[0]: "
+              "Fox writes KM[0] where it does not record the komi) says that the engines "
+              "counted with another komi than the one played; a result by resignation "
+              "gives no such sign, so such a game won by resignation is still compared "
+              "under the recorded komi.", out);
+    fputs("</p>\n", out);
 }
 
 static void s_summary(FILE *out, const hs_report_stats_t *st)
@@ -25,7 +48,12 @@ static void s_summary(FILE *out, const hs_report_stats_t *st)
     fprintf(out, "<tr><td>Games failed</td><td>%lld</td></tr>\n", (long long)st->failed);
     fprintf(out, "<tr><td>Final judgment agrees with the recorded result</td><td>");
     hs__html_num(out, s_pct(st->final_agree, st->final_known), 1);
-    fprintf(out, "%% of %lld</td></tr>\n</tbody></table>\n", (long long)st->final_known);
+    fprintf(out, "%% of %lld</td></tr>\n", (long long)st->final_known);
+    fprintf(out, "<tr><td>Judged before their last position (not counted above)</td>"
+            "<td>%lld</td></tr>\n", (long long)st->final_partial);
+    fprintf(out, "<tr><td>Recorded result contradicts the komi (not counted above)</td>"
+            "<td>%lld</td></tr>\n</tbody></table>\n", (long long)st->final_komi_unknown);
+    s_final_note(out, st);
 }
 
 static void s_prediction(FILE *out, const hs_report_stats_t *st)
@@ -351,6 +379,33 @@ static int s_list_pages(hs__report_ctx_t *c, const char *title, FILE *rows, int6
     return rc;
 }
 
+/* With --job: what the report of a job reads (report.c, s_job_scope). */
+static void s_job_note(hs__report_ctx_t *c, FILE *out, int64_t games)
+{
+    const hs_report_moves_t *m = c->only;
+    fprintf(out, "<p class=\"note job-scope\">Job %llu (moves ",
+            (unsigned long long)c->job->id);
+    hs__html_text(out, c->job_moves);
+    fputs(", engines ", out);
+    hs__html_text(out, c->job->engines);
+    fprintf(out, "): its %lld games, ", (long long)games);
+    if (m->last_only || m->step > 1) {
+        fputs("and of each game only the positions ", out);
+        hs__html_text(out, c->job_moves);
+        if (m->last_only)
+            fputs(" names (its last)", out);
+        else
+            fprintf(out, " names (0, %d, %d, &hellip;: no two in a row, so no move&rsquo;s "
+                    "loss is measured)", m->step, 2 * m->step);
+        fputs(", even where other jobs stored more. At those positions", out);
+    } else {
+        fputs("every position. At each", out);
+    }
+    fputs(" the report uses every evaluation the store holds, whichever job stored it and "
+          "whatever its engine, not only this job&rsquo;s (the store keeps one evaluation "
+          "per position and engine, the first stored).</p>\n", out);
+}
+
 int hs__report_index(hs__report_ctx_t *c, const char *title, const hs_report_stats_t *st,
                      FILE *rows)
 {
@@ -361,6 +416,8 @@ int hs__report_index(hs__report_ctx_t *c, const char *title, const hs_report_sta
     fputs("<h1>", out);
     hs__html_text(out, title);
     fputs("</h1>\n", out);
+    if (c->job && st)
+        s_job_note(c, out, c->sum ? c->sum->games : 0);
     int rc = 0;
     if (c->o->board)
         rc = hs__report_board(c, out);

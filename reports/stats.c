@@ -370,8 +370,11 @@ int hs_report_stats_add(hs_report_stats_t *st, const hs_report_game_t *g, hs_err
 
     st->games++;
     st->analysed += g->analysed > 0;
-    st->final_known += g->final_known;
-    st->final_agree += g->final_known && g->final_agrees;
+    hs_report_final_t fin = hs_report_final(g);
+    st->final_known += fin == HS_REPORT_FINAL_END;
+    st->final_agree += fin == HS_REPORT_FINAL_END && g->final_agrees;
+    st->final_partial += fin == HS_REPORT_FINAL_PARTIAL;
+    st->final_komi_unknown += fin == HS_REPORT_FINAL_KOMI;
     s_count_positions(st, g);
     for (int i = 0; i < 2; i++) {
         if (!name[i])

@@ -7,7 +7,10 @@
  * What is counted:
  *  - games analysed (with at least one evaluation) and games failed (the
  *    store's failed table, hs_report_stats_add_failed);
- *  - how often the final evaluation's winner agrees with the recorded result;
+ *  - how often the final evaluation's winner agrees with the recorded result,
+ *    over the games judged at their last position whose recorded komi can give
+ *    their result; those judged earlier and those whose komi cannot are
+ *    counted apart (hs_report_final);
  *  - how well the result is predicted by move number: for buckets of 50 moves,
  *    the share of positions whose evaluation's winner (win rate, else the sign
  *    of the lead) is the recorded winner;
@@ -55,7 +58,12 @@ typedef struct hs_stats_split {
 
 typedef struct hs_report_stats {
     int64_t games, analysed, failed;
-    int64_t final_known, final_agree;
+    int64_t final_known, final_agree;   /* HS_REPORT_FINAL_END games only */
+    int64_t final_partial;       /* HS_REPORT_FINAL_PARTIAL: judged before their end */
+    int64_t final_komi_unknown;  /* HS_REPORT_FINAL_KOMI: result and komi disagree */
+    char positions[24];          /* which positions of each game were read: a job's
+                                  * moves spec ("every:10"); "" = all (the summary's
+                                  * `positions`). Set by the caller. */
     int64_t predict_total[HS_STATS_BUCKETS], predict_right[HS_STATS_BUCKETS];
     int64_t loss_hist[HS_STATS_LOSS_BINS];
     int64_t lead_hist[HS_STATS_LEAD_BINS];
@@ -93,8 +101,9 @@ int hs_report_stats_json_games(const hs_report_stats_t *st, FILE *games, FILE *o
 
 /* The games table, a row per game as index.html's games table shows it:
  * game_id, black, white, date, result, moves, analysed, final_judgment
- * ("agrees", "differs" or missing), largest_loss_black, largest_loss_white
- * (points, 3 decimals) and source; a missing value is an empty field in CSV,
+ * ("agrees", "differs", "komi unknown" or missing), largest_loss_black,
+ * largest_loss_white (points, 3 decimals), source, final_move (the position
+ * the judgment is of) and komi; a missing value is an empty field in CSV,
  * null in JSON. The CSV header line, a game's CSV line, and a game's JSON
  * object on a line of its own. Write errors show on out (ferror). */
 void hs_report_games_csv_head(FILE *out);

@@ -34,7 +34,7 @@ typedef struct {
     const char *s;
 } s_cell_t;
 
-#define S_MAX_COLUMNS 12
+#define S_MAX_COLUMNS 16
 
 typedef struct {
     const char *name;
@@ -69,6 +69,14 @@ static void s_summary_row(const hs_report_stats_t *st, int r, s_cell_t *c)
     c[4] = s_int(st->final_agree);
     c[5] = s_real(s_ratio((double)st->final_agree, st->final_known));
     c[6] = s_int(st->num_players);
+    /* Appended after the first seven, which readers may take by position. */
+    c[7] = s_int(st->final_partial);
+    c[8] = s_int(st->final_komi_unknown);
+    c[9] = s_text(st->positions[0] ? st->positions : "all");
+    /* At those positions every stored evaluation is read, whatever job
+     * stored it and whatever its engine (a job's own engines are not
+     * singled out): said here so a reader of the tables knows it. */
+    c[10] = s_text("any");
 }
 
 static int s_buckets(const hs_report_stats_t *st) { (void)st; return HS_STATS_BUCKETS; }
@@ -148,7 +156,8 @@ static void s_lead_row(const hs_report_stats_t *st, int r, s_cell_t *c)
 
 static const s_table_t s_tables[] = {
     { "summary", { "games", "analysed", "failed", "final_known", "final_agree",
-                   "final_agree_rate", "players" }, 7, true, s_one, s_summary_row },
+                   "final_agree_rate", "players", "final_partial", "final_komi_unknown",
+                   "positions", "engines" }, 11, true, s_one, s_summary_row },
     { "prediction", { "bucket", "first_move", "last_move", "positions", "right", "rate" },
       6, false, s_buckets, s_prediction_row },
     { "players", { "player", S_SUMS }, 7, false, s_players, s_player_row },
@@ -331,7 +340,7 @@ int hs_report_stats_json(const hs_report_stats_t *st, FILE *out, hs_error_t *err
 
 static const char *const s_game_columns[] = {
     "game_id", "black", "white", "date", "result", "moves", "analysed", "final_judgment",
-    "largest_loss_black", "largest_loss_white", "source",
+    "largest_loss_black", "largest_loss_white", "source", "final_move", "komi",
 };
 #define S_GAME_COLUMNS ((int)(sizeof s_game_columns / sizeof s_game_columns[0]))
 _Static_assert(sizeof s_game_columns / sizeof s_game_columns[0] <= S_MAX_COLUMNS,
@@ -348,10 +357,17 @@ static void s_game_row(const hs_report_game_t *g, char hex[33], s_cell_t *c)
     c[4] = s_text(g->game.result_raw);
     c[5] = s_int(g->game.num_moves);
     c[6] = s_int(g->analysed);
-    c[7] = s_text(!g->final_known ? NULL : g->final_agrees ? "agrees" : "differs");
+    hs_report_final_t fin = hs_report_final(g);
+    c[7] = s_text(fin == HS_REPORT_FINAL_NONE ? NULL : fin == HS_REPORT_FINAL_KOMI
+                  ? "komi unknown" : g->final_agrees ? "agrees" : "differs");
     for (int side = 0; side < 2; side++)
         c[8 + side] = s_real(g->num_mistakes[side] ? g->mistakes[side][0].loss_points : NAN);
     c[10] = s_text(g->source);
+    /* Appended (readers may take the columns by position): the position the
+     * judgment is of, below moves for a partly analysed game; the komi the
+     * engines were given, which the result may contradict. */
+    c[11] = g->final_move >= 0 ? s_int(g->final_move) : s_real(NAN);
+    c[12] = s_real(g->game.komi);
 }
 
 void hs_report_games_csv_head(FILE *out)

@@ -4,7 +4,9 @@
  * accuracy, by year and by opponent, prediction buckets, histograms, final
  * agreement, failed games; one table's CSV byte for byte; the JSON read back
  * with core/json_read.h; errors; and 10,000 games of 200 players checked
- * against totals kept beside them.
+ * against totals kept beside them. Also the final judgment's kinds (of the
+ * end, of an earlier move, komi unknown) in the summary and the games table,
+ * and a job's moves spec as the report reads it.
  *
  * The games are filled by hand (no store, no game_report.c): what stats.c
  * reads is exactly the hs_report_game_t it is given.
@@ -39,6 +41,7 @@ static void s_game(hs_report_game_t *g, const char *black, const char *white,
     g->game.date = s_dup(date);
     g->game.result.winner = winner;
     g->game.num_moves = n;
+    g->final_move = n;           /* judged at its end unless a test says otherwise */
     g->game.moves = calloc((size_t)n + 1, sizeof *g->game.moves);
     g->pos = calloc((size_t)n + 1, sizeof *g->pos);
     for (int m = 0; m <= n; m++) {
@@ -238,7 +241,8 @@ static void test_csv(void)
     free(csv);
     csv = s_write(&st, "summary", &rc);
     HS_CHECK_STR(csv, "games,analysed,failed,final_known,final_agree,final_agree_rate,"
-                      "players\r\n4,3,2,2,1,0.500,3\r\n");
+                      "players,final_partial,final_komi_unknown,positions,engines\r\n"
+                      "4,3,2,2,1,0.500,3,0,0,all,any\r\n");
     free(csv);
     for (int i = 0; i < hs_report_stats_num_tables; i++) {
         csv = s_write(&st, hs_report_stats_tables[i], &rc);
@@ -450,6 +454,103 @@ static void test_stress(void)
     hs_report_stats_fini(&st);
 }
 
+/* A known final judgment of game g: at move `at`, agreeing or not, under a
+ * recorded result and komi. */
+static void s_judged(hs_report_game_t *g, int at, bool agrees, hs_result_kind_t kind,
+                     double margin, double komi)
+{
+    g->final_known = true;
+    g->final_agrees = agrees;
+    g->final_move = at;
+    g->game.result.kind = kind;
+    g->game.result.margin = margin;
+    g->game.komi = komi;
+}
+
+/* A game's CSV row of the games table, into a malloc'd string. */
+static char *s_games_row(const hs_report_game_t *g)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    hs_report_games_csv_row(g, f);
+    fclose(f);
+    return text;
+}
+
+/* Only games judged at their last position, with a komi their result can
+ * come from, count in the final agreement; the others are counted apart
+ * (final_partial, final_komi_unknown), and the games table says which move a
+ * judgment is of and "komi unknown" where the komi cannot give the result. */
+static void test_final_kinds(void)
+{
+    static const hs_report_final_t want[] = {
+        HS_REPORT_FINAL_END, HS_REPORT_FINAL_PARTIAL, HS_REPORT_FINAL_KOMI,
+        HS_REPORT_FINAL_END, HS_REPORT_FINAL_NONE, HS_REPORT_FINAL_END,
+    };
+    static const char *const rows[] = {
+        ",A,B,,,10,0,agrees,,,,10,6.500\r\n",
+        ",A,B,,,10,0,differs,,,,7,6.500\r\n",
+        ",A,B,,,10,0,komi unknown,,,,5,0.000\r\n",   /* before the end too: komi first */
+        ",A,B,,,10,0,agrees,,,,10,0.000\r\n",
+        ",A,B,,,10,0,,,,,,0.000\r\n",               /* no evaluation: no final_move */
+        ",A,B,,,10,0,differs,,,,10,0.000\r\n",
+    };
+    hs_report_stats_t st;
+    hs_report_stats_init(&st);
+    for (int i = 0; i < 6; i++) {
+        hs_report_game_t g;
+        s_game(&g, "A", "B", NULL, i == 0 ? HS_WINNER_BLACK : HS_WINNER_WHITE, 10);
+        switch (i) {
+        case 0: s_judged(&g, 10, true, HS_RESULT_POINTS, 0.5, 6.5); break;
+        case 1: s_judged(&g, 7, false, HS_RESULT_POINTS, 0.5, 6.5); break;
+        case 2: s_judged(&g, 5, false, HS_RESULT_POINTS, 5.5, 0); break;   /* Fox KM[0] */
+        case 3: s_judged(&g, 10, true, HS_RESULT_RESIGN, 0, 0); break;   /* says nothing */
+        case 4: g.final_move = -1; break;
+        case 5: s_judged(&g, 10, false, HS_RESULT_POINTS, 0, 0); break;  /* Fox W+0 */
+        }
+        HS_CHECK_INT(hs_report_final(&g), want[i]);
+        char *row = s_games_row(&g);
+        HS_CHECK_STR(row + 32, rows[i]);   /* past the id */
+        free(row);
+        s_add(&st, &g);
+    }
+    HS_CHECK_INT(st.final_known, 3);
+    HS_CHECK_INT(st.final_agree, 2);
+    HS_CHECK_INT(st.final_partial, 1);
+    HS_CHECK_INT(st.final_komi_unknown, 1);
+    snprintf(st.positions, sizeof st.positions, "every:10");
+    int rc;
+    char *csv = s_write(&st, "summary", &rc);
+    HS_CHECK_STR(csv, "games,analysed,failed,final_known,final_agree,final_agree_rate,"
+                      "players,final_partial,final_komi_unknown,positions,engines\r\n"
+                      "6,0,0,3,2,0.667,2,1,1,every:10,any\r\n");
+    free(csv);
+    hs_report_stats_fini(&st);
+}
+
+/* A job's moves spec, as the report reads it, and the positions it names. */
+static void test_moves_spec(void)
+{
+    hs_report_moves_t m;
+    HS_CHECK_INT(hs_report_moves_parse("every:10;a-token", &m), 0);
+    HS_CHECK(m.step == 10 && !m.last_only);
+    HS_CHECK(hs_report_moves_has(&m, 0, 271) && hs_report_moves_has(&m, 270, 271));
+    HS_CHECK(!hs_report_moves_has(&m, 271, 271) && !hs_report_moves_has(&m, 63, 271));
+    HS_CHECK_INT(hs_report_moves_parse("last", &m), 0);
+    HS_CHECK(hs_report_moves_has(&m, 271, 271) && !hs_report_moves_has(&m, 270, 271));
+    HS_CHECK_INT(hs_report_moves_parse("all", &m), 0);
+    HS_CHECK(hs_report_moves_has(&m, 63, 271));
+    HS_CHECK_INT(hs_report_moves_parse("", &m), 0);
+    HS_CHECK(hs_report_moves_has(&m, 1, 2));
+    HS_CHECK(hs_report_moves_has(NULL, 1, 2));
+    const char *bad[] = { "every:0", "every:x", "every:10x", "first", "every:10001" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        HS_CHECK_INT(hs_report_moves_parse(bad[i], &m), HS_EINVAL);
+        HS_CHECK(hs_report_moves_has(&m, 63, 271));   /* then every position */
+    }
+}
+
 int main(void)
 {
     test_sums();
@@ -460,5 +561,7 @@ int main(void)
     test_add_after_finish();
     test_errors();
     test_stress();
+    test_final_kinds();
+    test_moves_spec();
     return hs_test_finish();
 }
