@@ -39,8 +39,8 @@ static void s_usage(FILE *out)
         "                   positions, evals, the broker's eval lookups for queries\n"
         "                   through it (eval_hits of eval_lookups; 0 of 0 in a store\n"
         "                   only `analyze` wrote), results stored and those that were\n"
-        "                   repeats (result_dups of result_puts), map size\n"
-        "                   (with --json: ONE JSON object)\n"
+        "                   repeats (result_dups of result_puts), map size, engines\n"
+        "                   (--json: ONE JSON object; --format csv: a header, one row)\n"
         "  failed           the games that could not be read or analysed, with the\n"
         "                   reason, once for each job that met them\n"
         "  players [PREFIX] the players whose names begin with PREFIX (all without\n"
@@ -58,10 +58,15 @@ static void s_usage(FILE *out)
         "  --swing POINTS   only moves where the score estimate changed by more than\n"
         "                   POINTS since the previous evaluated move\n"
         "  --engine SPEC    only this engine configuration (\"judge\", \"influence\"): the\n"
-        "                   revision this build computes; \"judge@1\" reads revision 1\n"
-        "  --ownership      add the ownership map to each row (jsonl)\n"
+        "                   revision this build computes; \"judge@1\" reads revision 1;\n"
+        "                   \"net\" the store's one net:net=HASH. A SPEC the store holds\n"
+        "                   no evals of is an error (exit status 3) that lists those\n"
+        "                   it holds\n"
+        "  --ownership      add the ownership map to each row (JSON only: with --json)\n"
         "  --limit N        stop after N rows\n"
-        "  --format F       table (default), jsonl, or csv; --json = --format jsonl\n"
+        "  --format F       table (default), jsonl, or csv; --json = --format jsonl.\n"
+        "                   JSON and CSV give the stored numbers whole, and the game's\n"
+        "                   komi, RE and komi_fits; every field: docs/QUERY.md \"Rows\"\n"
         "\n"
         "By position:\n"
         "  --position FILE  read game K (default 1: the first) of this SGF file, replay\n"
@@ -71,7 +76,8 @@ static void s_usage(FILE *out)
         "                   game, its stored record is used), then every stored game\n"
         "                   that reached it and at which move (a scan of all stored\n"
         "                   positions; --no-games skips it). Exit status 3 when the\n"
-        "                   position has no stored eval.\n"
+        "                   position has no stored eval. JSON lines of both kinds\n"
+        "                   share the stream: each begins with \"kind\":\"eval\"|\"game\".\n"
         "\n"
         "By board (the board index; no scan):\n"
         "  --board FILE     read game K (default 1: the first) of this SGF file, replay\n"
@@ -271,8 +277,22 @@ static int s_canonical_engine(hs_query_args_t *a, char **args, char *canon, size
 typedef struct {
     const hs_query_args_t *a;
     bool opened, position, board;
+    bool no_engine;          /* --engine names no stored engine: exit 3, "not found" */
     int64_t evals, hits;
 } s_local_t;
+
+/* --position: the --engine resolved against the store as the row query does
+ * (a bare "net" is the store's one net spec; an unknown one is not found). */
+static int s_local_position(hs_store_t *s, s_local_t *l, hs_error_t *err)
+{
+    hs_query_t q = l->a->q;
+    int rc = hs_query_args_engine(s, l->a, stderr, &q.engine_id, err);
+    l->no_engine = rc == HS_ENOTFOUND;
+    if (rc == 0)
+        rc = s_query_position(s, l->a->position, l->a->game_index, &q, l->a->games, &l->evals,
+                              err);
+    return rc;
+}
 
 static int s_query_local(void *ctx, hs_error_t *err)
 {
@@ -287,8 +307,7 @@ static int s_query_local(void *ctx, hs_error_t *err)
     if (l->board)
         rc = s_query_board(s, l->a, &l->hits, err);
     else if (l->position)
-        rc = s_query_position(s, l->a->position, l->a->game_index, &l->a->q, l->a->games,
-                              &l->evals, err);
+        rc = s_local_position(s, l, err);
     else
         rc = hs_query_args_run(s, l->a, stdout, stderr, NULL, err);
     hs_store_close(&s);
@@ -340,7 +359,7 @@ int hs_cmd_query(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "hyeongse query: %s\n", err.msg[0] ? err.msg : hs_strerror(rc));
         if (l.position || l.board)
-            return 1;
+            return l.no_engine ? 3 : 1;
         return rc == HS_ENOTFOUND && l.opened ? 3 : 1;
     }
     if (l.board)

@@ -1,6 +1,9 @@
 /*
  * store/query.c — the query layer of store/query.h: game selection, per-move rows,
- * swing filter, table / JSON lines / CSV output, queries by position, stats.
+ * swing filter, table / JSON lines / CSV output, queries by position. The
+ * whole-store listings (stats, failed, players) are store/query_lists.c; how
+ * numbers and the record's fields are written, store/query_fmt.c. The fields
+ * of each row type are docs/QUERY.md's "Rows": keep the two in step.
  */
 #include "store/query.h"
 #include "store/query_internal.h"
@@ -63,46 +66,36 @@ static const char *s_engine_name(s_run_t *r, uint32_t id)
     return r->spec;
 }
 
-static void s_num(FILE *out, float v, const char *empty)
-{
-    if (isnan(v))
-        fputs(empty, out);
-    else
-        fprintf(out, "%.2f", v);
-}
-
 /* A score or swing in a table: right-aligned under its header whatever its sign
  * and size (a -228.00 lead would otherwise push the rest of its row aside). */
 #define S_TABLE_NUM_WIDTH 8
-
-/* Text from a game record in a table row, padded to width: a control byte
- * (a newline in a player's name) would break the row, so it shows as '?'.
- * CSV and JSON quote such text instead. */
-static void s_table_text(FILE *out, const char *s, int width)
-{
-    int n = 0;
-    for (; *s; s++, n++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
-    for (; n < width; n++)
-        fputc(' ', out);
-}
 
 static void s_table_num(FILE *out, float v)
 {
     if (isnan(v))
         fprintf(out, "%*s", S_TABLE_NUM_WIDTH, "-");
-    else
-        fprintf(out, "%*.2f", S_TABLE_NUM_WIDTH, v);
+    else   /* what rounds to zero is 0.00: "-0.00" would read as a lead for White */
+        fprintf(out, "%*.2f", S_TABLE_NUM_WIDTH, fabsf(v) < 0.005f ? 0.0f : v);
+}
+
+/* An eval's lead and win rate in JSON, the same for game and position rows:
+ * ",\"score_lead\":L,\"win_rate\":W" (null where the engine gives none). */
+static void s_json_eval_start(FILE *out, const hs_eval_t *e)
+{
+    fputs(",\"score_lead\":", out);
+    hs__query_float(out, e->score_lead, "null");
+    fputs(",\"win_rate\":", out);
+    hs__query_float(out, e->win_rate, "null");
 }
 
 /* The end of an eval's JSON line, the same for game and position rows: its
- * error, timing and (with ownership) the ownership map, then "}\n". */
+ * error, timing, the net's and the search's fields (null where none) and,
+ * with ownership, the ownership map (null where the eval keeps none), then
+ * "}\n". */
 static void s_json_eval_end(FILE *out, const hs_eval_t *e, bool ownership)
 {
-    if (e->error) {
-        fputs(",\"error\":", out);
-        hs_json_string(out, e->error);
-    }
+    fputs(",\"error\":", out);
+    hs__query_json_text(out, e->error);
     fprintf(out, ",\"timing_us\":%u", e->timing_us);
     hs__query_json_net(out, e);
     if (ownership && e->ownership) {
@@ -110,8 +103,86 @@ static void s_json_eval_end(FILE *out, const hs_eval_t *e, bool ownership)
         for (int i = 0; i < e->size * e->size; i++)
             fprintf(out, i ? ",%d" : "%d", e->ownership[i]);
         fputc(']', out);
+    } else if (ownership) {
+        fputs(",\"ownership\":null", out);
     }
     fputs("}\n", out);
+}
+
+/* One eval row of a game as a JSON line (docs/QUERY.md, "Eval rows"). */
+static void s_json_row(FILE *out, const s_run_t *r, const hs_eval_t *e, const char *eng,
+                       float swing)
+{
+    fprintf(out, "{\"game\":\"%s\",\"move\":%d,\"engine\":", r->idhex, e->move_number);
+    hs_json_string(out, eng);
+    s_json_eval_start(out, e);
+    fputs(",\"swing\":", out);
+    hs__query_float(out, swing, "null");
+    fputs(",\"result\":", out);
+    hs__query_json_text(out, e->result);
+    fputs(",\"black\":", out);
+    hs__query_json_text(out, r->game.black);
+    fputs(",\"white\":", out);
+    hs__query_json_text(out, r->game.white);
+    fputs(",\"source\":", out);
+    hs__query_json_text(out, r->source);
+    hs__query_json_game(out, &r->game);
+    s_json_eval_end(out, e, r->q->ownership);
+}
+
+/* The same row as CSV, in the header's columns (s_header). */
+static void s_csv_row(FILE *out, const s_run_t *r, const hs_eval_t *e, const char *eng,
+                      float swing)
+{
+    fprintf(out, "%s,%d,", r->idhex, e->move_number);
+    hs_csv_string(out, eng);
+    fputc(',', out);
+    hs__query_float(out, e->score_lead, "");
+    fputc(',', out);
+    hs__query_float(out, e->win_rate, "");
+    fputc(',', out);
+    hs__query_float(out, swing, "");
+    fputc(',', out);
+    hs_csv_string(out, e->result);
+    fputc(',', out);
+    hs_csv_string(out, r->game.black);
+    fputc(',', out);
+    hs_csv_string(out, r->game.white);
+    fputc(',', out);
+    hs_csv_string(out, r->source);
+    hs__query_csv_game(out, &r->game);
+    fputc(',', out);
+    hs_csv_string(out, e->error);
+    hs__query_csv_net(out, e);
+    fputc('\n', out);
+}
+
+/* The same row in the table (rounded for the eye; the net's and search's
+ * fields on indented lines under it). */
+static void s_table_row(FILE *out, const s_run_t *r, const hs_eval_t *e, const char *eng,
+                        float swing)
+{
+    /* The whole id (report --game and query take it back) and the whole
+     * spec (influence@1 and influence@2 are two engines); a spec longer
+     * than its column shifts its own row only. */
+    fprintf(out, "%-32s %5d %-14s ", r->idhex, e->move_number, eng);
+    s_table_num(out, e->score_lead);
+    fputs("  ", out);
+    if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
+    fputs("  ", out);
+    s_table_num(out, swing);
+    fputs("  ", out);
+    hs__query_table_text(out, e->result ? e->result : "-", 8);
+    fputc(' ', out);
+    hs__query_table_text(out, r->game.black ? r->game.black : "?", 0);
+    fputs(" vs ", out);
+    hs__query_table_text(out, r->game.white ? r->game.white : "?", 0);
+    if (e->error) {
+        fputs("  error: ", out);
+        hs__query_table_text(out, e->error, 0);
+    }
+    fputc('\n', out);
+    hs__query_table_net(out, e);
 }
 
 static int s_eval_row(void *ctx, const hs_eval_t *e)
@@ -141,74 +212,13 @@ static int s_eval_row(void *ctx, const hs_eval_t *e)
         return 0;
     if (q->limit && r->rows >= q->limit)
         return 1;   /* stop */
-    FILE *out = r->out;
     const char *eng = s_engine_name(r, e->engine_id);
-    switch (q->format) {
-    case HS_QUERY_JSONL:
-        fprintf(out, "{\"game\":\"%s\",\"move\":%d,\"engine\":", r->idhex, e->move_number);
-        hs_json_string(out, eng);
-        fputs(",\"score_lead\":", out);
-        s_num(out, e->score_lead, "null");
-        fputs(",\"win_rate\":", out);
-        if (isnan(e->win_rate)) fputs("null", out); else fprintf(out, "%.4f", e->win_rate);
-        fputs(",\"swing\":", out);
-        s_num(out, swing, "null");
-        fputs(",\"result\":", out);
-        if (e->result) hs_json_string(out, e->result); else fputs("null", out);
-        fputs(",\"black\":", out);
-        hs_json_string(out, r->game.black);
-        fputs(",\"white\":", out);
-        hs_json_string(out, r->game.white);
-        fputs(",\"source\":", out);
-        hs_json_string(out, r->source);
-        s_json_eval_end(out, e, q->ownership);
-        break;
-    case HS_QUERY_CSV:
-        fprintf(out, "%s,%d,", r->idhex, e->move_number);
-        hs_csv_string(out, eng);
-        fputc(',', out);
-        s_num(out, e->score_lead, "");
-        fputc(',', out);
-        if (!isnan(e->win_rate)) fprintf(out, "%.4f", e->win_rate);
-        fputc(',', out);
-        s_num(out, swing, "");
-        fputc(',', out);
-        hs_csv_string(out, e->result);
-        fputc(',', out);
-        hs_csv_string(out, r->game.black);
-        fputc(',', out);
-        hs_csv_string(out, r->game.white);
-        fputc(',', out);
-        hs_csv_string(out, r->source);
-        fputc(',', out);
-        hs_csv_string(out, e->error);
-        hs__query_csv_net(out, e);
-        fputc('\n', out);
-        break;
-    default:
-        /* The whole id (report --game and query take it back) and the whole
-         * spec (influence@1 and influence@2 are two engines); a spec longer
-         * than its column shifts its own row only. */
-        fprintf(out, "%-32s %5d %-14s ", r->idhex, e->move_number, eng);
-        s_table_num(out, e->score_lead);
-        fputs("  ", out);
-        if (isnan(e->win_rate)) fputs("    -", out); else fprintf(out, "%5.3f", e->win_rate);
-        fputs("  ", out);
-        s_table_num(out, swing);
-        fputs("  ", out);
-        s_table_text(out, e->result ? e->result : "-", 8);
-        fputc(' ', out);
-        s_table_text(out, r->game.black ? r->game.black : "?", 0);
-        fputs(" vs ", out);
-        s_table_text(out, r->game.white ? r->game.white : "?", 0);
-        if (e->error) {
-            fputs("  error: ", out);
-            s_table_text(out, e->error, 0);
-        }
-        fputc('\n', out);
-        hs__query_table_net(out, e);
-        break;
-    }
+    if (q->format == HS_QUERY_JSONL)
+        s_json_row(r->out, r, e, eng, swing);
+    else if (q->format == HS_QUERY_CSV)
+        s_csv_row(r->out, r, e, eng, swing);
+    else
+        s_table_row(r->out, r, e, eng, swing);
     r->rows++;
     return 0;
 }
@@ -260,8 +270,8 @@ static int s_one_game(void *ctx, const uint64_t id[2])
 static void s_header(const hs_query_t *q, FILE *out)
 {
     if (q->format == HS_QUERY_CSV)
-        fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,error,"
-              "score_stdev,policy,visits,best,pv,moves\n", out);
+        fputs("game,move,engine,score_lead,win_rate,swing,result,black,white,source,komi,re,"
+              "komi_fits,error,score_stdev,policy,visits,best,pv,moves\n", out);
     else if (q->format == HS_QUERY_TABLE)
         fprintf(out, "%-32s %5s %-14s %*s  %5s  %*s  %-8s %s\n", "game", "move", "engine",
                 S_TABLE_NUM_WIDTH, "score", "winB", S_TABLE_NUM_WIDTH, "swing", "result",
@@ -343,140 +353,6 @@ int hs_query_run(hs_store_t *s, const hs_query_t *q, FILE *out, int64_t *rows,
     return rc;
 }
 
-typedef struct {
-    FILE *out;
-    hs_query_format_t format;
-    int64_t rows, limit;
-} s_failed_ctx_t;
-
-static int s_failed_row(void *ctx, const char *source, const char *reason, uint64_t job_id)
-{
-    s_failed_ctx_t *c = ctx;
-    FILE *out = c->out;
-    if (c->format == HS_QUERY_JSONL) {
-        fputs("{\"source\":", out);
-        hs_json_string(out, source);
-        fputs(",\"reason\":", out);
-        hs_json_string(out, reason);
-        fprintf(out, ",\"job\":%llu}\n", (unsigned long long)job_id);
-    } else if (c->format == HS_QUERY_CSV) {
-        hs_csv_string(out, source);
-        fputc(',', out);
-        hs_csv_string(out, reason);
-        fprintf(out, ",%llu\n", (unsigned long long)job_id);
-    } else {
-        fprintf(out, "%s\n    %s (job %llu)\n", source, reason, (unsigned long long)job_id);
-    }
-    c->rows++;
-    return c->limit && c->rows >= c->limit;
-}
-
-int hs_query_failed(hs_store_t *s, FILE *out, hs_query_format_t format, int64_t limit,
-                    int64_t *rows, hs_error_t *err)
-{
-    s_failed_ctx_t c = { out, format, 0, limit };
-    if (format == HS_QUERY_CSV)   /* also over no row: a CSV reader wants its columns */
-        fputs("source,reason,job\n", out);
-    int rc = hs_store_failed_each(s, s_failed_row, &c, err);
-    if (rows)
-        *rows = c.rows;
-    return rc == 1 ? 0 : rc;   /* 1: the limit stopped the listing */
-}
-
-static int s_player_row(void *ctx, const char *name, int64_t games)
-{
-    s_failed_ctx_t *c = ctx;
-    if (c->format == HS_QUERY_JSONL) {
-        fputs("{\"player\":", c->out);
-        hs_json_string(c->out, name);
-        fprintf(c->out, ",\"games\":%lld}\n", (long long)games);
-    } else if (c->format == HS_QUERY_CSV) {
-        hs_csv_string(c->out, name);
-        fprintf(c->out, ",%lld\n", (long long)games);
-    } else {
-        fprintf(c->out, "%8lld  ", (long long)games);
-        s_table_text(c->out, name, 0);
-        fputc('\n', c->out);
-    }
-    c->rows++;
-    return c->limit && c->rows >= c->limit;
-}
-
-int hs_query_players(hs_store_t *s, const char *prefix, FILE *out, hs_query_format_t format,
-                     int64_t limit, int64_t *rows, hs_error_t *err)
-{
-    s_failed_ctx_t c = { out, format, 0, limit };
-    if (format == HS_QUERY_TABLE)
-        fprintf(out, "%8s  %s\n", "games", "player");
-    else if (format == HS_QUERY_CSV)
-        fputs("player,games\n", out);
-    int rc = hs_store_players_each(s, prefix, s_player_row, &c, err);
-    if (rows)
-        *rows = c.rows;
-    return rc == 1 ? 0 : rc;   /* 1: the limit stopped the listing */
-}
-
-typedef struct {
-    FILE *out;
-    bool json;
-    int n;
-} s_stats_engines_t;
-
-static int s_stats_engine(void *ctx, uint32_t engine_id, const char *spec)
-{
-    (void)engine_id;
-    s_stats_engines_t *e = ctx;
-    if (e->n++)
-        fputs(e->json ? "," : ", ", e->out);
-    if (e->json)
-        hs_json_string(e->out, spec);
-    else
-        fputs(spec, e->out);
-    return 0;
-}
-
-int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err)
-{
-    hs_store_stats_t st;
-    int rc = hs_store_stats(s, &st, err);
-    if (rc)
-        return rc;
-    /* The board index's share of the store, and whether `index` must run. */
-    uint64_t boards = 0;
-    if ((rc = hs_store_boards_bytes(s, &boards, err)) != 0)
-        return rc;
-    double hit = st.eval_lookups ? (double)st.eval_hits / (double)st.eval_lookups : 0.0;
-    double dedupe = st.result_puts ? (double)st.result_dups / (double)st.result_puts : 0.0;
-    const char *fmt = json
-        ? "{\"games\":%lld,\"failed_games\":%lld,\"positions\":%lld,\"evals\":%lld,"
-          "\"players\":%lld,\"jobs\":%lld,\"tasks\":%lld,\"eval_lookups\":%lld,"
-          "\"eval_hits\":%lld,\"eval_hit_rate\":%.4f,\"result_puts\":%lld,"
-          "\"result_dups\":%lld,\"dedupe_rate\":%.4f,\"games_refreshed\":%lld,"
-          "\"map_size\":%zu,\"map_used\":%zu,"
-          "\"boards_bytes\":%llu,\"boards_complete\":%s,"
-        : "games          %lld\nfailed_games   %lld\npositions      %lld\nevals          %lld\n"
-          "players        %lld\njobs           %lld\ntasks          %lld\n"
-          "eval_lookups   %lld\neval_hits      %lld\neval_hit_rate  %.4f\n"
-          "result_puts    %lld\nresult_dups    %lld\ndedupe_rate    %.4f\n"
-          "games_refreshed %lld\n"
-          "map_size       %zu\nmap_used       %zu\nboards_bytes   %llu\n"
-          "boards_complete %s\nengines        ";
-    fprintf(out, fmt, (long long)st.games, (long long)st.failed_games,
-            (long long)st.positions, (long long)st.evals, (long long)st.players,
-            (long long)st.jobs, (long long)st.tasks, (long long)st.eval_lookups,
-            (long long)st.eval_hits, hit, (long long)st.result_puts,
-            (long long)st.result_dups, dedupe, (long long)st.games_refreshed, st.map_size,
-            st.map_used,
-            (unsigned long long)boards, hs_store_boards_complete(s) ? "true" : "false");
-    /* The engine specs with stored evals, so that the revisions a store holds
-     * ("judge", "judge@2") can be seen and named in `--engine`. */
-    s_stats_engines_t e = { out, json, 0 };
-    fputs(json ? "\"engines\":[" : "", out);
-    rc = hs_store_engines_each(s, s_stats_engine, &e, err);
-    fputs(json ? "]}\n" : (e.n ? "\n" : "-\n"), out);
-    return rc;
-}
-
 /* ---- by position ---- */
 
 int hs_query_position_key(const hs_game_t *g, int move_number, uint8_t key[16],
@@ -546,28 +422,26 @@ static int s_pos_eval_row(void *ctx, const hs_eval_t *e)
     FILE *out = r->out;
     switch (r->q->format) {
     case HS_QUERY_JSONL:
-        fprintf(out, "{\"position\":\"%s\",\"engine\":", r->keyhex);
+        /* "kind" first: one stream holds eval and game lines (docs/QUERY.md). */
+        fprintf(out, "{\"kind\":\"eval\",\"position\":\"%s\",\"engine\":", r->keyhex);
         hs_json_string(out, r->spec);
-        fputs(",\"score_lead\":", out);
-        s_num(out, e->score_lead, "null");
-        fputs(",\"win_rate\":", out);
-        if (isnan(e->win_rate)) fputs("null", out); else fprintf(out, "%.4f", e->win_rate);
+        s_json_eval_start(out, e);
         fputs(",\"result\":", out);
-        if (e->result) hs_json_string(out, e->result); else fputs("null", out);
+        hs__query_json_text(out, e->result);
         s_json_eval_end(out, e, r->q->ownership);
         break;
     case HS_QUERY_CSV:
         fprintf(out, "eval,%s,", r->keyhex);
         hs_csv_string(out, r->spec);
         fputc(',', out);
-        s_num(out, e->score_lead, "");
+        hs__query_float(out, e->score_lead, "");
         fputc(',', out);
-        if (!isnan(e->win_rate)) fprintf(out, "%.4f", e->win_rate);
+        hs__query_float(out, e->win_rate, "");
         fputc(',', out);
         hs_csv_string(out, e->result);
         fputc(',', out);
         hs_csv_string(out, e->error);
-        fputs(",,,", out);
+        fputs(",,,,,,,,", out);   /* the game columns, game..komi_fits */
         hs__query_csv_net(out, e);
         fputc('\n', out);
         break;
@@ -600,23 +474,31 @@ static int s_pos_game_row(s_pos_run_t *r, const struct s_reach *g, hs_error_t *e
         k[8 + i] = (uint8_t)(g->id[1] >> (56 - 8 * i));
     }
     hs_key_hex(k, hex);
+    const hs_game_t *gp = have ? &game : NULL;
     const char *black = have ? game.black : NULL, *white = have ? game.white : NULL;
     FILE *out = r->out;
     switch (r->q->format) {
     case HS_QUERY_JSONL:
-        fprintf(out, "{\"position\":\"%s\",\"game\":\"%s\",\"move\":%d,\"black\":",
-                r->keyhex, hex, g->move);
-        hs_json_string(out, black);
+        fprintf(out, "{\"kind\":\"game\",\"position\":\"%s\",\"game\":\"%s\",\"move\":%d,"
+                "\"black\":", r->keyhex, hex, g->move);
+        hs__query_json_text(out, black);
         fputs(",\"white\":", out);
-        hs_json_string(out, white);
+        hs__query_json_text(out, white);
         fputs(",\"source\":", out);
-        hs_json_string(out, source);
+        hs__query_json_text(out, source);
+        hs__query_json_game(out, gp);
         fputs("}\n", out);
         break;
     case HS_QUERY_CSV:
+        /* Empty eval columns, the game's, then empty net and search columns. */
         fprintf(out, "game,%s,,,,,,%s,%d,", r->keyhex, hex, g->move);
         hs_csv_string(out, source);
-        fputs(",,\n", out);
+        fputc(',', out);
+        hs_csv_string(out, black);
+        fputc(',', out);
+        hs_csv_string(out, white);
+        hs__query_csv_game(out, gp);
+        fputs(",,,,,,\n", out);
         break;
     default:
         fprintf(out, "  %s move %4d  %s vs %s  %s\n", hex, g->move, black ? black : "?",
@@ -651,7 +533,8 @@ int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t
     if (rc == 0) {
         if (q->format == HS_QUERY_CSV)
             fputs("kind,position,engine,score_lead,win_rate,result,error,game,move,source,"
-                  "score_stdev,policy,visits,best,pv,moves\n", out);
+                  "black,white,komi,re,komi_fits,score_stdev,policy,visits,best,pv,moves\n",
+                  out);
         else if (q->format == HS_QUERY_TABLE)
             fprintf(out, "position %s\n%-16s %*s  %5s  %s\n", r->keyhex, "engine",
                     S_TABLE_NUM_WIDTH, "score", "winB", "result");

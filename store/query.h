@@ -3,18 +3,19 @@
  * source path, player, or all), positions (one move or all), filter (score swing,
  * engine), and print rows as a table, JSON lines or CSV; and the stats object.
  *
- * Rows: one per (game, move number, engine) with the stored evaluation:
- *   game (32 hex), move, engine (spec), score_lead, win_rate, swing, result,
- *   black, white, source, error; with `ownership` also the ownership map
- *   (JSON lines only: an array of size*size integers -100..100).
- * Evals of the `net` engine also carry score_stdev (the score's spread) and the
- * top policy moves (GTP names, probabilities): JSON lines add "score_stdev" and
- * "policy":[{"move":"D4","prob":0.1234},...] where an eval has them, CSV has two
- * last columns score_stdev,policy ("D4 0.1234;Q16 0.0567;..."), the table an
- * indented line "spread S  policy D4 12.3%, ..." under the row.
+ * Rows: one per (game, move number, engine) with the stored evaluation and the
+ * game's record: game (32 hex), move, engine (spec), score_lead, win_rate,
+ * swing, result, black, white, source, komi, re, komi_fits, error, then the
+ * net's score_stdev and policy and a search's visits, best, pv and moves; with
+ * `ownership` (JSON lines only) also the ownership map. docs/QUERY.md ("Rows")
+ * gives every field of every row type: its type, unit, which engines fill it
+ * and how a missing value is written. In short: all values are Black's view;
+ * a JSON row has every field of its type, null where there is no value; CSV
+ * leaves the cell empty; JSON and CSV write every stored float exactly
+ * (hs_query_number), the table rounds.
  * "swing" is the change of score_lead from the previous evaluated move of the same
  * game and engine (empty for the first); the --swing N filter keeps rows whose
- * |swing| > N. All numbers are from Black's point of view.
+ * |swing| > N.
  *
  * Reads only (works on a store opened HS_STORE_RDONLY while the writer runs).
  */
@@ -57,6 +58,19 @@ typedef struct hs_query {
 void hs_query_init(hs_query_t *q);
 
 /*
+ * How JSON and CSV write a number the store holds: the shortest plain decimal
+ * (never an exponent) that reads back as exactly v — as a float32 when single
+ * (the evals' fields: strtof gives v back), as a double otherwise (komi) —
+ * with at least min_decimals decimals, and "0" for -0 (a -0.00 lead is no
+ * lead). So a stored lead of 1.004 is "1.004" where "%.2f" said 1.00, and
+ * 12 is "12.00" with min_decimals 2. Writes into buf (HS_QUERY_NUMBER_MAX
+ * bytes) and returns it; NULL (nothing written) when v is NaN or infinite,
+ * which JSON writes as null and CSV as an empty cell.
+ */
+#define HS_QUERY_NUMBER_MAX 64
+const char *hs_query_number(double v, bool single, int min_decimals, char *buf);
+
+/*
  * Runs q against s and writes the rows to out; *rows (may be NULL) gets the number
  * of rows written. Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game
  * id / source), HS_ETIMEOUT (q->deadline_ms passed: the rows written until then,
@@ -85,8 +99,11 @@ int hs_query_position_key(const hs_game_t *g, int move_number, uint8_t key[16],
  * or every engine of the store), and with `games` also one row per stored (game,
  * move number) that reached the position (a scan of every stored position, see
  * hs_store_position_games). q->format and q->ownership apply; the other fields
- * of q are ignored. *evals and *reached (may be NULL) get the row counts. A
- * position with no evals is not an error. Returns 0 or a store error.
+ * of q are ignored (the caller resolves an --engine: hs_query_args_engine).
+ * The two kinds of row share one stream: a JSON line starts with "kind"
+ * ("eval" or "game"), a CSV row with the column kind (docs/QUERY.md).
+ * *evals and *reached (may be NULL) get the row counts. A position with no
+ * evals is not an error. Returns 0 or a store error.
  */
 int hs_query_position(hs_store_t *s, const uint8_t pos_key[16], const hs_query_t *q,
                       bool games, FILE *out, int64_t *evals, int64_t *reached,
@@ -148,14 +165,17 @@ int hs_board_answer_print(hs_store_t *s, const hs_board_answer_t *a, bool json, 
                           hs_error_t *err);
 
 /*
- * Writes ONE JSON object (one line) with the store's statistics: games,
- * failed_games, positions, evals, players, jobs, tasks, eval_lookups, eval_hits,
- * eval_hit_rate, result_puts, result_dups, dedupe_rate, games_refreshed, map_size, map_used,
- * boards_bytes (the board index's pages), boards_complete (true/false: whether
- * the index covers every game, see hs_store_boards_complete), and engines (the
- * engine specs with stored evals, in engine-id order).
- * With json == false the same as aligned "name value" lines.
+ * Writes the store's statistics: games, failed_games, positions, evals,
+ * players, jobs, tasks, eval_lookups, eval_hits, eval_hit_rate, result_puts,
+ * result_dups, dedupe_rate, games_refreshed, map_size, map_used, boards_bytes
+ * (the board index's pages), boards_complete (true/false: whether the index
+ * covers every game, see hs_store_boards_complete), and engines (the engine
+ * specs with stored evals, in engine-id order). HS_QUERY_JSONL: ONE JSON
+ * object (one line); HS_QUERY_CSV: a header of those names and one row (the
+ * engines as one cell, "judge;influence@2"); table: aligned "name value"
+ * lines. hs_query_stats is the same with json choosing JSONL or table.
  */
+int hs_query_stats_as(hs_store_t *s, FILE *out, hs_query_format_t format, hs_error_t *err);
 int hs_query_stats(hs_store_t *s, FILE *out, bool json, hs_error_t *err);
 
 /*
@@ -206,7 +226,10 @@ typedef struct hs_query_args {
     const char *broker;      /* --broker ADDR, or NULL */
     const char *position;    /* --position FILE.sgf, or NULL */
     const char *board;       /* --board FILE.sgf, or NULL (the board index) */
-    const char *engine;      /* --engine SPEC, or NULL */
+    const char *engine;      /* --engine SPEC, or NULL (the CLI puts its canonical
+                              * form here: "influence@1" is "influence") */
+    const char *engine_typed;  /* that SPEC as typed, for messages (the parser sets
+                                * it with engine; the canonical form leaves it) */
     int engine_arg;          /* argv index of that SPEC (the last --engine), -1 if none:
                               * the CLI puts its canonical form there */
     int game_index;          /* with --position or --board: --game K less 1 (0 = the
@@ -223,14 +246,28 @@ typedef struct hs_query_args {
 int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_error_t *err);
 
 /*
+ * The engine id a->engine reads in store s (0 without --engine): the stored
+ * spec equal to it; else, for a spec without options ("net", "net@1"), the
+ * store's one spec "NAME[@R]:options" of that name and revision (a net's spec
+ * names the net's hash, which nobody types), said on note (NULL = none) in
+ * every format, since it is not the spec typed. Returns 0; HS_ENOTFOUND when
+ * the store holds no evals of that engine ("--engine 'jugde': the store holds
+ * no evals of that engine; its engines: influence@2, judge"), so that a typo or
+ * a revision never stored is an error, not an empty answer; HS_EINVAL when a
+ * name stands for several specs (they are listed); or a store error.
+ */
+int hs_query_args_engine(hs_store_t *s, const hs_query_args_t *a, FILE *note,
+                         uint32_t *engine_id, hs_error_t *err);
+
+/*
  * Runs parsed arguments against s: stats, failed, or the row query, the output
  * to out and the notes a terminal user sees on stderr ("12 rows", "3 failed
  * games", for the table format only) to note (NULL = none). --position is not
  * run here, nor --board (they read a local SGF file: the CLI does it):
  * HS_EUNSUPPORTED.
  * *rows (may be NULL) gets the rows written (0 for stats).
- * Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game id / source),
- * or a store error.
+ * Returns 0, HS_EINVAL (bad game id), HS_ENOTFOUND (no such game id / source,
+ * no such engine: hs_query_args_engine), or a store error.
  */
 int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *note,
                       int64_t *rows, hs_error_t *err);

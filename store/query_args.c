@@ -101,7 +101,7 @@ static int s_arg(hs_query_args_t *a, const char *s, const char *v, int i,
     else if (!strcmp(s, "--player"))
         a->q.player = v;
     else if (!strcmp(s, "--engine")) {
-        a->engine = v;
+        a->engine = a->engine_typed = v;
         a->engine_arg = i;
     } else if (!strcmp(s, "--ownership"))
         a->q.ownership = true;
@@ -136,10 +136,11 @@ static int s_check(hs_query_args_t *a, const char *game_arg, hs_error_t *err)
         int chosen = (game_arg != NULL) + (a->q.source != NULL) + (a->q.player != NULL);
         const char *whole = a->stats ? "stats" : a->failed ? "failed" : "players";
         if ((a->stats || a->failed || a->players) &&
-            (chosen || a->q.swing > 0 || a->q.move >= 0 || a->engine || a->q.ownership))
+            (chosen || a->q.swing > 0 || a->q.move >= 0 || a->engine || a->q.ownership ||
+             (a->stats && a->q.limit)))
             return hs_error_set(err, HS_EINVAL, "%s is about the whole store: it goes "
-                                "with --json%s only", whole,
-                                a->stats ? "" : ", --format and --limit");
+                                "with %s only", whole,
+                                a->stats ? "--json and --format" : "--json, --format and --limit");
         if (chosen > 1)
             return hs_error_set(err, HS_EINVAL, "choose one of game ID, --path FILE and "
                                                 "--player NAME");
@@ -195,39 +196,14 @@ int hs_query_args_parse(int argc, char *const *argv, hs_query_args_t *a, hs_erro
         return rc;
     if (a->json)
         a->q.format = HS_QUERY_JSONL;
+    /* A map is N*N values: no CSV cell or table column holds it, and leaving
+     * it out would drop what was asked for without a word. */
+    if (a->q.ownership && a->q.format != HS_QUERY_JSONL)
+        return hs_error_set(err, HS_EINVAL, "--ownership is JSON only: add --json (or "
+                                            "--format jsonl)");
     if (a->engine)
         a->q.engine_id = hs_engine_config_id(a->engine);
     return 0;
-}
-
-/* No row for --engine: say whether the store has that engine at all, and which
- * it has (a revision that changed, "judge@2", is another engine). */
-typedef struct { uint32_t id; bool found; FILE *note; int n; } s_engines_t;
-
-static int s_engine_seen(void *ctx, uint32_t engine_id, const char *spec)
-{
-    s_engines_t *e = ctx;
-    e->found |= engine_id == e->id;
-    fprintf(e->note, "%s%s", e->n++ ? ", " : "", spec);
-    return 0;
-}
-
-static int s_engine_note(hs_store_t *s, const hs_query_args_t *a, FILE *note,
-                         hs_error_t *err)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *list = open_memstream(&text, &len);
-    if (!list)
-        return 0;   /* only a note */
-    s_engines_t e = { .id = a->q.engine_id, .note = list };
-    int rc = hs_store_engines_each(s, s_engine_seen, &e, err);
-    fclose(list);
-    if (rc == 0 && !e.found)
-        fprintf(note, "the store holds no evals of engine %s; its engines: %s\n", a->engine,
-                e.n ? text : "none");
-    free(text);
-    return rc;
 }
 
 /* No row for --player NAME: the names that begin with it, as a hint (a name
@@ -259,52 +235,79 @@ int hs_query_player_hint(hs_store_t *s, const char *player, FILE *note, hs_error
     return 0;
 }
 
-/* --engine NAME with no options ("net"), where the store has no engine of
- * exactly that spec: the store's one spec "NAME:..." stands for it (a net's
- * spec names the net's hash, which nobody types); several are an error that
- * lists them. */
+/* --engine SPEC against the specs the store holds (hs_query_args_engine):
+ * the exact one, else for a spec without options ("net", "net@1") the specs
+ * "SPEC:..." of that name and revision (a net's spec names the net's hash,
+ * which nobody types); every stored spec is listed for the message. */
 typedef struct {
     const char *name;
-    size_t len;
+    size_t len;              /* 0: SPEC has options, no name look-up */
     uint32_t exact, id;
     bool found_exact;
-    int n;
-    FILE *list;
+    int n, total;            /* specs "SPEC:...", and every stored spec */
+    FILE *same, *all;        /* their lists, ", "-separated */
 } s_byname_t;
 
 static int s_byname_seen(void *ctx, uint32_t engine_id, const char *spec)
 {
     s_byname_t *b = ctx;
     b->found_exact |= engine_id == b->exact;
-    if (strncmp(spec, b->name, b->len) || spec[b->len] != ':')
+    fprintf(b->all, "%s%s", b->total++ ? ", " : "", spec);
+    if (!b->len || strncmp(spec, b->name, b->len) || spec[b->len] != ':')
         return 0;
     b->id = engine_id;
-    fprintf(b->list, "%s%s", b->n++ ? ", " : "", spec);
+    fprintf(b->same, "%s%s", b->n++ ? ", " : "", spec);
     return 0;
 }
 
-static int s_engine_by_name(hs_store_t *s, const hs_query_args_t *a, FILE *note,
-                            uint32_t *engine_id, hs_error_t *err)
+/* What the engines seen say: the id to read, a note, or the error. */
+static int s_engine_verdict(const hs_query_args_t *a, const s_byname_t *b, const char *same,
+                            const char *all, FILE *note, uint32_t *engine_id, hs_error_t *err)
 {
-    if (!a->engine || strchr(a->engine, ':'))
+    const char *typed = a->engine_typed ? a->engine_typed : a->engine;
+    if (b->found_exact) {
+        *engine_id = b->exact;
         return 0;
-    char *text = NULL;
-    size_t len = 0;
-    s_byname_t b = { .name = a->engine, .len = strlen(a->engine), .exact = *engine_id };
-    if (!(b.list = open_memstream(&text, &len)))
-        return hs_error_set(err, HS_ENOMEM, "out of memory");
-    int rc = hs_store_engines_each(s, s_byname_seen, &b, err);
-    fclose(b.list);
-    if (rc == 0 && !b.found_exact && b.n == 1) {
-        *engine_id = b.id;
-        if (note && a->q.format == HS_QUERY_TABLE)
-            fprintf(note, "engine %s: %s, the store's one engine of that name\n", a->engine,
-                    text);
-    } else if (rc == 0 && !b.found_exact && b.n > 1) {
-        rc = hs_error_set(err, HS_EINVAL, "--engine %s: the store has %d engines of that "
-                          "name, give one whole: %s", a->engine, b.n, text);
     }
-    free(text);
+    if (b->n == 1) {
+        *engine_id = b->id;
+        if (note)   /* every format: the rows are not of the spec typed */
+            fprintf(note, "--engine %s: reading %s, the store's one engine of that name "
+                    "and revision\n", typed, same);
+        return 0;
+    }
+    if (b->n > 1)
+        return hs_error_set(err, HS_EINVAL, "--engine %s: the store has %d engines of that "
+                            "name, give one whole: %s", typed, b->n, same);
+    /* Not found, like an unknown game id: a typo or a revision never stored
+     * must not read as "no rows". A revision is an engine of its own. */
+    return hs_error_set(err, HS_ENOTFOUND, "--engine '%s': the store holds no evals of that "
+                        "engine; its engines: %s (a revision, name@R, is an engine of its "
+                        "own: `query stats` lists them)", typed, b->total ? all : "none");
+}
+
+int hs_query_args_engine(hs_store_t *s, const hs_query_args_t *a, FILE *note,
+                         uint32_t *engine_id, hs_error_t *err)
+{
+    *engine_id = 0;
+    if (!a->engine)
+        return 0;
+    char *same = NULL, *all = NULL;
+    size_t same_len = 0, all_len = 0;
+    s_byname_t b = { .name = a->engine, .len = strchr(a->engine, ':') ? 0 : strlen(a->engine),
+                     .exact = hs_engine_config_id(a->engine) };
+    b.same = open_memstream(&same, &same_len);
+    b.all = open_memstream(&all, &all_len);
+    int rc = b.same && b.all ? hs_store_engines_each(s, s_byname_seen, &b, err)
+                             : hs_error_set(err, HS_ENOMEM, "out of memory");
+    if (b.same)
+        fclose(b.same);
+    if (b.all)
+        fclose(b.all);
+    if (rc == 0)
+        rc = s_engine_verdict(a, &b, same, all, note, engine_id, err);
+    free(same);
+    free(all);
     return rc;
 }
 
@@ -321,7 +324,7 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
                                                   "query the store with --db DIR",
                             a->position ? "--position" : "--board");
     if (a->stats)
-        return hs_query_stats(s, out, a->json, err);
+        return hs_query_stats_as(s, out, a->q.format, err);
     if (a->failed) {
         rc = hs_query_failed(s, out, a->q.format, a->q.limit, &rows, err);
         *nrows = rows;
@@ -344,7 +347,7 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
         return rc;
     }
     hs_query_t q = a->q;
-    if ((rc = s_engine_by_name(s, a, note, &q.engine_id, err)) < 0)
+    if ((rc = hs_query_args_engine(s, a, note, &q.engine_id, err)) < 0)
         return rc;
     rc = hs_query_run(s, &q, out, &rows, err);
     *nrows = rows;
@@ -352,8 +355,6 @@ int hs_query_args_run(hs_store_t *s, const hs_query_args_t *a, FILE *out, FILE *
         fprintf(note, "%lld rows\n", (long long)rows);
     if (rc == 0 && note && rows == 0 && a->q.player)
         rc = hs_query_player_hint(s, a->q.player, note, err);
-    if (rc == 0 && note && rows == 0 && a->engine && q.engine_id == a->q.engine_id)
-        rc = s_engine_note(s, a, note, err);
     return rc;
 }
 

@@ -1,11 +1,13 @@
 /*
  * store/query_net.c — the net engine's fields in query output (see
  * store/query_internal.h): the spread of the score and the top policy moves,
- * named as GTP names points. Probabilities are stored as 16-bit fixed point
- * (docs/STORE.md), so four decimals are all they hold.
+ * named as GTP names points. The spread is a stored float, written whole;
+ * probabilities are stored as 16-bit fixed point (docs/STORE.md), written
+ * with the five decimals that name the stored value.
  */
 #include "store/query_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 const char *hs__query_move_name(int size, uint16_t vertex, char *buf)
@@ -30,18 +32,29 @@ static double s_prob(uint16_t p)
     return p / 65535.0;
 }
 
+/* The stored spread, or NAN for none (0: engines other than the net's). */
+static float s_stdev(const hs_eval_t *e)
+{
+    return e->score_stdev > 0 ? e->score_stdev : NAN;
+}
+
 void hs__query_json_net(FILE *out, const hs_eval_t *e)
 {
     char name[8];
-    if (e->score_stdev > 0)
-        fprintf(out, ",\"score_stdev\":%.2f", e->score_stdev);
+    fputs(",\"score_stdev\":", out);
+    hs__query_float(out, s_stdev(e), "null");
+    fputs(",\"policy\":", out);
     if (e->num_policy > 0) {
-        fputs(",\"policy\":[", out);
-        for (int i = 0; i < e->num_policy; i++)
-            fprintf(out, "%s{\"move\":\"%s\",\"prob\":%.4f}", i ? "," : "",
-                    hs__query_move_name(e->size, e->policy[i].vertex, name),
-                    s_prob(e->policy[i].prob));
+        fputc('[', out);
+        for (int i = 0; i < e->num_policy; i++) {
+            fprintf(out, "%s{\"move\":\"%s\",\"prob\":", i ? "," : "",
+                    hs__query_move_name(e->size, e->policy[i].vertex, name));
+            hs__query_fixed(out, e->policy[i].prob);
+            fputc('}', out);
+        }
         fputc(']', out);
+    } else {
+        fputs("null", out);
     }
     hs__query_json_search(out, e);
 }
@@ -50,13 +63,13 @@ void hs__query_csv_net(FILE *out, const hs_eval_t *e)
 {
     char name[8];
     fputc(',', out);
-    if (e->score_stdev > 0)
-        fprintf(out, "%.2f", e->score_stdev);
+    hs__query_float(out, s_stdev(e), "");
     fputc(',', out);
-    for (int i = 0; i < e->num_policy; i++)
-        fprintf(out, "%s%s %.4f", i ? ";" : "",
-                hs__query_move_name(e->size, e->policy[i].vertex, name),
-                s_prob(e->policy[i].prob));
+    for (int i = 0; i < e->num_policy; i++) {
+        fprintf(out, "%s%s ", i ? ";" : "",
+                hs__query_move_name(e->size, e->policy[i].vertex, name));
+        hs__query_fixed(out, e->policy[i].prob);
+    }
     hs__query_csv_search(out, e);
 }
 

@@ -21,6 +21,7 @@
 #include "core/replay.h"
 #include "core/sgf.h"
 #include "core/wire.h"
+#include "store/query.h"
 #include "test.h"
 #include "worker/engine.h"
 #include "worker/nn/eval.h"
@@ -243,9 +244,13 @@ static int s_direct_main(const char *model, const char *sgf, int move)
     if (!rc)
         rc = s_game_of(text, len, &g, &err);
     free(text);
-    if (!rc && !(rc = hs_nn_model_load(model, &m, &err)) && !(rc = s_direct(m, &g, move, o, &err)))
-        printf("\"score_lead\":%.2f,\"win_rate\":%.4f\n", -o->white_lead,
-               0.5f * (1.0f + o->white_loss - o->white_win));
+    if (!rc && !(rc = hs_nn_model_load(model, &m, &err)) && !(rc = s_direct(m, &g, move, o, &err))) {
+        /* as query prints what the store keeps (store/query.h) */
+        char lead[HS_QUERY_NUMBER_MAX], wr[HS_QUERY_NUMBER_MAX];
+        printf("\"score_lead\":%s,\"win_rate\":%s\n",
+               hs_query_number(-o->white_lead, true, 2, lead),
+               hs_query_number(0.5f * (1.0f + o->white_loss - o->white_win), true, 2, wr));
+    }
     if (rc)
         fprintf(stderr, "test_net_engine direct: %s\n", err.msg);
     hs_game_fini(&g);

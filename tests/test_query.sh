@@ -8,6 +8,12 @@
 #   - the same moves with another komi (not analyzed) have no eval (exit status 3):
 #     komi is part of the key; a move past the end is an error (exit status 1);
 #   - --no-games lists no games;
+#   - an --engine the store holds no evals of (a typo, a revision never
+#     analysed) is "not found", exit status 3, quoted as typed with the stored
+#     engines listed; rows carry the record's komi, RE and komi_fits; JSON
+#     keeps the stored floats whole; CSV rows are as wide as their header;
+#     stats honours --format csv; --ownership is JSON only (field by field:
+#     test_query_format.c);
 #   - through a broker (`query --broker ADDR`): stats, a game by id, by player,
 #     every game, failed, in every format, print byte for byte what `query --db`
 #     prints; bad queries fail with a clear message and a non-zero exit status.
@@ -47,8 +53,13 @@ check "--path of no stored source: says how sources are stored" \
       "$("$BIN" query --db "$tmp/db" --path "$tmp/games/zz.sgf" 2>&1 >/dev/null | grep -c 'stored as analyze was given it')" 1
 check "stats: the engine specs stored" \
       "$("$BIN" query --db "$tmp/db" stats --json | grep -o '"engines":\[[^]]*\]')" '"engines":["area"]'
-check "query --engine area@2: no rows" \
-      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area@2 --json | grep -c '"engine"')" 0
+# A revision the store does not hold is no engine of it: "not found" (exit 3,
+# as an unknown game id), never another revision's rows or an empty success.
+"$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --engine area@2 --json > "$tmp/rev.json" 2> "$tmp/rev.err"
+check "query --engine area@2 (not stored): exit status" "$?" 3
+check "query --engine area@2: no rows" "$(grep -c '"engine"' "$tmp/rev.json")" 0
+check "query --engine area@2: names it as typed, and the stored engines" \
+      "$(grep -c "^hyeongse query: --engine 'area@2': the store holds no evals of that engine; its engines: area " "$tmp/rev.err")" 1
 "$BIN" analyze "$tmp/games" --db "$tmp/db-rev" --engines area@2 --quiet > "$tmp/rev.out" 2>&1
 check "analyze --engines area@2: usage error" "$?" 2
 check "analyze --engines area@2: says why" \
@@ -140,7 +151,7 @@ check "neither --db nor --broker: exit status" "$?" 2
 # One selection at a time: a second one was silently ignored.
 aid=$("$BIN" query --db "$tmp/db" --path "$tmp/games/a.sgf" --json --limit 1 | grep -o '"game":"[0-9a-f]*"' | cut -d'"' -f4)
 for args in "game $aid --player nobody" "game $aid --path $tmp/games/b.sgf" "stats failed" \
-            "stats --player alice" "failed game $aid"; do
+            "stats --player alice" "failed game $aid" "stats --limit 1"; do
     # shellcheck disable=SC2086
     "$BIN" query --db "$tmp/db" $args > /dev/null 2> "$tmp/err"
     check "query $args: refused (exit status)" "$?" 2
@@ -154,9 +165,57 @@ printf '(;GM[1]FF[4]SZ[9]KM[7]PB[two\nlines]PW[bob];B[ee];W[dd])\n' > "$tmp/othe
 "$BIN" analyze "$tmp/other/nl.sgf" --db "$tmp/db-nl" --threads 1 --engines area --quiet > /dev/null 2>&1
 check "table: a newline in a name does not split the row (3 positions, 1 header)" \
       "$("$BIN" query --db "$tmp/db-nl" 2>/dev/null | wc -l)" 4
-"$BIN" query --db "$tmp/db" --engine judge > /dev/null 2> "$tmp/err"
+"$BIN" query --db "$tmp/db" --engine judge > "$tmp/out" 2> "$tmp/err"
+check "--engine the store does not hold: exit status 3 (not found)" "$?" 3
 check "--engine the store does not hold: says so, with the engines it holds" \
-      "$(grep -c 'the store holds no evals of engine judge; its engines: area' "$tmp/err")" 1
+      "$(grep -c "^hyeongse query: --engine 'judge': the store holds no evals of that engine; its engines: area " "$tmp/err")" 1
+check "--engine the store does not hold: no table" "$(wc -c < "$tmp/out")" 0
+# A name this build does not know (a typo) is looked up as typed, and refused alike.
+"$BIN" query --db "$tmp/db" --engine jugde --json > /dev/null 2> "$tmp/err"
+check "--engine jugde: exit status" "$?" 3
+check "--engine jugde: quoted as typed" "$(grep -c "'jugde'.*its engines: area" "$tmp/err")" 1
+"$BIN" query --db "$tmp/db" --position "$tmp/games/a.sgf" --move 5 --engine jugde > /dev/null 2> "$tmp/err"
+check "--position --engine jugde: exit status" "$?" 3
+check "--position --engine jugde: says why" "$(grep -c "'jugde': the store holds no evals" "$tmp/err")" 1
+
+# ---- the rows' fields (docs/QUERY.md, "Rows"; field by field in test_query_format.c)
+# The record's komi, RE as written and whether they agree, on every row.
+check "game rows: komi, RE and komi_fits (c.sgf: KM[0.5] RE[B+R])" \
+      "$("$BIN" query --db "$tmp/db" --path "$tmp/games/c.sgf" --move 0 --json | grep -o '"komi":[^,]*,"re":[^,]*,"komi_fits":[a-z]*')" \
+      '"komi":0.5,"re":"B+R","komi_fits":true'
+mkdir -p "$tmp/fox"
+printf '(;GM[1]FF[4]SZ[9]KM[0]PB[x]PW[y]RE[W+5.5];B[ee];W[cc])\n' > "$tmp/fox/km0.sgf"
+"$BIN" analyze "$tmp/fox" --db "$tmp/db-fox" --threads 1 --engines area --quiet > /dev/null 2>&1
+check "KM[0] with RE[W+5.5]: komi_fits false (json)" \
+      "$("$BIN" query --db "$tmp/db-fox" --json --move 0 | grep -o '"komi":[^,]*,"re":[^,]*,"komi_fits":[a-z]*')" \
+      '"komi":0.0,"re":"W+5.5","komi_fits":false'
+check "KM[0] with RE[W+5.5]: komi_fits false (csv)" \
+      "$("$BIN" query --db "$tmp/db-fox" --format csv --move 0 | sed -n 2p | grep -c ',y,[^,]*km0.sgf,0.0,W+5.5,false,')" 1
+check "position game lines: komi, RE and komi_fits" \
+      "$("$BIN" query --db "$tmp/db-fox" --position "$tmp/fox/km0.sgf" --move 1 --json | grep -c '^{"kind":"game",.*"komi":0.0,"re":"W+5.5","komi_fits":false}$')" 1
+# Every CSV row has its header's columns (the position's game rows had fewer).
+check "position csv: every row as wide as the header" \
+      "$("$BIN" query --db "$tmp/db" --position "$tmp/games/a.sgf" --move 5 --format csv | awk -F, 'NR == 1 { n = NF; next } NF != n { bad++ } END { print bad + 0 }')" 0
+# The floats as stored, not rounded to 2 or 4 decimals: the search's leads
+# over 8 visits are eighths (0.625 was written 0.62), and each swing is the
+# difference of the two leads as printed (a researcher recomputes them).
+mkdir -p "$tmp/one"
+cp "$tmp/games/a.sgf" "$tmp/one/"
+"$BIN" analyze "$tmp/one" --db "$tmp/db-mcts" --threads 1 --engines mcts:visits=8 --quiet > /dev/null 2>&1
+"$BIN" query --db "$tmp/db-mcts" --json > "$tmp/mcts.json"
+check "json: a lead in eighths keeps its third decimal" \
+      "$(grep -c '"score_lead":-*[0-9]*\.[0-9][0-9]5,' "$tmp/mcts.json" | awk '{ print ($1 > 0) }')" 1
+check "json: every swing is the difference of the leads as printed" \
+      "$(sed 's/.*"score_lead":\([^,]*\),"win_rate":[^,]*,"swing":\([^,]*\),.*/\1 \2/' "$tmp/mcts.json" |
+         awk 'NR > 1 && $2 + 0 != $1 - prev { bad++ } { prev = $1 } END { print NR ":" bad + 0 }')" "8:0"
+# stats honours --format; --ownership is JSON only.
+check "stats --format csv: a header and one row" \
+      "$("$BIN" query --db "$tmp/db" stats --format csv | sed -n 1p | cut -d, -f1-3)" "games,failed_games,positions"
+check "stats --format csv: the engines column" \
+      "$("$BIN" query --db "$tmp/db" stats --format csv | sed -n 2p | awk -F, '{ print NF ":" $NF }')" "19:area"
+"$BIN" query --db "$tmp/db" --ownership --format csv > /dev/null 2> "$tmp/err"
+check "--ownership --format csv: refused" "$?" 2
+check "--ownership --format csv: says it is JSON only" "$(grep -c 'ownership is JSON only' "$tmp/err")" 1
 
 # `query failed` lists what analyze could not read, with the reason (analyze's
 # summary points users to it).
@@ -236,6 +295,11 @@ check "bad game id through the broker: says why" "$(grep -c '32 hex digits' "$tm
 check "bad game id through the broker: no output" "$(wc -c < "$tmp/remote.out")" 0
 "$BIN" query --broker "$addr" --path nothere.sgf > /dev/null 2> "$tmp/remote.err"
 check "unknown source through the broker: exit status" "$?" 3
+"$BIN" query --broker "$addr" --engine jugde > "$tmp/remote.out" 2> "$tmp/remote.err"
+check "unknown engine through the broker: exit status" "$?" 3
+check "unknown engine through the broker: says why, no output" \
+      "$(grep -c "'jugde': the store holds no evals of that engine; its engines: area" "$tmp/remote.err"):$(wc -c < "$tmp/remote.out")" "1:0"
+same "stats --format csv" "$tmp/db" stats --format csv
 "$BIN" query --broker "$addr" --position "$tmp/games/a.sgf" --move 1 > /dev/null 2> "$tmp/remote.err"
 check "--position through the broker: refused (exit status)" "$?" 2
 "$BIN" query --broker "$addr" --frobnicate > /dev/null 2>&1
