@@ -332,6 +332,30 @@ static void s_enc_status(s_enc_t *e, const hs_wire_status_t *st)
         s_str(e, st->state, HS_WIRE_MAX_NAME);
 }
 
+int hs_wire_moves_spec_parse(const char *spec_in, int *step, bool *last_only)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s", spec_in ? spec_in : "");
+    spec[strcspn(spec, ";")] = '\0';
+    *step = 1;
+    *last_only = false;
+    if (!*spec || !strcmp(spec, "all"))
+        return 0;
+    if (!strcmp(spec, "last")) {
+        *last_only = true;
+        return 0;
+    }
+    if (!strncmp(spec, "every:", 6)) {
+        char *end;
+        long n = strtol(spec + 6, &end, 10);
+        if (*end == '\0' && n >= 1 && n <= 10000) {
+            *step = (int)n;
+            return 0;
+        }
+    }
+    return HS_EINVAL;
+}
+
 bool hs_wire_backend_valid(const char *s, size_t n)
 {
     if (!s || n == 0 || n > HS_WIRE_MAX_BACKEND)

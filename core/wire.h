@@ -497,6 +497,13 @@ bool hs_wire_backend_valid(const char *s, size_t len);
 /* Whether s[0..len) is valid UTF-8 (what the decoder accepts in a string). */
 bool hs_wire_utf8_valid(const char *s, size_t len);
 
+/* A SUBMIT's moves spec (its journal form "SPEC;TOKEN" too: what follows ';'
+ * is the job token, not read here) into *step and *last_only: "all" (or
+ * empty) 1 and false, "every:N" (1 <= N <= 10000) N, "last" true. 0, or
+ * HS_EINVAL for anything else (then 1 and false: every position). The one
+ * reading that the broker's chunks and a job's report share. */
+int hs_wire_moves_spec_parse(const char *spec, int *step, bool *last_only);
+
 /* Frees the fields of a game decoded by this codec or by the store (free() on every
  * pointer of hs_game_t, like hs_game_fini but without resetting). NULL-safe. */
 void hs_wire_game_fini(hs_wire_game_t *g);

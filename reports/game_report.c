@@ -12,10 +12,10 @@
  * best one of its kind; everything else is computed from those slots.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/wire.h"
 #include "reports/game_report.h"
 #include "reports/game_report_internal.h"
 
@@ -40,24 +40,8 @@ typedef struct s_load {
 
 int hs_report_moves_parse(const char *spec, hs_report_moves_t *m)
 {
-    /* The broker's own rules (broker/broker_jobs.c, which reports/ may not
-     * include): the journal keeps "SPEC;TOKEN", every:N has 1 <= N <= 10000. */
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
-    buf[strcspn(buf, ";")] = '\0';
     *m = (hs_report_moves_t){ 1, false };
-    if (!*buf || !strcmp(buf, "all"))
-        return 0;
-    if (!strcmp(buf, "last")) {
-        m->last_only = true;
-        return 0;
-    }
-    char *end = buf;
-    long n = strncmp(buf, "every:", 6) ? 0 : strtol(buf + 6, &end, 10);
-    if (n < 1 || n > 10000 || *end)
-        return HS_EINVAL;
-    m->step = (int)n;
-    return 0;
+    return hs_wire_moves_spec_parse(spec, &m->step, &m->last_only);
 }
 
 bool hs_report_moves_has(const hs_report_moves_t *m, int move, int num_moves)
