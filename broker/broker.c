@@ -46,7 +46,6 @@
 #include <time.h>
 #include <zmq.h>
 
-#include "core/charset.h"
 #include "core/clock.h"
 #include "broker/broker_internal.h"
 
@@ -71,7 +70,7 @@ static hs__bworker_t *s_worker_find(hs__broker_t *b, const uint8_t *id, size_t l
 void hs__worker_remove(hs__broker_t *b, int i, const char *why)
 {
     hs__bworker_t *w = b->workers[i];
-    HS__LOG(b, "worker %s removed (%s), %d tasks requeued", w->name, why, w->num_leases);
+    HS__EVENT(b, "worker %s removed (%s), %d tasks requeued", w->name, why, w->num_leases);
     while (w->num_leases > 0)
         hs__task_requeue(b, w->leases[w->num_leases - 1], why);
     free(w->leases);
@@ -123,9 +122,13 @@ static void s_on_ready(hs__broker_t *b, const uint8_t *id, size_t len, const cha
     for (int i = 0; i < w->num_engines && used < sizeof list; i++)
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? "," : "",
                                  w->engines[i]);
-    HS__LOG(b, "worker %s ready (engines %s, %d threads, credit %d, batch %d, %d nets%s%s)",
-            w->name, w->num_engines ? list : "none", r->threads, w->credit, w->batch,
-            w->num_nets, *w->backend ? ", backend " : "", w->backend);
+    /* Which key, with CURVE: the name in READY is the worker's own word. */
+    char name[80], as[96] = "";
+    if (b->cfg->curve)
+        snprintf(as, sizeof as, " as %s", hs__key_name(b, key, name, sizeof name));
+    HS__EVENT(b, "worker %s ready%s (engines %s, %d threads, credit %d, batch %d, %d nets%s%s)",
+              w->name, as, w->num_engines ? list : "none", r->threads, w->credit, w->batch,
+              w->num_nets, *w->backend ? ", backend " : "", w->backend);
 }
 
 static void s_on_result(hs__broker_t *b, hs__bworker_t *w, const hs_wire_result_t *r)
@@ -194,6 +197,19 @@ static int s_submit_credit(hs__broker_t *b)
     return c > HS_WIRE_MAX_GAMES ? HS_WIRE_MAX_GAMES : (int)c;
 }
 
+/* A SUBMIT refused (rc, why) by a limit: the client is told why, and the log
+ * says which key, whatever --verbose says, rate-limited as refused keys are (a
+ * client that ignores its credit would fill it). */
+static void s_submit_refused(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t len,
+                             int rc, const char *why, const hs__peer_t *p)
+{
+    char name[80];
+    if (rc == HS_ELIMIT && hs__ratelog_allow(b, &b->limit_log, "SUBMITs refused by a limit"))
+        hs_log_event("broker", "SUBMIT of %s refused: %s", hs__key_name(b, p->key, name,
+                                                                        sizeof name), why);
+    hs__outbox_error(o, id, len, rc, why);
+}
+
 /* s arrived in a body of bytes bytes from peer p (docs/SECURITY.md: a client
  * reaches only its own jobs, within its limits). */
 static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, size_t len,
@@ -204,7 +220,7 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
     char why[400];
     int rc;
     if ((rc = hs__limit_upload(b, p, bytes, s->num_games, why, sizeof why)) < 0) {
-        hs__outbox_error(o, id, len, rc, why);
+        s_submit_refused(b, o, id, len, rc, why, p);
         return;
     }
     if (s->job_id == 0 && (j = hs__job_by_token(b, s->token, p->key)) != NULL) {
@@ -213,7 +229,7 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
         HS__LOG(b, "SUBMIT with the token of job %llu: same job", (unsigned long long)j->rec.id);
     } else if (s->job_id == 0) {
         if ((rc = hs__limit_jobs(b, p, why, sizeof why)) < 0) {
-            hs__outbox_error(o, id, len, rc, why);
+            s_submit_refused(b, o, id, len, rc, why, p);
             return;
         }
         if (hs__job_new(b, s, p->key, &j, &err) < 0) {
@@ -254,7 +270,7 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
             j->granted = 0;
             j->granted_known = true;
             hs__limit_why(b, j, p, allowance, why, sizeof why);
-            hs__outbox_error(o, id, len, HS_ELIMIT, why);
+            s_submit_refused(b, o, id, len, HS_ELIMIT, why, p);
         } else if (s->last && !j->rec.input_complete) {
             j->rec.input_complete = true;
             j->dirty = true;
@@ -359,7 +375,7 @@ static void s_client_body(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, s
         r.cancel_reply.job_id = m->job_id;
         r.cancel_reply.canceled = j && j->rec.state == HS_JOB_RUNNING;
         if (j)
-            hs__job_cancel(b, j);
+            hs__job_cancel(b, j, p);
         hs__outbox_add(o, id, id_len, false, &r);
         break;
     }
@@ -460,35 +476,9 @@ static void s_message(hs__broker_t *b, hs__outbox_t *o, zmq_msg_t *fr, int nf)
 /* A job whose queued tasks no live worker can run (an engine or net no worker
  * offers, a revision of another build) used to wait without a word: after
  * S_IDLE_BEATS heartbeat intervals (10 s by default) without a lease the broker
- * looks (once per as long), says so once on stderr, and STATUS shows why as the
- * job's reason until a lease. */
+ * looks (once per as long: hs__job_idle, broker_dispatch.c), says so once on
+ * stderr, and STATUS shows why as the job's reason until a lease. */
 #define S_IDLE_BEATS 10
-
-static void s_job_idle(hs__broker_t *b, hs__bjob_t *j)
-{
-    j->idle_checked = b->now;
-    if (hs__job_servable(b, j)) {
-        j->waiting[0] = '\0';
-        return;
-    }
-    bool told = j->waiting[0] != '\0';
-    int n = snprintf(j->waiting, sizeof j->waiting, "waiting: no live worker runs the engines "
-                     "(and nets) of its queued tasks, %s; ", j->rec.engines);
-    if (b->num_workers == 0)
-        snprintf(j->waiting + n, sizeof j->waiting - (size_t)n, "no worker is connected");
-    for (int i = 0; i < b->num_workers && n < (int)sizeof j->waiting; i++) {
-        const hs__bworker_t *w = b->workers[i];
-        n += snprintf(j->waiting + n, sizeof j->waiting - (size_t)n, "%s%s offers", i ? "; " : "",
-                      w->name);
-        for (int k = 0; k < w->num_engines && n < (int)sizeof j->waiting; k++)
-            n += snprintf(j->waiting + n, sizeof j->waiting - (size_t)n, "%s%s", k ? "," : " ",
-                          w->engines[k]);
-    }
-    /* A cut may split a worker name's character: STATUS sends only UTF-8. */
-    j->waiting[hs_utf8_valid_prefix(j->waiting, strlen(j->waiting))] = '\0';
-    if (!told)
-        hs_log_event("broker", "job %llu %s", (unsigned long long)j->rec.id, j->waiting);
-}
 
 static void s_timers(hs__broker_t *b)
 {
@@ -543,7 +533,7 @@ static void s_timers(hs__broker_t *b)
         int64_t idle = (int64_t)S_IDLE_BEATS * b->hb_ms;
         if (j->queued > 0 && j->leased == 0 && b->now - j->last_lease >= idle &&
             b->now - j->idle_checked >= idle)
-            s_job_idle(b, j);
+            hs__job_idle(b, j);
     }
 }
 
@@ -611,7 +601,7 @@ static int s_socket(hs__broker_t *b, void *ctx, hs_error_t *err)
         rc = s_bind(b, b->cfg->bind, bound, sizeof bound, err);
     if (rc < 0)
         return rc;
-    HS__LOG(b, "serving on %s, store %s", bound, b->cfg->db_dir);
+    HS__EVENT(b, "serving on %s, store %s", bound, b->cfg->db_dir);
     if (b->cfg->on_serving)
         b->cfg->on_serving(b->cfg->on_serving_arg, bound);
     return 0;
@@ -687,7 +677,7 @@ static bool s_round_end(hs__broker_t *b, hs__outbox_t *out)
 
 static void s_log_stop(hs__broker_t *b)
 {
-    HS__LOG(b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
+    HS__EVENT(b, "stopping: %llu rounds, %llu messages (%llu bodies), %llu commits, "
               "%llu TASKs in %llu messages, %llu malformed dropped, %llu refused for their "
               "role, %llu handshakes refused",
           (unsigned long long)b->rounds, (unsigned long long)b->messages,

@@ -91,7 +91,13 @@ typedef struct hs_broker_config {
      * the broker's: copy it to keep it. */
     void (*on_serving)(void *arg, const char *endpoints);
     void *on_serving_arg;
-    int verbose;               /* log events to stderr */
+    int verbose;               /* log every event to stderr, each task's too */
+    int log_events;            /* log the operator's events to stderr even without
+                                * verbose: serving, a worker ready or lost, a job
+                                * created, done or canceled (by which key), a key or
+                                * limit refused, the stop. `hyeongse broker` sets it;
+                                * a broker inside another program (analyze) leaves
+                                * its stderr to that program */
 
     /* ---- security (docs/SECURITY.md) ----
      * With curve NULL the broker speaks plaintext and every peer has every

@@ -472,7 +472,9 @@ int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r)
 
 /* ---------------------------------------------- STATUS: a page of jobs */
 
-static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *j)
+/* j's line of a STATUS_REPLY; admin: the reply goes to an admin, who may read
+ * worker names in a waiting job's reason. */
+static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *j, bool admin)
 {
     s->id = j->rec.id;
     s->name = j->rec.name;
@@ -484,7 +486,7 @@ static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *
     s->positions_done = j->rec.positions_done;
     s->rate = j->rate;
     s->input_complete = j->rec.input_complete;
-    s->reason = j->rec.reason[0] ? j->rec.reason : j->waiting[0] ? j->waiting : NULL;
+    s->reason = j->rec.reason[0] ? j->rec.reason : (char *)hs__job_waiting(j, admin);
 }
 
 int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m)
@@ -531,7 +533,7 @@ int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owne
         if (q->before && j->rec.id >= q->before)
             continue;
         if (n < limit)
-            s_status_fill(b, &v[n++], j);
+            s_status_fill(b, &v[n++], j, owner == NULL);
         else
             more = true;
     }

@@ -4,11 +4,15 @@
  * worker and sent w->batch to a message; a send that fails gives exactly that
  * message's tasks back to the queue. It runs after the round's commit, so every
  * task id a worker receives is durable (docs/PROTOCOL.md, "Durability").
+ * Also the other side of it: a job that no live worker can serve, and why
+ * (hs__job_idle).
  */
 #include "broker/broker_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/charset.h"
 
 /*
  * Credit: a worker announces how many tasks it may hold; a credit stands for up to
@@ -160,4 +164,86 @@ void hs__dispatch(hs__broker_t *b)
         if (s_pack_flush(b, i))
             i--;
     hs_store_read_release(b->store);
+}
+
+/* ------------------------------------------- a job no worker can serve */
+
+#define S_WAITING_MAX 320       /* bytes of each waiting text (a longer one is cut) */
+
+/* Appends w's engines (" a,b") at *n of out (size bytes); *n stays below size. */
+static void s_put_engines(const hs__bworker_t *w, char *out, size_t size, int *n)
+{
+    for (int k = 0; k < w->num_engines && *n < (int)size - 1; k++)
+        *n += snprintf(out + *n, size - (size_t)*n, "%s%s", k ? "," : " ", w->engines[k]);
+    if (*n >= (int)size)
+        *n = (int)size - 1;
+}
+
+static bool s_same_engines(const hs__bworker_t *a, const hs__bworker_t *c)
+{
+    if (a->num_engines != c->num_engines)
+        return false;
+    for (int k = 0; k < a->num_engines; k++)
+        if (strcmp(a->engines[k], c->engines[k]))
+            return false;
+    return true;
+}
+
+/* What the live workers offer, after the text's first n bytes: by name for an
+ * admin ("w1 offers a,b; w2 offers c"); for a client counted, workers with the
+ * same engines together ("2 workers offer a,b; 1 worker offers c"), since
+ * worker names are host names (docs/SECURITY.md, "Roles"). */
+static void s_put_offers(const hs__broker_t *b, bool names, char *out, size_t size, int n)
+{
+    if (b->num_workers == 0)
+        snprintf(out + n, size - (size_t)n, "no worker is connected");
+    for (int i = 0, groups = 0; i < b->num_workers && n < (int)size - 1; i++) {
+        const hs__bworker_t *w = b->workers[i];
+        int count = 1;
+        if (!names) {
+            bool seen = false;
+            for (int k = 0; k < i && !seen; k++)
+                seen = s_same_engines(b->workers[k], w);
+            if (seen)
+                continue;
+            for (int k = i + 1; k < b->num_workers; k++)
+                count += s_same_engines(b->workers[k], w);
+        }
+        if (names)
+            n += snprintf(out + n, size - (size_t)n, "%s%s offers", groups++ ? "; " : "", w->name);
+        else
+            n += snprintf(out + n, size - (size_t)n, "%s%d worker%s offer%s", groups++ ? "; " : "",
+                          count, count == 1 ? "" : "s", count == 1 ? "s" : "");
+        if (n < (int)size - 1)
+            s_put_engines(w, out, size, &n);
+    }
+    /* A cut may split a character (of a worker name): STATUS sends only UTF-8. */
+    out[hs_utf8_valid_prefix(out, strlen(out))] = '\0';
+}
+
+void hs__job_idle(hs__broker_t *b, hs__bjob_t *j)
+{
+    j->idle_checked = b->now;
+    if (hs__job_servable(b, j)) {
+        hs__job_waiting_clear(j);
+        return;
+    }
+    bool told = j->waiting != NULL;
+    char admin[S_WAITING_MAX], client[S_WAITING_MAX];
+    int n = snprintf(admin, sizeof admin, "waiting: no live worker runs the engines (and nets) "
+                     "of its queued tasks, %s; ", j->rec.engines);
+    n = n < (int)sizeof admin ? n : (int)sizeof admin - 1;
+    memcpy(client, admin, (size_t)n + 1);
+    s_put_offers(b, true, admin, sizeof admin, n);
+    s_put_offers(b, false, client, sizeof client, n);
+    size_t la = strlen(admin), lc = strlen(client);
+    char *both = malloc(la + lc + 2);
+    if (both) {   /* without memory, STATUS shows no reason: the log line still goes */
+        memcpy(both, admin, la + 1);
+        memcpy(both + la + 1, client, lc + 1);
+    }
+    hs__job_waiting_clear(j);
+    j->waiting = both;
+    if (!told)
+        hs_log_event("broker", "job %llu %s", (unsigned long long)j->rec.id, admin);
 }

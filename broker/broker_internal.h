@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "broker/broker.h"
 #include <zmq.h>
@@ -26,9 +28,26 @@
 
 /* A --verbose event line of broker b, timestamped (core/log.h; one definition
  * for every broker file, so the prefix and the verbosity test cannot drift
- * apart). The format has no newline. */
+ * apart). The format has no newline. For each task's events: a busy broker
+ * has thousands a second. */
 #define HS__LOG(b, ...) \
     do { if ((b)->cfg->verbose) hs_log_event("broker", __VA_ARGS__); } while (0)
+/* An operator's event line (cfg->log_events, or --verbose): what the log of a
+ * broker that ran for days must say without --verbose (a worker ready or lost,
+ * a job created, done or canceled, the stop), a few lines a job. */
+#define HS__EVENT(b, ...) \
+    do { if ((b)->cfg->verbose || (b)->cfg->log_events) hs_log_event("broker", __VA_ARGS__); } \
+    while (0)
+
+/* A kind of refusal logged at most HS__RATELOG_LINES times a minute, whatever
+ * --verbose says: an operator must see a key that is refused, and a flood of
+ * them is counted instead of printed (broker_zap.c, hs__ratelog_allow). */
+#define HS__RATELOG_LINES 10
+typedef struct hs__ratelog {
+    int64_t window_ms;              /* start of the rate window */
+    int logged;                     /* lines logged in that window */
+    uint64_t quiet;                 /* refusals not logged in that window */
+} hs__ratelog_t;
 
 struct hs__bworker;
 struct hs__bjob;
@@ -73,7 +92,7 @@ typedef struct hs__bjob {
     uint32_t engine_ids[HS_WIRE_MAX_ENGINES];
     bool dirty;                     /* rec changed since last journal write */
     int step;                       /* rec.moves_spec parsed once per job */
-    bool last_only;                 /* (hs__moves_parse's results) */
+    bool last_only;                 /* (hs_wire_moves_spec_parse's results) */
     char token[HS_WIRE_MAX_TOKEN + 1];  /* client's job token ("" = none), journaled
                                      * in rec.moves_spec after a ';' */
     int64_t last_input;             /* ms of the last SUBMIT (upload lease) */
@@ -85,9 +104,27 @@ typedef struct hs__bjob {
     bool granted_known;             /* false until the first reply (and after a restart) */
     int64_t last_lease;             /* ms of its last lease (or its start) */
     int64_t idle_checked;           /* ms of the last look for a worker that can run it */
-    char waiting[320];              /* "" or why no live worker runs its queued tasks:
-                                     * logged once, shown by STATUS as its reason */
+    char *waiting;                  /* NULL, or why no live worker runs its queued tasks
+                                     * (broker.c, s_job_idle): the admin's text, naming
+                                     * the workers (host names), a NUL, then a client's,
+                                     * which counts them; logged once, shown by STATUS as
+                                     * its reason until a lease (hs__job_waiting).
+                                     * malloc'd: only a job that waits pays for it */
 } hs__bjob_t;
+
+/* The reason STATUS shows for j while it waits for a worker (NULL: it does not
+ * wait): worker names for an admin only (docs/SECURITY.md: names are hosts). */
+static inline const char *hs__job_waiting(const hs__bjob_t *j, bool admin)
+{
+    return !j->waiting ? NULL : admin ? j->waiting : j->waiting + strlen(j->waiting) + 1;
+}
+
+/* j is served again (a lease), or gone: its waiting text is dropped. */
+static inline void hs__job_waiting_clear(hs__bjob_t *j)
+{
+    free(j->waiting);
+    j->waiting = NULL;
+}
 
 /* A task's engines are a mask over its job's (hs_store_task_t.engines). */
 _Static_assert(HS_WIRE_MAX_ENGINES <= 32, "a task's engine mask is a uint32_t");
@@ -188,9 +225,9 @@ typedef struct hs__broker {
                                      * in this process (no CURVE handshake there) */
     uint64_t refused;               /* messages dropped for the peer's role */
     uint64_t zap_denied;            /* handshakes refused by the ZAP handler */
-    int64_t zap_log_ms;             /* start of the refusal log's rate window */
-    int zap_logged;                 /* refusal lines logged in that window */
-    uint64_t zap_quiet;             /* refusals not logged in that window */
+    hs__ratelog_t zap_log;          /* their lines (keys in no list) */
+    hs__ratelog_t role_log;         /* messages refused for the key's role */
+    hs__ratelog_t limit_log;        /* SUBMITs refused by a limit */
     int limit_jobs, limit_games;    /* per client key (defaults applied) */
     int64_t limit_upload;           /* SUBMIT bytes a minute per client key */
     struct hs__bclient *clients;    /* per-client-key upload windows (broker_limits.c) */
@@ -231,10 +268,21 @@ void hs__zap_close(hs__broker_t *b);
  * handler's User-Id rides on those). */
 void hs__peer_of(const hs__broker_t *b, zmq_msg_t *frame, hs__peer_t *p);
 /* hs__peer_of, then whether the peer's role allows a message of its kind
- * (is_worker: HSW1); a refusal is counted and logged (--verbose, the first ten). */
+ * (is_worker: HSW1); a refusal is counted and logged with the key's name
+ * (whatever --verbose says, rate-limited: b->role_log). */
 bool hs__peer_allowed(hs__broker_t *b, zmq_msg_t *frame, bool is_worker, hs__peer_t *p);
 /* Whether peer p may see and act on job j: an admin, or its owner. */
 bool hs__job_visible(const hs__bjob_t *j, const hs__peer_t *p);
+/* How the log names a key (a job's owner, a peer): the name its allow-list line
+ * gives (or the .pub file's: "alice"), else "key " and its first 8 characters
+ * and "..." (as a limit's refusal names it);
+ * "anonymous" for "" (a plaintext or inproc peer). Into buf; returns buf. */
+const char *hs__key_name(const hs__broker_t *b, const char *key, char *buf, size_t size);
+/* Whether a line of kind r may be logged now: true for the first
+ * HS__RATELOG_LINES of a minute; after that the refusal is counted, and the
+ * count is logged ("N more WHAT in the last minute") when the next minute's
+ * first one comes. */
+bool hs__ratelog_allow(hs__broker_t *b, hs__ratelog_t *r, const char *what);
 
 /* ---- per-client limits: broker_limits.c ---- */
 /* Before a SUBMIT of bytes carrying games games: HS_ELIMIT (why filled) when it
@@ -354,6 +402,11 @@ void hs__worker_remove(hs__broker_t *b, int i, const char *why);
 void hs__dispatch(hs__broker_t *b);
 /* Frees the per-worker TASK packs (at shutdown). */
 void hs__packs_free(hs__broker_t *b);
+/* Job j has queued tasks and no lease for a while: if no live worker can run
+ * them, sets why as its waiting text (hs__job_waiting: worker names for an
+ * admin, counts for a client) and logs it once (whatever --verbose says: such
+ * a job would wait without a word); else drops the text. */
+void hs__job_idle(hs__broker_t *b, hs__bjob_t *j);
 
 /* ---- tasks and the state machine: broker_tasks.c ---- */
 int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */
@@ -402,7 +455,9 @@ hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id);
 int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, hs__bjob_t **out,
                 hs_error_t *err);
 int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bool *accepted);
-int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j);
+/* Cancels running job j at the request of peer p (its owner or an admin: the
+ * reason the owner reads says which; the log names the key). */
+int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j, const hs__peer_t *p);
 /* The job of owner whose client token is token: tokens are per owner, so one
  * client's token never reaches another's job. */
 hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token, const char *owner);
@@ -411,6 +466,5 @@ bool hs__job_abandoned(const hs__bjob_t *j);
 void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j);
 int hs__jobs_flush(hs__broker_t *b);
 int hs__broker_load(hs__broker_t *b, hs_error_t *err);
-int hs__moves_parse(const char *spec, int *step, bool *last_only);
 
 #endif

@@ -17,31 +17,6 @@
 
 /* ------------------------------------------------------------------- jobs */
 
-int hs__moves_parse(const char *spec_in, int *step, bool *last_only)
-{
-    /* The journal keeps "SPEC;TOKEN": only SPEC is the moves spec. */
-    char spec[64];
-    snprintf(spec, sizeof spec, "%s", spec_in ? spec_in : "");
-    spec[strcspn(spec, ";")] = '\0';
-    *step = 1;
-    *last_only = false;
-    if (!*spec || !strcmp(spec, "all"))
-        return 0;
-    if (!strcmp(spec, "last")) {
-        *last_only = true;
-        return 0;
-    }
-    if (!strncmp(spec, "every:", 6)) {
-        char *end;
-        long n = strtol(spec + 6, &end, 10);
-        if (*end == '\0' && n >= 1 && n <= 10000) {
-            *step = (int)n;
-            return 0;
-        }
-    }
-    return HS_EINVAL;
-}
-
 /* The token journaled after ';' in moves_spec, into j->token. */
 static void s_job_token_load(hs__bjob_t *j)
 {
@@ -57,6 +32,17 @@ hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token, const char *own
         if (!strcmp(b->jobs[i]->token, token) && !strcmp(b->jobs[i]->rec.owner, owner))
             return b->jobs[i];
     return NULL;
+}
+
+/* " of OWNER" for the log lines of job j on a CURVE broker (a plaintext one
+ * has one anonymous owner: nothing to say); into buf, returned. */
+static const char *s_of(const hs__broker_t *b, const hs__bjob_t *j, char *buf, size_t size)
+{
+    char name[80];
+    buf[0] = '\0';
+    if (b->cfg->curve)
+        snprintf(buf, size, " of %s", hs__key_name(b, j->rec.owner, name, sizeof name));
+    return buf;
 }
 
 #define S_ABANDONED "upload abandoned"
@@ -77,7 +63,9 @@ void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j)
              S_ABANDONED ": no SUBMIT for %d s after %lld games; the client may have died",
              b->upload_ms / 1000, (long long)j->rec.games_total);
     j->dirty = true;
-    HS__LOG(b, "job %llu: %s", (unsigned long long)j->rec.id, j->rec.reason);
+    char of[96];
+    HS__EVENT(b, "job %llu%s: %s", (unsigned long long)j->rec.id, s_of(b, j, of, sizeof of),
+              j->rec.reason);
     hs__job_check_done(b, j);
 }
 
@@ -95,7 +83,7 @@ hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
  * the engine list every TASK of the job lends. Fails on a bad engine list. */
 static int s_job_derive(hs__bjob_t *j, hs_error_t *err)
 {
-    hs__moves_parse(j->rec.moves_spec, &j->step, &j->last_only);
+    hs_wire_moves_spec_parse(j->rec.moves_spec, &j->step, &j->last_only);
     char *list = j->engine_text;
     snprintf(list, sizeof j->engine_text, "%s", j->rec.engines);
     j->num_engines = 0;
@@ -191,7 +179,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, h
 {
     int step, rc;
     bool last_only;
-    if (hs__moves_parse(s->moves_spec, &step, &last_only) < 0)
+    if (hs_wire_moves_spec_parse(s->moves_spec, &step, &last_only) < 0)
         return hs_error_set(err, HS_EINVAL, "bad moves spec '%s' (all, every:N, last)",
                             s->moves_spec);
     if ((rc = s_check_specs(s->engines, s->num_engines, err)) < 0)
@@ -231,8 +219,11 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, h
     j->rate_ms = b->now;
     j->last_lease = b->now;
     j->last_input = b->now;
-    HS__LOG(b, "job %llu created (engines %s, moves %s)", (unsigned long long)j->rec.id,
-          j->rec.engines, spec);   /* not the journal's form: it holds the token */
+    char by[96] = "", name[80];
+    if (b->cfg->curve)
+        snprintf(by, sizeof by, " by %s", hs__key_name(b, j->rec.owner, name, sizeof name));
+    HS__EVENT(b, "job %llu created%s (engines %s, moves %s)", (unsigned long long)j->rec.id, by,
+              j->rec.engines, spec);   /* not the journal's form: it holds the token */
     *out = j;
     return 0;
 }
@@ -410,7 +401,7 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
     return rc;
 }
 
-int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j)
+int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j, const hs__peer_t *p)
 {
     if (j->rec.state != HS_JOB_RUNNING)
         return 0;
@@ -427,10 +418,18 @@ int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j)
             if (rc < 0)
                 return rc;
         }
+    /* The owner reads the reason: an admin's cancel is not its own doing. A
+     * plaintext broker cannot tell clients apart (one anonymous admin). */
+    bool owner = !strcmp(j->rec.owner, p->key);
     j->rec.state = HS_JOB_CANCELED;
-    snprintf(j->rec.reason, sizeof j->rec.reason, "canceled by a client");
+    snprintf(j->rec.reason, sizeof j->rec.reason, "canceled by %s", !b->cfg->curve ? "a client"
+             : owner ? "its owner" : p->admin ? "an admin" : "a client");
     j->dirty = true;
-    HS__LOG(b, "job %llu canceled", (unsigned long long)j->rec.id);
+    char of[96], name[80];
+    HS__EVENT(b, "job %llu%s canceled by %s%s", (unsigned long long)j->rec.id,
+              s_of(b, j, of, sizeof of), b->cfg->curve ? hs__key_name(b, p->key, name, sizeof name)
+                                                       : "a client",
+              b->cfg->curve && !owner && p->admin ? " (an admin key)" : "");
     return 0;
 }
 
@@ -440,9 +439,11 @@ void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
         j->leased == 0) {
         j->rec.state = hs__job_abandoned(j) ? HS_JOB_FAILED : HS_JOB_DONE;
         j->dirty = true;
-        HS__LOG(b, "job %llu done: %lld games, %lld failed, %lld positions",
-              (unsigned long long)j->rec.id, (long long)j->rec.games_total,
-              (long long)j->rec.games_failed, (long long)j->rec.positions_done);
+        char of[96];
+        HS__EVENT(b, "job %llu%s %s: %lld games, %lld failed, %lld positions",
+                  (unsigned long long)j->rec.id, s_of(b, j, of, sizeof of),
+                  hs_job_state_name(j->rec.state), (long long)j->rec.games_total,
+                  (long long)j->rec.games_failed, (long long)j->rec.positions_done);
     }
 }
 
@@ -592,7 +593,7 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
     for (int i = 0; i < b->num_jobs; i++)
         hs__job_check_done(b, b->jobs[i]);
     if (b->num_jobs)
-        HS__LOG(b, "journal: %d jobs, %lld tasks pending (%d were leased)", b->num_jobs,
+        HS__EVENT(b, "journal: %d jobs, %lld tasks pending (%d were leased)", b->num_jobs,
               (long long)b->pending, requeued);
     return rc;
 }

@@ -333,6 +333,7 @@ void hs__run_prune(hs__broker_t *b)
     for (int i = 0; i < b->num_run; i++)
         if (b->run[i]->rec.state != HS_JOB_RUNNING) {
             b->run[i]->rate = 0;   /* it computes nothing more */
+            hs__job_waiting_clear(b->run[i]);   /* STATUS shows its end's reason */
             b->run[i--] = b->run[--b->num_run];
         }
     if (b->rr >= b->num_run)
@@ -344,7 +345,7 @@ int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w)
     s_queue_remove(t->job, t);
     t->job->leased++;
     t->job->last_lease = b->now;
-    t->job->waiting[0] = '\0';
+    hs__job_waiting_clear(t->job);
     t->rec.state = HS_TASK_LEASED;
     t->rec.attempts++;
     t->deadline = b->now + b->lease_ms;
@@ -649,8 +650,10 @@ void hs__broker_free_state(hs__broker_t *b)
     free(b->buckets);
     b->buckets = NULL;
     b->num_buckets = b->num_tasks = 0;
-    for (int i = 0; i < b->num_jobs; i++)
+    for (int i = 0; i < b->num_jobs; i++) {
+        hs__job_waiting_clear(b->jobs[i]);
         free(b->jobs[i]);
+    }
     free(b->jobs);
     b->jobs = NULL;
     b->num_jobs = 0;

@@ -19,8 +19,7 @@
 #define S_ZAP_ENDPOINT "inproc://zeromq.zap.01"
 #define S_ZAP_FRAMES 8          /* version, id, domain, address, identity, mechanism, creds */
 #define S_ZAP_PER_ROUND 256     /* requests answered per loop round */
-#define S_ZAP_LOG_MS 60000      /* the refusal log's window */
-#define S_ZAP_LOG_LINES 10      /* refusal lines per window; the rest are counted */
+#define S_LOG_WINDOW_MS 60000   /* a refusal log's window (HS__RATELOG_LINES in each) */
 #define S_USER_ID_LEN (4 + HS_CURVE_KEY_LEN)
 
 /* ---------------------------------------------------------------- binds */
@@ -137,25 +136,32 @@ static bool s_frame_is(zmq_msg_t *m, const char *s)
     return zmq_msg_size(m) == n && !memcmp(zmq_msg_data(m), s, n);
 }
 
+bool hs__ratelog_allow(hs__broker_t *b, hs__ratelog_t *r, const char *what)
+{
+    if (r->logged == 0 || b->now - r->window_ms >= S_LOG_WINDOW_MS) {
+        if (r->quiet)
+            hs_log_event("broker", "%llu more %s in the last minute, not logged one by one",
+                         (unsigned long long)r->quiet, what);
+        r->window_ms = b->now;
+        r->logged = 0;
+        r->quiet = 0;
+    }
+    if (r->logged >= HS__RATELOG_LINES) {
+        r->quiet++;
+        return false;
+    }
+    r->logged++;
+    return true;
+}
+
 /* A refused key, logged on stderr whatever --verbose says (an operator must see
- * a worker whose key is missing), at most S_ZAP_LOG_LINES a minute: a flood of
- * unknown keys is counted, not printed. */
+ * a worker whose key is missing), rate-limited: a flood of unknown keys is
+ * counted, not printed. */
 static void s_log_refusal(hs__broker_t *b, const char *key, zmq_msg_t *address)
 {
     b->zap_denied++;
-    if (b->now - b->zap_log_ms >= S_ZAP_LOG_MS) {
-        if (b->zap_quiet)
-            hs_log_event("broker", "%llu more handshakes refused in the last minute, not "
-                         "logged one by one", (unsigned long long)b->zap_quiet);
-        b->zap_log_ms = b->now;
-        b->zap_logged = 0;
-        b->zap_quiet = 0;
-    }
-    if (b->zap_logged >= S_ZAP_LOG_LINES) {
-        b->zap_quiet++;
+    if (!hs__ratelog_allow(b, &b->zap_log, "handshakes refused"))
         return;
-    }
-    b->zap_logged++;
     int alen = (int)(zmq_msg_size(address) > 64 ? 64 : zmq_msg_size(address));
     hs_log_event("broker", "refused %s%s from %.*s: %s", key ? "CURVE key " : "",
             key ? key : "a peer", alen, (const char *)zmq_msg_data(address),
@@ -274,14 +280,49 @@ void hs__peer_of(const hs__broker_t *b, zmq_msg_t *frame, hs__peer_t *p)
     p->key[HS_CURVE_KEY_LEN] = '\0';
 }
 
+const char *hs__key_name(const hs__broker_t *b, const char *key, char *buf, size_t size)
+{
+    const hs_broker_config_t *cfg = b->cfg;
+    const hs_curve_list_t *lists[3] = { cfg->admin_keys, cfg->client_keys, cfg->worker_keys };
+    if (!key || !*key) {
+        snprintf(buf, size, "anonymous");
+        return buf;
+    }
+    for (int i = 0; i < 3; i++) {
+        const hs_curve_entry_t *e = cfg->curve ? hs_curve_list_find(lists[i], key) : NULL;
+        if (e && e->name[0]) {
+            snprintf(buf, size, "%s", e->name);
+            return buf;
+        }
+    }
+    /* As a limit's refusal names a key (broker_limits.c): enough to find its
+     * line in a list. */
+    snprintf(buf, size, "key %.8s...", key);
+    return buf;
+}
+
+/* What role key p has, for the log line of a message its role does not allow. */
+static const char *s_role(const hs__peer_t *p)
+{
+    return p->admin ? "an admin key" : p->client ? "a client key"
+         : p->worker ? "a worker key" : "a key of no list";
+}
+
 bool hs__peer_allowed(hs__broker_t *b, zmq_msg_t *frame, bool is_worker, hs__peer_t *p)
 {
     hs__peer_of(b, frame, p);
     if (is_worker ? p->worker : p->client || p->admin)
         return true;
-    if (b->refused++ < 10)
-        HS__LOG(b, "refused a %s message from a key without that role",
-                is_worker ? "worker" : "client");
+    b->refused++;
+    /* Whatever --verbose says: a worker started with a client's key is
+     * dropped unanswered, and only says "no answer"; this line says why. */
+    if (hs__ratelog_allow(b, &b->role_log, "messages refused for their key's role")) {
+        char name[80];
+        hs_log_event("broker", "refused a %s message from %s: %s, not in %s%s",
+                     is_worker ? "worker" : "client", hs__key_name(b, p->key, name, sizeof name),
+                     s_role(p), is_worker ? "--workers" : "--clients or --admins",
+                     is_worker ? " (a worker with this key gets no task)" : "");
+    }
     return false;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
+#include "broker/client_monitor.h"
 #include "core/charset.h"
 #include "core/clock.h"
 
@@ -29,6 +30,8 @@ struct hs_client {
     bool curve;                 /* keys set: every socket is a CURVE client */
     hs_curve_client_t keys;
     bool heard;                 /* the broker answered once: silence now is not a key */
+    void *mon;                  /* the socket's monitor (client_monitor.h), or NULL */
+    hs__conn_seen_t seen;       /* what every socket's monitor saw: why it was silent */
 };
 
 void hs_client_set_abort(hs_client_t *c, atomic_int *flag)
@@ -42,11 +45,14 @@ void hs_client_set_retry_hook(hs_client_t *c, hs_client_retry_fn fn, void *ctx)
     c->retry_ctx = ctx;
 }
 
+static const char *s_silence_hint(hs_client_t *c);
+
 /* Before try number `attempt` (2 = the first retry): the hook, if any. */
-static void s_retrying(const hs_client_t *c, int attempt)
+static void s_retrying(hs_client_t *c, int attempt)
 {
     if (c->retry_fn)
-        c->retry_fn(c->retry_ctx, c->endpoint, attempt, c->retries + 1, c->timeout_ms);
+        c->retry_fn(c->retry_ctx, c->endpoint, attempt, c->retries + 1, c->timeout_ms,
+                    s_silence_hint(c));
 }
 
 struct hs_submitter {
@@ -69,6 +75,14 @@ struct hs_submitter {
     hs_wire_buf_t check;        /* scratch: each game is encoded once to check it */
 };
 
+/* Closes the current socket (its monitor's last events kept in c->seen). */
+static void s_close(hs_client_t *c)
+{
+    hs__conn_unmonitor(c->sock, &c->mon, &c->seen);
+    zmq_close(c->sock);
+    c->sock = NULL;
+}
+
 static int s_open(hs_client_t *c, hs_error_t *err)
 {
     c->sock = zmq_socket(c->ctx, ZMQ_DEALER);
@@ -83,15 +97,14 @@ static int s_open(hs_client_t *c, hs_error_t *err)
     /* Here, not once in hs_client_new: each Lazy Pirate retry opens a fresh
      * socket, and a plaintext one would never be answered by a CURVE broker. */
     if (c->curve && hs_curve_setup_client(c->sock, &c->keys, err) < 0) {
-        zmq_close(c->sock);
-        c->sock = NULL;
+        s_close(c);
         return err ? err->code : HS_EIO;
     }
+    c->mon = hs__conn_monitor(c->ctx, c->sock, c->endpoint);
     if (zmq_connect(c->sock, c->endpoint) != 0) {
         int rc = hs_error_set(err, HS_EIO, "cannot connect to %s: %s", c->endpoint,
                               zmq_strerror(errno));
-        zmq_close(c->sock);
-        c->sock = NULL;
+        s_close(c);
         return rc;
     }
     return 0;
@@ -220,7 +233,7 @@ void hs_client_destroy(hs_client_t **cp)
         return;
     hs_client_t *c = *cp;
     if (c->sock)
-        zmq_close(c->sock);
+        s_close(c);
     if (c->own_ctx && c->ctx)
         zmq_ctx_term(c->ctx);
     hs_wire_buf_free(&c->buf);
@@ -286,22 +299,42 @@ static int s_recv(hs_client_t *c, hs_wire_msg_t *reply, hs_error_t *err, int *rc
     return s_recv_ex(c, c->timeout_ms, false, reply, err, rc);
 }
 
-/* HS_ETIMEOUT after every try. A CURVE broker drops a handshake it refuses
- * (an unknown key, a plaintext peer) without a word, so silence is all a
- * refused client sees: the message names the likely causes. */
-static int s_timeout(const hs_client_t *c, hs_error_t *err)
+/* Why the broker was silent, from what the monitors saw (client_monitor.h). A
+ * CURVE broker drops a handshake it refuses (an unknown key, a plaintext peer)
+ * without a word; keys are named only where they were in play: a broker that
+ * is not running is not a key problem. */
+static const char *s_silence_hint(hs_client_t *c)
 {
-    const char *hint = "";
+    const hs__conn_seen_t *s = &c->seen;
+    hs__conn_read(c->mon, &c->seen);
     if (c->heard)   /* it answered before: keys and address are right */
-        hint = " (it answered before: has it stopped? its log says why)";
-    else if (c->curve)
-        hint = " (is this client's key in the broker's --clients or --admins list, and is "
-               "--server-key the broker's public key?)";
-    else if (!strncmp(c->endpoint, "tcp://", 6))
-        hint = " (a broker that runs with --key answers only clients with --key and "
-               "--server-key)";
-    return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after %d tries%s",
-                        c->endpoint, c->retries + 1, hint);
+        return "it answered before: has it stopped? its log says why";
+    if (!s->watched)   /* inproc://: nothing is known but the keys given */
+        return c->curve ? "is it running, and is the address right? and is this client's key "
+                          "in its --clients or --admins list, and --server-key its public key?"
+                        : "is it running, and is the address right?";
+    if (!s->connected)
+        return "nothing accepted a connection at that address: is the broker running there, "
+               "and is the address right?";
+    if (s->key_refused)
+        return "the broker refused this client's key: is it in the broker's --clients or "
+               "--admins list?";
+    if (s->plain_refused && !c->curve)
+        return "it speaks CURVE and this client has no keys: a broker that runs with --key "
+               "answers only clients with --key and --server-key";
+    if (s->plain_refused)
+        return "it speaks plaintext (it runs without --key): leave out --key and --server-key";
+    if (c->curve && !s->handshake_ok)
+        return "it took the connection but the CURVE handshake never ended: is --server-key "
+               "the broker's public key?";
+    return "it took the connection but did not answer: is it a hyeongse broker, and not stuck?";
+}
+
+/* HS_ETIMEOUT after every try, saying why as well as the monitors tell. */
+static int s_timeout(hs_client_t *c, hs_error_t *err)
+{
+    return hs_error_set(err, HS_ETIMEOUT, "no answer from the broker at %s after %d tries: %s",
+                        c->endpoint, c->retries + 1, s_silence_hint(c));
 }
 
 int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *reply,
@@ -332,8 +365,7 @@ int hs_client_request(hs_client_t *c, const hs_wire_msg_t *req, hs_wire_msg_t *r
             return 0;
         }
         /* No answer: a fresh socket drops late replies; try again. */
-        zmq_close(c->sock);
-        c->sock = NULL;
+        s_close(c);
         if (attempt < c->retries)
             s_retrying(c, attempt + 2);
     }
@@ -413,8 +445,7 @@ int hs_client_watch(hs_client_t *c, uint64_t job_id, int heartbeat_ms, hs_client
             if (++tries > c->retries)
                 return s_timeout(c, err);
             s_retrying(c, tries + 1);
-            zmq_close(c->sock);
-            c->sock = NULL;
+            s_close(c);
             if ((rc = s_send_type(c, HS_WIRE_WATCH, job_id, err)) < 0)
                 return rc;
             heard = status_at = sent = now;

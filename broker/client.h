@@ -57,7 +57,7 @@ int hs_client_new(hs_client_t **out, void *zmq_ctx, const char *endpoint, int ti
  * hs_client_new for a CURVE broker: every socket the client opens (each Lazy
  * Pirate retry opens one) is a CURVE client with keys (copied; NULL = plaintext,
  * the same as hs_client_new). A broker that refuses the key never answers:
- * requests end in HS_ETIMEOUT, whose message says that the key may be unknown.
+ * requests end in HS_ETIMEOUT, whose message says so (broker/client_monitor.h).
  */
 int hs_client_new_curve(hs_client_t **out, void *zmq_ctx, const char *endpoint,
                         int timeout_ms, int retries, const hs_curve_client_t *keys,
@@ -72,11 +72,16 @@ void hs_client_set_abort(hs_client_t *c, atomic_int *flag);
 /*
  * A request (or a watch) that got no answer in timeout_ms is about to be tried
  * again: attempt is the try starting (2 for the first retry), tries the most there
- * will be, each waiting timeout_ms. Called on the requesting thread; for a
- * program to tell its user why nothing happens (the library prints nothing).
+ * will be, each waiting timeout_ms; why: what the client saw of the silence so
+ * far, a sentence (a question) for the user, as HS_ETIMEOUT's message ends
+ * ("nothing accepted a connection at that address: is the broker running
+ * there, ...?", "the broker refused this client's key: ...", from libzmq's
+ * connection and handshake events on tcp:// and ipc://). Called on the
+ * requesting thread; for a program to tell its user why nothing happens (the
+ * library prints nothing).
  */
 typedef void (*hs_client_retry_fn)(void *ctx, const char *endpoint, int attempt, int tries,
-                                   int timeout_ms);
+                                   int timeout_ms, const char *why);
 
 /* Calls fn(ctx, ...) before every retry from now on; fn NULL = none (the default). */
 void hs_client_set_retry_hook(hs_client_t *c, hs_client_retry_fn fn, void *ctx);

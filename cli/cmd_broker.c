@@ -1,6 +1,16 @@
 /*
  * cli/cmd_broker.c — `hyeongse broker --bind ADDR --db DIR`: run the broker until
- * SIGTERM/SIGINT. Signal handling lives here; the library only reads a stop flag.
+ * SIGTERM, SIGINT or SIGHUP. Signal handling lives here; the library only reads a
+ * stop flag.
+ *
+ * SIGHUP stops the broker as SIGTERM does, cleanly (exit 0, --ready-file
+ * removed, a last line saying so): operators send it after editing an
+ * allow-list, and its default action killed the broker without a word (exit
+ * 129). It is not a reload: the lists are read at start, and ignoring HUP would
+ * let an operator believe a key removed from a list was refused when it is
+ * still admitted. Stopped, the broker is seen to be down, and its log says why
+ * (under systemd's Restart=on-failure a clean exit is not restarted: restart
+ * it with `systemctl restart`, which is the reload).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,17 +34,15 @@
 
 const char hs_cmd_broker_summary[] = "run the broker: job queue, leases, results into the store";
 
-/* The one piece of global state a signal handler needs. */
-static atomic_int s_stop;
+/* The global state a signal handler needs: the library's stop flag, and the
+ * first signal's number for the last line. */
+static atomic_int s_stop, s_signal;
 
-/* What the command does once the broker serves: say where (the library logs it
- * itself under --verbose), and write --ready-file when asked. written: the file
- * was written, so it is removed at exit and a stale file never names a dead
- * broker. */
+/* What the command does once the broker serves (the library logs where):
+ * write --ready-file when asked. written: the file was written, so it is
+ * removed at exit and a stale file never names a dead broker. */
 typedef struct s_serving {
     const char *ready_path;
-    const char *db_dir;
-    int verbose;
     int written;
 } s_serving_t;
 
@@ -43,8 +51,6 @@ typedef struct s_serving {
 static void s_on_serving(void *arg, const char *endpoints)
 {
     s_serving_t *rf = arg;
-    if (!rf->verbose)
-        hs_log_event("broker", "serving on %s, store %s", endpoints, rf->db_dir);
     if (!rf->ready_path)
         return;
     char tmp[4096];
@@ -62,10 +68,24 @@ static void s_on_serving(void *arg, const char *endpoints)
     rf->written = 1;
 }
 
+/* Lock-free atomics only: async-signal-safe. */
 static void s_on_signal(int sig)
 {
-    (void)sig;
+    int none = 0;
+    atomic_compare_exchange_strong(&s_signal, &none, sig);
     atomic_store(&s_stop, 1);
+}
+
+/* The last line of a broker stopped by a signal (the library's "stopping" line
+ * comes before it, with the loop's counts). */
+static void s_say_stopped(void)
+{
+    int sig = atomic_load(&s_signal);
+    if (sig == SIGHUP)
+        hs_log_event("broker", "stopped by SIGHUP: the broker has no reload; start it again "
+                     "to read its allow-lists again (docs/SECURITY.md)");
+    else if (sig)
+        hs_log_event("broker", "stopped by %s", sig == SIGINT ? "SIGINT" : "SIGTERM");
 }
 
 /* The security options as read: the broker's pair and the merged lists that
@@ -176,7 +196,13 @@ static void s_usage(FILE *out)
             "  --sync             fsync every commit (survives power loss, not only kill -9)\n"
             "  --ready-file PATH  once serving, write the bound address(es) to PATH, one\n"
             "                     line (a * port resolved); removed again on a clean stop\n"
-            "  --verbose          log events to stderr\n\n"
+            "  --verbose          also log each task's events (refused results, failed\n"
+            "                     tasks) and more; without it the log says what an\n"
+            "                     operator asks: serving, workers ready and lost, jobs\n"
+            "                     created, done and canceled (and by which key), keys\n"
+            "                     and limits refused, the stop\n\n"
+            "SIGTERM, SIGINT or SIGHUP: stops cleanly (exit 0). There is no reload: the\n"
+            "allow-lists are read at start, so start the broker again after editing one.\n\n"
             "Security (docs/SECURITY.md):\n"
             "  --key FILE         the broker's key pair (PREFIX.key or PREFIX; `hyeongse\n"
             "                     keygen`): every tcp/ipc address speaks CURVE and admits\n"
@@ -291,9 +317,9 @@ int hs_cmd_broker(int argc, char **argv)
     sa.sa_handler = s_on_signal;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     hs_error_t err = { 0 };
-    serving.db_dir = cfg.db_dir;
-    serving.verbose = cfg.verbose;
+    cfg.log_events = 1;
     cfg.on_serving = s_on_serving;
     cfg.on_serving_arg = &serving;
     int rc = hs_broker_run(&cfg, &err);
@@ -304,5 +330,6 @@ int hs_cmd_broker(int argc, char **argv)
         fprintf(stderr, "hyeongse broker: %s\n", err.msg);
         return 1;
     }
+    s_say_stopped();
     return 0;
 }

@@ -73,6 +73,8 @@ int hs_cmd_cancel(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
+    if (hs__cli_keys_check("cancel", &keys))
+        return 2;
     char *end;
     uint64_t job = strtoull(argv[optind], &end, 10);
     if (*end || job == 0) {

@@ -347,6 +347,8 @@ int hs_cmd_query(int argc, char **argv)
                     a.position ? "--position" : "--board");
             return 2;
         }
+        if (hs__cli_keys_check("query", &keys))
+            return 2;
         return s_query_remote(&a, &keys, argc - 1, argv + 1);
     }
     if (keys.key || keys.server_key) {

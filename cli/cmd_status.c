@@ -42,10 +42,11 @@ static void s_usage(FILE *out)
             "                       [--key FILE --server-key K]\n"
             "       hyeongse status --cluster [--json] [--broker ADDR] [--key FILE --server-key K]\n\n"
             "Shows the jobs of the broker, newest first (or only JOB): state, games,\n"
-            "failures, positions and rate, the reason of a failed job, and the live\n"
-            "workers: their tasks, the nets they hold (first 8 hex digits of each hash)\n"
-            "and their backend. Without --all, one page: the newest %d jobs (--limit), and\n"
-            "how many more there are.\n\n"
+            "failures, positions and rate, a reason (why a job failed, was canceled or\n"
+            "waits; that a job \"done\" analysed nothing: all its games failed), and the\n"
+            "live workers: their count, and to an admin key their tasks, the nets they\n"
+            "hold (first 8 hex digits of each hash) and their backend. Without --all, one\n"
+            "page: the newest %d jobs (--limit), and how many more there are.\n\n"
             "  --broker ADDR   broker address (default $HS_BROKER or %s)\n"
             "  --cluster       the cluster instead of the jobs: one line a worker (engines,\n"
             "                  nets, backend, tasks and positions leased, positions/s\n"
@@ -208,6 +209,8 @@ int hs_cmd_status(int argc, char **argv)
                         "JOB, --watch, --all, --state or --limit\n");
         return 2;
     }
+    if (hs__cli_keys_check("status", &keys))
+        return 2;
     if (cluster)
         q.limit = 1;   /* the reply's jobs are not shown: the smallest page */
     if (all && q.limit == S_PAGE)

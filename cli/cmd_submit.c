@@ -254,8 +254,29 @@ static void s_print_workers(FILE *out, const hs_wire_status_reply_t *r, bool jso
         fputc(']', out);
 }
 
+/* The reason shown for job j: the broker's, or, for a job that ended "done"
+ * with every game failed, that nothing was analysed. Its state stays "done" (a
+ * job is done once every game has ended, well or not), but "done 1 0 1" read
+ * as if it had worked. Into buf (size bytes); NULL when there is none. */
+static const char *s_reason(const hs_wire_job_status_t *j, char *buf, size_t size)
+{
+    if (j->reason)
+        return j->reason;
+    if (!j->state || strcmp(j->state, "done") || j->games_total <= 0 ||
+        j->games_failed < j->games_total)
+        return NULL;
+    if (j->games_total == 1)
+        snprintf(buf, size, "nothing analysed: its one game failed (`hyeongse query failed` "
+                 "says why, in the rows of job %" PRIu64 ")", j->id);
+    else
+        snprintf(buf, size, "nothing analysed: all %" PRId64 " games failed (`hyeongse query "
+                 "failed` says why, in the rows of job %" PRIu64 ")", j->games_total, j->id);
+    return buf;
+}
+
 void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
 {
+    char why[256];
     if (json) {
         fprintf(out, "{\"workers\":%d,\"jobs\":[", r->workers);
         for (int i = 0; i < r->num_jobs; i++) {
@@ -270,9 +291,10 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
                     j->games_total, j->games_done, j->games_failed, j->positions_total,
                     j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
                     j->input_complete ? "true" : "false");
-            if (j->reason) {
+            const char *reason = s_reason(j, why, sizeof why);
+            if (reason) {
                 fprintf(out, ",\"reason\":");
-                hs_json_string(out, j->reason);
+                hs_json_string(out, reason);
             }
             fputc('}', out);
         }
@@ -295,8 +317,9 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
                 j->id, j->state ? j->state : "?", j->games_total, j->games_done, j->games_failed,
                 j->positions_total, j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
                 j->name ? j->name : "", j->input_complete ? "" : " (receiving)");
-        if (j->reason)
-            fprintf(out, "%6s  reason: %s\n", "", j->reason);
+        const char *reason = s_reason(j, why, sizeof why);
+        if (reason)
+            fprintf(out, "%6s  reason: %s\n", "", reason);
     }
 }
 
@@ -482,9 +505,12 @@ static int s_wait_job(hs_client_t *cl, uint64_t job)
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         return 1;
     }
+    /* "done" with every game failed: said, as status says it (s_reason). */
+    bool none = !strcmp(sum.state, "done") && sum.games_total > 0 &&
+                sum.games_failed >= sum.games_total;
     printf("job %" PRIu64 " %s: %" PRId64 " games done, %" PRId64 " failed, %" PRId64
-           " positions\n", job, sum.state, sum.games_done, sum.games_failed,
-           sum.positions_done);
+           " positions%s\n", job, sum.state, sum.games_done, sum.games_failed,
+           sum.positions_done, none ? " (nothing analysed: why: `hyeongse query failed`)" : "");
     return strcmp(sum.state, "done") ? 1 : 0;
 }
 
@@ -526,6 +552,8 @@ int hs_cmd_submit(int argc, char **argv)
     s_sub_opts_t o = { .moves = "all" };
     int status = s_getopt(argc, argv, &o);
     if (status >= 0)
+        return status;
+    if ((status = hs__cli_keys_check("submit", &o.keys)) != 0)
         return status;
     if (hs__cli_check_paths("submit", argv + optind, argc - optind))
         return 2;

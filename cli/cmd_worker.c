@@ -1,7 +1,10 @@
 /*
  * cli/cmd_worker.c — `hyeongse worker --connect ADDR --threads N`: evaluate tasks
- * from a broker until SIGTERM/SIGINT, then finish the tasks under way, give the
- * others back and leave (a second signal: leave at once).
+ * from a broker until SIGTERM, SIGINT or SIGHUP, then finish the tasks under way,
+ * give the others back and leave (a second signal: leave at once). SIGHUP is a
+ * stop like SIGTERM, not a reload: its default action killed the worker with
+ * its leases (exit 129, no last line), and a worker reads nothing it could
+ * read again.
  * `--net FILE` loads a net once for every engine thread; READY lists its hash,
  * so the broker sends this worker the jobs that name it.
  * Says on stderr, even without --verbose, when the broker first answers, when it
@@ -88,7 +91,8 @@ static void s_say_stopped(const s_life_t *l, const hs_worker_stats_t *st, int rc
     if (rc < 0)
         snprintf(why, sizeof why, "an error: %s", err->msg);
     else
-        snprintf(why, sizeof why, "%s%s", sig == SIGINT ? "SIGINT" : sig ? "SIGTERM" : "returned",
+        snprintf(why, sizeof why, "%s%s", sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP"
+                 : sig ? "SIGTERM" : "returned",
                  stop & HS_WORKER_STOP_NOW ? " twice (left at once)" : "");
     if (l->connections == 0) {
         /* A CURVE broker drops an unknown key's handshake without a word. */
@@ -118,13 +122,13 @@ static void s_usage(FILE *out)
             "doubling up to 32 s, when the broker goes silent. Says so without\n"
             "--verbose after 10 s without an answer, again 20 s and 40 s later, then\n"
             "once a minute, and once when the broker answers again.\n"
-            "SIGTERM or SIGINT (Ctrl-C): starts no new task; the tasks being evaluated\n"
-            "finish and their results are sent; the tasks queued and not started, and\n"
-            "those still arriving, are given back unevaluated; then it disconnects (the\n"
-            "broker requeues what it gave back) and exits 0, saying how many tasks it\n"
-            "gave back. A second SIGTERM or SIGINT: disconnects at once, giving back\n"
-            "the tasks being evaluated too, and exits once the engine calls under way\n"
-            "return.\n\n"
+            "SIGTERM, SIGHUP or SIGINT (Ctrl-C): starts no new task; the tasks being\n"
+            "evaluated finish and their results are sent; the tasks queued and not\n"
+            "started, and those still arriving, are given back unevaluated; then it\n"
+            "disconnects (the broker requeues what it gave back) and exits 0, saying how\n"
+            "many tasks it gave back. A second such signal: disconnects at once, giving\n"
+            "back the tasks being evaluated too, and exits once the engine calls under\n"
+            "way return. SIGHUP is no reload: start the worker again to change it.\n\n"
             "  --connect ADDR     broker address, e.g. tcp://broker-host:5555\n"
             "  --threads N        engine threads (default: one per CPU)\n"
             "  --engines LIST     engines offered (default all: %s)\n"
@@ -289,6 +293,8 @@ int hs_cmd_worker(int argc, char **argv)
         s_usage(stderr);
         return 2;
     }
+    if (hs__cli_keys_check("worker", &keys))
+        return 2;
     hs_curve_client_t curve;
     hs_error_t kerr = { 0 };
     int krc = hs__cli_keys_load("worker", &keys, cfg.endpoint, &curve, &kerr);
@@ -317,6 +323,7 @@ int hs_cmd_worker(int argc, char **argv)
     sa.sa_handler = s_on_signal;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     char known[1024];
     s_life_t life = { .cfg = &cfg,
                       .engines = cfg.engines ? cfg.engines : hs_engine_list(known, sizeof known) };

@@ -38,6 +38,25 @@ int hs__cli_read_pair(const char *path, hs_curve_pair_t *out, hs_error_t *err)
     return rc;
 }
 
+/* The message of a --key given without --server-key or the other way round. */
+static int s_half(const hs_cli_keys_t *opts, hs_error_t *err)
+{
+    return hs_error_set(err, HS_EINVAL, "%s needs %s too (see docs/SECURITY.md)",
+                        opts->key ? "--key" : "--server-key",
+                        opts->key ? "--server-key (the broker's public key)"
+                                  : "--key (this program's key pair)");
+}
+
+int hs__cli_keys_check(const char *cmd, const hs_cli_keys_t *opts)
+{
+    if (!opts->key == !opts->server_key)
+        return 0;
+    hs_error_t err = { 0 };
+    s_half(opts, &err);
+    fprintf(stderr, "hyeongse %s: %s\n", cmd, err.msg);
+    return 2;
+}
+
 int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *endpoint,
                       hs_curve_client_t *out, hs_error_t *err)
 {
@@ -55,10 +74,7 @@ int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *en
         return 0;
     }
     if (!opts->key || !opts->server_key)
-        return hs_error_set(err, HS_EINVAL, "%s needs %s too (see docs/SECURITY.md)",
-                            opts->key ? "--key" : "--server-key",
-                            opts->key ? "--server-key (the broker's public key)"
-                                      : "--key (this program's key pair)");
+        return s_half(opts, err);
     rc = hs__cli_read_pair(opts->key, &out->pair, err);
     if (rc == 0)
         rc = hs_curve_read_public(opts->server_key, out->server_key, err);
@@ -72,12 +88,13 @@ int hs__cli_keys_load(const char *cmd, const hs_cli_keys_t *opts, const char *en
 /* The first retry of a request says why the command seems to hang: a broker
  * that is down, or one that does not know this client's key. Later retries of
  * the same request stay quiet; its last gives up with the reason. */
-static void s_retry_note(void *ctx, const char *endpoint, int attempt, int tries, int timeout_ms)
+static void s_retry_note(void *ctx, const char *endpoint, int attempt, int tries, int timeout_ms,
+                         const char *why)
 {
     if (attempt == 2)
-        fprintf(stderr, "hyeongse %s: no answer from the broker at %s in %.1f s; trying "
-                "%d more time(s)\n", (const char *)ctx, endpoint, timeout_ms / 1000.0,
-                tries - 1);
+        fprintf(stderr, "hyeongse %s: no answer from the broker at %s in %.1f s; trying %d more "
+                "time(s) (%s)\n", (const char *)ctx, endpoint, timeout_ms / 1000.0, tries - 1,
+                why);
 }
 
 int hs__cli_client_new(const char *cmd, const hs_cli_keys_t *opts, void *zmq_ctx,

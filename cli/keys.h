@@ -33,6 +33,15 @@ typedef struct hs_cli_keys {
 } hs_cli_keys_t;
 
 /*
+ * A usage check, before anything is read or opened: --key without --server-key
+ * (or the other way round) is a mistake on the command line, which every
+ * command that connects answers with exit status 2. Returns 0 when both or
+ * neither are given, else says why on stderr ("hyeongse CMD: --key needs
+ * --server-key too ...") and returns 2, the status to exit with.
+ */
+int hs__cli_keys_check(const char *cmd, const hs_cli_keys_t *opts);
+
+/*
  * Reads opts into *out for endpoint. Returns 1 (keys in *out), 0 (no keys:
  * plaintext; a tcp:// endpoint that is not loopback gets a one-line warning
  * "hyeongse CMD: warning: ..." on stderr, as the connection can then be read
@@ -52,8 +61,9 @@ int hs__cli_read_pair(const char *path, hs_curve_pair_t *out, hs_error_t *err);
 
 /* hs_client_new_curve with the keys of opts (hs__cli_keys_load), and a note on
  * stderr ("hyeongse CMD: no answer from the broker at ADDR in N s; trying K more
- * time(s)") when a request first has to be tried again, so that a wrong address
- * or a stopped broker does not look like a hang. cmd must outlive the client (a
+ * time(s) (WHY)", WHY what the client saw: hs_client_retry_fn) when a request
+ * first has to be tried again, so that a wrong address or a stopped broker does
+ * not look like a hang. cmd must outlive the client (a
  * string literal). 0 or a negative code with *err. */
 int hs__cli_client_new(const char *cmd, const hs_cli_keys_t *opts, void *zmq_ctx,
                        const char *endpoint, int timeout_ms, int retries, hs_client_t **out,

@@ -9,10 +9,11 @@
 #   - `status --cluster` with an admin key shows the worker; with a client key
 #     it says that the key is not an admin key and exits 1; --key given a .pub
 #     file says that it is the public half;
-#   - refused, and told so by a timeout message that names the likely cause:
-#     a plaintext client, a client with a key the broker does not list, a
-#     client with the wrong --server-key; an unknown worker never gets a task
-#     and says why; after all of them the job list is what it was.
+#   - refused, and told so by a timeout message that names the cause seen in
+#     the connection's events: a plaintext client (the broker speaks CURVE), a
+#     client with a key the broker does not list (refused), a client with the
+#     wrong --server-key (the handshake never ends); an unknown worker never
+#     gets a task and says why; after all of them the job list is what it was.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 tmp=$(mktemp -d /tmp/hs-test-cluster-curve-XXXXXX)
@@ -108,12 +109,18 @@ has "and names the secret one" "$tmp/pubkey.err" "$K/c1.key"
 check "a plaintext client is refused (exit 1)" "$?" 1
 has "with a timeout" "$tmp/plain.err" "no answer from the broker"
 has "that says keys may be needed" "$tmp/plain.err" "--key and --server-key"
+has "since the broker speaks CURVE" "$tmp/plain.err" "it speaks CURVE and this client has no keys"
 "$BIN" status --broker "$addr" --key "$K/unknown" "${SK[@]}" > /dev/null 2> "$tmp/unknown.err"
 check "a client with an unknown key is refused (exit 1)" "$?" 1
 has "with a timeout naming the list" "$tmp/unknown.err" "--clients or --admins list"
+has "since the broker refused the key" "$tmp/unknown.err" "the broker refused this client's key"
 "$BIN" cancel 1 --broker "$addr" --key "$K/c1" --server-key "$K/unknown.pub" > /dev/null 2> "$tmp/wrongsk.err"
 check "a client with the wrong --server-key gets nothing (exit 1)" "$?" 1
 has "with a timeout" "$tmp/wrongsk.err" "no answer from the broker"
+has "that names --server-key (the handshake never ended)" "$tmp/wrongsk.err" \
+    "is --server-key the broker's public key?"
+hasnt_key_list() { if grep -qF -- "$2" "$1"; then echo "FAIL: $3"; fail=1; else echo "ok: $3"; fi; }
+hasnt_key_list "$tmp/wrongsk.err" "--clients" "and not the lists (the key was not refused)"
 # A submit that is never answered: stopped after a while; it must have created nothing.
 timeout 5 "$BIN" submit "$tmp/games" --broker "$addr" --engines noop > /dev/null 2>&1
 timeout 5 "$BIN" submit "$tmp/games" --broker "$addr" --engines noop \

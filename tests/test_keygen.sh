@@ -90,7 +90,9 @@ has "naming it" "$tmp/nopub.err" "junk.pub"
 
 # ---- --key and --server-key go together
 "$BIN" cancel 1 --broker tcp://127.0.0.1:9 --key "$tmp/w1" > /dev/null 2> "$tmp/half.err"
-check "--key without --server-key fails" "$?" 1
+check "--key without --server-key fails (a usage error)" "$?" 2
+"$BIN" query --broker tcp://127.0.0.1:9 --key "$tmp/w1" > /dev/null 2> "$tmp/halfq.err"
+check "--key without --server-key: query too" "$?" 2
 has "saying so" "$tmp/half.err" "--key needs --server-key"
 "$BIN" worker --connect tcp://127.0.0.1:9 --server-key "$bpub" > /dev/null 2> "$tmp/half2.err"
 check "--server-key without --key fails (worker)" "$?" 2

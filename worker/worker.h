@@ -22,8 +22,8 @@
  * new connection (the broker accepts a result for a task it still has leased or
  * requeued and ignores one it has already stored).
  *
- * Stopping: when *cfg->stop becomes non-zero (the CLI sets it from SIGTERM /
- * SIGINT) the worker starts no new task: the tasks its engine threads are
+ * Stopping: when *cfg->stop becomes non-zero (the CLI sets it from SIGTERM,
+ * SIGINT or SIGHUP) the worker starts no new task: the tasks its engine threads are
  * evaluating finish and their results are sent; the tasks it holds that no
  * thread has started, and the TASKs that still arrive (the broker refills the
  * credit with every RESULT), are dropped unevaluated. Then it sends DISCONNECT,
