@@ -9,10 +9,10 @@
  */
 #include "broker/client_monitor.h"
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <zmq.h>
 
 /* Handshake events came with libzmq 4.3; an older one reports connections only. */
@@ -23,16 +23,20 @@
 #define S_EVENTS ZMQ_EVENT_CONNECTED
 #endif
 
-/* Monitor endpoints are per context, and a context may hold many clients
- * (analyze's, a test's): a process-wide serial keeps them apart. */
-static atomic_uint s_serial;
-
 void *hs__conn_monitor(void *ctx, void *sock, const char *endpoint)
 {
     if (strncmp(endpoint, "tcp://", 6) != 0 && strncmp(endpoint, "ipc://", 6) != 0)
         return NULL;
     char name[64];
-    snprintf(name, sizeof name, "inproc://hs-client-monitor-%u", atomic_fetch_add(&s_serial, 1));
+    /* Monitor endpoints are per context, and a context may hold many clients
+     * (analyze's, a test's): the socket's address keeps them apart while it
+     * lives, and the time of day a socket that reuses a closed one's address
+     * (whose endpoint libzmq may not have let go yet), with no counter
+     * shared by the whole process. */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    snprintf(name, sizeof name, "inproc://hs-client-monitor-%p-%lld.%09ld", sock,
+             (long long)now.tv_sec, (long)now.tv_nsec);
     if (zmq_socket_monitor(sock, name, S_EVENTS) != 0)
         return NULL;
     void *mon = zmq_socket(ctx, ZMQ_PAIR);
