@@ -287,11 +287,15 @@ static int s_bin(double v, double lo, double width, int bins)
     return b < 0 ? 0 : b >= bins ? bins - 1 : (int)b;
 }
 
-/* Prediction by move number, the loss histogram, the final lead. */
+/* Prediction by move number, the loss histogram, the final lead. A game
+ * whose recorded result its komi cannot give (hs_result_fits_komi: Fox's
+ * KM[0] under W+5.5) predicts nothing: its evaluations read another komi
+ * than the one played, so a right or wrong winner says nothing of them. */
 static void s_count_positions(hs_report_stats_t *st, const hs_report_game_t *g)
 {
     hs_winner_t recorded = g->game.result.winner;
-    bool decided = recorded == HS_WINNER_BLACK || recorded == HS_WINNER_WHITE;
+    bool decided = (recorded == HS_WINNER_BLACK || recorded == HS_WINNER_WHITE) &&
+                   hs_result_fits_komi(&g->game.result, g->game.komi);
     float last_lead = NAN;
     for (int m = 0; g->pos && m <= g->game.num_moves; m++) {
         const hs_report_pos_t *p = &g->pos[m];

@@ -529,6 +529,25 @@ static void test_final_kinds(void)
     hs_report_stats_fini(&st);
 }
 
+/* A game whose recorded result its komi cannot give predicts nothing by
+ * move number: its positions were evaluated with another komi than the
+ * one played. The same game with a komi that fits counts. */
+static void test_prediction_komi(void)
+{
+    hs_report_stats_t st;
+    hs_report_stats_init(&st);
+    for (int i = 0; i < 2; i++) {
+        hs_report_game_t g;
+        s_game(&g, "A", "B", NULL, HS_WINNER_WHITE, 10);
+        s_eval(&g, 3, 0.2f, -4);
+        s_judged(&g, 10, true, HS_RESULT_POINTS, 5.5, i ? 0 : 6.5);   /* 1: Fox KM[0] */
+        s_add(&st, &g);
+        HS_CHECK_INT(st.predict_total[0], 1);
+        HS_CHECK_INT(st.predict_right[0], 1);
+    }
+    hs_report_stats_fini(&st);
+}
+
 /* A job's moves spec, as the report reads it, and the positions it names. */
 static void test_moves_spec(void)
 {
@@ -562,6 +581,7 @@ int main(void)
     test_errors();
     test_stress();
     test_final_kinds();
+    test_prediction_komi();
     test_moves_spec();
     return hs_test_finish();
 }
