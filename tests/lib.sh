@@ -6,6 +6,23 @@ check() {
     if [ "$2" = "$3" ]; then echo "ok: $1 ($2)"; else echo "FAIL: $1: got '$2', expected '$3'"; fail=1; fi
 }
 
+# has DESCRIPTION FILE TEXT: ok when FILE holds TEXT (a fixed string), else FAIL
+# with FILE shown; hasnt: the other way round.
+has() {
+    if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fail=1; fi
+}
+hasnt() {
+    if grep -qF -- "$3" "$2"; then echo "FAIL: $1: '$3' in:"; cat "$2"; fail=1; else echo "ok: $1"; fi
+}
+
+# cleanup_pids: the EXIT trap of a test that starts programs in the background
+# (their pids in the array pids): kills them, waits, removes $tmp.
+cleanup_pids() {
+    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+
 # A TCP port on 127.0.0.1 that nothing answered on a moment ago, or 0. Only for a
 # broker that must come back on the same port after a restart; otherwise bind
 # tcp://127.0.0.1:* and read --ready-file (start_broker_at). The port is taken

@@ -44,12 +44,7 @@ command -v mdb_stat >/dev/null || { echo "SKIP: mdb_stat (lmdb-utils) is needed 
 tmp=$(mktemp -d /tmp/hs-test-cluster-XXXXXX)
 pids=()
 fail=0
-cleanup() {
-    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap cleanup_pids EXIT
 
 # check, free_port, start_broker_at
 . "$(dirname "$0")/lib.sh"

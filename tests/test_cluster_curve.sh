@@ -19,18 +19,10 @@ BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 tmp=$(mktemp -d /tmp/hs-test-cluster-curve-XXXXXX)
 pids=()
 fail=0
-cleanup() {
-    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap cleanup_pids EXIT
 # check, start_broker_at
 . "$(dirname "$0")/lib.sh"
 
-has() {   # has DESCRIPTION FILE TEXT: FILE holds TEXT
-    if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fail=1; fi
-}
 
 # ---- inputs: 12 small 9x9 games, game i with 10 + i moves, never a capture
 mkdir -p "$tmp/games"

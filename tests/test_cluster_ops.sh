@@ -22,21 +22,10 @@ BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 tmp=$(mktemp -d /tmp/hs-test-cluster-ops-XXXXXX)
 pids=()
 fail=0
-cleanup() {
-    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap cleanup_pids EXIT
 # check, start_broker_at, free_port
 . "$(dirname "$0")/lib.sh"
 
-has() {   # has DESCRIPTION FILE TEXT: FILE holds TEXT
-    if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fail=1; fi
-}
-hasnt() {   # hasnt DESCRIPTION FILE TEXT: FILE does not hold TEXT
-    if grep -qF -- "$3" "$2"; then echo "FAIL: $1: '$3' in:"; cat "$2"; fail=1; else echo "ok: $1"; fi
-}
 # wait_for FILE TEXT: until FILE holds TEXT (at most 20 s)
 wait_for() {
     for _ in $(seq 200); do grep -qF -- "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done

@@ -23,9 +23,6 @@ trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 mode() { stat -c %a "$1" 2>/dev/null; }
-has() {   # has DESCRIPTION FILE TEXT: FILE holds TEXT
-    if grep -qF -- "$3" "$2"; then echo "ok: $1"; else echo "FAIL: $1: no '$3' in:"; cat "$2"; fail=1; fi
-}
 
 # ---- keygen: the pair, its modes whatever the umask
 (umask 000; "$BIN" keygen --out "$tmp/w1" > "$tmp/kg.out" 2>&1)

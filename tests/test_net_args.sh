@@ -13,12 +13,7 @@ set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
 tmp=$(mktemp -d /tmp/hs-test-netargs-XXXXXX)
 pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap cleanup_pids EXIT
 fail=0
 # check, start_broker_at
 . "$(dirname "$0")/lib.sh"
