@@ -484,16 +484,19 @@ static void s_cluster_stop(s_cluster_t *c)
  * client's is only "the broker is gone"). */
 static void s_report_failure(const s_cluster_t *c, const hs_error_t *err)
 {
-    /* A disk-full message says already what is kept. */
-    bool says = strstr(c->bt.err.msg, "committed is kept") != NULL;
-    if (atomic_load(&c->bt.exited) && c->bt.rc < 0)
+    /* The broker thread's message is read only once its exit is seen (the
+     * atomic load orders its writes before): TSan caught a read before it. */
+    if (atomic_load(&c->bt.exited) && c->bt.rc < 0) {
+        /* A disk-full message says already what is kept. */
+        bool says = strstr(c->bt.err.msg, "committed is kept") != NULL;
         fprintf(stderr, "hyeongse analyze: broker stopped: %s%s\n", c->bt.err.msg,
                 says ? "" : " (results committed before it are kept)");
-    else if (atomic_load(&c->wt.failed))
+    } else if (atomic_load(&c->wt.failed)) {
         fprintf(stderr, "hyeongse analyze: %s (results committed before it are kept; "
                         "a rerun resumes the job)\n", c->wt.err.msg);
-    else
+    } else {
         fprintf(stderr, "hyeongse analyze: %s\n", err->msg);
+    }
 }
 
 /* ------------------------------------------------------------- signals */
