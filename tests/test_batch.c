@@ -416,7 +416,7 @@ int main(void)
 
     for (int i = 0; i < S_TASKS; i++)
         hs_wire_buf_free(&res[i]);
-    hs__engine_cache_fini(&x->cache);
+    hs__eval_ctx_fini(x);
     free(x);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

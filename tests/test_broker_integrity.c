@@ -586,7 +586,7 @@ int main(void)
     s_close(&w[1]);
     s_close(&p);
     hs_test_broker_stop(&b);
-    hs__engine_cache_fini(&x->cache);
+    hs__eval_ctx_fini(x);
     free(x);
     zmq_ctx_term(ctx);
     char cmd[300];

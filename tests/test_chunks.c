@@ -253,7 +253,7 @@ static void s_fake_free(s_fake_t *f)
 {
     s_fake_reset(f);
     s_fake_close(f);
-    hs__engine_cache_fini(&f->x->cache);
+    hs__eval_ctx_fini(f->x);
     free(f->x);
     hs_wire_buf_free(&f->last_result);
 }
