@@ -289,13 +289,15 @@ static int s_bin(double v, double lo, double width, int bins)
 
 /* Prediction by move number, the loss histogram, the final lead. A game
  * whose recorded result its komi cannot give (hs_result_fits_komi: Fox's
- * KM[0] under W+5.5) predicts nothing: its evaluations read another komi
- * than the one played, so a right or wrong winner says nothing of them. */
+ * KM[0] under W+5.5) predicts nothing and has no final lead: its evaluations
+ * read another komi than the one played, so a right or wrong winner says
+ * nothing of them and its lead is off by the komi. Its losses stay: the
+ * komi moves every position's lead about alike. */
 static void s_count_positions(hs_report_stats_t *st, const hs_report_game_t *g)
 {
     hs_winner_t recorded = g->game.result.winner;
-    bool decided = (recorded == HS_WINNER_BLACK || recorded == HS_WINNER_WHITE) &&
-                   hs_result_fits_komi(&g->game.result, g->game.komi);
+    bool komi_fits = hs_result_fits_komi(&g->game.result, g->game.komi);
+    bool decided = (recorded == HS_WINNER_BLACK || recorded == HS_WINNER_WHITE) && komi_fits;
     float last_lead = NAN;
     for (int m = 0; g->pos && m <= g->game.num_moves; m++) {
         const hs_report_pos_t *p = &g->pos[m];
@@ -312,7 +314,7 @@ static void s_count_positions(hs_report_stats_t *st, const hs_report_game_t *g)
         if (isfinite(p->lead))
             last_lead = p->lead;
     }
-    if (isfinite(last_lead))
+    if (isfinite(last_lead) && komi_fits)
         st->lead_hist[s_bin(last_lead, -50.0, 100.0 / HS_STATS_LEAD_BINS,
                             HS_STATS_LEAD_BINS)]++;
 }

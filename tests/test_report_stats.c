@@ -530,8 +530,9 @@ static void test_final_kinds(void)
 }
 
 /* A game whose recorded result its komi cannot give predicts nothing by
- * move number: its positions were evaluated with another komi than the
- * one played. The same game with a komi that fits counts. */
+ * move number and has no final lead: its positions were evaluated with
+ * another komi than the one played. The same game with a komi that fits
+ * counts. */
 static void test_prediction_komi(void)
 {
     hs_report_stats_t st;
@@ -545,6 +546,10 @@ static void test_prediction_komi(void)
         HS_CHECK_INT(st.predict_total[0], 1);
         HS_CHECK_INT(st.predict_right[0], 1);
     }
+    int leads = 0;
+    for (int b = 0; b < HS_STATS_LEAD_BINS; b++)
+        leads += (int)st.lead_hist[b];
+    HS_CHECK_INT(leads, 1);   /* nor a final lead */
     hs_report_stats_fini(&st);
 }
 
