@@ -74,6 +74,11 @@ typedef struct hs__btask {
                                      * (hs__task_build), which a RESULT's evals must carry;
                                      * NULL when not leased or the game does not replay */
     int size;                       /* the game's board size, which they must carry too */
+    uint8_t *reused;                /* while LEASED: per position, 1 = left out of the
+                                     * TASK, its evals in the store already
+                                     * (broker_reuse.c); NULL when none is */
+    int num_reused;
+    bool no_reuse;                  /* a reused eval was missing: send every position */
     struct hs__btask *qprev, *qnext;  /* job queue links while QUEUED */
     struct hs__btask *hnext;        /* hash chain */
 } hs__btask_t;
@@ -433,6 +438,19 @@ int hs__task_unlease(hs__broker_t *b, hs__btask_t *t);
  * t->size for the lease that follows (freed when t leaves LEASED). */
 int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t *err);
 void hs__task_msg_fini(hs_wire_msg_t *m);
+
+/* ---- positions whose evals the store holds already: broker_reuse.c ---- */
+/* Marks in t->reused the positions among t's n (move numbers moves[], keys
+ * t->keys) that the store has an eval of for every engine of t, before move 30,
+ * all but the last: the TASK leaves them out. 0 or the store's error. */
+int hs__task_reuse_mark(hs__broker_t *b, hs__btask_t *t, const int *moves, int n,
+                        hs_error_t *err);
+/* Points the game's entries of t's reused positions at their stored evals, in
+ * the open batch. 0; 1 when one is missing (send t again with every position:
+ * t->no_reuse); or a store error made fatal (hs__fatal). */
+int hs__task_reuse_link(hs__broker_t *b, hs__btask_t *t);
+/* Drops t->reused (t leaves LEASED). */
+void hs__task_reuse_forget(hs__btask_t *t);
 void hs__broker_free_state(hs__broker_t *b);
 /* What broker_jobs.c needs of the task bookkeeping: */
 /* A store error rc (< 0) becomes the broker's sticky b->fatal, logged once; returns rc. */

@@ -147,6 +147,7 @@ static void s_task_free(hs__btask_t *t)
     if (t->game && --t->game->left == 0)
         free(t->game);
     free(t->keys);
+    free(t->reused);
     free(t);
 }
 
@@ -209,6 +210,7 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
     hs__bjob_t *j = t->job;
     free(t->keys);
     t->keys = NULL;
+    hs__task_reuse_forget(t);
     if (t->rec.state == HS_TASK_QUEUED) {
         s_queue_remove(j, t);
         b->pending--;
@@ -464,9 +466,10 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
     const hs__bjob_t *j = t->job;
     int idx[HS_WIRE_MAX_ENGINES];
     int n = hs_store_task_positions(&t->rec), ne = s_task_engines(t, idx);
-    if (n <= 0 || ne <= 0 || r->num_evals != n * ne) {
+    int sent = n - t->num_reused;   /* the positions the TASK carried */
+    if (sent <= 0 || ne <= 0 || r->num_evals != sent * ne) {
         snprintf(why, size, "incomplete result: %d evaluations for %d positions x %d engines",
-                 r->num_evals, n, ne);
+                 r->num_evals, sent, ne);
         return -1;
     }
     /* One flag per (position, engine): on the stack for the usual task (a chunk
@@ -491,7 +494,7 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
             /* Also one of the job's engines the task does not run: its evals of
              * these positions are stored already. */
             bad = snprintf(why, size, "result: an evaluation by an engine the task does not run");
-        } else if (d < 0 || d % t->rec.move_step || p >= n) {
+        } else if (d < 0 || d % t->rec.move_step || p >= n || (t->reused && t->reused[p])) {
             bad = snprintf(why, size, "result: move %d is not a position of the task",
                            e->move_number);
         } else if (!t->keys || memcmp(e->pos_key, t->keys[p], 16) || e->size != t->size) {
@@ -540,6 +543,12 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
         rc = hs__fatal(b, hs_store_result_put(b->store, t->rec.game_id, e, spec, NULL, &b->err));
         if (rc < 0)
             return rc;
+    }
+    if ((rc = hs__task_reuse_link(b, t)) != 0) {
+        if (rc < 0)
+            return rc;
+        t->no_reuse = true;   /* the evals stored above stay: a repeat keeps them */
+        return hs__task_requeue(b, t, "an evaluation it was to reuse is not in the store");
     }
     hs__worker_account(b, t->worker, hs_store_task_positions(&t->rec), HS__WEND_DONE);
     hs__task_detach(b, t);
@@ -616,8 +625,16 @@ int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t
     task->num_move_numbers = n;
     /* Replayed here, where the game is decoded anyway, rather than at RESULT time
      * (a second read and decode); docs/SECURITY.md, "Result integrity", has the cost. */
-    if ((rc = s_task_keys(t, &task->game.game, task->move_numbers, n, err)) < 0)
+    if ((rc = s_task_keys(t, &task->game.game, task->move_numbers, n, err)) < 0 ||
+        (rc = hs__task_reuse_mark(b, t, task->move_numbers, n, err)) < 0)
         return rc;
+    if (t->reused) {   /* the TASK carries the others, in order */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (!t->reused[i])
+                task->move_numbers[k++] = task->move_numbers[i];
+        task->num_move_numbers = k;
+    }
     /* The task's engines (a game an earlier job stored may need only some of
      * the job's): the specs are the job's own strings, lent (no copy per TASK),
      * in an array of the message's own; hs__task_msg_fini frees the array and

@@ -603,6 +603,12 @@ static void s_print_summary(const s_cluster_t *c, const s_opts_t *o, const s_run
            rate < 100 ? 1 : 0, rate);
     if (r->resume.found)
         printf(", %" PRId64 " were done before the rerun", r->resume.job.positions_done);
+    /* The job's other positions this run had their evals in the store already
+     * (an opening another game reached: broker_reuse.c). */
+    int64_t before = r->resume.found ? r->resume.job.positions_done : 0;
+    int64_t reused = s->positions_done - before - (int64_t)ws->positions;
+    if (reused > 0)
+        printf(", %" PRId64 " found evaluated in the store", reused);
     printf("\n");
     printf("  cpu        %.1f%% inside engines, %.1f%% outside (%.2f s engine CPU of "
            "%.2f s process CPU)\n", 100.0 * engine_cpu_share, 100.0 * (1.0 - engine_cpu_share),

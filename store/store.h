@@ -284,6 +284,26 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
 int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
                         const char *engine_spec, bool *dup, hs_error_t *err);
 
+/*
+ * Whether every one of the n engines (engine_ids) has an eval record of position
+ * pos_key, committed or still in the writer's pending index: *covered true when
+ * they all do (false for n == 0). A broker asks before it sends a position to a
+ * worker: a covered position needs no engine at all (hs_store_result_link).
+ * Unlike hs_store_eval_get it counts no lookup. 0 or the store's error.
+ */
+int hs_store_evals_cover(hs_store_t *s, const uint8_t pos_key[16], const uint32_t *engine_ids,
+                         int n, bool *covered, hs_error_t *err);
+
+/*
+ * hs_store_result_put without an evaluation: the moves entry (game game_id,
+ * move_number) points at engine_id's existing record of pos_key, as a repeated
+ * result would (it counts as a put and a repeat in hs_store_stats). 0, or
+ * HS_ENOTFOUND (no message set) when that engine has no record of the position
+ * (nothing written: evaluate it instead), or the store's error.
+ */
+int hs_store_result_link(hs_store_t *s, const uint64_t game_id[2], int move_number,
+                         const uint8_t pos_key[16], uint32_t engine_id, hs_error_t *err);
+
 /* Callback for evals of one game: one call per (move number, engine) in move order. */
 typedef int (*hs_store_eval_cb)(void *ctx, const hs_eval_t *e);
 

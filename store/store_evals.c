@@ -331,6 +331,96 @@ static void s_moves_key(uint8_t key[18], const uint64_t id[2], int move)
     key[17] = (uint8_t)move;
 }
 
+/* The sequence number of engine+position ikey's eval record (engine id, then the
+ * position key), or 0 where there is none: the pending table, then (unless the
+ * Bloom filter rules it out, the usual case for a new position) the index, in
+ * the transaction txn. 0 or the store's error. */
+static int s_eval_seq(hs_store_t *s, MDB_txn *txn, const uint8_t ikey[20], uint64_t *seq,
+                      hs_error_t *err)
+{
+    *seq = hs__store_pend_find(s, ikey);
+    if (*seq || !hs__store_idx_maybe(s, txn, ikey))
+        return 0;
+    MDB_val k = { 20, (void *)ikey }, d;
+    int rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
+    if (rc == 0 && d.mv_size == 8)
+        *seq = hs__rd64(d.mv_data);
+    else if (rc && rc != MDB_NOTFOUND)
+        return hs__store_mdb_error(err, rc, "evalidx");
+    return 0;
+}
+
+static void s_eval_ikey(uint8_t ikey[20], uint32_t engine_id, const uint8_t pos_key[16])
+{
+    hs__be32(ikey, engine_id);
+    memcpy(ikey + 4, pos_key, 16);
+}
+
+/* The game's position entry (game, move) points at record seq of engine_id: a
+ * new entry, or this engine added to the entry of the engines before it (once:
+ * putting it again changes nothing). */
+static int s_moves_link(hs_store_t *s, const uint64_t game_id[2], int move,
+                        const uint8_t pos_key[16], uint32_t engine_id, uint64_t seq,
+                        hs_error_t *err)
+{
+    uint8_t mkey[18], mval[S_MOVE_MAX];
+    s_moves_key(mkey, game_id, move);
+    MDB_val md;
+    memcpy(mval, pos_key, 16);
+    hs__be32(mval + 16, engine_id);
+    hs__be64(mval + 20, seq);
+    int rc = hs__store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + HS__STORE_MOVES_PAIR,
+                               &md, err);
+    if (rc != HS_EEXIST)
+        return rc;
+    if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % HS__STORE_MOVES_PAIR)
+        return hs_error_set(err, HS_ESTORE, "moves: bad entry");
+    memcpy(mval, md.mv_data, md.mv_size);
+    size_t mlen = md.mv_size;
+    for (size_t off = 16; off < mlen; off += HS__STORE_MOVES_PAIR)
+        if (hs__rd32(mval + off) == engine_id)
+            return 0;   /* already recorded: idempotent */
+    if (mlen + HS__STORE_MOVES_PAIR > S_MOVE_MAX)
+        return hs_error_set(err, HS_ELIMIT, "more than %d engines on one position",
+                            HS_STORE_MAX_ENGINES);
+    hs__be32(mval + mlen, engine_id);
+    hs__be64(mval + mlen + 4, seq);
+    mlen += HS__STORE_MOVES_PAIR;
+    return hs__store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
+}
+
+/* The next eval sequence number, read from the last record on first use. */
+static int s_next_seq(hs_store_t *s, uint64_t *seq, hs_error_t *err)
+{
+    if (s->next_eval_seq == 0) {
+        MDB_cursor *c;
+        MDB_val lk, lv;
+        int rc = mdb_cursor_open(s->txn, s->dbi[HS_DB_EVALDATA], &c);
+        if (rc != 0)
+            return hs__store_mdb_error(err, rc, "cursor");
+        s->next_eval_seq = 1;
+        if (mdb_cursor_get(c, &lk, &lv, MDB_LAST) == 0 && lk.mv_size == 8)
+            s->next_eval_seq = hs__rd64(lk.mv_data) + 1;
+        mdb_cursor_close(c);
+    }
+    *seq = s->next_eval_seq;
+    return 0;
+}
+
+/* A new eval record for ikey's engine and position, under the next number. */
+static int s_eval_new(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
+                      const uint8_t ikey[20], const char *engine_spec, uint64_t *seq,
+                      hs_error_t *err)
+{
+    int rc = s_next_seq(s, seq, err);
+    if (rc || (rc = s_eval_append(s, game_id, e, *seq, err)))
+        return rc;
+    s->next_eval_seq++;
+    if (hs__store_pend_add(s, ikey, *seq))
+        return hs_error_set(err, HS_ENOMEM, "out of memory (pending index)");
+    return s_remember_engine(s, e->engine_id, engine_spec, err);
+}
+
 int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_t *e,
                         const char *engine_spec, bool *dup, hs_error_t *err)
 {
@@ -343,86 +433,66 @@ int hs_store_result_put(hs_store_t *s, const uint64_t game_id[2], const hs_eval_
     if (rc)
         return rc;
     s->d_puts++;
-    /* 1. Is this (engine, position) evaluated already? pending table, then (unless
-     * the filter rules it out, the usual case for a new position) the index. */
+    /* 1. Is this (engine, position) evaluated already? */
     uint8_t ikey[20];
-    hs__be32(ikey, e->engine_id);
-    memcpy(ikey + 4, e->pos_key, 16);
-    uint64_t seq = hs__store_pend_find(s, ikey);
-    if (!seq && hs__store_idx_maybe(s, s->txn, ikey)) {
-        MDB_val k = { 20, ikey }, d;
-        rc = mdb_get(s->txn, s->dbi[HS_DB_EVALIDX], &k, &d);
-        if (rc == 0 && d.mv_size == 8)
-            seq = hs__rd64(d.mv_data);
-        else if (rc && rc != MDB_NOTFOUND) {
-            rc = hs__store_mdb_error(err, rc, "evalidx");
-            goto out;
-        }
-        rc = 0;
-    }
+    uint64_t seq;
+    s_eval_ikey(ikey, e->engine_id, e->pos_key);
+    if ((rc = s_eval_seq(s, s->txn, ikey, &seq, err)))
+        goto out;
     if (seq) {
         s->d_dups++;
         if (dup)
             *dup = true;
         hs__store_chain_forget(s, e->engine_id);   /* not ours to chain on */
-    } else {
-        /* 2. Append the record under the next sequence number (key order = speed). */
-        if (s->next_eval_seq == 0) {
-            MDB_cursor *c;
-            MDB_val lk, lv;
-            s->next_eval_seq = 1;
-            if ((rc = mdb_cursor_open(s->txn, s->dbi[HS_DB_EVALDATA], &c)) != 0) {
-                rc = hs__store_mdb_error(err, rc, "cursor");
-                goto out;
-            }
-            if (mdb_cursor_get(c, &lk, &lv, MDB_LAST) == 0 && lk.mv_size == 8)
-                s->next_eval_seq = hs__rd64(lk.mv_data) + 1;
-            mdb_cursor_close(c);
-        }
-        seq = s->next_eval_seq;
-        if ((rc = s_eval_append(s, game_id, e, seq, err)))
-            goto out;
-        s->next_eval_seq++;
-        if (hs__store_pend_add(s, ikey, seq)) {
-            rc = hs_error_set(err, HS_ENOMEM, "out of memory (pending index)");
-            goto out;
-        }
-        if ((rc = s_remember_engine(s, e->engine_id, engine_spec, err)))
-            goto out;
+    } else if ((rc = s_eval_new(s, game_id, e, ikey, engine_spec, &seq, err))) {
+        /* 2. Appended under the next sequence number (key order = speed). */
+        goto out;
     }
     /* 3. The game's position entry points at the record (added once per engine). */
-    uint8_t mkey[18], mval[S_MOVE_MAX];
-    s_moves_key(mkey, game_id, e->move_number);
-    MDB_val md;
-    size_t mlen = 16;
-    /* Usually a new position: one insert. Otherwise add this engine to the entry. */
-    memcpy(mval, e->pos_key, 16);
-    hs__be32(mval + 16, e->engine_id);
-    hs__be64(mval + 20, seq);
-    rc = hs__store_put_new(s, HS_DB_MOVES, mkey, 18, mval, 16 + HS__STORE_MOVES_PAIR, &md, err);
-    if (rc != HS_EEXIST)
-        goto out;
-    if (md.mv_size < 16 || md.mv_size > S_MOVE_MAX || (md.mv_size - 16) % HS__STORE_MOVES_PAIR) {
-        rc = hs_error_set(err, HS_ESTORE, "moves: bad entry");
-        goto out;
-    }
-    memcpy(mval, md.mv_data, md.mv_size);
-    mlen = md.mv_size;
-    for (size_t off = 16; off < mlen; off += HS__STORE_MOVES_PAIR)
-        if (hs__rd32(mval + off) == e->engine_id) {
-            rc = 0;
-            goto out;   /* already recorded: idempotent */
-        }
-    if (mlen + HS__STORE_MOVES_PAIR > S_MOVE_MAX) {
-        rc = hs_error_set(err, HS_ELIMIT, "more than %d engines on one position",
-                          HS_STORE_MAX_ENGINES);
-        goto out;
-    }
-    hs__be32(mval + mlen, e->engine_id);
-    hs__be64(mval + mlen + 4, seq);
-    mlen += HS__STORE_MOVES_PAIR;
-    rc = hs__store_put(s, HS_DB_MOVES, mkey, 18, mval, mlen, 0, err);
+    rc = s_moves_link(s, game_id, e->move_number, e->pos_key, e->engine_id, seq, err);
 out:
+    return hs__store_wend(s, ab, rc, err);
+}
+
+int hs_store_evals_cover(hs_store_t *s, const uint8_t pos_key[16], const uint32_t *engine_ids,
+                         int n, bool *covered, hs_error_t *err)
+{
+    MDB_txn *txn;
+    bool own;
+    *covered = false;
+    int rc = hs__store_rtxn(s, &txn, &own, err);
+    if (rc)
+        return rc;
+    uint64_t seq = 1;
+    for (int k = 0; k < n && seq && rc == 0; k++) {
+        uint8_t ikey[20];
+        s_eval_ikey(ikey, engine_ids[k], pos_key);
+        rc = s_eval_seq(s, txn, ikey, &seq, err);
+    }
+    *covered = rc == 0 && seq != 0 && n > 0;
+    hs__store_rdone(txn, own);
+    return rc;
+}
+
+int hs_store_result_link(hs_store_t *s, const uint64_t game_id[2], int move_number,
+                         const uint8_t pos_key[16], uint32_t engine_id, hs_error_t *err)
+{
+    if (move_number < 0 || move_number > 0xFFFF || engine_id == 0)
+        return hs_error_set(err, HS_EINVAL, "result: bad move number or engine id");
+    bool ab;
+    int rc = hs__store_wbegin(s, &ab, err);
+    if (rc)
+        return rc;
+    uint8_t ikey[20];
+    uint64_t seq;
+    s_eval_ikey(ikey, engine_id, pos_key);
+    if ((rc = s_eval_seq(s, s->txn, ikey, &seq, err)) == 0 && !seq)
+        rc = HS_ENOTFOUND;   /* no message: the caller evaluates the position instead */
+    if (rc == 0) {
+        s->d_puts++;
+        s->d_dups++;
+        rc = s_moves_link(s, game_id, move_number, pos_key, engine_id, seq, err);
+    }
     return hs__store_wend(s, ab, rc, err);
 }
 
