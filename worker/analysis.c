@@ -250,8 +250,10 @@ static int s_start(s_engine_t *e, hs__aturn_t *t)
             pos.n_hist = 0;
             pos.prev1 = pos.prev2 = NULL;
         }
-        rc = hs_mcts_set_root(t->m, &pos, &g.hist, &err);
+        rc = hs_mcts_set_filter(t->m, t->q->filter, &err);
     }
+    if (!rc)
+        rc = hs_mcts_set_root(t->m, &pos, &g.hist, &err);
     hs_gtp_game_fini(&g);
     if (rc) {
         hs__aout_error(&e->out, t->q->id, NULL, err.msg, false);

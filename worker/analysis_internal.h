@@ -58,6 +58,7 @@ typedef struct hs__aquery {
     int pv_len;                    /* PV moves after the first (analysisPVLen) */
     double report_every;           /* seconds; 0 = no reports during the search */
     double first_report;           /* seconds before the first of them */
+    hs_mcts_filter_t *filter;      /* avoidMoves / allowMoves; NULL: none */
 } hs__aquery_t;
 
 /* One (query, turn): queued, then searched. */

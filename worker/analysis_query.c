@@ -307,6 +307,83 @@ static bool s_options(s_ctx_t *c)
     return true;
 }
 
+/* avoidMoves / allowMoves (KataGo's avoidMoveUntilByLoc), with KataGo's
+ * checks, messages and fields (those of an entry's parts name the part). */
+static const char s_avoid_shape[] =
+    "Must be a list of dicts with subfields 'player', 'moves', 'untilDepth'";
+
+/* An entry's moves marked in listed (by vertex, pass = size * size). */
+static bool s_avoid_moves(s_ctx_t *c, const hs_json_t *a, bool *listed)
+{
+    static const char shape[] = "Must be an array of GTP board vertices";
+    if (a->type != HS_JSON_ARRAY)
+        return s_err(c, "moves", "%s", shape);
+    hs_board_t b;
+    hs_board_init(&b, c->q->size);
+    for (const hs_json_t *e = a->child; e; e = e->next) {
+        const char *s;
+        hs_point_t p;
+        if (!hs_json_str(e, &s))
+            return s_err(c, "moves", "%s", shape);
+        if (!s_loc(&b, s, &p))
+            return s_err(c, "moves", "Could not parse board location: %s", s);
+        int v = p == HS_PASS ? b.size * b.size : hs_board_y(&b, p) * b.size + hs_board_x(&b, p);
+        listed[v] = true;
+    }
+    return true;
+}
+
+/* One entry into f; got: the colours an allowMoves entry was given for. */
+static bool s_avoid_entry(s_ctx_t *c, const char *field, const hs_json_t *e, bool allow,
+                          bool got[2], hs_mcts_filter_t *f)
+{
+    const hs_json_t *pl = hs_json_get(e, "player"), *mv = hs_json_get(e, "moves");
+    const hs_json_t *ud = hs_json_get(e, "untilDepth");
+    if (!pl || !mv || !ud)
+        return s_err(c, field, "%s", s_avoid_shape);
+    const char *s;
+    hs_color_t col;
+    if (!hs_json_str(pl, &s) || !s_player(s, &col))
+        return s_err(c, "player", "Must be \"b\" or \"w\"");
+    bool listed[HS_MCTS_MAX_MOVES] = { false };
+    int64_t depth;
+    if (!s_avoid_moves(c, mv, listed))
+        return false;
+    if (!hs_json_int(ud, 1, 1000000000, &depth))
+        return s_err(c, "untilDepth", "Must be a positive integer");
+    int32_t *until = f->until[col == HS_WHITE];
+    if (allow && got[col == HS_WHITE])
+        return s_err(c, field, "Cannot specify allowMoves more than once for the same player");
+    got[col == HS_WHITE] = true;
+    for (int k = 0; k < HS_MCTS_MAX_MOVES; k++)
+        if (allow || listed[k])
+            until[k] = allow && listed[k] ? 0 : (int32_t)depth;
+    return true;
+}
+
+static bool s_avoid(s_ctx_t *c)
+{
+    const hs_json_t *allow = hs_json_get(c->r, "allowMoves");
+    const hs_json_t *avoid = hs_json_get(c->r, "avoidMoves");
+    if (!allow && !avoid)
+        return true;
+    if (allow && avoid)
+        return s_err(c, "allowMoves", "Cannot specify both allowMoves and avoidMoves");
+    const char *field = allow ? "allowMoves" : "avoidMoves";
+    const hs_json_t *list = allow ? allow : avoid;
+    if (list->type != HS_JSON_ARRAY)
+        return s_err(c, field, "%s", s_avoid_shape);
+    if (allow && list->count > 2)
+        return s_err(c, field, "Currently allowMoves only allows at most one entry per player");
+    if (!(c->q->filter = calloc(1, sizeof *c->q->filter)))
+        return s_nomem(c);
+    bool got[2] = { false, false };
+    for (const hs_json_t *e = list->child; e; e = e->next)
+        if (!s_avoid_entry(c, field, e, allow != NULL, got, c->q->filter))
+            return false;
+    return true;
+}
+
 /* Fields KataGo has that we read, and those we refuse or ignore. */
 static const char *const s_known[] = {
     "id", "action", "terminateId", "turnNumbers", "boardXSize", "boardYSize", "initialStones",
@@ -320,10 +397,6 @@ static const char *const s_known[] = {
 
 static bool s_unsupported_and_unknown(s_ctx_t *c)
 {
-    static const char *const refused[] = { "allowMoves", "avoidMoves", NULL };
-    for (int i = 0; refused[i]; i++)
-        if (hs_json_get(c->r, refused[i]))
-            return s_err(c, refused[i], "Not supported by hyeongse");
     static const char *const ignored[] = { "rootPolicyTemperature", NULL };
     for (int i = 0; ignored[i]; i++)
         if (hs_json_get(c->r, ignored[i]))
@@ -421,7 +494,7 @@ static bool s_query(s_ctx_t *c, hs__aitem_t **item)
     q->ignore_pre_root_history = c->cfg->ignore_pre_root_history;
     q->pv_len = HS_MCTS_PV_MAX - 1;
     if (!s_size(c) || !s_position(c) || !s_turns(c) || !s_rules(c) || !s_settings(c)
-        || !s_options(c) || !s_unsupported_and_unknown(c))
+        || !s_options(c) || !s_avoid(c) || !s_unsupported_and_unknown(c))
         return false;
     return s_build(c, item);
 }
@@ -457,6 +530,7 @@ void hs__aquery_unref(hs__aquery_t *q)
     free(q->setup_pt);
     free(q->setup_col);
     free(q->moves);
+    free(q->filter);
     free(q);
 }
 

@@ -10,8 +10,10 @@
  *
  * Arguments, as KataGo parses them: [player] [interval] then key/value pairs
  * interval, minmoves, maxmoves and, for the kata- forms, ownership,
- * ownershipStdev, pvVisits, pvEdgeVisits, rootInfo (true/false). avoid/allow are not
- * supported (they are an error, as any unknown key).
+ * ownershipStdev, pvVisits, pvEdgeVisits, rootInfo (true/false); and
+ * `avoid PLAYER MOVES DEPTH` / `allow PLAYER MOVES DEPTH` (MOVES comma-
+ * separated), the search's move filter (hs_mcts_filter_t): a player may have
+ * several avoids or one allow, not both.
  *
  * `analyze` and `genmove_analyze` are KataGo's forms for Sabaki: the kata-
  * ones with every float written with a decimal point.
@@ -44,6 +46,8 @@ typedef struct s_args {
     double interval;      /* seconds between reports; 0: only the last one */
     int minmoves, maxmoves;
     bool ownership, ownership_stdev, pv_visits, pv_edge_visits, root_info;
+    hs_mcts_filter_t filter;   /* avoid / allow */
+    bool got_avoid[2], got_allow[2];   /* by colour: Black 0, White 1 */
 } s_args_t;
 
 static int s_number(const char *s, double *out)
@@ -99,6 +103,56 @@ static int s_pair(const char *key, const char *value, int kata, s_args_t *a)
     return flag ? s_bool(value, flag) : -1;
 }
 
+/* "D4,pass,..." (blanks around each, empty pieces skipped) marked in listed
+ * by vertex; -1 for a vertex that b has not. */
+static int s_filter_moves(const hs_board_t *b, const char *text, bool *listed)
+{
+    char piece[16];
+    for (const char *next = text; *next;) {
+        size_t len = strcspn(next, ",");
+        const char *s = next, *end = next + len;
+        next = end + (*end == ',');
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
+        while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        if (end > s) {
+            hs_point_t p;
+            if ((size_t)(end - s) >= sizeof piece)
+                return -1;
+            memcpy(piece, s, (size_t)(end - s));
+            piece[end - s] = '\0';
+            if (hs_board_parse_point(b, piece, &p))
+                return -1;
+            listed[p == HS_PASS ? b->size * b->size
+                                : hs_board_y(b, p) * b->size + hs_board_x(b, p)] = true;
+        }
+    }
+    return 0;
+}
+
+/* kv = "avoid"/"allow" PLAYER MOVES DEPTH into a's filter, checked as
+ * KataGo checks it; -1 when it is not one. */
+static int s_filter(const hs_board_t *b, char **kv, s_args_t *a)
+{
+    bool allow = !strcmp(kv[0], "allow");
+    char *end = NULL;
+    long depth = strtol(kv[3], &end, 10);
+    hs_color_t c;
+    bool listed[HS_MCTS_MAX_MOVES] = { false };
+    if (end == kv[3] || *end || depth < 1 || depth > INT32_MAX ||
+        hs__gtp_parse_color(kv[1], &c) || s_filter_moves(b, kv[2], listed))
+        return -1;
+    int k = c == HS_WHITE;
+    if (a->got_allow[k] || (allow && a->got_avoid[k]))
+        return -1;
+    (allow ? a->got_allow : a->got_avoid)[k] = true;
+    for (int v = 0; v < HS_MCTS_MAX_MOVES; v++)
+        if (allow || listed[v])
+            a->filter.until[k][v] = allow && listed[v] ? 0 : (int32_t)depth;
+    return 0;
+}
+
 static int s_parse(hs_gtp_t *g, int kata, int argc, char **argv, s_args_t *a)
 {
     memset(a, 0, sizeof *a);
@@ -111,9 +165,15 @@ static int s_parse(hs_gtp_t *g, int kata, int argc, char **argv, s_args_t *a)
         a->interval = cs / 100;
         i++;
     }
-    for (; i < argc; i += 2)
-        if (i + 1 >= argc || s_pair(argv[i], argv[i + 1], kata, a))
+    for (; i < argc; i += 2) {
+        bool filter = !strcmp(argv[i], "avoid") || !strcmp(argv[i], "allow");
+        if (filter && (i + 3 >= argc || s_filter(&hs_gtp_game(g)->board, argv + i, a)))
             return -1;
+        if (filter)
+            i += 2;
+        else if (i + 1 >= argc || s_pair(argv[i], argv[i + 1], kata, a))
+            return -1;
+    }
     return 0;
 }
 
@@ -194,7 +254,8 @@ static void s_info(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *r
 }
 
 /* minmoves: the most likely unsearched moves by prior, shown with no visits
- * and the root's values, until n moves are listed. */
+ * and the root's values, until n moves are listed (not those the filter
+ * forbids at the root; KataGo's list may show them). */
 static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result_t *res, int listed,
                          int n, int kata, const s_args_t *a)
 {
@@ -207,7 +268,9 @@ static int s_unsearched(hs_buf_t *out, const hs_board_t *b, const hs_mcts_result
     for (; listed < n; listed++) {
         int best = -1;
         for (int v = 0; v <= area; v++)
-            if (!used[v] && res->policy[v] >= 0 && (best < 0 || res->policy[v] > res->policy[best]))
+            if (!used[v] && res->policy[v] >= 0 &&
+                hs_mcts_filter_allows(&a->filter, res->to_move, v, 0) &&
+                (best < 0 || res->policy[v] > res->policy[best]))
                 best = v;
         if (best < 0)
             break;
@@ -333,7 +396,10 @@ static int s_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int argc, char 
     /* an open-ended analysis shows PUCT's visits, as KataGo's does: with a
      * budget this large confirmation visits would steer it all along */
     cfg.confirm_stdevs = 0;
-    if (hs__gtp_search_root(g, s, a.color, &cfg, r))
+    s->filter = &a.filter;
+    int rc = hs__gtp_search_root(g, s, a.color, &cfg, r);
+    s->filter = NULL;
+    if (rc)
         return 1;
     s_run(g, s, kata, &a, 1);
     return 0;
@@ -344,16 +410,27 @@ static int s_genmove_analyze(hs_gtp_t *g, hs__gtp_search_t *s, int kata, int arg
 {
     s_args_t a;
     if (s_parse(g, kata, argc, argv, &a)) {
-        hs_gtp_printf(r, "Could not parse genmove_analyze arguments or arguments out of range");
+        hs_gtp_printf(r, "Could not parse genmove_analyze arguments or arguments out of range: '");
+        for (int i = 0; i < argc; i++)
+            hs_gtp_printf(r, "%s%s", i ? " " : "", argv[i]);
+        hs_gtp_printf(r, "'");
         return 1;
     }
     double t0;
-    if (hs__gtp_genmove_root(g, s, a.color, &t0, r))
+    s->filter = &a.filter;
+    int rc = hs__gtp_genmove_root(g, s, a.color, &t0, r);
+    s->filter = NULL;
+    if (rc || s_run(g, s, kata, &a, 0))
         return 1;
-    if (s_run(g, s, kata, &a, 0))
+    hs_mcts_get_result(s->mcts, s->res);
+    if (!hs_mcts_filter_empty(&a.filter) && s->res->best_move < 0) {
+        /* the filter left the root no move: KataGo's error, which after the
+         * answer line it writes to stderr, ending the response empty */
+        fprintf(stderr, "hyeongse gtp: genmove returned null location or illegal move\n");
         return 1;
+    }
     char name[8];
-    int rc = hs__gtp_play_chosen(g, s, a.color, name, r);
+    rc = hs__gtp_play_chosen(g, s, a.color, name, r);
     hs__gtp_clock_spend(s, a.color, hs_clock_now() - t0);
     if (!rc)
         hs_gtp_printf(r, "play %s", name);

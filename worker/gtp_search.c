@@ -401,7 +401,8 @@ int hs__gtp_search_root(hs_gtp_t *g, hs__gtp_search_t *s, hs_color_t color,
     pos.board = &s->root_board;
     pos.to_move = color;
     hs_error_t err;
-    if (hs_mcts_set_config(s->mcts, cfg, &err) || hs_mcts_set_root(s->mcts, &pos, &game->hist, &err)) {
+    if (hs_mcts_set_config(s->mcts, cfg, &err) || hs_mcts_set_filter(s->mcts, s->filter, &err) ||
+        hs_mcts_set_root(s->mcts, &pos, &game->hist, &err)) {
         hs_gtp_printf(r, "%s", err.msg);
         return 1;
     }

@@ -43,10 +43,14 @@ struct hs__gtp_search {
     double move_time;
     double resign_threshold;
     int analysis_visits;
+    /* the move filter of the next hs__gtp_search_root (the analysis
+     * commands' avoid / allow, set around the call); NULL: none */
+    const hs_mcts_filter_t *filter;
 };
 
 /* Sets the tree's root to the game's position with color to move, with cfg
- * as its configuration. 0, or nonzero with the message in r. */
+ * as its configuration and s->filter as its move filter (the tree is
+ * cleared when that changes). 0, or nonzero with the message in r. */
 int hs__gtp_search_root(hs_gtp_t *g, hs__gtp_search_t *s, hs_color_t color,
                         const hs_mcts_config_t *cfg, hs_buf_t *r);
 

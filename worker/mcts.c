@@ -239,6 +239,8 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
         hs__mcts_restore_priors(m);
     int plies = 0;
     hs__mcts_node_t *keep = m->have_root ? hs__mcts_find_reuse(m, pos, &plies) : NULL;
+    if (plies > 0 && m->has_filter)
+        keep = NULL;   /* its depths were the old root's: the filter's would move */
     /* the same root again reaches every node: nothing to walk or free */
     if (keep != m->root && hs__mcts_table_keep(m, keep))
         keep = NULL;   /* no memory to walk it: a fresh tree */
@@ -250,6 +252,7 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
     if (!m->root || s_give_own(m, m->root))
         return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
     s_mark_banned(m, hist);
+    hs__mcts_filter_mark_root(m);
     m->began = false;
     hs__mcts_set_center(m, NULL);
     return 0;
@@ -310,6 +313,7 @@ void hs_mcts_begin(hs_mcts_t *m)
     m->rescore = m->root && m->root->visits > 0 &&
                  (m->cfg.dyn_score_utility > 0 || m->cfg.subtree_bias > 0);
     m->reaverage = m->root && m->root->expanded && m->cfg.root_symmetries > 1;
+    hs__mcts_filter_mark_root(m);
     hs__mcts_root_mark_symmetric(m);
     if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
         hs__mcts_apply_noise(m);
@@ -398,13 +402,24 @@ static void s_wide_noise(hs_mcts_t *m, double wide, double *q, double *prior)
         *q += wide * fabs(hs__mcts_normal(&m->rng));
 }
 
-/* The edge PUCT picks at n (whose side to move is the children's mover), or
- * -1 when none may be picked. Edges are sorted by prior, so among unvisited
- * ones only the first can win (they share the FPU value) unless RAVE gives
- * them values of their own; KataGo also weighs only the unvisited move of
- * the highest prior, wide root noise or not. */
-static int s_pick(hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
+/* Whether edge e of the leaf's current node (at L->depth) may not be
+ * selected: at the root, banned (superko, symmetry, the filter); below it,
+ * the move filter. */
+static bool s_skip(const hs_mcts_t *m, const hs__mcts_leaf_t *L, const hs__mcts_edge_t *e)
 {
+    if (L->depth == 0)
+        return m->banned[e->move] != 0;
+    return m->has_filter && hs__mcts_filtered(m, L->nn.to_move, e->move, L->depth);
+}
+
+/* The edge PUCT picks at n, the leaf's current node (whose side to move is
+ * the children's mover), or -1 when none may be picked. Edges are sorted by
+ * prior, so among unvisited ones only the first can win (they share the FPU
+ * value) unless RAVE gives them values of their own; KataGo also weighs only
+ * the unvisited move of the highest prior, wide root noise or not. */
+static int s_pick(hs_mcts_t *m, const hs__mcts_node_t *n, const hs__mcts_leaf_t *L)
+{
+    const bool at_root = L->depth == 0;
     double visited_prior = 0, child_w = 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_node_t *c = n->edges[i].child;
@@ -423,7 +438,7 @@ static int s_pick(hs_mcts_t *m, const hs__mcts_node_t *n, bool at_root)
     const double wide = at_root ? m->cfg.wide_root_noise : 0;
     for (int i = 0; i < n->num_edges; i++) {
         const hs__mcts_edge_t *e = &n->edges[i];
-        if (at_root && m->banned[e->move])
+        if (s_skip(m, L, e))
             continue;
         double q, w;
         bool amaf = false;
@@ -545,9 +560,12 @@ static int s_descend(hs_mcts_t *m, hs__mcts_leaf_t *L)
     while (!rc && n->expanded && !n->terminal) {
         int i = L->depth == 0 ? hs__mcts_confirm_pick(m) : -1;
         if (i < 0)
-            i = s_pick(m, n, L->depth == 0);
+            i = s_pick(m, n, L);
+        /* Nothing to pick: at the root, every move banned (hs_mcts_done
+         * ends the search); below it, every move filtered, and the node is
+         * the leaf, evaluated again without expanding, as KataGo's. */
         if (i < 0)
-            return 0;
+            return L->depth > 0 ? 1 : 0;
         hs__mcts_edge_t *e = &n->edges[i];
         if ((rc = s_leaf_play(m, L, e)) != 0 || (!e->child && (rc = s_new_child(m, L, e)) != 0))
             return rc;

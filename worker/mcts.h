@@ -406,6 +406,36 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
 /* Clears the tree (the root position stays). */
 void hs_mcts_clear(hs_mcts_t *m);
 
+/* A move filter, KataGo's avoidMoveUntilByLoc (the analysis protocol's
+ * avoidMoves / allowMoves, GTP's avoid / allow; worker/mcts_filter.c):
+ * until[c][v], c 0 for Black and 1 for White, v a vertex (HS_MCTS_PASS(size)
+ * for pass) of the root's board size: at a node where colour c is to move
+ * at depth d (0 = the root), move v is not searched while d < until[c][v].
+ * All 0 = no filter. A node below the root whose every move is filtered is
+ * visited again without expanding (its evaluation counts once more, as
+ * KataGo's addCurrentNNOutputAsLeafValue); a root whose every move is
+ * filtered ends the search at its first visit, with no move (best_move -1;
+ * hs_mcts_choose_move then passes). */
+typedef struct hs_mcts_filter {
+    int32_t until[2][HS_MCTS_MAX_MOVES];
+} hs_mcts_filter_t;
+
+/* Empties f. */
+void hs_mcts_filter_clear(hs_mcts_filter_t *f);
+/* Whether f filters nothing. */
+bool hs_mcts_filter_empty(const hs_mcts_filter_t *f);
+/* Whether f lets colour c play move v at depth d (f NULL: always). */
+bool hs_mcts_filter_allows(const hs_mcts_filter_t *f, hs_color_t c, int v, int depth);
+
+/* The filter of the next searches (copied; NULL or empty: none). When it
+ * differs from the one before, the tree is cleared, as KataGo's
+ * setAvoidMoveUntilByLoc clears its search; while one is set, set_root
+ * keeps a tree only for the same position (a tree kept from a position a
+ * move or two before was searched at other depths). HS_EINVAL for a
+ * negative depth. Not a part of the config: without a filter the search is
+ * what it was. */
+int hs_mcts_set_filter(hs_mcts_t *m, const hs_mcts_filter_t *f, hs_error_t *err);
+
 /* Starts a new search on the current root: the playout and time counters
  * restart, noise is applied to the root when the config asks for it. Called
  * by hs_mcts_search; callers that drive steps themselves call it first. */

@@ -25,6 +25,7 @@ typedef struct hs__mcts_svb_entry hs__mcts_svb_entry_t;
 /* Why a root move is not searched (hs_mcts.banned). */
 #define HS__MCTS_BAN_SUPERKO  1
 #define HS__MCTS_BAN_SYMMETRY 2
+#define HS__MCTS_BAN_FILTER   3   /* the move filter (mcts_filter.c) */
 
 typedef struct hs__mcts_edge {
     uint16_t move;            /* vertex, or pass = size * size */
@@ -93,10 +94,14 @@ struct hs_mcts {
     hs_rules_t rules;
     unsigned play_flags;
     /* root moves not searched: superko forbids them (HS__MCTS_BAN_SUPERKO),
-     * or they copy another under a symmetry of the root (mcts_root.c) */
+     * they copy another under a symmetry of the root (mcts_root.c), or the
+     * move filter forbids them (HS__MCTS_BAN_FILTER, mcts_filter.c) */
     unsigned char banned[HS_MCTS_MAX_MOVES];
     unsigned root_syms;       /* the symmetries pruning uses (bit s: symmetry s;
                                * bit 0 always): those of the root's stones */
+    /* the move filter (hs_mcts_set_filter); has_filter: not empty */
+    hs_mcts_filter_t filter;
+    bool has_filter;
     hs__mcts_node_t *root;
     long nodes;
     /* every node of the tree, by key (mcts_graph.c): transpositions are
@@ -258,6 +263,18 @@ int hs__mcts_root_reaverage(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *e
  * symmetric; when a search begins, since the config may have changed since
  * set_root. */
 void hs__mcts_root_mark_symmetric(hs_mcts_t *m);
+
+/* mcts_filter.c: whether the filter forbids move v to colour c at depth d
+ * (false without one); and the root's moves it forbids marked in banned
+ * (HS__MCTS_BAN_FILTER, over a symmetry's mark, never over superko's), the
+ * old marks taken off: by set_root, set_filter and when a search begins,
+ * before the symmetry marks, so that a filtered move stands for no copies
+ * (KataGo's markDuplicateMoveLocs skips avoided moves). */
+bool hs__mcts_filtered(const hs_mcts_t *m, hs_color_t c, int v, int depth);
+void hs__mcts_filter_mark_root(hs_mcts_t *m);
+/* ... and the board's symmetries (bit s: symmetry s) that map the filter
+ * onto itself (all without one): root symmetry pruning uses no other. */
+unsigned hs__mcts_filter_syms(const hs_mcts_t *m);
 
 /* mcts_reuse.c: set_root's search for the new root in the old tree; *plies
  * the moves from the old root to it (0: the same position). */

@@ -328,7 +328,8 @@ static int s_sym_move(int n, int s, int move)
 }
 
 /* The copies of info k under the root's symmetries, k's own first, into
- * dst[0..) (each move once: done marks the moves listed); their count. */
+ * dst[0..) (each move once: done marks the moves listed; none that the move
+ * filter forbids, as KataGo's); their count. */
 static int s_sym_copies(const hs_mcts_t *m, const hs_mcts_move_info_t *k,
                         hs_mcts_move_info_t *dst, unsigned char *done)
 {
@@ -337,7 +338,7 @@ static int s_sym_copies(const hs_mcts_t *m, const hs_mcts_move_info_t *k,
         if (!(m->root_syms >> s & 1))
             continue;
         int move = s_sym_move(m->size, s, k->move);
-        if (done[move])
+        if (done[move] || hs__mcts_filtered(m, m->root_nn.to_move, move, 0))
             continue;
         done[move] = 1;
         hs_mcts_move_info_t *c = &dst[count++];

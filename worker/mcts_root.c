@@ -16,6 +16,8 @@
  * share of the visits that one of them could use, so all but one of each
  * set are banned from the root's selection, as KataGo's
  * markDuplicateMoveLocs does; the results (mcts_result.c) list the copies.
+ * With a move filter, only the symmetries that map it onto itself count
+ * (mcts_filter.c).
  */
 #include <stdlib.h>
 
@@ -97,6 +99,7 @@ void hs__mcts_root_mark_symmetric(hs_mcts_t *m)
     if (!m->have_root || !s_root_may_prune(m))
         return;
     hs_board_canonical_key(&m->root_board, NULL, &stab);
+    stab &= hs__mcts_filter_syms(m);   /* a copy must be one for the move filter too */
     m->root_syms = stab;
     if (stab == 1)
         return;
