@@ -44,6 +44,7 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->rave_equiv = 1000.0;
     cfg->lcb_min_visit_prop = 0.15;
     cfg->root_symmetries = 1;
+    cfg->root_policy_temperature = 1.0;
     cfg->allow_pass = true;
 }
 
@@ -67,7 +68,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0) || !(c->lcb_stdevs >= 0) ||
         !(c->confirm_stdevs >= 0) || !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1) ||
-        !(c->wide_root_noise >= 0) || !(c->wide_root_noise <= 5))
+        !(c->wide_root_noise >= 0) || !(c->wide_root_noise <= 5) ||
+        !(c->root_policy_temperature >= 0.01) || !(c->root_policy_temperature <= 100))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
 }
@@ -229,6 +231,27 @@ static void s_mark_banned(hs_mcts_t *m, const hs_history_t *hist)
     }
 }
 
+/* Ownership sums after the root moved down a kept tree. The root's
+ * children were deeper and have none: they get sums now, so that their
+ * per-move ownership averages the evaluations from here on (without memory
+ * for them, a move's ownership is just not known). A root whose own sums
+ * began that way starts them afresh, as one that had none: the root's
+ * average stays over the evaluations since it became the root. */
+static void s_own_reroot(hs_mcts_t *m)
+{
+    hs__mcts_node_t *r = m->root;
+    if (r->own && r->own_late) {
+        memset(r->own, 0, 2 * (size_t)HS_MCTS_MAX_AREA * sizeof *r->own);
+        r->own_count = 0;
+        r->own_late = 0;
+    }
+    for (int i = 0; i < r->num_edges; i++) {
+        hs__mcts_node_t *c = r->edges[i].child;
+        if (c && !c->own && s_give_own(m, c) == 0)
+            c->own_late = 1;
+    }
+}
+
 int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *hist,
                      hs_error_t *err)
 {
@@ -242,8 +265,11 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
     /* the same root again reaches every node: nothing to walk or free */
     if (keep != m->root && hs__mcts_table_keep(m, keep))
         keep = NULL;   /* no memory to walk it: a fresh tree */
+    bool moved = keep && keep != m->root;
     m->root = keep;
     m->root_ply = keep ? m->root_ply + plies : 0;
+    if (moved)
+        s_own_reroot(m);
     s_copy_root(m, pos);
     if (!m->root)
         m->root = hs__mcts_node_new(m, true, hs__mcts_graph_key(&m->root_board, 0));
@@ -311,8 +337,8 @@ void hs_mcts_begin(hs_mcts_t *m)
                  (m->cfg.dyn_score_utility > 0 || m->cfg.subtree_bias > 0);
     m->reaverage = m->root && m->root->expanded && m->cfg.root_symmetries > 1;
     hs__mcts_root_mark_symmetric(m);
-    if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
-        hs__mcts_apply_noise(m);
+    if (m->root && m->root->expanded && hs__mcts_adjusts_root(m))
+        hs__mcts_adjust_root_priors(m);
 }
 
 bool hs_mcts_done(const hs_mcts_t *m)
