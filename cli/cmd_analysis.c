@@ -56,7 +56,7 @@ static void s_usage(FILE *out)
             "noisePruneUtilityScale, ignorePreRootHistory, useLcbForSelection, lcbStdevs,\n"
             "minVisitPropForLCB, subtreeValueBiasFactor, subtreeValueBiasWeightExponent,\n"
             "subtreeValueBiasFreeProp, wideRootNoise, rootNumSymmetriesToSample, useGraphSearch,\n"
-            "rootSymmetryPruning, confirmStdevs (ours) are read),\n"
+            "rootSymmetryPruning, rootPolicyTemperature, confirmStdevs (ours) are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting.\n");
 }
 

@@ -10,7 +10,8 @@
 # --report-as black/white/side turn the same numbers around; thisHash differs
 # with the board size, the player to move and the ko point, symHash only
 # between positions no symmetry maps onto each other; `moves` replayed
-# as KataGo replays them (a ko recapture, a multi-stone suicide); bad options. Last,
+# as KataGo replays them (a ko recapture, a multi-stone suicide); per-move
+# ownership; rootPolicyTemperature; bad options. Last,
 # one session with the shared net (skipped where ../shared has no net).
 set -u
 bin=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -92,6 +93,102 @@ for mb, mw in zip(b["moveInfos"], w["moveInfos"]):
     assert close(mb["winrate"], 1 - mw["winrate"]) and close(mb["scoreLead"], -mw["scoreLead"])
     assert close(mb["lcb"], 1 - mw["lcb"]) and close(mb["utility"], -mw["utility"])
 assert all(close(x, -y) for x, y in zip(b["ownership"], w["ownership"]))
+PY
+
+# --- per-move ownership (includeMovesOwnership, includeMovesOwnershipStdev) ------
+# check.py checks every moveInfo's arrays (size² values in range, present iff
+# asked, a symmetric copy's the copied move's mapped: the empty board and
+# the centre stone have eight symmetries); here the most visited move's
+# stone is clearly the mover's in the report perspective (Black, then White
+# to move; with --report-as side too: rollouts capture many a stone they
+# play, so not every move's; with the net, below, every move's); without
+# the options the replies are the same but for those arrays. (Each query
+# has a tree of its own: nothing is kept.)
+mq() { echo '{"id":"'$1'","moves":['$2'],"rules":"chinese","komi":7.5,"boardXSize":7,"boardYSize":7,"maxVisits":150'$3'}'; }
+own=',"includeMovesOwnership":true,"includeMovesOwnershipStdev":true,"includeOwnership":true'
+{ mq e "" "$own"; mq w '["B","D4"]' "$own"; mq s '["B","D4"],["W","C3"]' ',"includeMovesOwnershipStdev":true'; } > "$tmp/mown.jsonl"
+{ mq e "" ',"includeOwnership":true'; mq w '["B","D4"]' ',"includeOwnership":true'; mq s '["B","D4"],["W","C3"]' ""; } > "$tmp/mplain.jsonl"
+printf '%s\n' '{"id":"e","turnNumber":0,"isDuringSearch":false}' '{"id":"w","turnNumber":1,"isDuringSearch":false}' \
+    '{"id":"s","turnNumber":2,"isDuringSearch":false}' > "$tmp/mown.expect"
+an < "$tmp/mown.jsonl" > "$tmp/mown.out"
+an < "$tmp/mplain.jsonl" > "$tmp/mplain.out"
+an --report-as side < "$tmp/mown.jsonl" > "$tmp/mside.out"
+for o in mown mside; do
+    if python3 "$dir/check.py" "$tmp/mown.jsonl" "$tmp/$o.out" "$tmp/mown.expect"; then
+        echo "ok: per-move ownership: $o: replies"
+    else
+        echo "FAIL: per-move ownership: $o: replies (above)"
+        fail=1
+    fi
+done
+python3 - "$tmp" <<'PY' && echo "ok: per-move ownership: the mover's stone, copies, the rest unchanged" || { echo "FAIL: per-move ownership"; fail=1; }
+import json, sys
+t = sys.argv[1]
+rd = lambda f: {d["id"]: d for d in map(json.loads, open("%s/%s.out" % (t, f)))}
+own, plain, side = rd("mown"), rd("mplain"), rd("mside")
+cols = "ABCDEFG"
+strong = 0
+for view, reps in (("black", own), ("side", side)):
+    for i in ("e", "w"):
+        r = reps[i]
+        mover = r["rootInfo"]["currentPlayer"]
+        sign = 1 if view == "side" or mover == "B" else -1
+        assert "ownership" in r and all("ownership" in m for m in r["moveInfos"]), i
+        for m in r["moveInfos"]:
+            if m["move"] == "pass" or m["order"] > 0:
+                continue
+            x, y = cols.index(m["move"][0]), 7 - int(m["move"][1:])
+            assert sign * m["ownership"][y * 7 + x] > 0.3, (view, i, m["move"])
+            strong += 1
+assert strong == 4, strong
+assert sum("isSymmetryOf" in m for m in own["e"]["moveInfos"]) >= 3
+assert all("ownership" not in m and "ownershipStdev" in m for m in own["s"]["moveInfos"])
+for i in own:   # the options change nothing else
+    for m in own[i]["moveInfos"]:
+        m.pop("ownership", None); m.pop("ownershipStdev", None)
+    assert own[i] == plain[i], i
+PY
+
+# --- rootPolicyTemperature: the root's priors to p^(1/T), renormalised --------
+# A moveInfo's prior is the tempered one (as KataGo's), the policy the
+# evaluator's; T 3 flattens them; the field and the override alike; KataGo's
+# range 0.01..100, with its message outside it.
+tq() { echo '{"id":"'$1'","moves":[["B","C3"],["W","E5"]],"rules":"chinese","komi":7.5,"boardXSize":7,"boardYSize":7,"maxVisits":80,"includePolicy":true'$2'}'; }
+{ tq t1 ""; tq t3 ',"rootPolicyTemperature":3'; tq o3 ',"overrideSettings":{"rootPolicyTemperature":3}'
+  tq t0 ',"rootPolicyTemperature":0'; tq t101 ',"rootPolicyTemperature":101'
+  tq tx ',"rootPolicyTemperature":"hot"'; tq ob ',"overrideSettings":{"rootPolicyTemperature":200}'; } > "$tmp/temp.jsonl"
+cat > "$tmp/temp.expect" <<'JSON'
+{"id":"t1","turnNumber":2,"isDuringSearch":false}
+{"id":"t3","turnNumber":2,"isDuringSearch":false}
+{"id":"o3","turnNumber":2,"isDuringSearch":false}
+{"error":"Must be a number from 0.01 to 100.0","field":"rootPolicyTemperature","id":"t0"}
+{"error":"Must be a number from 0.01 to 100.0","field":"rootPolicyTemperature","id":"t101"}
+{"error":"Must be a number from 0.01 to 100.0","field":"rootPolicyTemperature","id":"tx"}
+{"error":"Could not set settings: bad value for rootPolicyTemperature","field":"overrideSettings","id":"ob"}
+JSON
+an < "$tmp/temp.jsonl" > "$tmp/temp.out"
+if python3 "$dir/check.py" "$tmp/temp.jsonl" "$tmp/temp.out" "$tmp/temp.expect"; then
+    echo "ok: rootPolicyTemperature: replies and errors"
+else
+    echo "FAIL: rootPolicyTemperature: replies and errors (above)"
+    fail=1
+fi
+python3 - "$tmp" <<'PY' && echo "ok: rootPolicyTemperature 3: priors p^(1/3) renormalised, the policy untouched" || { echo "FAIL: rootPolicyTemperature priors"; fail=1; }
+import json, sys
+r = {d["id"]: d for d in map(json.loads, open(sys.argv[1] + "/temp.out")) if "moveInfos" in d}
+cols = "ABCDEFG"
+idx = lambda mv: 49 if mv == "pass" else (7 - int(mv[1:])) * 7 + cols.index(mv[0])
+pol = r["t1"]["policy"]
+assert r["t3"]["policy"] == pol == r["o3"]["policy"]
+z = sum(p ** (1 / 3) for p in pol if p >= 0)
+for m in r["t1"]["moveInfos"]:
+    assert abs(m["prior"] - pol[idx(m["move"])]) < 1e-6, m
+for i in ("t3", "o3"):
+    for m in r[i]["moveInfos"]:
+        assert abs(m["prior"] - pol[idx(m["move"])] ** (1 / 3) / z) < 1e-5, (i, m["move"])
+top = max(pol)
+assert max(m["prior"] for m in r["t3"]["moveInfos"]) < top
+assert r["t3"]["moveInfos"] == r["o3"]["moveInfos"]
 PY
 
 # --- thisHash: one per position (stones, size, player to move, ko) ------------
@@ -238,6 +335,19 @@ r = {d["id"]: [d["rootInfo"]["rawWinrate"]] + d["policy"] for d in map(json.load
 gap = lambda x, y: max(abs(u - v) for u, v in zip(r[x], r[y]))
 print(int(gap("a", "b") < 1e-4), int(gap("ha", "hb") < 1e-3))' "$tmp/hist.out")
     check "ignorePreRootHistory: equal without the history, apart with it" "$same" "1 0"
+    # per-move ownership with the net: every move's stone is clearly the
+    # mover's (in the report perspective, White to move here), copies mapped
+    echo '{"id":"mo","moves":[["B","D4"]],"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":40,"includeMovesOwnership":true,"includeMovesOwnershipStdev":true}' > "$tmp/nmo.jsonl"
+    an --net "$net" --backend "$backend" < "$tmp/nmo.jsonl" > "$tmp/nmo.out"
+    check "net: per-move ownership: replies" \
+        "$(python3 "$dir/check.py" "$tmp/nmo.jsonl" "$tmp/nmo.out" >/dev/null && echo ok)" ok
+    check "net: per-move ownership: each move's stone the mover's" "$(python3 -c '
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+n, cols = 9, "ABCDEFGHJ"
+own = [-m["ownership"][(n - int(m["move"][1:])) * n + cols.index(m["move"][0])]
+       for m in r["moveInfos"] if m["move"] != "pass" and m["visits"] >= 2]
+print(len(own) > 0, all(o > 0.5 for o in own))' "$tmp/nmo.out")" "True True"
 else
     echo "SKIP (part): no shared net at $net"
 fi

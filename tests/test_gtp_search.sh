@@ -98,7 +98,12 @@ for line in body:
             seen = {}
             while i < len(toks) and toks[i] not in ("info", "rootInfo", "ownership", "ownershipStdev"):
                 k = toks[i]
-                if k in ("pv", "pvVisits", "pvEdgeVisits"):
+                if k in ("movesOwnership", "movesOwnershipStdev"):
+                    vals = [num(v, -1 if k == "movesOwnership" else 0, 1)
+                            for v in toks[i + 1:i + 1 + size * size]]
+                    assert len(vals) == size * size, (k, len(vals))
+                    seen[k] = vals; i += 1 + size * size
+                elif k in ("pv", "pvVisits", "pvEdgeVisits"):
                     i += 1; vals = []
                     while i < len(toks) and (vertex.match(toks[i]) if k == "pv" else toks[i].isdigit()):
                         vals.append(toks[i]); i += 1
@@ -165,6 +170,31 @@ check "kata-analyze maxmoves 5" "$(awk -v RS= 'NR == 7' "$tmp/aout" | sed 1d | a
 check "kata-analyze for White parses" "$(parse 7 kata 9)" ok
 check "genmove_analyze played both moves" "$(awk -v RS= 'NR == 8' "$tmp/aout" | head -1)" "=7 Moves: 2  Next player: Black  Rules: japanese  Komi: 6.5"
 
+# movesOwnership / movesOwnershipStdev (kata-): after each move's pv, size²
+# numbers each (the parser checks them), the most visited move's stone the
+# side to move's; in the tree kept after genmove, a move has both or
+# neither (neither: not evaluated since the tree was kept, not known), and
+# those with new visits have them.
+{ printf '%s\n' 'boardsize 9' '1 kata-analyze 0 movesOwnership true movesOwnershipStdev true'
+  sleep 1; printf '%s\n' '2 genmove b' '3 kata-analyze 0 movesOwnership true movesOwnershipStdev true'
+  sleep 1; printf '%s\n' '4 protocol_version'; } |
+    timeout 300 "$bin" gtp --visits 100 --analysis-visits 150 --threads 1 --seed 3 > "$tmp/aout" 2>/dev/null
+check "movesOwnership: fresh tree parses" "$(parse 2 kata 9)" ok
+check "movesOwnership: kept tree parses" "$(parse 4 kata 9)" ok
+mown() { awk -v RS= -v n="$1" 'NR == n' "$tmp/aout" | tail -1 | python3 -c '
+import sys
+toks = sys.stdin.read().split()
+infos = " ".join(toks).split("info move ")[1:]
+both = [("movesOwnership " in i) == ("movesOwnershipStdev " in i) for i in infos]
+have = [i for i in infos if "movesOwnership " in i]
+first = infos[0].split()
+own = [float(v) for v in first[first.index("movesOwnership") + 1:][:81]] if "movesOwnership" in first else []
+col = "ABCDEFGHJ".index(first[0][0]) if first[0] != "pass" else -1
+mine = own and col >= 0 and own[(9 - int(first[0][1:])) * 9 + col] > 0.3
+print(len(infos) > 0, all(both), len(have) == len(infos), len(have) > 0, bool(mine))'; }
+check "movesOwnership: every move of a fresh tree, its stone the mover's" "$(mown 2)" "True True True True True"
+check "movesOwnership: kept tree: both or neither, some known" "$(mown 4 | cut -d' ' -f1,2,4)" "True True True"
+
 # The end of input ends an analysis too (no limit but the 10^6 visits).
 printf '%s\n' 'boardsize 9' '9 lz-analyze 1' | timeout 300 "$bin" gtp > "$tmp/aout" 2>/dev/null
 check "EOF ends lz-analyze" "$?" 0
@@ -199,11 +229,17 @@ for bad in "--visits 0" "--visits x" "--threads 0" "--time -1" "--resign-thresho
            "--confirm x" "--set confirmStdevs=x" "--bogus 1" \
            "--set bogus=1" "--set lcbStdevs=x" "--set maxVisits=3" \
            "--set subtreeValueBiasFactor=2" "--set cpuctExploration" \
-           "--set useGraphSearch=maybe"; do
+           "--set useGraphSearch=maybe" "--set rootPolicyTemperature=0" \
+           "--set rootPolicyTemperature=101"; do
     # shellcheck disable=SC2086 # the option and its value are two words
     "$bin" gtp $bad </dev/null >/dev/null 2>&1
     check "usage error: $bad" "$?" 2
 done
+# rootPolicyTemperature at run time: KataGo's range 0.01..100
+check "kata-set-param rootPolicyTemperature" "$(printf '%s\n' 'kata-set-param rootPolicyTemperature 2' \
+    'kata-get-param rootPolicyTemperature' 'kata-set-param rootPolicyTemperature 0.001' |
+    "$bin" gtp 2>/dev/null | grep -v '^$' | tr '\n' '|')" \
+    "= |= 2.0|? Could not set params: Could not parse '0.001' for key 'rootPolicyTemperature'|"
 printf '%s\n' 'boardsize 9' 'genmove b' | "$bin" gtp --visits 50 --lcb 5 --seed 1 > "$tmp/lcb" 2>/dev/null
 check "--lcb 5: genmove plays a move" "$(grep -c '^= [A-HJ][1-9]$' "$tmp/lcb")" 1
 # --set: KataGo's names reach the search (one thread and a seed repeat exactly)

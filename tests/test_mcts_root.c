@@ -4,9 +4,11 @@
  * evaluated at several symmetries (root_symmetries), root symmetry pruning
  * on symmetric boards and the copies the results list, and graph search
  * (transpositions shared, visits adding up, a kept root freeing what it
- * cannot reach), and the move played when no root child got a visit.
- * The rest of the search is tests/test_mcts.c's.
+ * cannot reach), the move played when no root child got a visit, the
+ * per-move ownership (fresh, in a kept tree, of symmetric copies) and the
+ * root policy temperature. The rest of the search is tests/test_mcts.c's.
  */
+#include "core/symmetry.h"
 #include "tests/mcts_toy.h"
 
 /* root_symmetries: a fresh root is evaluated through eval_avg (once, not in
@@ -261,6 +263,29 @@ static hs_mcts_t *s_pruned_search(const char *const *rows, hs_color_t to_move, b
     return m;
 }
 
+/* A copy's per-move ownership is its original's mapped by the copy's
+ * symmetry (which maps the original's move onto the copy): the point
+ * sym(v) of the copy holds what v holds in the original. */
+static void s_check_copy_ownership(const hs_mcts_t *m, const hs_mcts_move_info_t *src,
+                                   const hs_mcts_move_info_t *mi)
+{
+    float a[HS_MCTS_MAX_AREA], b[HS_MCTS_MAX_AREA], sa[HS_MCTS_MAX_AREA], sb[HS_MCTS_MAX_AREA];
+    int n = m->size, x, y;
+    HS_CHECK(mi->sym > 0 && mi->sym < HS_SYM_COUNT);
+    if (src->move < n * n) {
+        hs_sym_apply(n, mi->sym, src->move % n, src->move / n, &x, &y);
+        HS_CHECK_INT(y * n + x, mi->move);
+    }
+    HS_CHECK_INT(mi->own_count, src->own_count);
+    HS_CHECK(src->own_count > 0);
+    HS_CHECK_INT(hs_mcts_move_ownership(m, src, a, sa), src->own_count);
+    HS_CHECK_INT(hs_mcts_move_ownership(m, mi, b, sb), src->own_count);
+    for (int v = 0; v < n * n; v++) {
+        hs_sym_apply(n, mi->sym, v % n, v / n, &x, &y);
+        HS_CHECK(b[y * n + x] == a[v] && sb[y * n + x] == sa[v]);
+    }
+}
+
 /* The result as KataGo lists it: each move searched, then its copies, each
  * with the visits and the mapped PV of the one it copies; every move once;
  * the copies' visits not counted twice. */
@@ -283,6 +308,8 @@ static void s_check_copies(const hs_mcts_t *m, const hs_mcts_result_t *r, int *c
         }
         ++*copies;
         HS_CHECK(last >= 0 && r->moves[last].move == mi->sym_of);
+        if (last >= 0)
+            s_check_copy_ownership(m, &r->moves[last], mi);
         HS_CHECK_INT(m->banned[mi->move], HS__MCTS_BAN_SYMMETRY);
         if (last >= 0) {
             HS_CHECK_INT(mi->visits, r->moves[last].visits);
@@ -404,11 +431,154 @@ static void test_no_visited_child(void)
     hs_mcts_free(&m);
 }
 
+/* Each move's ownership sums: its mean in [-1, 1], the evaluations behind
+ * it; their count over the listed moves. */
+static int s_moves_own(const hs_mcts_t *m, const hs_mcts_result_t *r, bool want_all, int *strong)
+{
+    float own[HS_MCTS_MAX_AREA], sd[HS_MCTS_MAX_AREA];
+    int total = 0;
+    for (int k = 0; k < r->num_moves; k++) {
+        const hs_mcts_move_info_t *mi = &r->moves[k];
+        for (int v = 0; v < HS_MCTS_MAX_AREA; v++)
+            own[v] = 7;   /* a sentinel: nothing written for an unknown one */
+        int n = hs_mcts_move_ownership(m, mi, own, sd);
+        HS_CHECK_INT(n, mi->own_count);
+        HS_CHECK(n <= mi->child_visits);
+        if (want_all)
+            HS_CHECK_INT(n, mi->child_visits);
+        for (int v = 0; v < m->area; v++)
+            HS_CHECK(n > 0 ? fabsf(own[v]) <= 1 && sd[v] >= 0 && sd[v] <= 1 : own[v] == 7);
+        /* the mover's stone where it played: the mover's (the toy counts
+         * area; Black's view) */
+        if (n >= 5 && mi->move < m->area)
+            HS_CHECK((r->to_move == HS_BLACK ? own[mi->move] : -own[mi->move]) > 0.5f);
+        *strong += n >= 5 && mi->move < m->area;
+        total += mi->sym_of < 0 ? n : 0;
+    }
+    return total;
+}
+
+/* Per-move ownership: every evaluation below a move of a fresh tree; the
+ * root's average is its own evaluation's and its children's together. A
+ * kept tree: the moves below the new root have none until searched again,
+ * then only the new ones; the root's own average stays the search's from
+ * when it became the root (a node given sums late starts afresh there). */
+static void test_moves_ownership(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    hs_mcts_t *m = toy_search(200, 1, 3);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    int strong = 0;
+    HS_CHECK_INT(s_moves_own(m, &res, true, &strong), res.visits - 1);
+    HS_CHECK(strong > 0);
+    double own[HS_MCTS_MAX_AREA];
+    float one[HS_MCTS_MAX_AREA];
+    for (int v = 0; v < 25; v++)
+        own[v] = res.ownership[v] * res.visits;
+    for (int k = 0; k < res.num_moves; k++) {
+        hs_mcts_move_ownership(m, &res.moves[k], one, NULL);
+        for (int v = 0; v < 25; v++)
+            own[v] -= (double)one[v] * res.moves[k].own_count;
+    }
+    hs_mcts_eval_t *root = malloc(sizeof *root);
+    HS_CHECK(root != NULL);
+    toy_eval(&t, &p.nn, 1, root, &err);
+    for (int v = 0; v < 25; v++)   /* what is left is the root's own evaluation */
+        HS_CHECK(fabs(own[v] - root->ownership[v]) < 1e-3);
+    free(root);
+
+    int move = res.best_move, kept = res.moves[0].visits;
+    hs_board_t next, next2;
+    hs_nn_pos_t nn = toy_play(&p.nn, &next, move);
+    HS_CHECK_INT(hs_mcts_set_root(m, &nn, NULL, &err), 0);
+    HS_CHECK_INT(m->root->own_count, kept);        /* a root child's sums: kept */
+    hs_mcts_get_result(m, &res);
+    HS_CHECK(res.num_moves > 0);
+    HS_CHECK_INT(s_moves_own(m, &res, false, &strong), 0);  /* none known yet */
+    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+    cfg.max_visits = kept + 200;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    strong = 0;
+    HS_CHECK_INT(s_moves_own(m, &res, false, &strong), 200); /* the new visits, each once */
+    HS_CHECK(strong > 0);
+
+    /* one more move down: the new root's sums began late, so they restart */
+    int reply = res.best_move;
+    hs_nn_pos_t nn2 = toy_play(&nn, &next2, reply);
+    HS_CHECK_INT(hs_mcts_set_root(m, &nn2, NULL, &err), 0);
+    HS_CHECK(hs_mcts_root_visits(m) > 0);
+    HS_CHECK_INT(m->root->own_count, 0);
+    HS_CHECK(!m->root->own_late);
+    hs_mcts_free(&m);
+}
+
+/* rootPolicyTemperature: the root's priors to p^(1/T), renormalised; what a
+ * move reports as its prior is that, the policy stays the evaluator's; T 1
+ * leaves the priors alone; out of KataGo's range, refused. */
+static void test_root_policy_temperature(void)
+{
+    static hs_mcts_result_t res;
+    hs_error_t err;
+    toy_pos_t p;
+    toy_setup(&p, toy_capture_rows, 5, HS_BLACK, 0.5);
+    toy_t t;
+    hs_mcts_evaluator_t ev = toy_evaluator(&t, 8);
+    ev.eval_avg = toy_eval_avg;   /* 0.9 on the favourite: priors to temper */
+    hs_mcts_t *m = toy_search(40, 1, 3);
+    hs_mcts_config_t cfg = *hs_mcts_get_config(m);
+    cfg.root_symmetries = 8;
+    cfg.root_policy_temperature = 2;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    HS_CHECK_INT(hs_mcts_set_root(m, &p.nn, NULL, &err), 0);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    hs_mcts_get_result(m, &res);
+    int fav = toy_favourite(&p.nn), count = m->root->num_edges;
+    double top = sqrt(0.9), rest = sqrt(0.1 / (count - 1));
+    double want = top / (top + (count - 1) * rest), sum = 0;
+    HS_CHECK_INT(m->root->edges[0].move, fav);
+    HS_CHECK(fabs(m->root->edges[0].prior - want) < 1e-5);
+    for (int i = 0; i < count; i++)
+        sum += m->root->edges[i].prior;
+    HS_CHECK(fabs(sum - 1) < 1e-5);
+    HS_CHECK(fabs(res.policy[fav] - 0.9) < 1e-6);  /* the evaluator's */
+    HS_CHECK(res.num_moves > 1 && res.moves[0].move == fav);
+    HS_CHECK(fabs(res.moves[0].prior - want) < 1e-5);
+    HS_CHECK(fabs(res.moves[1].prior - rest / (top + (count - 1) * rest)) < 1e-5);
+
+    /* T 1: the evaluator's priors, untouched */
+    cfg.root_policy_temperature = 1;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    hs_mcts_clear(m);
+    HS_CHECK_INT(hs_mcts_search(m, &ev, &err), 0);
+    HS_CHECK(!m->noised);
+    HS_CHECK(fabs(m->root->edges[0].prior - 0.9) < 1e-6);
+
+    double bad[] = { 0, 0.009, 100.5, NAN };
+    for (int i = 0; i < 4; i++) {
+        cfg.root_policy_temperature = bad[i];
+        HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), HS_EINVAL);
+    }
+    cfg.root_policy_temperature = 0.01;
+    HS_CHECK_INT(hs_mcts_set_config(m, &cfg, &err), 0);
+    hs_mcts_free(&m);
+}
+
 int main(void)
 {
     test_no_visited_child();
     test_root_symmetries();
     test_root_symmetry_pruning();
     test_graph_search();
+    test_moves_ownership();
+    test_root_policy_temperature();
     return hs_test_finish();
 }

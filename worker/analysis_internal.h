@@ -55,6 +55,7 @@ typedef struct hs__aquery {
     hs_analysis_perspective_t report_as;
     bool ignore_pre_root_history;
     bool own, own_stdev, policy, pv_visits, no_result;
+    bool moves_own, moves_own_stdev;   /* includeMovesOwnership(Stdev) */
     int pv_len;                    /* PV moves after the first (analysisPVLen) */
     double report_every;           /* seconds; 0 = no reports during the search */
     double first_report;           /* seconds before the first of them */

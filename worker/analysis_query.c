@@ -275,16 +275,16 @@ static bool s_options(s_ctx_t *c)
         !s_double(c, "rootFpuReductionMax", 0, 2, "Must be a number from 0.0 to 2.0",
                   &q->cfg.root_fpu_reduction))
         return false;
-    bool moves_own = false, moves_own_sd = false;
-    if (!s_bool(c, "includeMovesOwnership", &moves_own)
-        || !s_bool(c, "includeMovesOwnershipStdev", &moves_own_sd)
+    if (hs_json_get(c->r, "rootPolicyTemperature") &&
+        !s_double(c, "rootPolicyTemperature", 0.01, 100, "Must be a number from 0.01 to 100.0",
+                  &q->cfg.root_policy_temperature))
+        return false;
+    if (!s_bool(c, "includeMovesOwnership", &q->moves_own)
+        || !s_bool(c, "includeMovesOwnershipStdev", &q->moves_own_stdev)
         || !s_bool(c, "includeOwnership", &q->own) || !s_bool(c, "includeOwnershipStdev", &q->own_stdev)
         || !s_bool(c, "includePolicy", &q->policy) || !s_bool(c, "includePVVisits", &q->pv_visits)
         || !s_bool(c, "includeNoResultValue", &q->no_result))
         return false;
-    if (moves_own || moves_own_sd)
-        s_warn(c, moves_own ? "includeMovesOwnership" : "includeMovesOwnershipStdev",
-               "Per-move ownership is not supported by hyeongse; ignored");
     const char *secs = "Must be number of seconds from 0.001 to 1000000.0";
     if (hs_json_get(c->r, "reportDuringSearchEvery")) {
         if (!s_double(c, "reportDuringSearchEvery", 0.001, 1e6, secs, &q->report_every))
@@ -384,7 +384,7 @@ static bool s_avoid(s_ctx_t *c)
     return true;
 }
 
-/* Fields KataGo has that we read, and those we refuse or ignore. */
+/* Fields KataGo has that we read. */
 static const char *const s_known[] = {
     "id", "action", "terminateId", "turnNumbers", "boardXSize", "boardYSize", "initialStones",
     "moves", "initialPlayer", "analyzeTurns", "priorities", "rules", "komi",
@@ -395,12 +395,8 @@ static const char *const s_known[] = {
     "firstReportDuringSearchAfter", "priority", "allowMoves", "avoidMoves", NULL
 };
 
-static bool s_unsupported_and_unknown(s_ctx_t *c)
+static bool s_unknown_fields(s_ctx_t *c)
 {
-    static const char *const ignored[] = { "rootPolicyTemperature", NULL };
-    for (int i = 0; ignored[i]; i++)
-        if (hs_json_get(c->r, ignored[i]))
-            s_warn(c, ignored[i], "Not supported by hyeongse; ignored");
     if (!c->cfg->warn_unused_fields)
         return true;
     for (const hs_json_t *m = c->r->child; m; m = m->next) {
@@ -494,7 +490,7 @@ static bool s_query(s_ctx_t *c, hs__aitem_t **item)
     q->ignore_pre_root_history = c->cfg->ignore_pre_root_history;
     q->pv_len = HS_MCTS_PV_MAX - 1;
     if (!s_size(c) || !s_position(c) || !s_turns(c) || !s_rules(c) || !s_settings(c)
-        || !s_options(c) || !s_avoid(c) || !s_unsupported_and_unknown(c))
+        || !s_options(c) || !s_avoid(c) || !s_unknown_fields(c))
         return false;
     return s_build(c, item);
 }

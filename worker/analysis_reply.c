@@ -1,6 +1,7 @@
 /*
- * worker/analysis_reply.c — a turn's reply in KataGo's layout: moveInfos,
- * rootInfo, ownership, ownershipStdev and policy, from one search result.
+ * worker/analysis_reply.c — a turn's reply in KataGo's layout: moveInfos
+ * (with their ownership where asked), rootInfo, ownership, ownershipStdev
+ * and policy, from one search result.
  *
  * worker/mcts.h reports Black's view (and each move's utility and lcb from
  * the mover's, i.e. the side to move at the root); here everything is turned
@@ -63,6 +64,25 @@ static void s_pv(FILE *f, const hs_board_t *b, const char *key, const int *xs, i
     fputc(']', f);
 }
 
+static void s_array(FILE *f, const char *key, const float *xs, int n, double mul);
+
+/* includeMovesOwnership(Stdev): the ownership after the move, as the root's
+ * (the report's perspective, KataGo's 6 decimals). A move whose ownership
+ * is not known (no evaluation behind it: hs_mcts_move_ownership) gets
+ * neither key rather than an average of nothing. */
+static void s_move_own(FILE *f, const hs__aturn_t *t, s_view_t v, const hs_mcts_move_info_t *mi)
+{
+    const hs__aquery_t *q = t->q;
+    float own[HS_MCTS_MAX_AREA], sd[HS_MCTS_MAX_AREA];
+    if ((!q->moves_own && !q->moves_own_stdev) || hs_mcts_move_ownership(t->m, mi, own, sd) <= 0)
+        return;
+    int area = q->size * q->size;
+    if (q->moves_own)
+        s_array(f, "ownership", own, area, v.sign);
+    if (q->moves_own_stdev)
+        s_array(f, "ownershipStdev", sd, area, 1);
+}
+
 static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_view_t v,
                         const hs_mcts_move_info_t *mi)
 {
@@ -97,6 +117,7 @@ static void s_move_info(FILE *f, const hs__aturn_t *t, const hs_board_t *b, s_vi
         s_pv(f, b, "pvVisits", mi->pv_visits, len, false);
         s_pv(f, b, "pvEdgeVisits", mi->pv_edge_visits, len, false);
     }
+    s_move_own(f, t, v, mi);
     fputc('}', f);
 }
 

@@ -10,16 +10,18 @@
  *
  * Arguments, as KataGo parses them: [player] [interval] then key/value pairs
  * interval, minmoves, maxmoves and, for the kata- forms, ownership,
- * ownershipStdev, pvVisits, pvEdgeVisits, rootInfo (true/false); and
- * `avoid PLAYER MOVES DEPTH` / `allow PLAYER MOVES DEPTH` (MOVES comma-
- * separated), the search's move filter (hs_mcts_filter_t): a player may have
- * several avoids or one allow, not both.
+ * ownershipStdev, movesOwnership, movesOwnershipStdev, pvVisits,
+ * pvEdgeVisits, rootInfo (true/false); and `avoid PLAYER MOVES DEPTH` /
+ * `allow PLAYER MOVES DEPTH` (MOVES comma-separated), the search's move
+ * filter (hs_mcts_filter_t): a player may have several avoids or one allow,
+ * not both.
  *
  * `analyze` and `genmove_analyze` are KataGo's forms for Sabaki: the kata-
  * ones with every float written with a decimal point.
  *
- * A report is one line: "info move ... " per move, then (kata-) "rootInfo
- * ...", "ownership ..." and "ownershipStdev ...". Values are the side to
+ * A report is one line: "info move ... " per move (kata-: ending with
+ * "movesOwnership ..." and "movesOwnershipStdev ..." when asked), then
+ * (kata-) "rootInfo ...", "ownership ..." and "ownershipStdev ...". Values are the side to
  * move's (the search gives Black's: flipped here); lz- prints win rates and
  * priors as integers 0..10000, kata- as floats 0..1 and score leads in
  * points. Before stopping, an analysis always reaches S_MIN_VISITS visits and
@@ -46,6 +48,7 @@ typedef struct s_args {
     double interval;      /* seconds between reports; 0: only the last one */
     int minmoves, maxmoves;
     bool ownership, ownership_stdev, pv_visits, pv_edge_visits, root_info;
+    bool moves_own, moves_own_stdev;
     hs_mcts_filter_t filter;   /* avoid / allow */
     bool got_avoid[2], got_allow[2];   /* by colour: Black 0, White 1 */
 } s_args_t;
@@ -97,6 +100,8 @@ static int s_pair(const char *key, const char *value, int kata, s_args_t *a)
     bool *flag = !kata ? NULL
                : !strcmp(key, "ownership") ? &a->ownership
                : !strcmp(key, "ownershipStdev") ? &a->ownership_stdev
+               : !strcmp(key, "movesOwnership") ? &a->moves_own
+               : !strcmp(key, "movesOwnershipStdev") ? &a->moves_own_stdev
                : !strcmp(key, "pvVisits") ? &a->pv_visits
                : !strcmp(key, "pvEdgeVisits") ? &a->pv_edge_visits
                : !strcmp(key, "rootInfo") ? &a->root_info : NULL;
@@ -293,6 +298,24 @@ static void s_grid(hs_buf_t *out, const char *key, const float *v, int area, dou
     out->len -= out->len > 0 && out->p[out->len - 1] == ' ';
 }
 
+/* movesOwnership / movesOwnershipStdev after a move's pv, where KataGo
+ * prints them (the side to move's view, as ownership). A move whose
+ * ownership is not known (hs_mcts_move_ownership: a move of a kept tree not
+ * evaluated since) gets neither rather than an average of nothing. */
+static void s_moves_own(hs_buf_t *out, const hs__gtp_search_t *s, const hs_mcts_result_t *res,
+                        const hs_mcts_move_info_t *m, int kata, const s_args_t *a)
+{
+    float own[HS_MCTS_MAX_AREA], sd[HS_MCTS_MAX_AREA];
+    if (!kata || (!a->moves_own && !a->moves_own_stdev) ||
+        hs_mcts_move_ownership(s->mcts, m, own, sd) <= 0)
+        return;
+    int area = res->size * res->size;
+    if (a->moves_own)
+        s_grid(out, "movesOwnership", own, area, res->to_move == HS_BLACK ? 1 : -1, kata);
+    if (a->moves_own_stdev)
+        s_grid(out, "movesOwnershipStdev", sd, area, 1, kata);
+}
+
 /* One report line of the search's state now into line (starting with a
  * blank); the number of moves it lists. */
 static int s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_args_t *a)
@@ -303,8 +326,10 @@ static int s_report_line(hs_buf_t *out, hs__gtp_search_t *s, int kata, const s_a
     int n = res->num_moves;
     if (a->maxmoves > 0 && n > a->maxmoves)
         n = a->maxmoves;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         s_info(out, b, res, &res->moves[i], kata, a);
+        s_moves_own(out, s, res, &res->moves[i], kata, a);
+    }
     int want = a->maxmoves > 0 && a->minmoves > a->maxmoves ? a->maxmoves : a->minmoves;
     if (want > n)
         n = s_unsearched(out, b, res, n, want, kata, a);

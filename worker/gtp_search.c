@@ -71,6 +71,7 @@ static const s_param_t s_params[] = {
     S_P("numSearchThreads", S_INT, threads),
     S_P("rootFpuReductionMax", S_DBL, root_fpu_reduction),
     S_P("rootNumSymmetriesToSample", S_INT, root_symmetries),
+    S_P("rootPolicyTemperature", S_DBL, root_policy_temperature),
     S_P("rootSymmetryPruning", S_BOOL, root_symmetry_pruning),
     S_P("staticScoreUtilityFactor", S_DBL, score_utility),
     S_P("subtreeValueBiasFactor", S_DBL, subtree_bias),

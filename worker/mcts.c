@@ -44,6 +44,7 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->rave_equiv = 1000.0;
     cfg->lcb_min_visit_prop = 0.15;
     cfg->root_symmetries = 1;
+    cfg->root_policy_temperature = 1.0;
     cfg->allow_pass = true;
 }
 
@@ -67,7 +68,8 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
         !(c->rave_equiv >= 0) || !(c->noise_alpha >= 0) || !(c->noise_weight >= 0) ||
         !(c->noise_weight <= 1) || !(c->temperature >= 0) || !(c->lcb_stdevs >= 0) ||
         !(c->confirm_stdevs >= 0) || !(c->lcb_min_visit_prop >= 0) || !(c->lcb_min_visit_prop <= 1) ||
-        !(c->wide_root_noise >= 0) || !(c->wide_root_noise <= 5))
+        !(c->wide_root_noise >= 0) || !(c->wide_root_noise <= 5) ||
+        !(c->root_policy_temperature >= 0.01) || !(c->root_policy_temperature <= 100))
         return hs_error_set(err, HS_EINVAL, "mcts: a search constant out of range");
     return 0;
 }
@@ -135,23 +137,13 @@ const hs_mcts_config_t *hs_mcts_get_config(const hs_mcts_t *m) { return &m->cfg;
 /* ------------------------------------------------------------------ */
 /* Nodes                                                               */
 
-static int s_give_own(hs_mcts_t *m, hs__mcts_node_t *n)
-{
-    if (n->own)
-        return 0;
-    n->own = calloc(2 * (size_t)HS_MCTS_MAX_AREA, sizeof *n->own);
-    n->own_count = 0;
-    (void)m;
-    return n->own ? 0 : HS_ENOMEM;
-}
-
 hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own, uint64_t key)
 {
     hs__mcts_node_t *n = calloc(1, sizeof *n);
     if (!n)
         return NULL;
     n->key = key;
-    if ((with_own && s_give_own(m, n)) || hs__mcts_table_add(m, n)) {
+    if ((with_own && hs__mcts_give_own(n)) || hs__mcts_table_add(m, n)) {
         free(n->own);
         free(n);
         return NULL;
@@ -244,12 +236,15 @@ int hs_mcts_set_root(hs_mcts_t *m, const hs_nn_pos_t *pos, const hs_history_t *h
     /* the same root again reaches every node: nothing to walk or free */
     if (keep != m->root && hs__mcts_table_keep(m, keep))
         keep = NULL;   /* no memory to walk it: a fresh tree */
+    bool moved = keep && keep != m->root;
     m->root = keep;
     m->root_ply = keep ? m->root_ply + plies : 0;
+    if (moved)
+        hs__mcts_own_reroot(m);
     s_copy_root(m, pos);
     if (!m->root)
         m->root = hs__mcts_node_new(m, true, hs__mcts_graph_key(&m->root_board, 0));
-    if (!m->root || s_give_own(m, m->root))
+    if (!m->root || hs__mcts_give_own(m->root))
         return hs_error_set(err, HS_ENOMEM, "mcts: out of memory");
     s_mark_banned(m, hist);
     hs__mcts_filter_mark_root(m);
@@ -315,8 +310,8 @@ void hs_mcts_begin(hs_mcts_t *m)
     m->reaverage = m->root && m->root->expanded && m->cfg.root_symmetries > 1;
     hs__mcts_filter_mark_root(m);
     hs__mcts_root_mark_symmetric(m);
-    if (m->root && m->root->expanded && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
-        hs__mcts_apply_noise(m);
+    if (m->root && m->root->expanded && hs__mcts_adjusts_root(m))
+        hs__mcts_adjust_root_priors(m);
 }
 
 bool hs_mcts_done(const hs_mcts_t *m)

@@ -285,6 +285,14 @@ typedef struct hs_mcts_config {
      * default; `hyeongse gtp --net` and `hyeongse analysis` turn it on, as
      * KataGo's GTP and analysis engines have it. */
     bool root_symmetry_pruning;
+    /* KataGo's rootPolicyTemperature: the root's priors raised to 1 / T and
+     * renormalised before the search reads them (and before any noise), so
+     * that T > 1 spreads the root's visits over more moves and T < 1
+     * narrows them. KataGo's range, 0.01..100; 1 = off, the default. What
+     * results report as a move's prior is the tempered one (as KataGo's
+     * moveInfos); the policy (hs_mcts_result_t.policy) stays the
+     * evaluator's. */
+    double root_policy_temperature;
     bool allow_pass;      /* pass is searched (true); false only for tests */
     uint64_t seed;        /* noise and temperature */
 } hs_mcts_config_t;
@@ -296,7 +304,8 @@ typedef struct hs_mcts_config {
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,
  * subtree_bias_exponent 0.85, subtree_bias_free 0.8, rave_equiv 1000, no
  * noise, temperature 0, no wide root noise, root_symmetries 1, no graph
- * search, no root symmetry pruning, threads 1, max_visits 200, allow_pass, seed 0. */
+ * search, no root symmetry pruning, root_policy_temperature 1, threads 1,
+ * max_visits 200, allow_pass, seed 0. */
 void hs_mcts_config_default(hs_mcts_config_t *cfg);
 
 /* ------------------------------------------------------------------ */
@@ -314,7 +323,8 @@ typedef struct hs_mcts_move_info {
     float score_lead;     /* Black's */
     float score_selfplay; /* Black's expected final score (evaluators' score_mean) */
     float score_stdev;    /* spread of the final score */
-    float prior;          /* the evaluator's prior (before noise) */
+    float prior;          /* the evaluator's prior (after root_policy_temperature,
+                           * before noise) */
     float utility;        /* the mover's utility, as selection used it */
     /* the mover's win rate lower confidence bound, KataGo's "lcb": the win
      * rate less its utility bound's radius (lcb_stdevs standard errors, 5
@@ -339,6 +349,11 @@ typedef struct hs_mcts_move_info {
                            * the root's symmetries (its statistics and its
                            * PV, mapped), listed after it (KataGo's
                            * isSymmetryOf) */
+    int sym;              /* the symmetry (core/symmetry.h) that maps sym_of
+                           * onto move; 0 for a move searched */
+    /* the evaluations its ownership averages (hs_mcts_move_ownership); 0:
+     * its ownership is not known */
+    int own_count;
     int pv_len;
     int pv[HS_MCTS_PV_MAX];          /* starts with move */
     int pv_visits[HS_MCTS_PV_MAX];   /* visits of each PV node (KataGo's pvVisits) */
@@ -464,6 +479,22 @@ int hs_mcts_search_many(hs_mcts_t *const *s, int n, hs_mcts_evaluator_t *ev,
 /* Fills *out from the tree (possible during a search, between steps: the
  * analysis reports do that). */
 void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out);
+
+/* KataGo's per-move ownership (its moveInfos' ownership, ownershipStdev):
+ * the ownership after root move mi of the result hs_mcts_get_result took
+ * from m just before (m unchanged since), Black +1 .. White -1, into
+ * own[0..area) and its spread into own_stdev (either may be NULL). It is
+ * the average over the evaluations backed up through the move's node since
+ * that node became a child of the root: all of them in a tree searched
+ * from its root, those of the searches since the tree was kept where the
+ * node was deeper before (the tree keeps ownership sums at the root and
+ * its children only). A symmetric copy (sym_of) gets the move searched's,
+ * mapped by the symmetry. Returns mi->own_count, the evaluations averaged;
+ * 0 (nothing written) when there are none: not known, never an average of
+ * nothing. Costs one pass over the board per move: results leave it to
+ * the callers that ask. */
+int hs_mcts_move_ownership(const hs_mcts_t *m, const hs_mcts_move_info_t *mi, float *own,
+                           float *own_stdev);
 
 /* The move to play: the most visited root child (ties: higher utility; with
  * lcb_stdevs > 0, the best by its lower confidence bound), or one drawn by

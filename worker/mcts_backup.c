@@ -92,8 +92,8 @@ int hs__mcts_backup(hs_mcts_t *m, hs__mcts_leaf_t *L, const hs_mcts_eval_t *ev)
         leaf->raw_util = (float)-u;
         leaf->raw_score_sq = (float)sq;
         leaf->raw_score_mean = -ev->score_mean;
-        if (L->depth == 0 && m->began && m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
-            hs__mcts_apply_noise(m);
+        if (L->depth == 0 && m->began && hs__mcts_adjusts_root(m))
+            hs__mcts_adjust_root_priors(m);
         if (leaf->svb_key && hs__mcts_svb_on(m))
             u -= hs__mcts_svb_bias(m, leaf);   /* the bias is the leaf mover's: u is the other side's */
     }

@@ -10,8 +10,11 @@
  * a 19x19 node's 300-odd moves are never tried.
  *
  * Ownership sums (Black's view) are kept on the root and its children only:
- * the root's give the tree average the results report, the children's let
- * a reused tree keep its average when a child becomes the root.
+ * the root's give the tree average the results report, the children's the
+ * per-move ownership (hs_mcts_move_ownership) and let a reused tree keep
+ * its average when a child becomes the root. A node that becomes a child of
+ * the root in a kept tree (it was deeper) gets sums then (own_late): they
+ * cover only the evaluations from then on.
  */
 #ifndef HS_WORKER_MCTS_INTERNAL_H
 #define HS_WORKER_MCTS_INTERNAL_H
@@ -44,6 +47,7 @@ struct hs__mcts_node {
     uint8_t terminal;         /* two passes: scored, never evaluated */
     uint8_t has_amaf;         /* some edge has AMAF statistics (RAVE selection) */
     uint8_t sym_avg;          /* evaluated at the root's symmetries (mcts_root.c) */
+    uint8_t own_late;         /* own given when a kept tree made it a root child */
     float raw_value;          /* the evaluator's value here, mover's view */
     float raw_score;          /* likewise */
     float raw_util;           /* the evaluator's utility here, mover's view */
@@ -110,8 +114,9 @@ struct hs_mcts {
     size_t table_cap, table_used;
     uint32_t epoch;           /* the walks' marks */
     int root_ply;             /* the root's ply, counted from the tree's first root */
-    float root_raw_prior[HS_MCTS_MAX_MOVES];    /* by edge index, before noise */
-    bool noised;
+    float root_raw_prior[HS_MCTS_MAX_MOVES];    /* by edge index, the evaluator's */
+    float root_temp_prior[HS_MCTS_MAX_MOVES];   /* ... after the temperature, before noise */
+    bool noised;              /* the root's priors adjusted (temperature, noise) */
     /* this search's budget counters */
     int playouts;             /* visits started (in flight included) */
     double t_begin;
@@ -135,6 +140,10 @@ struct hs_mcts {
 
 /* mcts.c: a new node of key (in the table; NULL when out of memory). */
 hs__mcts_node_t *hs__mcts_node_new(hs_mcts_t *m, bool with_own, uint64_t key);
+/* mcts_reuse.c: ownership sums for node n (none before): 0 or HS_ENOMEM; and
+ * sums for the root's children after the root moved down a kept tree. */
+int hs__mcts_give_own(hs__mcts_node_t *n);
+void hs__mcts_own_reroot(hs_mcts_t *m);
 
 /* mcts_backup.c: the Tromp-Taylor count of a finished leaf as an
  * evaluation; ev backed up along the leaf's path (the leaf expanded first,
@@ -178,10 +187,18 @@ static inline double hs__mcts_edge_weight(const hs__mcts_edge_t *e)
     return e->visits == c->visits ? c->weight : c->weight * e->visits / c->visits;
 }
 
-/* mcts_result.c: Dirichlet noise on the root's priors (saves the raw ones
- * first), and undoing it. */
-void hs__mcts_apply_noise(hs_mcts_t *m);
+/* mcts_result.c: the root's priors as the search reads them: raised to
+ * 1 / root_policy_temperature and renormalised, then Dirichlet noise (the
+ * evaluator's saved first); and undoing it. */
+void hs__mcts_adjust_root_priors(hs_mcts_t *m);
 void hs__mcts_restore_priors(hs_mcts_t *m);
+
+/* Whether m's root priors are the evaluator's changed (temperature, noise). */
+static inline bool hs__mcts_adjusts_root(const hs_mcts_t *m)
+{
+    return m->cfg.root_policy_temperature != 1.0 ||
+           (m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0);
+}
 
 /* mcts.c: the visits the budget still allows, leaves in flight spent (0 when
  * it is spent); INT_MAX when it is time alone, which says nothing of how many

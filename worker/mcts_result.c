@@ -1,9 +1,10 @@
 /*
  * worker/mcts_result.c — what a search tells its callers: the result of
  * worker/mcts.h (root averages, per-move statistics, principal variations,
- * ownership), the move to play (most visits, KataGo's lower confidence
- * bound where asked, or by temperature), and the
- * Dirichlet noise of self-play on the root's priors.
+ * ownership, per move where asked), the move to play (most visits,
+ * KataGo's lower confidence bound where asked, or by temperature), and what
+ * changes the root's priors: KataGo's rootPolicyTemperature and the
+ * Dirichlet noise of self-play.
  *
  * Node sums are kept from each node's mover's view (mcts_internal.h); here
  * they turn into Black's view, as the API promises.
@@ -29,6 +30,13 @@ static double s_spread(double sq_sum, double mean, int visits)
 static float s_raw_prior(const hs_mcts_t *m, int i)
 {
     return m->noised ? m->root_raw_prior[i] : m->root->edges[i].prior;
+}
+
+/* Root edge i's prior as the search reads it, less the noise: what a move's
+ * reported prior is (the temperature's, as KataGo's moveInfos report it). */
+static float s_search_prior(const hs_mcts_t *m, int i)
+{
+    return m->noised ? m->root_temp_prior[i] : m->root->edges[i].prior;
 }
 
 /* Child i of n when its edge has visits and it may be played: at the root
@@ -210,7 +218,7 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     mi->score_lead = (float)s_black(mover, score);
     mi->score_selfplay = (float)s_black(mover, final);
     mi->score_stdev = (float)s_spread(c->score_sq_sum, final, c->visits);
-    mi->prior = s_raw_prior(m, i);
+    mi->prior = s_search_prior(m, i);
     mi->utility = (float)hs__mcts_q(c);
     double radius = s_report_radius(m, e);
     mi->lcb = (float)(w - 0.5 * radius / s_utility_range(m));
@@ -219,6 +227,8 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     mi->edge_weight = hs__mcts_edge_weight(e);
     mi->play_selection = e->visits;
     mi->sym_of = -1;
+    mi->sym = 0;
+    mi->own_count = c->own ? c->own_count : 0;
     s_pv(e, mi);
 }
 
@@ -345,6 +355,7 @@ static int s_sym_copies(const hs_mcts_t *m, const hs_mcts_move_info_t *k,
         *c = *k;
         c->move = move;
         c->sym_of = s ? k->move : -1;
+        c->sym = s;
         for (int j = 0; j < c->pv_len; j++)
             c->pv[j] = s_sym_move(m->size, s, k->pv[j]);
     }
@@ -415,6 +426,36 @@ void hs_mcts_get_result(const hs_mcts_t *m, hs_mcts_result_t *out)
     }
 }
 
+/* The root child that move info mi stands for (its own, or the one it
+ * copies), or NULL. */
+static const hs__mcts_node_t *s_info_node(const hs_mcts_t *m, const hs_mcts_move_info_t *mi)
+{
+    int move = mi->sym_of >= 0 ? mi->sym_of : mi->move;
+    const hs__mcts_node_t *r = m->root;
+    for (int i = 0; r && i < r->num_edges; i++)
+        if (r->edges[i].move == move)
+            return r->edges[i].child;
+    return NULL;
+}
+
+int hs_mcts_move_ownership(const hs_mcts_t *m, const hs_mcts_move_info_t *mi, float *own,
+                           float *own_stdev)
+{
+    const hs__mcts_node_t *c = mi->own_count > 0 ? s_info_node(m, mi) : NULL;
+    if (!c || !c->own || c->own_count <= 0)
+        return 0;
+    /* a copy's point sym(v) holds what the move searched holds at v */
+    for (int v = 0; v < m->area; v++) {
+        int to = s_sym_move(m->size, mi->sym, v);
+        double mean = c->own[v] / c->own_count;
+        if (own)
+            own[to] = (float)mean;
+        if (own_stdev)
+            own_stdev[to] = (float)s_spread(c->own[HS_MCTS_MAX_AREA + v], mean, c->own_count);
+    }
+    return c->own_count;
+}
+
 int hs_mcts_choose_move(hs_mcts_t *m)
 {
     const hs__mcts_node_t *r = m->root;
@@ -469,20 +510,55 @@ static double s_gamma(hs_rng_t *rng, double alpha)
     }
 }
 
-void hs__mcts_apply_noise(hs_mcts_t *m)
+/* KataGo's rootPolicyTemperature: each positive prior p to p^(1/T),
+ * computed from the largest down (exp((ln p - ln max) / T), so that no power
+ * underflows at a small T), then renormalised. A monotone map: the edges
+ * stay in prior order. */
+static void s_temper(hs__mcts_node_t *r, double temperature)
+{
+    double top = 0, sum = 0, inv = 1.0 / temperature;
+    for (int i = 0; i < r->num_edges; i++)
+        top = fmax(top, r->edges[i].prior);
+    if (!(top > 0))
+        return;
+    double log_top = log(top);
+    for (int i = 0; i < r->num_edges; i++) {
+        float *p = &r->edges[i].prior;
+        if (*p > 0) {
+            *p = (float)exp((log(*p) - log_top) * inv);
+            sum += *p;
+        }
+    }
+    for (int i = 0; i < r->num_edges; i++)
+        r->edges[i].prior = (float)(r->edges[i].prior / sum);
+}
+
+static void s_noise(hs_mcts_t *m)
 {
     hs__mcts_node_t *r = m->root;
-    if (m->noised || !r->expanded || r->num_edges == 0)
-        return;
     double g[HS_MCTS_MAX_MOVES], sum = 0;
     for (int i = 0; i < r->num_edges; i++) {
-        m->root_raw_prior[i] = r->edges[i].prior;
         g[i] = m->banned[r->edges[i].move] ? 0 : s_gamma(&m->rng, m->cfg.noise_alpha);
         sum += g[i];
     }
     double w = m->cfg.noise_weight;
     for (int i = 0; i < r->num_edges && sum > 0; i++)
         r->edges[i].prior = (float)((1 - w) * r->edges[i].prior + w * g[i] / sum);
+}
+
+void hs__mcts_adjust_root_priors(hs_mcts_t *m)
+{
+    hs__mcts_node_t *r = m->root;
+    if (m->noised || !r->expanded || r->num_edges == 0)
+        return;
+    for (int i = 0; i < r->num_edges; i++)
+        m->root_raw_prior[i] = r->edges[i].prior;
+    if (m->cfg.root_policy_temperature != 1.0)
+        s_temper(r, m->cfg.root_policy_temperature);
+    for (int i = 0; i < r->num_edges; i++)
+        m->root_temp_prior[i] = r->edges[i].prior;
+    if (m->cfg.noise_alpha > 0 && m->cfg.noise_weight > 0)
+        s_noise(m);
     m->noised = true;
 }
 

@@ -8,8 +8,12 @@
  * new board (same key: stones, side to move, ko point), under the same rules
  * and komi, the node those moves lead to becomes the root, unless the tree
  * scored it as a finished game (two passes). The same position again keeps
- * the whole tree.
+ * the whole tree. Ownership sums (mcts_internal.h) follow the root down:
+ * its new children get theirs then.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "worker/mcts_internal.h"
 
 static int s_find_edge(const hs__mcts_node_t *n, int move)
@@ -68,4 +72,33 @@ hs__mcts_node_t *hs__mcts_find_reuse(hs_mcts_t *m, const hs_nn_pos_t *pos, int *
         }
     }
     return NULL;
+}
+
+int hs__mcts_give_own(hs__mcts_node_t *n)
+{
+    if (n->own)
+        return 0;
+    n->own = calloc(2 * (size_t)HS_MCTS_MAX_AREA, sizeof *n->own);
+    n->own_count = 0;
+    return n->own ? 0 : HS_ENOMEM;
+}
+
+/* The root's children were deeper and have no sums: they get them now, so
+ * that their per-move ownership averages the evaluations from here on
+ * (without memory for them, a move's ownership is just not known). A root
+ * whose own sums began that way starts them afresh, as one that had none:
+ * the root's average stays over the evaluations since it became the root. */
+void hs__mcts_own_reroot(hs_mcts_t *m)
+{
+    hs__mcts_node_t *r = m->root;
+    if (r->own && r->own_late) {
+        memset(r->own, 0, 2 * (size_t)HS_MCTS_MAX_AREA * sizeof *r->own);
+        r->own_count = 0;
+        r->own_late = 0;
+    }
+    for (int i = 0; i < r->num_edges; i++) {
+        hs__mcts_node_t *c = r->edges[i].child;
+        if (c && !c->own && hs__mcts_give_own(c) == 0)
+            c->own_late = 1;
+    }
 }

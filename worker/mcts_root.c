@@ -71,7 +71,7 @@ int hs__mcts_root_reaverage(hs_mcts_t *m, hs_mcts_evaluator_t *ev, hs_error_t *e
         hs__mcts_sort_edges(r);
         r->sym_avg = 1;
         if (noised)
-            hs__mcts_apply_noise(m);
+            hs__mcts_adjust_root_priors(m);
     }
     free(out);
     return rc;

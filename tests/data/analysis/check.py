@@ -7,7 +7,8 @@ Every reply line must be a JSON object. Every analysis reply is checked for
 what must hold whatever the evaluator: the fields KataGo gives, orders 0..k-1,
 each pv starting with its move, legal vertex names, edge visits adding up (a
 symmetric copy, isSymmetryOf, after the move it copies and with its visits,
-counted once), rootInfo's visits equal to the query's maxVisits (unless
+counted once, its per-move ownership the copied move's mapped), per-move
+ownership present iff asked, rootInfo's visits equal to the query's maxVisits (unless
 terminated), policy and ownership lengths, policy -1 on every stone, and exactly one final reply
 (isDuringSearch false) for every analysed turn of every query that was not
 refused. EXPECT (when given) holds one pattern a line; each must match a
@@ -79,6 +80,28 @@ def stones(q, turn):
     return pts
 
 
+SYMS = (lambda x, y, n: (x, y), lambda x, y, n: (n - 1 - x, y), lambda x, y, n: (x, n - 1 - y),
+        lambda x, y, n: (n - 1 - x, n - 1 - y), lambda x, y, n: (y, x),
+        lambda x, y, n: (n - 1 - y, x), lambda x, y, n: (y, n - 1 - x),
+        lambda x, y, n: (n - 1 - y, n - 1 - x))
+
+
+def mapped_copy(src, cp, n):
+    """Whether cp's per-move ownership (when given) is src's under a symmetry
+    of the board that maps src's move onto cp's."""
+    keys = [k for k in ("ownership", "ownershipStdev") if k in cp]
+    if not keys:
+        return True
+    a, b = vertex(src["move"], n), vertex(cp["move"], n)
+    for f in SYMS:
+        if a != "pass" and f(a[0], a[1], n) != b:
+            continue
+        if all(cp[k][f(p % n, p // n, n)[1] * n + f(p % n, p // n, n)[0]] == src[k][p]
+               for k in keys for p in range(n * n)):
+            return True
+    return False
+
+
 def check_reply(r, q, terminated):
     n = q["boardXSize"]
     tag = "%s/%s" % (r.get("id"), r.get("turnNumber"))
@@ -138,12 +161,23 @@ def check_reply(r, q, terminated):
                                                        m["visits"]))
         if m["playSelectionValue"] < 0:
             fail("%s: negative playSelectionValue" % tag)
+        # per-move ownership: present iff asked (a fresh tree knows every
+        # move's), board-area long, in range
+        for key, flag, lo in (("ownership", "includeMovesOwnership", -1),
+                              ("ownershipStdev", "includeMovesOwnershipStdev", 0)):
+            if bool(q.get(flag)) != (key in m):
+                fail("%s: moveInfo %s present iff %s" % (tag, key, flag))
+            elif key in m and (len(m[key]) != n * n or not all(lo <= v <= 1 for v in m[key])):
+                fail("%s: moveInfo %s of %s: %d values or out of range" % (tag, key, m["move"],
+                                                                          len(m[key])))
         # a symmetric copy (root symmetry pruning) follows the move it copies,
         # with its visits, and does not count them again
         if "isSymmetryOf" in m:
             src = [o for o in mis if o["move"] == m["isSymmetryOf"] and "isSymmetryOf" not in o]
             if not src or src[0]["order"] > m["order"] or src[0]["visits"] != m["visits"]:
                 fail("%s: %s is no copy of %s" % (tag, m["move"], m["isSymmetryOf"]))
+            elif not mapped_copy(src[0], m, n):
+                fail("%s: %s's ownership is not %s's mapped" % (tag, m["move"], m["isSymmetryOf"]))
     if mis and max(m["playSelectionValue"] for m in mis) < 1:
         fail(tag + ": the largest playSelectionValue is under 1")
     if sum(m.get("edgeVisits", m["visits"]) for m in mis if "isSymmetryOf" not in m) > root["visits"]:
