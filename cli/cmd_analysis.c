@@ -57,7 +57,8 @@ static void s_usage(FILE *out)
             "minVisitPropForLCB, subtreeValueBiasFactor, subtreeValueBiasWeightExponent,\n"
             "subtreeValueBiasFreeProp, wideRootNoise, rootNumSymmetriesToSample, useGraphSearch,\n"
             "rootSymmetryPruning, rootPolicyTemperature, confirmStdevs (ours) are read),\n"
-            "-override-config K=V,K=V, -quit-without-waiting.\n");
+            "-override-config K=V,K=V, -quit-without-waiting, -analysis-threads N (read\n"
+            "and skipped, as the config's numAnalysisThreads).\n");
 }
 
 typedef struct s_opts {
@@ -82,6 +83,12 @@ static int s_number(const char *a, const char *v, s_opts_t *o)
         return hs__cli_int(cmd, a, v, 0, 1024, &o->eval_threads);
     if (!strcmp(a, "--seed"))
         return hs__cli_long(cmd, a, v, 0, 0x7fffffffffffffffL, &o->seed);
+    /* KataGo's -analysis-threads (KaTrain passes it): checked, then skipped
+     * like the config's numAnalysisThreads (--max-active is ours). */
+    if (!strcmp(a, "-analysis-threads")) {
+        int skipped;
+        return hs__cli_int(cmd, a, v, 1, 1 << 20, &skipped);
+    }
     return 1;
 }
 

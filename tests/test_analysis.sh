@@ -296,6 +296,24 @@ echo '{"id":"q","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxV
 check "-quit-without-waiting: EOF ends an endless query, without a reply (as KataGo)" \
     "$?:$(grep -c '"id":"q"' "$tmp/q.out")" "0:0"
 
+# KaTrain's command line: -analysis-threads N is read and skipped.
+echo "$q" | "$bin" analysis -model "$tmp/none" -analysis-threads 2 --threads 1 --visits 5 \
+    > /dev/null 2>&1
+check "-analysis-threads 2 is KataGo's option: past the options (the missing net fails)" "$?" 1
+echo "$q" | "$bin" analysis -analysis-threads 0 > /dev/null 2>&1
+check "-analysis-threads 0: usage error" "$?" 2
+
+# --- input as KataGo reads it: a byte order mark, loose vertices ----------------
+printf '\xef\xbb\xbf{"id":"bom","action":"query_version"}\n' |
+    "$bin" analysis > "$tmp/bom.out" 2>>"$tmp/stderr"
+check "a line opening with a byte order mark is read" "$(grep -c '"id":"bom","action"' "$tmp/bom.out")" 1
+loose='{"id":"L","moves":[["B"," E5 "],["W","pss"],["B","E03"],["W","(2,2)"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":5,"includePolicy":true}'
+tight='{"id":"L","moves":[["B","E5"],["W","pass"],["B","E3"],["W","C7"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":5,"includePolicy":true}'
+echo "$loose" | an > "$tmp/loose.out"
+echo "$tight" | an > "$tmp/tight.out"
+check "vertices with blanks, pss and a leading zero: read as KataGo reads them" \
+    "$(grep -c '"error"' "$tmp/loose.out"):$(cmp -s "$tmp/loose.out" "$tmp/tight.out"; echo $?)" "0:0"
+
 # --- with the net -------------------------------------------------------------
 if [ -f "$net" ]; then
     backend=ref

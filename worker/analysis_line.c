@@ -173,6 +173,12 @@ int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char
                       size_t len, long seq, hs__aitem_t **item)
 {
     *item = NULL;
+    /* A UTF-8 byte order mark opening the line (an editor's or a Windows
+     * tool's) is skipped, as KataGo's JSON reader skips it at each line. */
+    if (len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) {
+        line += 3;
+        len -= 3;
+    }
     size_t k = 0;
     while (k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
         k++;

@@ -54,16 +54,38 @@ static bool s_nomem(s_ctx_t *c)
 }
 
 /* A location: a GTP vertex, "pass", or KataGo's "(x,y)" (y from the top). */
+/* A vertex as KataGo's Location::tryOfString reads one: blanks around it
+ * trimmed; "pass" or "pss" in any case; "(x,y)" (0-based, y from the top);
+ * or a column letter (no I) and a row number, which may have leading zeros
+ * ("E05"). */
 static bool s_loc(const hs_board_t *b, const char *s, hs_point_t *p)
 {
-    int x, y, n = -1;
-    if (sscanf(s, "(%d,%d)%n", &x, &y, &n) == 2 && n == (int)strlen(s)) {
+    char t[32];
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    if (n < 2 || n >= sizeof t)
+        return false;
+    memcpy(t, s, n);
+    t[n] = '\0';
+    if (!strcasecmp(t, "pss")) {
+        *p = HS_PASS;
+        return true;
+    }
+    int x, y, used = -1;
+    if (sscanf(t, "(%d,%d)%n", &x, &y, &used) == 2 && used == (int)n) {
         if (x < 0 || y < 0 || x >= b->size || y >= b->size)
             return false;
         *p = hs_board_point(b, x, y);
         return true;
     }
-    return hs_board_parse_point(b, s, p) == 0;
+    size_t z = 1;   /* leading zeros of the row, dropped ("E05" = "E5") */
+    while (z + 1 < n && t[z] == '0' && t[z + 1] >= '0' && t[z + 1] <= '9')
+        z++;
+    memmove(t + 1, t + z, n - z + 1);
+    return hs_board_parse_point(b, t, p) == 0;
 }
 
 static bool s_player(const char *s, hs_color_t *c)
