@@ -56,7 +56,8 @@ static void s_usage(FILE *out)
             "noisePruneUtilityScale, ignorePreRootHistory, useLcbForSelection, lcbStdevs,\n"
             "minVisitPropForLCB, subtreeValueBiasFactor, subtreeValueBiasWeightExponent,\n"
             "subtreeValueBiasFreeProp, wideRootNoise, rootNumSymmetriesToSample, useGraphSearch,\n"
-            "rootSymmetryPruning, rootPolicyTemperature, confirmStdevs (ours) are read),\n"
+            "rootSymmetryPruning, rootPolicyTemperature, winLossUtilityFactor, confirmStdevs\n"
+            "(ours) are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting, -analysis-threads N (read\n"
             "and skipped, as the config's numAnalysisThreads).\n");
 }

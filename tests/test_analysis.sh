@@ -303,6 +303,23 @@ check "-analysis-threads 2 is KataGo's option: past the options (the missing net
 echo "$q" | "$bin" analysis -analysis-threads 0 > /dev/null 2>&1
 check "-analysis-threads 0: usage error" "$?" 2
 
+# --- winLossUtilityFactor, KataGo's override: the value's weight in the utility --
+wl() {   # wl VALUE: rootInfo's utility, or the error or warning
+    echo '{"id":"w","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":20,"overrideSettings":{"winLossUtilityFactor":"'"$1"'"}}' |
+        an | python3 -c 'import json,sys
+for l in sys.stdin:
+    r = json.loads(l)
+    print(r.get("error") or r.get("warning") or "%.6f" % r["rootInfo"]["utility"])'
+}
+u1=$(wl 1.0); u0=$(wl 0)
+check "winLossUtilityFactor 1 is the default's utility" "$u1" \
+    "$(echo '{"id":"w","moves":[["B","E5"]],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":20}' |
+       an | python3 -c 'import json,sys; print("%.6f" % json.loads(sys.stdin.readline())["rootInfo"]["utility"])')"
+check "winLossUtilityFactor 0: another utility, no warning" \
+    "$([ -n "$u0" ] && [ "$u0" != "$u1" ] && python3 -c 'import sys; float(sys.argv[1])' "$u0" && echo ok)" ok
+check "winLossUtilityFactor abc: KataGo's error" "$(wl abc)" \
+    "Could not set settings: bad value for winLossUtilityFactor"
+
 # --- input as KataGo reads it: a byte order mark, loose vertices ----------------
 printf '\xef\xbb\xbf{"id":"bom","action":"query_version"}\n' |
     "$bin" analysis > "$tmp/bom.out" 2>>"$tmp/stderr"

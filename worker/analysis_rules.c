@@ -324,6 +324,8 @@ int hs_analysis_setting(const char *key, const char *value, hs_mcts_config_t *c,
         return s_num(value, 0, 5, &c->wide_root_noise) ? 1 : -1;
     if (!strcmp(key, "rootPolicyTemperature"))   /* KataGo's range */
         return s_num(value, 0.01, 100, &c->root_policy_temperature) ? 1 : -1;
+    if (!strcmp(key, "winLossUtilityFactor"))
+        return s_num(value, 0, 100, &c->win_loss_utility) ? 1 : -1;
     /* the first three must be > 0 (worker/mcts.h) */
     static const char *const dbls[] = { "cpuctExploration", "dynamicScoreCenterScale",
                                         "cpuctExplorationBase", "maxTime",

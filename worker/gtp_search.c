@@ -82,6 +82,7 @@ static const s_param_t s_params[] = {
     S_P("useNoisePruning", S_ON, noise_prune_utility),
     S_P("valueWeightExponent", S_DBL, value_weight_exponent),
     S_P("wideRootNoise", S_DBL, wide_root_noise),
+    S_P("winLossUtilityFactor", S_DBL, win_loss_utility),
 };
 #define S_NUM_PARAMS (sizeof s_params / sizeof s_params[0])
 

@@ -30,6 +30,7 @@ void hs_mcts_config_default(hs_mcts_config_t *cfg)
     cfg->net_cpuct_log = 0.45;
     cfg->net_cpuct_base = 500.0;
     cfg->fpu_reduction = 0.2;
+    cfg->win_loss_utility = 1.0;
     cfg->score_utility = 0.1;
     cfg->score_scale = 20.0;
     cfg->dyn_score_utility = 0.3;
@@ -59,6 +60,7 @@ static int s_check_config(const hs_mcts_config_t *c, hs_error_t *err)
                             c->root_symmetries);
     if (!(c->cpuct > 0) || !(c->net_cpuct > 0) || !(c->net_cpuct_log >= 0) ||
         !(c->net_cpuct_base > 0) || !(c->fpu_reduction >= 0) || !(c->score_utility >= 0) ||
+        !(c->win_loss_utility >= 0) || !(c->win_loss_utility <= 100) ||
         !(c->score_scale > 0) || !(c->dyn_score_utility >= 0) || !(c->dyn_score_scale > 0) ||
         !(c->cpuct_stdev_scale >= 0) || !(c->root_fpu_reduction >= 0) ||
         !(c->noise_prune_utility >= 0) || !(c->value_weight_exponent >= 0) ||
@@ -381,7 +383,7 @@ static void s_child_stats(const hs_mcts_t *m, const hs__mcts_edge_t *e, double f
     if (c && c->vloss > 0) {
         /* KataGo: towards the worst utility there is, the weight of a visit each */
         const hs_mcts_config_t *cf = &m->cfg;
-        double worst = -(1.0 + cf->score_utility + cf->dyn_score_utility);
+        double worst = -(cf->win_loss_utility + cf->score_utility + cf->dyn_score_utility);
         *q += (worst - *q) * c->vloss / (c->vloss + (*w > 0.25 ? *w : 0.25));
         *w += c->vloss;
     }

@@ -159,6 +159,10 @@ typedef struct hs_mcts_config {
     /* First-play urgency: an unvisited child is valued at the parent's value
      * minus fpu_reduction * sqrt(sum of the visited children's priors). */
     double fpu_reduction;
+    /* KataGo's winLossUtilityFactor: the weight of the value (win - loss)
+     * in the utility, 1 by default; 0 leaves the score terms alone to
+     * steer. Reported win rates are the value's whatever the weight. */
+    double win_loss_utility;
     /* Utility = value + score_utility * (2/pi) * atan(score / score_scale):
      * a small pull towards a bigger lead (KataGo's static score utility),
      * which keeps play sensible when the game is decided. With estimates
@@ -298,7 +302,7 @@ typedef struct hs_mcts_config {
 } hs_mcts_config_t;
 
 /* Defaults for analysis: cpuct 1.1, net_cpuct 1.0, net_cpuct_log 0.45,
- * net_cpuct_base 500, fpu_reduction 0.2, score_utility 0.1,
+ * net_cpuct_base 500, fpu_reduction 0.2, win_loss_utility 1, score_utility 0.1,
  * score_scale 20 (points; for 19x19, scaled by size/19; rollouts only), dyn_score_utility
  * 0.3, dyn_score_scale 0.75, cpuct_stdev_scale 0.85, root_fpu_reduction 0.1,
  * noise_prune_utility 0.15, value_weight_exponent 0.25, subtree_bias 0.45,

@@ -78,7 +78,7 @@ static int s_most_visited(const hs__mcts_node_t *n, const unsigned char *banned)
 static double s_utility_range(const hs_mcts_t *m)
 {
     const hs_mcts_config_t *cf = &m->cfg;
-    return 1.0 + cf->score_utility + (m->estimates ? cf->dyn_score_utility : 0);
+    return cf->win_loss_utility + cf->score_utility + (m->estimates ? cf->dyn_score_utility : 0);
 }
 
 /* KataGo's radius of child c's utility bound (getSelfUtilityLCBAndRadius):
@@ -221,7 +221,8 @@ static void s_move_info(const hs_mcts_t *m, int i, hs_mcts_move_info_t *mi)
     mi->prior = s_search_prior(m, i);
     mi->utility = (float)hs__mcts_q(c);
     double radius = s_report_radius(m, e);
-    mi->lcb = (float)(w - 0.5 * radius / s_utility_range(m));
+    /* KataGo's radiusScaleHackFactor: the win rate's share of the range */
+    mi->lcb = (float)(w - 0.5 * radius * m->cfg.win_loss_utility / (s_utility_range(m) + 1e-20));
     mi->utility_lcb = (float)(mi->utility - radius);
     mi->weight = c->weight;
     mi->edge_weight = hs__mcts_edge_weight(e);

@@ -50,7 +50,7 @@ double hs__mcts_utility(const hs_mcts_t *m, const hs_mcts_eval_t *ev, double to_
 {
     const hs_mcts_config_t *c = &m->cfg;
     if (!m->estimates)   /* one playout's outcome: the plain pull towards a bigger lead */
-        return ev->value + c->score_utility * (2.0 / M_PI) *
+        return c->win_loss_utility * ev->value + c->score_utility * (2.0 / M_PI) *
                                atan(ev->score / (c->score_scale * m->size / 19.0));
     return hs__mcts_estimate_utility(m, ev->value, ev->score_mean, ev->score_stdev, to_black);
 }
@@ -63,7 +63,8 @@ double hs__mcts_estimate_utility(const hs_mcts_t *m, double value, double score_
      * did up to mcts@4, its trees parted from KataGo's on the same
      * evaluations (bench notes in docs/MCTS.md). */
     const hs_mcts_config_t *c = &m->cfg;
-    double u = value + c->score_utility * hs__mcts_score_value(score_mean, score_stdev, 0,
+    double u = c->win_loss_utility * value +
+               c->score_utility * hs__mcts_score_value(score_mean, score_stdev, 0,
                                                                S_STATIC_SCALE * m->size);
     if (c->dyn_score_utility > 0 && m->have_center) {
         double black = hs__mcts_score_value(to_black * score_mean, score_stdev, m->score_center,
