@@ -451,6 +451,11 @@ int hs__task_reuse_mark(hs__broker_t *b, hs__btask_t *t, const int *moves, int n
 int hs__task_reuse_link(hs__broker_t *b, hs__btask_t *t);
 /* Drops t->reused (t leaves LEASED). */
 void hs__task_reuse_forget(hs__btask_t *t);
+/* The positions t's TASK carried: a worker's lease and its done count. */
+static inline int hs__task_sent_positions(const hs__btask_t *t)
+{
+    return hs_store_task_positions(&t->rec) - t->num_reused;
+}
 void hs__broker_free_state(hs__broker_t *b);
 /* What broker_jobs.c needs of the task bookkeeping: */
 /* A store error rc (< 0) becomes the broker's sticky b->fatal, logged once; returns rc. */

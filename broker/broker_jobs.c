@@ -592,8 +592,13 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
     free(l.v);
     for (int i = 0; i < b->num_jobs; i++)
         hs__job_check_done(b, b->jobs[i]);
-    if (b->num_jobs)
+    /* Leases are not journaled (hs__task_lease), so only a journal an older
+     * broker wrote names tasks that were leased when it stopped. */
+    if (b->num_jobs && requeued)
         HS__EVENT(b, "journal: %d jobs, %lld tasks pending (%d were leased)", b->num_jobs,
               (long long)b->pending, requeued);
+    else if (b->num_jobs)
+        HS__EVENT(b, "journal: %d jobs, %lld tasks pending (those leased when the broker "
+                  "stopped among them)", b->num_jobs, (long long)b->pending);
     return rc;
 }

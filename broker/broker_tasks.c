@@ -196,7 +196,7 @@ static void s_worker_drop_lease(hs__bworker_t *w, hs__btask_t *t)
     int i = t->lease_slot;
     if (i < 0 || i >= w->num_leases || w->leases[i] != t)
         return;   /* not held by w: nothing to drop */
-    w->leased_positions -= hs_store_task_positions(&t->rec);
+    w->leased_positions -= hs__task_sent_positions(t);
     w->leases[i] = w->leases[--w->num_leases];
     w->leases[i]->lease_slot = i;
     t->lease_slot = -1;
@@ -210,7 +210,6 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
     hs__bjob_t *j = t->job;
     free(t->keys);
     t->keys = NULL;
-    hs__task_reuse_forget(t);
     if (t->rec.state == HS_TASK_QUEUED) {
         s_queue_remove(j, t);
         b->pending--;
@@ -221,6 +220,7 @@ void hs__task_detach(hs__broker_t *b, hs__btask_t *t)
         j->leased--;
         b->pending--;
     }
+    hs__task_reuse_forget(t);   /* after the lease's positions are given back */
 }
 
 /* ------------------------------------------------------------------ tasks */
@@ -362,7 +362,7 @@ int hs__task_lease(hs__broker_t *b, hs__btask_t *t, hs__bworker_t *w)
     }
     t->lease_slot = w->num_leases;
     w->leases[w->num_leases++] = t;
-    w->leased_positions += hs_store_task_positions(&t->rec);
+    w->leased_positions += hs__task_sent_positions(t);
     /* Not journaled: after a crash every leased task is queued again anyway, and
      * the next journaled transition (done, requeue, fail, cancel) writes the
      * attempts. Only the attempt of a lease cut short by a broker crash is not
@@ -550,7 +550,8 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
         t->no_reuse = true;   /* the evals stored above stay: a repeat keeps them */
         return hs__task_requeue(b, t, "an evaluation it was to reuse is not in the store");
     }
-    hs__worker_account(b, t->worker, hs_store_task_positions(&t->rec), HS__WEND_DONE);
+    /* The worker's count is of what it evaluated (status --cluster's rates). */
+    hs__worker_account(b, t->worker, hs__task_sent_positions(t), HS__WEND_DONE);
     hs__task_detach(b, t);
     t->rec.state = HS_TASK_DONE;
     t->rec.reason[0] = '\0';

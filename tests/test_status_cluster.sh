@@ -70,7 +70,11 @@ check "their engines" \
       "['noop,area', 'noop,influence']"
 check "each did work" "$(py 'all(w["positions_done"] > 0 and w["tasks_done"] > 0 for w in j["worker_list"])')" True
 check "each has a rate > 0" "$(py 'all(w["rate"] > 0 for w in j["worker_list"])')" True
-check "their positions are the job's" "$(py 'sum(w["positions_done"] for w in j["worker_list"])')" "$total"
+# What they evaluated: the job's positions, less those a TASK left out because
+# the store held their evals already (a repeat whose first eval was stored
+# by then: broker_reuse.c), which depends on the timing.
+check "their positions are the job's, less the repeats" \
+      "$(py '0 < sum(w["positions_done"] for w in j["worker_list"]) <= '"$total")" True
 check "no failure" "$(py 'sum(w["errors"] + w["requeued"] for w in j["worker_list"])')" 0
 check "nothing leased now" "$(py '[w["tasks"] + w["leased_positions"] for w in j["worker_list"]]')" "[0, 0]"
 check "the queue is empty" \
