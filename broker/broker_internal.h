@@ -449,6 +449,9 @@ int hs__task_reuse_mark(hs__broker_t *b, hs__btask_t *t, const int *moves, int n
  * the open batch. 0; 1 when one is missing (send t again with every position:
  * t->no_reuse); or a store error made fatal (hs__fatal). */
 int hs__task_reuse_link(hs__broker_t *b, hs__btask_t *t);
+/* broker_tasks.c: the job's indexes of the engines t runs (hs__task_engines),
+ * in the job's order, into idx: their number (>= 1). */
+int hs__task_engine_idx(const hs__btask_t *t, int idx[HS_WIRE_MAX_ENGINES]);
 /* Drops t->reused (t leaves LEASED). */
 void hs__task_reuse_forget(hs__btask_t *t);
 /* The positions t's TASK carried: a worker's lease and its done count. */

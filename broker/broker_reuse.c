@@ -24,20 +24,16 @@
 /* The engine ids task t runs, into ids; returns how many. */
 static int s_task_engine_ids(const hs__btask_t *t, uint32_t ids[HS_WIRE_MAX_ENGINES])
 {
-    uint32_t m = hs__task_engines(t);
-    int n = 0;
-    for (int k = 0; k < t->job->num_engines; k++)
-        if (m >> k & 1u)
-            ids[n++] = t->job->engine_ids[k];
+    int idx[HS_WIRE_MAX_ENGINES], n = hs__task_engine_idx(t, idx);
+    for (int k = 0; k < n; k++)
+        ids[k] = t->job->engine_ids[idx[k]];
     return n;
 }
 
 int hs__task_reuse_mark(hs__broker_t *b, hs__btask_t *t, const int *moves, int n,
                         hs_error_t *err)
 {
-    free(t->reused);
-    t->reused = NULL;
-    t->num_reused = 0;
+    hs__task_reuse_forget(t);
     if (!t->keys || t->no_reuse || n < 2 || moves[0] >= HS__REUSE_BEFORE_MOVE)
         return 0;
     uint32_t ids[HS_WIRE_MAX_ENGINES];

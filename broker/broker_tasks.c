@@ -250,9 +250,8 @@ static bool s_worker_has_nets(const hs__bworker_t *w, const char *spec)
     return true;
 }
 
-/* The job's indexes of the engines t runs (hs__task_engines), in the job's
- * order, into idx: their number (>= 1). */
-static int s_task_engines(const hs__btask_t *t, int idx[HS_WIRE_MAX_ENGINES])
+/* broker_internal.h */
+int hs__task_engine_idx(const hs__btask_t *t, int idx[HS_WIRE_MAX_ENGINES])
 {
     uint32_t m = hs__task_engines(t);
     int n = 0;
@@ -266,7 +265,7 @@ static int s_task_engines(const hs__btask_t *t, int idx[HS_WIRE_MAX_ENGINES])
  * an earlier job stored may need only some). */
 static bool s_worker_can(const hs__bworker_t *w, const hs__btask_t *t)
 {
-    int idx[HS_WIRE_MAX_ENGINES], ne = s_task_engines(t, idx);
+    int idx[HS_WIRE_MAX_ENGINES], ne = hs__task_engine_idx(t, idx);
     for (int e = 0; e < ne; e++) {
         const char *spec = t->job->engines[idx[e]];
         size_t len = strcspn(spec, ":");
@@ -465,7 +464,7 @@ int hs__result_check(const hs__btask_t *t, const hs_wire_result_t *r, char *why,
 {
     const hs__bjob_t *j = t->job;
     int idx[HS_WIRE_MAX_ENGINES];
-    int n = hs_store_task_positions(&t->rec), ne = s_task_engines(t, idx);
+    int n = hs_store_task_positions(&t->rec), ne = hs__task_engine_idx(t, idx);
     int sent = n - t->num_reused;   /* the positions the TASK carried */
     if (sent <= 0 || ne <= 0 || r->num_evals != sent * ne) {
         snprintf(why, size, "incomplete result: %d evaluations for %d positions x %d engines",
@@ -531,7 +530,7 @@ int hs__task_done(hs__broker_t *b, hs__btask_t *t, const hs_wire_result_t *r)
     int rc = hs__batch(b);
     if (rc < 0)
         return rc;
-    int idx[HS_WIRE_MAX_ENGINES], ne = s_task_engines(t, idx);
+    int idx[HS_WIRE_MAX_ENGINES], ne = hs__task_engine_idx(t, idx);
     for (int i = 0; i < r->num_evals; i++) {
         const hs_eval_t *e = &r->evals[i];
         const char *spec = NULL;
@@ -640,7 +639,7 @@ int hs__task_build(hs__broker_t *b, hs__btask_t *t, hs_wire_msg_t *m, hs_error_t
      * the job's): the specs are the job's own strings, lent (no copy per TASK),
      * in an array of the message's own; hs__task_msg_fini frees the array and
      * takes the strings back before freeing the rest. */
-    int idx[HS_WIRE_MAX_ENGINES], ne = s_task_engines(t, idx);
+    int idx[HS_WIRE_MAX_ENGINES], ne = hs__task_engine_idx(t, idx);
     task->engines = malloc(sizeof *task->engines * (size_t)ne);
     if (!task->engines)
         return hs_error_set(err, HS_ENOMEM, "out of memory");

@@ -194,6 +194,34 @@ static int s_eval_read(hs_store_t *s, MDB_txn *txn, const MDB_val *seqv, hs_eval
     return rc;
 }
 
+/* The sequence number of engine+position ikey's eval record (engine id, then the
+ * position key), or 0 where there is none: the pending table, then (unless the
+ * Bloom filter rules it out, the usual case for a new position) the index, in
+ * the transaction txn. 0 or the store's error. */
+static int s_eval_seq(hs_store_t *s, MDB_txn *txn, const uint8_t ikey[20], uint64_t *seq,
+                      hs_error_t *err)
+{
+    *seq = hs__store_pend_find(s, ikey);
+    if (*seq || !hs__store_idx_maybe(s, txn, ikey))
+        return 0;
+    MDB_val k = { 20, (void *)ikey }, d;
+    int rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
+    if (rc == MDB_NOTFOUND)
+        return 0;
+    if (rc)
+        return hs__store_mdb_error(err, rc, "evalidx");
+    if (d.mv_size != 8)
+        return hs__store_corrupt(err, "evalidx", &d, "value is not a sequence number");
+    *seq = hs__rd64(d.mv_data);
+    return 0;
+}
+
+static void s_eval_ikey(uint8_t ikey[20], uint32_t engine_id, const uint8_t pos_key[16])
+{
+    hs__be32(ikey, engine_id);
+    memcpy(ikey + 4, pos_key, 16);
+}
+
 int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[16],
                       hs_eval_t *out, hs_error_t *err)
 {
@@ -202,30 +230,19 @@ int hs_store_eval_get(hs_store_t *s, uint32_t engine_id, const uint8_t pos_key[1
     int rc = hs__store_rtxn(s, &txn, &own, err);
     if (rc)
         return rc;
-    uint8_t key[20];
-    hs__be32(key, engine_id);
-    memcpy(key + 4, pos_key, 16);
-    MDB_val k = { 20, key }, d;
-    uint8_t seqb[8];
-    uint64_t pseq = hs__store_pend_find(s, key);
-    if (pseq) {
-        hs__be64(seqb, pseq);
-        d = (MDB_val){ 8, seqb };
-        rc = 0;
-    } else if (!hs__store_idx_maybe(s, txn, key)) {
-        rc = MDB_NOTFOUND;
-    } else {
-        rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
-    }
+    uint8_t ikey[20], seqb[8];
+    uint64_t seq;
+    s_eval_ikey(ikey, engine_id, pos_key);
+    rc = s_eval_seq(s, txn, ikey, &seq, err);
     s->d_lookups++;
-    if (rc == 0) {
+    if (rc == 0 && !seq) {
+        rc = HS_ENOTFOUND;
+    } else if (rc == 0) {
         s->d_hits++;
+        hs__be64(seqb, seq);
+        MDB_val d = { 8, seqb };
         if (out)
             rc = s_eval_read(s, txn, &d, out, err);
-    } else if (rc == MDB_NOTFOUND) {
-        rc = HS_ENOTFOUND;
-    } else {
-        rc = hs__store_mdb_error(err, rc, "evalidx");
     }
     hs__store_rdone(txn, own);
     return rc;
@@ -329,31 +346,6 @@ static void s_moves_key(uint8_t key[18], const uint64_t id[2], int move)
     hs__id_key(key, id);
     key[16] = (uint8_t)(move >> 8);
     key[17] = (uint8_t)move;
-}
-
-/* The sequence number of engine+position ikey's eval record (engine id, then the
- * position key), or 0 where there is none: the pending table, then (unless the
- * Bloom filter rules it out, the usual case for a new position) the index, in
- * the transaction txn. 0 or the store's error. */
-static int s_eval_seq(hs_store_t *s, MDB_txn *txn, const uint8_t ikey[20], uint64_t *seq,
-                      hs_error_t *err)
-{
-    *seq = hs__store_pend_find(s, ikey);
-    if (*seq || !hs__store_idx_maybe(s, txn, ikey))
-        return 0;
-    MDB_val k = { 20, (void *)ikey }, d;
-    int rc = mdb_get(txn, s->dbi[HS_DB_EVALIDX], &k, &d);
-    if (rc == 0 && d.mv_size == 8)
-        *seq = hs__rd64(d.mv_data);
-    else if (rc && rc != MDB_NOTFOUND)
-        return hs__store_mdb_error(err, rc, "evalidx");
-    return 0;
-}
-
-static void s_eval_ikey(uint8_t ikey[20], uint32_t engine_id, const uint8_t pos_key[16])
-{
-    hs__be32(ikey, engine_id);
-    memcpy(ikey + 4, pos_key, 16);
 }
 
 /* The game's position entry (game, move) points at record seq of engine_id: a
