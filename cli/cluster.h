@@ -42,6 +42,20 @@ typedef struct hs_cli_job_summary {
     int workers;
 } hs_cli_job_summary_t;
 
+/* The exit status of `analyze` and `submit --wait` for a job that ended "done"
+ * with every game failed (a script must tell it from a job that worked). */
+#define HS_CLI_EXIT_NOTHING 3
+
+/* The job ended "done" with at least one game, and every game failed: nothing
+ * was analysed. A job of no games (an empty folder) is not such a job. */
+bool hs__cli_nothing_analysed(const char *state, int64_t games_total, int64_t games_failed);
+
+/* Into buf (size bytes): "nothing analysed: all N games failed (`QUERY` says
+ * why, in the rows of job J)", the one wording of `status`, `submit --wait`
+ * and `analyze`; query is the command to run (`hyeongse query ... failed`). */
+void hs__cli_nothing_reason(char *buf, size_t size, int64_t games_total, uint64_t job,
+                            const char *query);
+
 /*
  * WATCHes job (the broker pushes its counts, at most every 250 ms) until it is
  * no longer running, drawing a

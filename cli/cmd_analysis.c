@@ -59,7 +59,8 @@ static void s_usage(FILE *out)
             "rootSymmetryPruning, rootPolicyTemperature, winLossUtilityFactor, confirmStdevs\n"
             "(ours) are read),\n"
             "-override-config K=V,K=V, -quit-without-waiting, -analysis-threads N (read\n"
-            "and skipped, as the config's numAnalysisThreads).\n");
+            "and skipped, as the config's numAnalysisThreads). An option with a value\n"
+            "is also taken as one word, -opt=VALUE or --opt=VALUE.\n");
 }
 
 typedef struct s_opts {
@@ -103,9 +104,26 @@ static const char **s_slot(const char *a, s_opts_t *o)
          : !strcmp(a, "-override-config") ? &o->overrides : NULL;
 }
 
+/* "-opt=value": the option's name copied into name (size bytes) and the value
+ * returned; NULL when a holds no '=' or its name does not fit (then it is an
+ * unknown option). KataGo's own parser (TCLAP, its delimiter ' ') takes only
+ * "-opt value"; the '=' form is taken as well because some clients write it
+ * (-analysis-threads=N), as getopt_long takes it for our --options. Only the
+ * name is split off: the value may hold '=' (-override-config=maxVisits=10). */
+static const char *s_split(const char *a, char *name, size_t size)
+{
+    const char *eq = strchr(a, '=');
+    if (a[0] != '-' || !eq || (size_t)(eq - a) >= size)
+        return NULL;
+    memcpy(name, a, (size_t)(eq - a));
+    name[eq - a] = '\0';
+    return eq + 1;
+}
+
 /* 0, 1 for --help, -1 for a usage error (printed). */
 static int s_parse(int argc, char **argv, s_opts_t *o)
 {
+    char name[32];   /* the longest option, -override-config, is 16 */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -114,11 +132,15 @@ static int s_parse(int argc, char **argv, s_opts_t *o)
             o->quit_without_waiting = true;
             continue;
         }
-        if (i + 1 >= argc) {
+        const char *v = s_split(a, name, sizeof name);
+        if (v) {
+            a = name;
+        } else if (i + 1 >= argc) {
             fprintf(stderr, "hyeongse analysis: %s needs a value\n", a);
             return -1;
+        } else {
+            v = argv[++i];
         }
-        const char *v = argv[++i];
         const char **slot = s_slot(a, o);
         if (slot) {
             *slot = v;

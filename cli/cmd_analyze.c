@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -145,8 +146,10 @@ static void s_usage(FILE *out)
             "An interrupted run (Ctrl-C, killed, a store error) is resumed by the next run\n"
             "with the same archives (same paths, sizes and modification times), engines\n"
             "and --moves: its job continues, games and tasks already done are skipped.\n"
-            "Exit status: 0 done, 1 an error, 2 usage, 130 / 143 stopped by SIGINT /\n"
-            "SIGTERM (a second one ends it at once).\n\n"
+            "Exit status: 0 done, 1 an error, 2 usage, 3 done but every game failed\n"
+            "(nothing analysed: `hyeongse query --db DIR failed` says why; a job of no\n"
+            "games, an empty folder, is 0), 130 / 143 stopped by SIGINT / SIGTERM (a\n"
+            "second one ends it at once).\n\n"
             "  --db DIR        store directory (default ./hyeongse.db)\n"
             "  --threads N     engine threads, 1..%d (default: one per CPU)\n"
             "  --engines LIST  comma-separated engines (default %s; known: %s);\n"
@@ -666,6 +669,20 @@ static void s_print_store(const s_opts_t *o, const s_run_t *r)
         printf("  failed games are listed by `hyeongse query --db %s failed`\n", o->db);
 }
 
+/* A job that ended "done" with every game failed: said on stderr, so that a
+ * script, which sees only the exit status, and a user who reads only the
+ * summary's counts both learn that nothing was analysed. */
+static bool s_nothing_analysed(const s_opts_t *o, const s_run_t *r)
+{
+    if (!hs__cli_nothing_analysed(r->sum.state, r->sum.games_total, r->sum.games_failed))
+        return false;
+    char query[PATH_MAX + 64], why[PATH_MAX + 256];   /* a longer path is cut: a message */
+    snprintf(query, sizeof query, "hyeongse query --db %s failed", o->db);
+    hs__cli_nothing_reason(why, sizeof why, r->sum.games_total, r->job, query);
+    fprintf(stderr, "hyeongse analyze: %s\n", why);
+    return true;
+}
+
 int hs_cmd_analyze(int argc, char **argv)
 {
     s_opts_t o;
@@ -705,6 +722,8 @@ int hs_cmd_analyze(int argc, char **argv)
         s_print_summary(&c, &o, &r);
         s_print_store(&o, &r);
     }
+    if (status == 0 && s_nothing_analysed(&o, &r))
+        status = HS_CLI_EXIT_NOTHING;
     if (finished && r.rep.trees == 0 && !r.resume.found)
         /* Not an error (an empty folder is a job of no games), but most likely
          * the wrong path: say what was found instead. */

@@ -254,6 +254,22 @@ static void s_print_workers(FILE *out, const hs_wire_status_reply_t *r, bool jso
         fputc(']', out);
 }
 
+bool hs__cli_nothing_analysed(const char *state, int64_t games_total, int64_t games_failed)
+{
+    return state && !strcmp(state, "done") && games_total > 0 && games_failed >= games_total;
+}
+
+void hs__cli_nothing_reason(char *buf, size_t size, int64_t games_total, uint64_t job,
+                            const char *query)
+{
+    if (games_total == 1)
+        snprintf(buf, size, "nothing analysed: its one game failed (`%s` says why, in the rows "
+                 "of job %" PRIu64 ")", query, job);
+    else
+        snprintf(buf, size, "nothing analysed: all %" PRId64 " games failed (`%s` says why, in "
+                 "the rows of job %" PRIu64 ")", games_total, query, job);
+}
+
 /* The reason shown for job j: the broker's, or, for a job that ended "done"
  * with every game failed, that nothing was analysed. Its state stays "done" (a
  * job is done once every game has ended, well or not), but "done 1 0 1" read
@@ -262,15 +278,9 @@ static const char *s_reason(const hs_wire_job_status_t *j, char *buf, size_t siz
 {
     if (j->reason)
         return j->reason;
-    if (!j->state || strcmp(j->state, "done") || j->games_total <= 0 ||
-        j->games_failed < j->games_total)
+    if (!hs__cli_nothing_analysed(j->state, j->games_total, j->games_failed))
         return NULL;
-    if (j->games_total == 1)
-        snprintf(buf, size, "nothing analysed: its one game failed (`hyeongse query failed` "
-                 "says why, in the rows of job %" PRIu64 ")", j->id);
-    else
-        snprintf(buf, size, "nothing analysed: all %" PRId64 " games failed (`hyeongse query "
-                 "failed` says why, in the rows of job %" PRIu64 ")", j->games_total, j->id);
+    hs__cli_nothing_reason(buf, size, j->games_total, j->id, "hyeongse query failed");
     return buf;
 }
 
@@ -354,7 +364,10 @@ static void s_usage(FILE *out)
             "                  also after a broker restart: the games it holds are skipped\n"
             "                  as duplicates. Only while the job still takes input: within\n"
             "                  the broker's upload lease (10 minutes without a SUBMIT)\n"
-            "  --wait          wait for the job with a progress bar; exit 1 unless it is done\n"
+            "  --wait          wait for the job with a progress bar; exit 1 unless it is\n"
+            "                  done, 3 when it is done but every game failed (nothing\n"
+            "                  analysed: `hyeongse query --db DIR failed` on the broker's\n"
+            "                  store DIR says why)\n"
             HS_CLI_KEY_HELP
             "  --config FILE     options from a file (\"option value\" lines)\n"
             "  --follow-symlinks  follow symbolic links inside folders that lead outside\n"
@@ -496,7 +509,8 @@ static int s_check_job(s_sub_opts_t *o)
     return 0;
 }
 
-/* --wait: the job followed to its end. The exit status. */
+/* --wait: the job followed to its end. The exit status: 0 done, 1 not done,
+ * HS_CLI_EXIT_NOTHING done with every game failed. */
 static int s_wait_job(hs_client_t *cl, uint64_t job)
 {
     hs_error_t err = { 0 };
@@ -506,11 +520,18 @@ static int s_wait_job(hs_client_t *cl, uint64_t job)
         return 1;
     }
     /* "done" with every game failed: said, as status says it (s_reason). */
-    bool none = !strcmp(sum.state, "done") && sum.games_total > 0 &&
-                sum.games_failed >= sum.games_total;
+    bool none = hs__cli_nothing_analysed(sum.state, sum.games_total, sum.games_failed);
     printf("job %" PRIu64 " %s: %" PRId64 " games done, %" PRId64 " failed, %" PRId64
            " positions%s\n", job, sum.state, sum.games_done, sum.games_failed,
            sum.positions_done, none ? " (nothing analysed: why: `hyeongse query failed`)" : "");
+    if (none) {
+        /* The failures are in the broker's store: the client cannot name it. */
+        char why[256];
+        hs__cli_nothing_reason(why, sizeof why, sum.games_total, job,
+                               "hyeongse query --db DIR failed");
+        fprintf(stderr, "hyeongse submit: %s; DIR is the broker's store\n", why);
+        return HS_CLI_EXIT_NOTHING;
+    }
     return strcmp(sum.state, "done") ? 1 : 0;
 }
 

@@ -654,8 +654,7 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
     const struct { int db; int64_t *dst; } counts[] = {
         { HS_DB_GAMES, &out->games }, { HS_DB_FAILED, &out->failed_records },
         { HS_DB_MOVES, &out->positions }, { HS_DB_EVALDATA, &out->evals },
-        { HS_DB_PLAYERS, &out->players }, { HS_DB_JOBS, &out->jobs },
-        { HS_DB_TASKS, &out->tasks },
+        { HS_DB_JOBS, &out->jobs }, { HS_DB_TASKS, &out->tasks },
     };
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         MDB_stat st;
@@ -664,6 +663,11 @@ int hs_store_stats(hs_store_t *s, hs_store_stats_t *out, hs_error_t *err)
             return hs__store_mdb_error(err, rc, "mdb_stat");
         }
         *counts[i].dst = (int64_t)st.ms_entries;
+    }
+    /* Names, not index entries (two a game): a seek a name. */
+    if ((rc = hs__store_players_count(s, txn, &out->players, err)) != 0) {
+        hs__store_rdone(txn, own);
+        return rc;
     }
     const char *names[5] = { "eval_lookups", "eval_hits", "result_puts", "result_dups",
                              "games_refreshed" };

@@ -529,7 +529,8 @@ typedef struct hs_store_stats {
     int64_t failed_records;
     int64_t positions;       /* (game, move number) positions with results */
     int64_t evals;           /* eval records (one per engine and distinct position) */
-    int64_t players;         /* player index entries */
+    int64_t players;         /* distinct player names (a name cut at the index's
+                              * 400 bytes is counted cut, as `query players` lists it) */
     int64_t jobs, tasks;
     int64_t eval_lookups;    /* hs_store_eval_get calls of the writing process, saved
                               * at its commits: a broker's, for `query --broker`

@@ -395,6 +395,10 @@ int hs__store_rec_append(hs_store_t *s, const void *p, size_t n, hs_error_t *err
 /* Appends the CRC32C of s->rec (format 2 records). 0 or HS_ENOMEM. */
 int hs__store_rec_finish(hs_store_t *s, hs_error_t *err);
 
+/* The distinct player names of the players index, read in txn (a reader's or the
+ * batch's; `query stats`: store.c). 0 or HS_ESTORE. */
+int hs__store_players_count(hs_store_t *s, MDB_txn *txn, int64_t *count, hs_error_t *err);
+
 /* Calls fn for each key of db that starts with prefix (plen 0: every key), in key
  * order, in a read transaction (hs__store_rtxn), until fn returns non-zero, which
  * is then returned (store_records.c; the iterators of both record files use it).

@@ -466,6 +466,37 @@ int hs_store_players_each(hs_store_t *s, const char *prefix, hs_store_player_cb 
     return rc;
 }
 
+/* A name's entries sort together (name '\0' id), so after counting one the
+ * cursor seeks past them all to name '\x01' (names hold no NUL, and a longer
+ * name that begins with it sorts after): one seek a name, not a step an entry.
+ * Keys that are not name '\0' id are stepped over uncounted, as
+ * hs_store_players_each skips them. */
+int hs__store_players_count(hs_store_t *s, MDB_txn *txn, int64_t *count, hs_error_t *err)
+{
+    *count = 0;
+    MDB_cursor *c;
+    int rc = mdb_cursor_open(txn, s->dbi[HS_DB_PLAYERS], &c);
+    if (rc)
+        return hs__store_mdb_error(err, rc, "players");
+    uint8_t past[S_NAME_KEY_MAX + 1];
+    MDB_val k, v;
+    rc = mdb_cursor_get(c, &k, &v, MDB_FIRST);
+    while (rc == 0) {
+        size_t n = k.mv_size > 17 ? k.mv_size - 17 : 0;
+        if (n == 0 || n > S_NAME_KEY_MAX || ((const uint8_t *)k.mv_data)[n] != 0) {
+            rc = mdb_cursor_get(c, &k, &v, MDB_NEXT);
+            continue;
+        }
+        (*count)++;
+        memcpy(past, k.mv_data, n);
+        past[n] = 0x01;
+        k = (MDB_val){ n + 1, past };
+        rc = mdb_cursor_get(c, &k, &v, MDB_SET_RANGE);
+    }
+    mdb_cursor_close(c);
+    return rc == MDB_NOTFOUND ? 0 : hs__store_mdb_error(err, rc, "players");
+}
+
 static int s_games_fn(void *ctx, const MDB_val *k, const MDB_val *v)
 {
     s_game_iter_t *it = ctx;

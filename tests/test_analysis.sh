@@ -74,6 +74,25 @@ an < "$tmp/long.jsonl" > "$tmp/long.out"
 check "long line: refused, then the next query answered" \
     "$(cut -c1-40 "$tmp/long.out" | tr -d '\n')" \
     '{"error":"request line too long (over 4 {"id":"ok","turnNumber":0,"isDuringSearc'
+check "long line: the error carries its id, found in the part kept" \
+    "$(head -1 "$tmp/long.out")" '{"error":"request line too long (over 4 MiB), ignored","id":"huge"}'
+# The id wherever it stands at the top level within the first 4 MiB (after
+# nested objects with ids of their own, escaped, a number); an id after the cut,
+# or in a line that is not an object, cannot be found: the error alone.
+python3 - > "$tmp/longid.jsonl" <<'PY'
+big = "a" * (5 << 20)
+print('{"x":{"id":"inner","y":[1,"]}",{}]},"n":-1.5e3,"id":"q\\"\\u00e9","pad":"' + big + '"}')
+print('{"id":42,"pad":"' + big + '"}')
+print('{"pad":"' + big + '","id":"late"}')
+print('[{"id":"arr"},"' + big + '"]')
+PY
+an < "$tmp/longid.jsonl" > "$tmp/longid.out"
+check "long lines: the top-level id, escaped again; a number as written; none after the cut" \
+    "$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    print(r["error"] == "request line too long (over 4 MiB), ignored", repr(r.get("id")))' "$tmp/longid.out" | tr '\n' ' ')" \
+    "True 'q\"é' True 42 True None True None "
 
 # --- perspectives -------------------------------------------------------------
 q='{"id":"p","moves":[["B","E5"],["W","C3"],["B","D6"]],"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"maxVisits":16,"includeOwnership":true}'
@@ -302,6 +321,19 @@ echo "$q" | "$bin" analysis -model "$tmp/none" -analysis-threads 2 --threads 1 -
 check "-analysis-threads 2 is KataGo's option: past the options (the missing net fails)" "$?" 1
 echo "$q" | "$bin" analysis -analysis-threads 0 > /dev/null 2>&1
 check "-analysis-threads 0: usage error" "$?" 2
+# ... and as one word, -analysis-threads=N (some clients write it so), like
+# every option with a value; a name we do not take stays an error with '='.
+echo "$q" | "$bin" analysis -model "$tmp/none" -analysis-threads=2 --threads=1 --visits=5 \
+    > /dev/null 2>&1
+check "-analysis-threads=2: past the options (the missing net fails)" "$?" 1
+echo "$q" | "$bin" analysis -model="$tmp/none" > /dev/null 2> "$tmp/eq.err"
+check "-model=FILE: the file is the net (it is missing: exit 1)" "$?:$(grep -c "$tmp/none" "$tmp/eq.err")" "1:1"
+echo "$q" | "$bin" analysis -analysis-threads=0 > /dev/null 2>&1
+check "-analysis-threads=0: usage error" "$?" 2
+echo "$q" | "$bin" analysis -override-config=maxVisits=lots > /dev/null 2>&1
+check "-override-config=K=V: the value is K=V (a bad one: usage error)" "$?" 2
+echo "$q" | "$bin" analysis -unknown-option=3 > /dev/null 2> "$tmp/eq.err"
+check "-unknown-option=3: still unknown" "$?:$(grep -c 'unknown option -unknown-option' "$tmp/eq.err")" "2:1"
 
 # --- winLossUtilityFactor, KataGo's override: the value's weight in the utility --
 wl() {   # wl VALUE: rootInfo's utility, or the error or warning

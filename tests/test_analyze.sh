@@ -22,6 +22,9 @@
 #      (the mask is in the task record).
 #   F. a game that shares its opening with a stored one: only its other
 #      positions are evaluated (broker_reuse.c), and its rows are whole.
+#   G. a job whose every game failed (only broken SGF files, a folder or a
+#      .tar.gz of them) exits 3 and says on stderr that nothing was analysed
+#      and how to see why; a folder with a good game beside them exits 0.
 # A timeout is a failure: `timeout 60` ends a hang with status 124.
 set -u
 BIN=${HS_BIN:?HS_BIN must name the hyeongse binary}
@@ -285,7 +288,29 @@ check "F: ... the shared positions' rows are the first game's" \
       "$(rows "$tmp/f1/one.sgf" | awk -F, '$1 <= 6' | sort)"
 "$BIN" check --db "$tmp/f" > "$tmp/f3.out" 2>&1; check "F: check of the store" "$?" 0
 
+# ---- G. every game failed: exit 3, and why on stderr; one good game: 0.
+mkdir -p "$tmp/g1" "$tmp/g2"
+printf '(;GM[1]FF[4]SZ[9];B[ee];W[ee])\n' > "$tmp/g1/occupied.sgf"   # W plays on a stone
+printf 'not an sgf' > "$tmp/g1/garbage.sgf"
+tar czf "$tmp/broken.tar.gz" -C "$tmp/g1" occupied.sgf garbage.sgf
+cp "$tmp/g1/occupied.sgf" "$tmp/g1/garbage.sgf" "$tmp/g2/"
+printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg])\n' > "$tmp/g2/good.sgf"
+timeout 120 "$BIN" analyze "$tmp/g1" --engines area --quiet --db "$tmp/g1db" \
+    > "$tmp/g1.out" 2> "$tmp/g1.err"
+check "G: a folder of broken games only: exit status 3" "$?" 3
+has "G: ... says nothing was analysed, and where to read why" "$tmp/g1.err" \
+    "hyeongse analyze: nothing analysed: all 2 games failed (\`hyeongse query --db $tmp/g1db failed\` says why, in the rows of job 1)"
+has "G: ... the summary still says done" "$tmp/g1.out" "analyze: job 1 done"
+timeout 120 "$BIN" analyze "$tmp/broken.tar.gz" --engines area --quiet --db "$tmp/g3db" \
+    > "$tmp/g3.out" 2> "$tmp/g3.err"
+check "G: a .tar.gz of broken games only: exit status 3" "$?" 3
+has "G: ... says nothing was analysed" "$tmp/g3.err" "nothing analysed: all 2 games failed"
+timeout 120 "$BIN" analyze "$tmp/g2" --engines area --quiet --db "$tmp/g2db" \
+    > "$tmp/g2.out" 2> "$tmp/g2.err"
+check "G: broken games beside a good one: exit status 0" "$?" 0
+hasnt "G: ... no such line" "$tmp/g2.err" "nothing analysed"
+
 if [ "$fail" -ne 0 ]; then
-    for f in a1 a2 b c1 c2 c3 c4 c5 e1 e2 e3 e4 e5 e6 f1 f2 f3; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
+    for f in a1 a2 b c1 c2 c3 c4 c5 e1 e2 e3 e4 e5 e6 f1 f2 f3 g1 g2 g3; do echo "--- $f.out"; tail -n 12 "$tmp/$f.out"; done
 fi
 exit "$fail"

@@ -14,7 +14,8 @@
 #   - a job canceled by an admin tells its owner so ("canceled by an admin"),
 #     one canceled by its owner says that;
 #   - a job whose only game failed is "done" and says that nothing was analysed
-#     (status, status --json, submit --wait);
+#     (status, status --json, submit --wait, which exits 3); one with a good
+#     game beside a failed one exits 0;
 #   - SIGHUP stops a worker and the broker cleanly: exit 0, a last line that
 #     names it, the broker's --ready-file removed (it killed both, exit 129).
 set -u
@@ -117,9 +118,11 @@ has "log: the refusal, by key" "$tmp/broker.log" "SUBMIT of alice refused: job l
 
 # ---- a job whose only game failed: done, and nothing analysed
 "$BIN" submit "$tmp/bad.sgf" --config "$tmp/bob.conf" --engines noop --wait \
-    > "$tmp/bad.out" 2> /dev/null
-check "bob's job 2 (its one game fails): submit --wait exit 0 (done)" "$?" 0
+    > "$tmp/bad.out" 2> "$tmp/bad.err"
+check "bob's job 2 (its one game fails): submit --wait exit 3 (done, nothing analysed)" "$?" 3
 has "submit --wait says nothing was analysed" "$tmp/bad.out" "job 2 done: 0 games done, 1 failed, 0 positions (nothing analysed"
+has "submit --wait: and on stderr how to see why" "$tmp/bad.err" \
+    "hyeongse submit: nothing analysed: its one game failed (\`hyeongse query --db DIR failed\` says why, in the rows of job 2); DIR is the broker's store"
 "$BIN" status 2 --config "$tmp/bob.conf" > "$tmp/bad.st" 2>&1
 has "status: still done" "$tmp/bad.st" "     2  done              1         0       1"
 has "status: the reason" "$tmp/bad.st" "reason: nothing analysed: its one game failed (\`hyeongse query failed\`"
@@ -142,6 +145,15 @@ check "alice cancels her job 4" "$?" 0
 "$BIN" status 4 --config "$tmp/alice.conf" > "$tmp/c4.st" 2>&1
 has "and reads that she did" "$tmp/c4.st" "reason: canceled by its owner"
 has "log: job 4 canceled by alice" "$tmp/broker.log" "job 4 of alice canceled by alice"
+
+# ---- a job with a failed game beside a good one: submit --wait exit 0
+mkdir -p "$tmp/mixed"
+cp "$tmp/good.sgf" "$tmp/bad.sgf" "$tmp/mixed/"
+"$BIN" submit "$tmp/mixed" --config "$tmp/bob.conf" --engines noop --wait \
+    > "$tmp/mixed.out" 2> "$tmp/mixed.err"
+check "bob's job 5 (one of its two games fails): submit --wait exit 0" "$?" 0
+has "and it says so" "$tmp/mixed.out" "job 5 done: 1 games done, 1 failed"
+hasnt "and nothing of the kind on stderr" "$tmp/mixed.err" "nothing analysed"
 
 # ---- a worker lost (kill -9), one stopped by SIGHUP
 kill -9 "$w1"; wait "$w1" 2>/dev/null

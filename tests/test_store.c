@@ -2,7 +2,8 @@
  * tests/test_store.c — the LMDB store (store/store.h) and the query layer
  * (store/query.h): put/get/iterate, batches (commit, abort), idempotent puts,
  * a read-only reader in another process while the writer writes (and holds a
- * batch open, and grows the map), the job journal, stats, query filters. The
+ * batch open, and grows the map), the job journal, stats (players: distinct
+ * names), query filters. The
  * eval index and map growth from tiny maps are tests/test_store_growth.c.
  */
 #include <math.h>
@@ -185,7 +186,8 @@ static void test_games_and_evals(void)
     HS_CHECK_INT(st.result_dups, 5 + 31);
     HS_CHECK_INT(st.eval_lookups, 3);
     HS_CHECK_INT(st.eval_hits, 2);
-    HS_CHECK_INT(st.players, 4);
+    /* Lee Sedol-AlphaGo and AlphaGo-Ke Jie: 3 names (the index's 4 entries said 4) */
+    HS_CHECK_INT(st.players, 3);
 
     /* Query layer: rows, move filter, swing filter, player, formats, stats JSON. */
     char *buf = NULL;
@@ -505,9 +507,56 @@ static void test_one_writer(void)
     s_rm_dir(dirbuf);
 }
 
+static int s_count_names(void *ctx, const char *name, int64_t games)
+{
+    (void)name;
+    (void)games;
+    ++*(int64_t *)ctx;
+    return 0;
+}
+
+/* stats' players: distinct names, not index entries (two a game). A name that
+ * begins another ("A" of "A B") is a name of its own; stats agrees with the
+ * names `query players` lists, committed or in the open batch. */
+static void test_players_count(void)
+{
+    const char *dir = s_newdir("players");
+    hs_store_t *s = NULL;
+    hs_error_t err;
+    HS_CHECK_INT(hs_store_open(&s, dir, HS_STORE_NOSYNC, 0, &err), 0);
+    if (!s)
+        return;
+    hs_store_stats_t st;
+    HS_CHECK_INT(hs_store_stats(s, &st, &err), 0);
+    HS_CHECK_INT(st.players, 0);
+    hs_game_t g;
+    HS_CHECK_INT(hs_store_begin(s, &err), 0);
+    s_game(&g, 1, "A", "B", 4);
+    HS_CHECK_INT(hs_store_game_put(s, &g, "1.sgf", 1, NULL, &err), 0);
+    s_game(&g, 2, "A", "C", 4);
+    HS_CHECK_INT(hs_store_game_put(s, &g, "2.sgf", 1, NULL, &err), 0);
+    HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    HS_CHECK_INT(hs_store_stats(s, &st, &err), 0);
+    HS_CHECK_INT(st.players, 3);
+    HS_CHECK_INT(hs_store_begin(s, &err), 0);
+    s_game(&g, 3, "A B", "A", 4);
+    HS_CHECK_INT(hs_store_game_put(s, &g, "3.sgf", 1, NULL, &err), 0);
+    HS_CHECK_INT(hs_store_stats(s, &st, &err), 0);   /* the batch's own view */
+    HS_CHECK_INT(st.players, 4);
+    HS_CHECK_INT(hs_store_commit(s, &err), 0);
+    int64_t listed = 0;
+    HS_CHECK_INT(hs_store_players_each(s, "", s_count_names, &listed, &err), 0);
+    HS_CHECK_INT(hs_store_stats(s, &st, &err), 0);
+    HS_CHECK_INT(st.players, 4);
+    HS_CHECK_INT(listed, st.players);
+    hs_store_close(&s);
+    s_rm_dir(dir);
+}
+
 int main(void)
 {
     test_games_and_evals();
+    test_players_count();
     test_reader_process();
     test_journal();
     test_one_writer();

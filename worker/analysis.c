@@ -88,9 +88,9 @@ static void *s_reader(void *arg)
     bool too_long;
     while ((n = s_read_line(e->in, &line, &cap, &too_long)) >= 0) {
         hs__aitem_t *it = NULL;
-        if (too_long)
-            hs__aout_error(&e->out, NULL, NULL, "request line too long (over 4 MiB), ignored",
-                           false);
+        if (too_long)   /* with its id when the part kept shows one */
+            hs__analysis_too_long(&e->out, line ? line : "", (size_t)n,
+                                  "request line too long (over 4 MiB), ignored");
         else
             hs__analysis_line(e->cfg, &e->out, line ? line : "", (size_t)n, seq++, &it);
         if (it)

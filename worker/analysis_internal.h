@@ -30,6 +30,10 @@ void hs__aout_unlock(hs__aout_t *o);
  * when is_warning. A whole line. */
 void hs__aout_error(hs__aout_t *o, const char *id, const char *field, const char *msg,
                     bool is_warning);
+/* {"error":msg,"id":ID}, ID the JSON value id as it was (a string or a number:
+ * the too-long line's, which need not be a string), or {"error":msg} when id
+ * is NULL. A whole line. */
+void hs__aout_error_value_id(hs__aout_t *o, const hs_json_t *id, const char *msg);
 /* A number as KataGo's replies write them: rounded to 9 significant digits
  * (its Global::roundDynamic(x, 8)), then hs_analysis_json_double (0 when
  * not finite, never -0.0). hs__aout_num6: rounded to 6 decimals instead,
@@ -103,6 +107,10 @@ bool hs__ajson_whole(const hs_json_t *v, int64_t lo, int64_t hi, int64_t *out);
  * error when possible). */
 int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char *line,
                       size_t len, long seq, hs__aitem_t **item);
+/* A line too long to be read whole: answered with msg, and with its "id" when
+ * head (the first len bytes of the line, all that was kept) shows one at the
+ * top level of the object, a string or a number. */
+void hs__analysis_too_long(hs__aout_t *o, const char *head, size_t len, const char *msg);
 
 /* analysis_rules.c. A query's "rules" (string or object) into *id, and the
  * object's komi when it has one: 0; HS_ENOTFOUND (not rules KataGo

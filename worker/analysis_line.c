@@ -209,6 +209,118 @@ int hs__analysis_line(const hs_analysis_config_t *cfg, hs__aout_t *o, const char
     return rc;
 }
 
+/* ------------------------------------------------------------------ */
+/* The id of a line too long to parse                                  */
+
+/* The scanner below walks the kept head of a line without parsing it (it is
+ * cut, so no parser would take it): only far enough to find the object's own
+ * "id" member, skipping the values before it. S_CUT: the head ended first. */
+#define S_CUT ((size_t)-1)
+
+static size_t s_skip_ws(const char *p, size_t i, size_t len)
+{
+    while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    return i;
+}
+
+/* Past the string that opens at p[i] ('"'): escapes are stepped over, not
+ * checked (the id found is parsed properly afterwards). */
+static size_t s_skip_string(const char *p, size_t i, size_t len)
+{
+    for (i++; i < len; i++) {
+        if (p[i] == '\\')
+            i++;
+        else if (p[i] == '"')
+            return i + 1;
+    }
+    return S_CUT;
+}
+
+/* Past the value at p[i]: a string, an array or object (strings inside may
+ * hold brackets), or a bare word (number, true, false, null), which ends at
+ * the ',' or '}' after it. */
+static size_t s_skip_value(const char *p, size_t i, size_t len)
+{
+    int depth = 0;
+    while (i < len) {
+        char c = p[i];
+        if (c == '"') {
+            i = s_skip_string(p, i, len);
+            if (i == S_CUT || depth == 0)
+                return i;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return i;   /* a bare word's end: the object's own '}' */
+            if (--depth == 0)
+                return i + 1;
+        } else if (c == ',' && depth == 0) {
+            return i;       /* a bare word's end */
+        }
+        i++;
+    }
+    return S_CUT;
+}
+
+/* The value of the top-level "id" member of the object p[0..len) opens:
+ * *at and *n, true; false when the head ends first or is not an object. The
+ * first "id" is taken (a parser takes the last: a repeated id is the
+ * client's confusion either way). */
+static bool s_find_id(const char *p, size_t len, size_t *at, size_t *n)
+{
+    size_t i = len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    i = s_skip_ws(p, i, len);
+    if (i >= len || p[i] != '{')
+        return false;
+    for (i++;;) {
+        i = s_skip_ws(p, i, len);
+        if (i >= len || p[i] != '"')
+            return false;   /* the end of the object ('}'), or not an object */
+        size_t key = i;
+        if ((i = s_skip_string(p, i, len)) == S_CUT)
+            return false;
+        bool is_id = i - key == 4 && !memcmp(p + key, "\"id\"", 4);
+        i = s_skip_ws(p, i, len);
+        if (i >= len || p[i] != ':')
+            return false;
+        i = s_skip_ws(p, i + 1, len);
+        size_t end = s_skip_value(p, i, len);
+        if (end == S_CUT)
+            return false;
+        if (is_id) {
+            *at = i;
+            *n = end - i;
+            return true;
+        }
+        i = s_skip_ws(p, end, len);
+        if (i >= len || p[i] != ',')
+            return false;
+        i++;
+    }
+}
+
+void hs__analysis_too_long(hs__aout_t *o, const char *head, size_t len, const char *msg)
+{
+    size_t at, n;
+    hs_json_doc_t *d = NULL;
+    hs_error_t err;
+    const hs_json_t *id = NULL;
+    /* The value parsed on its own: a bare word that is not a number, or a
+     * string that is not valid (bad escapes, bytes that are not UTF-8), is
+     * no id, and the error goes out without one, as before. */
+    if (s_find_id(head, len, &at, &n) && hs_json_parse(head + at, n, NULL, &d, &err) == 0) {
+        id = hs_json_root(d);
+        if (id->type != HS_JSON_STRING && id->type != HS_JSON_NUMBER)
+            id = NULL;
+    }
+    hs__aout_error_value_id(o, id, msg);
+    hs_json_free(&d);
+}
+
 int hs__aturn_game(const hs__aturn_t *t, hs_gtp_game_t *g, hs_error_t *err)
 {
     const hs__aquery_t *q = t->q;

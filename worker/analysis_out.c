@@ -40,6 +40,19 @@ void hs__aout_error(hs__aout_t *o, const char *id, const char *field, const char
     hs__aout_unlock(o);
 }
 
+void hs__aout_error_value_id(hs__aout_t *o, const hs_json_t *id, const char *msg)
+{
+    hs__aout_lock(o);
+    fputs("{\"error\":", o->f);
+    hs_json_string(o->f, msg);
+    if (id) {
+        fputs(",\"id\":", o->f);
+        hs_json_write(o->f, id);   /* a string escaped again, a number as written */
+    }
+    fputc('}', o->f);
+    hs__aout_unlock(o);
+}
+
 /* KataGo's Global::roundDynamic(x, 8): x rounded at 10^(floor(log10 |x|) - 8),
  * i.e. to 9 significant digits (whole numbers from 10^8 on). */
 static double s_round_dynamic(double x)

@@ -8,8 +8,8 @@
  * point), so what the protocol echoes back (query_version, terminate) is
  * always valid JSON. Then the same bytes go through the analysis protocol's
  * line handler (worker/analysis.h's reader side: the query and action
- * parser, no search), whose every output line must itself parse as a JSON
- * object. Seeds in tests/fuzz/corpus/json/ (queries among them).
+ * parser, no search) and its answer to a line too long to read (the id
+ * scanner), whose every output line must itself parse as a JSON object. Seeds in tests/fuzz/corpus/json/ (queries among them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +64,9 @@ static void s_protocol(const uint8_t *data, size_t size)
         hs_gtp_game_fini(&g);
     }
     hs__aitem_free(it);
+    /* The same bytes as the kept head of a line too long to read: the id
+     * found in it must come out as valid JSON too. */
+    hs__analysis_too_long(&o, (const char *)data, size, "too long");
     fclose(o.f);
     pthread_mutex_destroy(&o.mu);
     for (char *line = buf, *end; line < buf + len; line = end + 1) {
