@@ -163,14 +163,14 @@ static void s_on_status(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
                         const hs_wire_status_t *q, const hs__peer_t *p)
 {
     hs_wire_msg_t m;
-    int rc = hs__status_page(b, q, p->admin ? NULL : p->key, &m);
-    if (rc == HS_ENOTFOUND)
-        hs__outbox_error(o, id, len, HS_ENOTFOUND, "no such job");
-    if (rc == HS_EINVAL)
-        hs__outbox_error(o, id, len, HS_EINVAL,
-                     "unknown job state (running, done, failed, canceled)");
-    if (rc < 0)
+    hs_error_t err = { 0 };
+    /* Every failure is answered, a store that cannot be read included: the
+     * client is told why instead of timing out. */
+    int rc = hs__status_page(b, q, p->admin ? NULL : p->key, &m, &err);
+    if (rc < 0) {
+        hs__outbox_error(o, id, len, rc, err.msg[0] ? err.msg : hs_strerror(rc));
         return;
+    }
     /* The worker list names hosts, and the queue counts every key's jobs: for
      * admins only. Without the list (no memory) the reply still goes. */
     if (p->admin)
@@ -216,6 +216,7 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
                         const hs_wire_submit_t *s, const hs__peer_t *p, size_t bytes)
 {
     hs__bjob_t *j = NULL;
+    hs__bjob_t ended;   /* the record of a job that ended, read from the store */
     hs_error_t err = { 0 };
     char why[400];
     int rc;
@@ -223,7 +224,13 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
         s_submit_refused(b, o, id, len, rc, why, p);
         return;
     }
-    if (s->job_id == 0 && (j = hs__job_by_token(b, s->token, p->key)) != NULL) {
+    if ((s->job_id == 0 && hs__job_by_token(b, s->token, p->key, &ended, &j, &err) < 0) ||
+        (s->job_id != 0 &&
+         hs__job_lookup(b, s->job_id, p->admin ? NULL : p->key, &ended, &j, &err) < 0)) {
+        hs__outbox_error(o, id, len, err.code, err.msg);
+        return;
+    }
+    if (s->job_id == 0 && j) {
         /* A retry of the SUBMIT that created this job (its reply was lost): the
          * same job, and its games are skipped as duplicates. */
         HS__LOG(b, "SUBMIT with the token of job %llu: same job", (unsigned long long)j->rec.id);
@@ -236,12 +243,9 @@ static void s_on_submit(hs__broker_t *b, hs__outbox_t *o, const uint8_t *id, siz
             hs__outbox_error(o, id, len, err.code, err.msg);
             return;
         }
-    } else {
-        j = hs__job_find(b, s->job_id);
-        if (!j || !hs__job_visible(j, p)) {
-            hs__outbox_error(o, id, len, HS_ENOTFOUND, "no such job");
-            return;
-        }
+    } else if (!j || !hs__job_visible(j, p)) {
+        hs__outbox_error(o, id, len, HS_ENOTFOUND, "no such job");
+        return;
     }
     if (hs__job_abandoned(j) && s->num_games > 0) {
         snprintf(why, sizeof why, "job %llu is closed: %s", (unsigned long long)j->rec.id,
@@ -661,6 +665,7 @@ static bool s_round_end(hs__broker_t *b, hs__outbox_t *out)
     }
     if (b->fatal)
         return false;   /* nothing of an uncommitted round may be reported */
+    hs__jobs_release(b);   /* their end is on disk: read from the store from now on */
     hs__outbox_flush(b, out);
     /* Also after the commit, before dispatch can open the next batch: pushes
      * report only committed counts, and a query needs no write transaction open. */

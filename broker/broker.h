@@ -26,7 +26,9 @@
  *    job: leased tasks are queued again, and the store's idempotent puts make a
  *    result that arrives twice count once;
  *  - memory is bounded: a SUBMIT_REPLY tells the client how many more games it may
- *    send; the broker grants none while queue_max tasks are pending.
+ *    send; the broker grants none while queue_max tasks are pending. Only running
+ *    jobs are held whole: one that ended keeps a 32-byte index entry, and what
+ *    STATUS shows of it is read from the journal.
  *
  * Threads: hs_broker_run owns its sockets and store handle and runs on the
  * calling thread until *cfg->stop is set.

@@ -1,8 +1,9 @@
 /*
  * broker/broker_clients.c — what the broker does for clients beyond jobs:
  * QUERY (run `hyeongse query` on the broker's store, reply capped), WATCH
- * (push STATUS_REPLYs to subscribers after each commit), the pages of jobs a
- * STATUS answers with, and the worker list with its counters (status --cluster). The socket loop in
+ * (push STATUS_REPLYs to subscribers after each commit; the pages of jobs they
+ * carry are broker_joblist.c's), and the worker list with its counters (status
+ * --cluster). The socket loop in
  * broker.c decodes the messages and calls in here; replies go out through
  * hs__send_msg, after the round's commit like every other reply.
  */
@@ -253,8 +254,9 @@ int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_i
                   const char *owner, char *why, size_t why_size)
 {
     snprintf(why, why_size, "out of memory");
-    const hs__bjob_t *j = job_id ? hs__job_find(b, job_id) : NULL;
-    if (job_id != 0 && (!j || (owner && strcmp(j->rec.owner, owner)))) {
+    /* The index knows every job's owner: one that ended is not read. */
+    const hs__jobref_t *r = job_id ? hs__job_ref(b, job_id) : NULL;
+    if (job_id != 0 && (!r || (owner && (int)r->owner != hs__owner_find(b, owner)))) {
         snprintf(why, why_size, "no such job");
         return HS_ENOTFOUND;
     }
@@ -287,13 +289,24 @@ int hs__watch_add(hs__broker_t *b, const uint8_t *id, size_t len, uint64_t job_i
     return 0;
 }
 
-/* FNV-1a over what a STATUS_REPLY to w shows; *running: a watched job still runs. */
+/* FNV-1a over what a STATUS_REPLY to w shows; *running: a watched job still
+ * runs. Of the jobs that ended only their number is looked at: they change no
+ * more, and the one that just ended changes the signature by leaving the running
+ * ones (b->run; the push follows the commit, so it holds no ended job). The
+ * number of jobs (w's owner's) tells a new one, also one that ended in the round
+ * that made it. */
 static uint64_t s_watch_sig(const hs__broker_t *b, const hs__bwatch_t *w, bool *running)
 {
     uint64_t h = 1469598103934665603ull;
     *running = false;
-    for (int i = 0; i < b->num_jobs; i++) {
-        const hs__bjob_t *j = b->jobs[i];
+    if (w->job_id == 0) {
+        int who = w->all_owners ? -1 : hs__owner_find(b, w->owner);
+        int64_t jobs = w->all_owners ? b->num_jobs : who >= 0 ? b->owners[who].jobs : 0;
+        for (size_t k = 0; k < sizeof jobs; k++)
+            h = (h ^ ((uint64_t)jobs >> (8 * k) & 0xff)) * 1099511628211ull;
+    }
+    for (int i = 0; i < b->num_run; i++) {
+        const hs__bjob_t *j = b->run[i];
         if ((w->job_id != 0 && j->rec.id != w->job_id) ||
             (!w->all_owners && strcmp(j->rec.owner, w->owner)))
             continue;
@@ -324,7 +337,14 @@ void hs__watch_push(hs__broker_t *b)
         if (!w->force && (sig == w->sig || (running && b->now - w->last_push < S_WATCH_PUSH_MS)))
             continue;
         hs_wire_msg_t m;
-        if (hs__status_msg(b, w->job_id, w->all_owners ? NULL : w->owner, &m) < 0) {
+        hs_error_t err = { 0 };
+        int src = hs__status_msg(b, w->job_id, w->all_owners ? NULL : w->owner, &m, &err);
+        if (src < 0) {
+            /* Told why (a store that cannot be read), not left to time out. */
+            hs_wire_msg_init(&m, HS_WIRE_ERROR);
+            m.error.code = src;
+            m.error.reason = err.msg;
+            hs__send_msg(b, w->id, w->id_len, false, &m);
             hs__watch_remove(b, i--);
             continue;
         }
@@ -392,8 +412,8 @@ static void s_cluster_info(hs__broker_t *b, hs_wire_status_reply_t *r)
 {
     hs_wire_cluster_info_t *c = &r->cluster;
     memset(c, 0, sizeof *c);
-    for (int i = 0; i < b->num_jobs; i++) {
-        const hs__bjob_t *j = b->jobs[i];
+    for (int i = 0; i < b->num_run; i++) {   /* an ended job has no task */
+        const hs__bjob_t *j = b->run[i];
         c->queued_tasks += j->queued;
         c->leased_tasks += j->leased;
         if (j->rec.state != HS_JOB_RUNNING)
@@ -467,84 +487,5 @@ int hs__worker_list(hs__broker_t *b, hs_wire_status_reply_t *r)
     }
     r->worker_list = v;
     r->num_worker_list = n;
-    return 0;
-}
-
-/* ---------------------------------------------- STATUS: a page of jobs */
-
-/* j's line of a STATUS_REPLY; admin: the reply goes to an admin, who may read
- * worker names in a waiting job's reason. */
-static void s_status_fill(hs__broker_t *b, hs_wire_job_status_t *s, hs__bjob_t *j, bool admin)
-{
-    s->id = j->rec.id;
-    s->name = j->rec.name;
-    s->state = (char *)hs_job_state_name(j->rec.state);
-    s->games_total = j->rec.games_total;
-    s->games_done = j->rec.games_done;
-    s->games_failed = j->rec.games_failed;
-    s->positions_total = j->rec.positions_total;
-    s->positions_done = j->rec.positions_done;
-    s->rate = j->rate;
-    s->input_complete = j->rec.input_complete;
-    s->reason = j->rec.reason[0] ? j->rec.reason : (char *)hs__job_waiting(j, admin);
-}
-
-int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m)
-{
-    hs_wire_status_t q = { .job_id = job_id };
-    return hs__status_page(b, &q, owner, m);
-}
-
-/* The job state named s ("done"), or -1. */
-static int s_job_state(const char *s)
-{
-    for (int st = HS_JOB_RUNNING; st <= HS_JOB_FAILED; st++)
-        if (!strcmp(s, hs_job_state_name((hs_job_state_t)st)))
-            return st;
-    return -1;
-}
-
-int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
-                    hs_wire_msg_t *m)
-{
-    hs_wire_msg_init(m, HS_WIRE_STATUS_REPLY);
-    int state = q->state ? s_job_state(q->state) : -1;
-    if (q->state && state < 0)
-        return HS_EINVAL;
-    int limit = q->limit > 0 && q->limit < HS_WIRE_MAX_JOBS ? q->limit : HS_WIRE_MAX_JOBS;
-    int cap = b->num_jobs < limit ? b->num_jobs : limit;
-    hs_wire_job_status_t *v = calloc((size_t)cap + 1, sizeof *v);
-    if (!v)
-        return HS_ENOMEM;
-    int n = 0;
-    int64_t total = 0;
-    bool more = false;
-    /* Newest first: jobs are kept in id order. One pass counts every match (the
-     * total), fills the page below `before`, and sees whether any follow it. */
-    for (int i = b->num_jobs - 1; i >= 0; i--) {
-        hs__bjob_t *j = b->jobs[i];
-        if ((q->job_id && j->rec.id != q->job_id) || (state >= 0 && (int)j->rec.state != state))
-            continue;
-        /* Another owner's job is not there at all: its id answers "no such job"
-         * like an unknown one, so a client cannot probe which jobs exist. */
-        if (owner && strcmp(j->rec.owner, owner))
-            continue;
-        total++;
-        if (q->before && j->rec.id >= q->before)
-            continue;
-        if (n < limit)
-            s_status_fill(b, &v[n++], j, owner == NULL);
-        else
-            more = true;
-    }
-    if (q->job_id != 0 && total == 0) {
-        free(v);
-        return HS_ENOTFOUND;
-    }
-    m->status_reply.jobs = v;
-    m->status_reply.num_jobs = n;
-    m->status_reply.workers = b->num_workers;
-    m->status_reply.total = total;
-    m->status_reply.more = more;
     return 0;
 }

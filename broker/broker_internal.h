@@ -1,14 +1,20 @@
 /*
  * broker/broker_internal.h — the broker's in-memory state, shared by broker.c
  * (sockets, messages), broker_tasks.c (tasks, the state machine), broker_jobs.c
- * (jobs, the journal load) and broker_clients.c (QUERY, WATCH).
+ * (jobs, the journal load), broker_joblist.c (the index of every job, STATUS
+ * pages) and broker_clients.c (QUERY, WATCH).
  * hs__ names are internal to broker/.
  *
- * Memory: one hs__btask_t (~400 bytes) per unfinished task, one hs__bjob_t per
- * job. Games are not kept in memory: a TASK is built from the store when it is
- * dispatched. Finished tasks are dropped from memory (the journal keeps them).
- * A leased task also holds its positions' keys (16 bytes each, at most 64 a task
- * by default) until its RESULT.
+ * Memory: one hs__btask_t (~400 bytes) per unfinished task; one hs__bjob_t
+ * (~3 KB: the job record and its engine specs) per running job, dropped once
+ * the commit that journals its end is done; and for every job of the journal,
+ * ended ones included, a 32-byte hs__jobref_t (id, owner, state, its token's
+ * hash), by which STATUS pages, WATCH and a resumed upload filter, count and
+ * find jobs. What a reply shows of an ended job is read from the store's
+ * `jobs` table when it is asked for. Games are not kept in memory: a TASK is
+ * built from the store when it is dispatched. Finished tasks are dropped from
+ * memory (the journal keeps them). A leased task also holds its positions' keys
+ * (16 bytes each, at most 64 a task by default) until its RESULT.
  */
 #ifndef HS_BROKER_INTERNAL_H
 #define HS_BROKER_INTERNAL_H
@@ -98,8 +104,6 @@ typedef struct hs__bjob {
     bool dirty;                     /* rec changed since last journal write */
     int step;                       /* rec.moves_spec parsed once per job */
     bool last_only;                 /* (hs_wire_moves_spec_parse's results) */
-    char token[HS_WIRE_MAX_TOKEN + 1];  /* client's job token ("" = none), journaled
-                                     * in rec.moves_spec after a ';' */
     int64_t last_input;             /* ms of the last SUBMIT (upload lease) */
     double rate;                    /* positions/s, smoothed */
     int64_t rate_ms, rate_done;     /* last rate sample */
@@ -115,7 +119,36 @@ typedef struct hs__bjob {
                                      * which counts them; logged once, shown by STATUS as
                                      * its reason until a lease (hs__job_waiting).
                                      * malloc'd: only a job that waits pays for it */
+    struct hs__bjob *ended_next;    /* in b->ended: it ended, and is freed once the
+                                     * commit that journals its end is done */
 } hs__bjob_t;
+
+/* A job owner (a client key, "" = anonymous), interned: few, the keys of the
+ * allow lists. */
+typedef struct hs__owner {
+    char key[HS_CURVE_KEY_LEN + 1];
+    int64_t jobs;                   /* its jobs in the index: a WATCH of every job of
+                                     * its owner sees a new one, even one that ended
+                                     * in the round that made it (s_watch_sig) */
+} hs__owner_t;
+
+/*
+ * What the broker keeps of every job of its journal, in id order (b->jobs):
+ * enough to find, filter, count and page jobs (STATUS, WATCH, a SUBMIT's token)
+ * without reading their records. The job itself (hs__bjob_t) is in memory only
+ * while it runs; once it ended, a reply reads its record from the store
+ * (broker_joblist.c). A service that submits a job per game has a million of
+ * them: 32 MB here, not the 3.6 GB their hs__bjob_t took (docs/SCALING.md).
+ */
+typedef struct hs__jobref {
+    uint64_t id;
+    uint64_t token;                 /* hash of (owner, client token); 0 = no token */
+    hs__bjob_t *live;               /* the job while it is in memory, else NULL */
+    uint32_t owner;                 /* its owner's index in b->owners */
+    uint8_t state;                  /* hs_job_state_t once live is NULL (while live:
+                                     * live->rec.state, which changes) */
+} hs__jobref_t;
+_Static_assert(sizeof(hs__jobref_t) <= 32, "a job the broker ended costs it 32 bytes");
 
 /* The reason STATUS shows for j while it waits for a worker (NULL: it does not
  * wait): worker names for an admin only (docs/SECURITY.md: names are hosts). */
@@ -195,14 +228,19 @@ typedef struct hs__broker {
     int hb_ms, liveness, lease_ms, max_attempts, queue_max, upload_ms;
     hs_store_t *store;
     void *sock;
-    hs__bjob_t **jobs;              /* every job of the journal, in id order */
+    hs__jobref_t *jobs;             /* every job of the journal, in id order */
     int num_jobs, cap_jobs;
-    hs__bjob_t **run;               /* the running ones among them (a job never
-                                     * runs again once it ends): what each lease
-                                     * and each round looks through, so that the
-                                     * jobs a long-lived broker has finished cost
-                                     * it nothing (hs__run_prune drops the ended) */
+    struct hs__owner *owners;       /* every job owner, interned (hs__jobref_t.owner) */
+    uint32_t *owner_order;          /* their indexes sorted by key: a binary search */
+    int num_owners, cap_owners;
+    hs__bjob_t **run;               /* the running jobs (a job never runs again once
+                                     * it ends): what each lease and each round
+                                     * looks through, so that the jobs a long-lived
+                                     * broker has finished cost it nothing
+                                     * (hs__run_prune moves the ended to b->ended) */
     int num_run, cap_run;
+    hs__bjob_t *ended;              /* jobs that ended, in memory until the commit
+                                     * that journals their end (hs__jobs_release) */
     int rr;                         /* round-robin position over run */
     hs__btask_t **buckets;          /* task hash by id */
     size_t num_buckets, num_tasks;
@@ -353,16 +391,7 @@ void hs__outbox_flush(hs__broker_t *b, hs__outbox_t *o);
 /* Frees the outbox and anything still queued; *o is empty after. */
 void hs__outbox_free(hs__outbox_t *o);
 
-/* ---- STATUS, QUERY and WATCH: broker_clients.c ---- */
-/* STATUS_REPLY of job_id (0 = every job) of owner (NULL = any owner) into *m; m->status_reply.jobs is
- * malloc'd (free it). HS_ENOTFOUND for an unknown job, HS_ENOMEM. */
-int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m);
-/* One page of STATUS q (core/wire.h: job, jobs below q->before, at most
- * q->limit, in q->state), newest first, with the total that match and whether
- * more follow; only jobs of owner unless it is NULL (an admin). HS_ENOTFOUND (an
- * unknown job, or another owner's), HS_EINVAL (an unknown state), HS_ENOMEM. */
-int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
-                    hs_wire_msg_t *m);
+/* ---- QUERY and WATCH: broker_clients.c ---- */
 /* Queues a QUERY for after the round's commit. 0, or an error code with *why
  * (static text) for the ERROR reply: HS_ELIMIT, HS_EAGAIN (queue full), HS_ENOMEM. */
 int hs__query_add(hs__broker_t *b, const uint8_t *id, size_t len, const char *text,
@@ -418,7 +447,8 @@ int hs__batch(hs__broker_t *b);     /* opens a store batch if none is open */
 hs__btask_t *hs__task_find(hs__broker_t *b, uint64_t id);
 /* Whether some live worker can run one of j's first queued tasks. */
 bool hs__job_servable(const hs__broker_t *b, const hs__bjob_t *j);
-/* Drops the jobs that ended from b->run (once a round). */
+/* Moves the jobs that ended from b->run to b->ended (once a round, before the
+ * flush and commit that journal their end). */
 void hs__run_prune(hs__broker_t *b);
 /* The next queued task for w (round robin over the running jobs; in a job the
  * first w can run among the first few queued), or NULL. */
@@ -475,8 +505,52 @@ void hs__task_enqueue(hs__bjob_t *j, hs__btask_t *t);
 /* Takes t out of the QUEUED or LEASED bookkeeping (not the journal). */
 void hs__task_detach(hs__broker_t *b, hs__btask_t *t);
 
-/* ---- jobs and the journal load: broker_jobs.c ---- */
+/* ---- the index of every job, and STATUS pages: broker_joblist.c ---- */
+/* The index entry of job id, or NULL (a binary search: ids grow). */
+hs__jobref_t *hs__job_ref(const hs__broker_t *b, uint64_t id);
+/* Job id while it is in memory (it runs, or its end is not committed yet), or
+ * NULL: unknown, or ended (hs__job_lookup reads those). */
 hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id);
+/* The index of owner key in b->owners, or -1 when no job has that owner. */
+int hs__owner_find(const hs__broker_t *b, const char *key);
+/* Appends rec's job to the index (live: the job in memory, or NULL for one that
+ * ended). Ids must grow. 0, HS_ENOMEM or HS_ESTORE (an id out of order). */
+int hs__job_index(hs__broker_t *b, const hs_store_job_t *rec, hs__bjob_t *live,
+                  hs_error_t *err);
+/* The client token journaled after ';' in rec->moves_spec ("" = none). */
+const char *hs__job_token(const hs_store_job_t *rec);
+/* Makes rec's name and reason valid UTF-8 (a journal written before the wire
+ * checked it may hold raw bytes, which no STATUS_REPLY could carry). */
+void hs__job_text_repair(hs_store_job_t *rec);
+/* Job id as a client of owner (NULL: an admin) sees it: *out = the job in
+ * memory, or for one that ended tmp with its record read from the store (only
+ * tmp->rec is set: an ended job is read, never changed), or NULL (no such job,
+ * or another owner's: not read). 0, or the store's error (in err) when the
+ * record cannot be read. */
+int hs__job_lookup(hs__broker_t *b, uint64_t id, const char *owner, hs__bjob_t *tmp,
+                   hs__bjob_t **out, hs_error_t *err);
+/* hs__job_lookup of the job of owner whose client token is token (NULL: none):
+ * tokens are per owner, so one client's token never reaches another's job. */
+int hs__job_by_token(hs__broker_t *b, const char *token, const char *owner, hs__bjob_t *tmp,
+                     hs__bjob_t **out, hs_error_t *err);
+/* After a commit: frees the jobs of b->ended, whose end is journaled now; what
+ * a reply shows of them is read from the store from here on. */
+void hs__jobs_release(hs__broker_t *b);
+/* STATUS_REPLY of job_id (0 = every job) of owner (NULL = any owner) into *m;
+ * m->status_reply.jobs is one malloc'd block (free it). Errors as hs__status_page. */
+int hs__status_msg(hs__broker_t *b, uint64_t job_id, const char *owner, hs_wire_msg_t *m,
+                   hs_error_t *err);
+/* One page of STATUS q (core/wire.h: job, jobs below q->before, at most
+ * q->limit, in q->state), newest first, with the total that match and whether
+ * more follow; only jobs of owner unless it is NULL (an admin). Ended jobs are
+ * read from the store. m->status_reply.jobs is one malloc'd block, their texts
+ * in it (free it). HS_ENOTFOUND (an unknown job, or another owner's),
+ * HS_EINVAL (an unknown state), HS_ENOMEM, or the store's error when a record
+ * cannot be read; err says which in words a client may read. */
+int hs__status_page(hs__broker_t *b, const hs_wire_status_t *q, const char *owner,
+                    hs_wire_msg_t *m, hs_error_t *err);
+
+/* ---- jobs and the journal load: broker_jobs.c ---- */
 /* A new job of s, owned by owner (a client key, "" = anonymous). */
 int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, hs__bjob_t **out,
                 hs_error_t *err);
@@ -484,13 +558,13 @@ int hs__job_add_game(hs__broker_t *b, hs__bjob_t *j, const hs_wire_game_t *g, bo
 /* Cancels running job j at the request of peer p (its owner or an admin: the
  * reason the owner reads says which; the log names the key). */
 int hs__job_cancel(hs__broker_t *b, hs__bjob_t *j, const hs__peer_t *p);
-/* The job of owner whose client token is token: tokens are per owner, so one
- * client's token never reaches another's job. */
-hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token, const char *owner);
 void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j);
 bool hs__job_abandoned(const hs__bjob_t *j);
 void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j);
+/* Journals the dirty jobs (running, and those of b->ended) in the open batch. */
 int hs__jobs_flush(hs__broker_t *b);
+/* Indexes every job of the journal; only the running ones come into memory,
+ * with their unfinished tasks (leased ones queued again). */
 int hs__broker_load(hs__broker_t *b, hs_error_t *err);
 
 #endif

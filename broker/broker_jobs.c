@@ -2,7 +2,8 @@
  * broker/broker_jobs.c — jobs: moves specs and client tokens, creation, a game
  * turned into its QUEUED task(s) (one per chunk of positions), cancel, the upload
  * lease, the job counters journaled when dirty, and on restart the load of the
- * jobs and their unfinished tasks from the journal (hs__broker_load). The task
+ * running jobs and their unfinished tasks from the journal (hs__broker_load; the
+ * ended ones are only indexed, broker_joblist.c). The task
  * state machine these feed, and what chunks and the job counters mean, are drawn
  * and explained at the top of broker/broker_tasks.c.
  */
@@ -13,26 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/charset.h"
-
 /* ------------------------------------------------------------------- jobs */
-
-/* The token journaled after ';' in moves_spec, into j->token. */
-static void s_job_token_load(hs__bjob_t *j)
-{
-    const char *semi = strchr(j->rec.moves_spec, ';');
-    snprintf(j->token, sizeof j->token, "%s", semi ? semi + 1 : "");
-}
-
-hs__bjob_t *hs__job_by_token(hs__broker_t *b, const char *token, const char *owner)
-{
-    if (!token || !*token)
-        return NULL;
-    for (int i = 0; i < b->num_jobs; i++)
-        if (!strcmp(b->jobs[i]->token, token) && !strcmp(b->jobs[i]->rec.owner, owner))
-            return b->jobs[i];
-    return NULL;
-}
 
 /* " of OWNER" for the log lines of job j on a CURVE broker (a plaintext one
  * has one anonymous owner: nothing to say); into buf, returned. */
@@ -67,14 +49,6 @@ void hs__job_abandon(hs__broker_t *b, hs__bjob_t *j)
     HS__EVENT(b, "job %llu%s: %s", (unsigned long long)j->rec.id, s_of(b, j, of, sizeof of),
               j->rec.reason);
     hs__job_check_done(b, j);
-}
-
-hs__bjob_t *hs__job_find(hs__broker_t *b, uint64_t id)
-{
-    for (int i = 0; i < b->num_jobs; i++)
-        if (b->jobs[i]->rec.id == id)
-            return b->jobs[i];
-    return NULL;
 }
 
 /* What the broker derives from a job record, once (at creation and at the
@@ -120,15 +94,23 @@ static int s_jobs_room(hs__bjob_t ***arr, int n, int *cap)
     return 0;
 }
 
-static int s_job_add(hs__broker_t *b, hs__bjob_t *j)
+/* Indexes job j, in memory: into b->run, or (one that failed at the load) into
+ * b->ended, to be journaled and freed. 0, or an error (in err) with nothing
+ * changed. */
+static int s_job_add(hs__broker_t *b, hs__bjob_t *j, hs_error_t *err)
 {
     bool running = j->rec.state == HS_JOB_RUNNING;
-    if (s_jobs_room(&b->jobs, b->num_jobs, &b->cap_jobs) < 0 ||
-        (running && s_jobs_room(&b->run, b->num_run, &b->cap_run) < 0))
-        return HS_ENOMEM;
-    b->jobs[b->num_jobs++] = j;
-    if (running)
+    if (running && s_jobs_room(&b->run, b->num_run, &b->cap_run) < 0)
+        return hs_error_set(err, HS_ENOMEM, "out of memory");
+    int rc = hs__job_index(b, &j->rec, j, err);
+    if (rc < 0)
+        return rc;
+    if (running) {
         b->run[b->num_run++] = j;
+    } else {
+        j->ended_next = b->ended;
+        b->ended = j;
+    }
     return 0;
 }
 
@@ -199,7 +181,6 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, h
         snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s;%s", spec, s->token);
     else
         snprintf(j->rec.moves_spec, sizeof j->rec.moves_spec, "%s", spec);
-    s_job_token_load(j);
     size_t len = 0;
     for (int i = 0; i < s->num_engines; i++)
         len += (size_t)snprintf(j->rec.engines + len, sizeof j->rec.engines - len, "%s%s",
@@ -212,7 +193,7 @@ int hs__job_new(hs__broker_t *b, const hs_wire_submit_t *s, const char *owner, h
     j->rec.created_unix = j->rec.updated_unix = (int64_t)time(NULL);
     if ((rc = hs__batch(b)) < 0 ||
         (rc = hs__fatal(b, hs_store_job_create(b->store, &j->rec, &b->err))) < 0 ||
-        (rc = s_job_add(b, j)) < 0) {
+        (rc = s_job_add(b, j, err)) < 0) {
         free(j);
         return hs_error_set(err, rc, "cannot create the job");
     }
@@ -447,40 +428,31 @@ void hs__job_check_done(hs__broker_t *b, hs__bjob_t *j)
     }
 }
 
-int hs__jobs_flush(hs__broker_t *b)
+/* Journals j if it changed. 0 or the store's error (made fatal). */
+static int s_job_flush(hs__broker_t *b, hs__bjob_t *j)
 {
-    for (int i = 0; i < b->num_jobs; i++) {
-        hs__bjob_t *j = b->jobs[i];
-        if (!j->dirty)
-            continue;
-        int rc = hs__batch(b);
-        j->rec.updated_unix = (int64_t)time(NULL);
-        if (rc < 0 || (rc = hs__fatal(b, hs_store_job_put(b->store, &j->rec, &b->err))) < 0)
-            return rc;
-        j->dirty = false;
-    }
+    if (!j->dirty)
+        return 0;
+    int rc = hs__batch(b);
+    j->rec.updated_unix = (int64_t)time(NULL);
+    if (rc < 0 || (rc = hs__fatal(b, hs_store_job_put(b->store, &j->rec, &b->err))) < 0)
+        return rc;
+    j->dirty = false;
     return 0;
 }
 
-/* ------------------------------------------------------------ restart */
-
-/* A journal written before the wire checked UTF-8 may hold a job name of raw
- * bytes, which no STATUS_REPLY could carry: such a text (size bytes, NUL-
- * terminated) is escaped (\xNN) in memory, cut at a character boundary. */
-static void s_text_repair(char *text, size_t size)
+int hs__jobs_flush(hs__broker_t *b)
 {
-    size_t len = strnlen(text, size - 1);
-    if (hs_wire_utf8_valid(text, len))
-        return;
-    char *esc = hs_wire_utf8_escape(text, len, NULL);
-    if (!esc) {
-        text[hs_utf8_valid_prefix(text, len)] = '\0';
-        return;
-    }
-    snprintf(text, size, "%s", esc);
-    free(esc);
-    text[hs_utf8_valid_prefix(text, strlen(text))] = '\0';
+    /* Every job in memory is in one of the two: the others are journaled. */
+    int rc = 0;
+    for (int i = 0; i < b->num_run && rc == 0; i++)
+        rc = s_job_flush(b, b->run[i]);
+    for (hs__bjob_t *j = b->ended; j && rc == 0; j = j->ended_next)
+        rc = s_job_flush(b, j);
+    return rc;
 }
+
+/* ------------------------------------------------------------ restart */
 
 typedef struct {
     hs_store_task_t *v;
@@ -508,35 +480,44 @@ static int s_cmp_task_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+typedef struct {
+    hs__broker_t *b;
+    hs_error_t *err;
+} s_load_t;
+
+/* One job of the journal at the load: indexed, and in memory if it runs. */
+static int s_load_job(void *ctx, const hs_store_job_t *rec)
+{
+    s_load_t *l = ctx;
+    hs__broker_t *b = l->b;
+    if (rec->state != HS_JOB_RUNNING)
+        return hs__job_index(b, rec, NULL, l->err);   /* read from the store when asked */
+    hs__bjob_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return hs_error_set(l->err, HS_ENOMEM, "out of memory");
+    j->rec = *rec;
+    hs__job_text_repair(&j->rec);
+    j->rate_ms = b->now;
+    j->last_lease = b->now;
+    j->last_input = b->now;   /* the upload lease starts again */
+    j->rate_done = j->rec.positions_done;
+    hs_error_t why = { 0 };
+    if (s_job_derive(j, &why) < 0) {
+        j->rec.state = HS_JOB_FAILED;
+        snprintf(j->rec.reason, sizeof j->rec.reason, "bad engine list in the journal");
+        j->dirty = true;
+    }
+    int rc = s_job_add(b, j, l->err);
+    if (rc < 0)
+        free(j);
+    return rc;
+}
+
 int hs__broker_load(hs__broker_t *b, hs_error_t *err)
 {
-    hs_store_job_t *jobs = NULL;
-    int count = 0, rc;
-    if ((rc = hs_store_job_list(b->store, &jobs, &count, err)) < 0)
-        return rc;
-    for (int i = 0; i < count && rc == 0; i++) {
-        hs__bjob_t *j = calloc(1, sizeof *j);
-        if (!j) {
-            rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-            break;
-        }
-        j->rec = jobs[i];
-        s_text_repair(j->rec.name, sizeof j->rec.name);
-        s_text_repair(j->rec.reason, sizeof j->rec.reason);
-        j->rate_ms = b->now;
-        j->last_lease = b->now;
-        j->last_input = b->now;   /* the upload lease starts again */
-        s_job_token_load(j);
-        j->rate_done = j->rec.positions_done;
-        if (s_job_derive(j, err) < 0 && j->rec.state == HS_JOB_RUNNING) {
-            j->rec.state = HS_JOB_FAILED;
-            snprintf(j->rec.reason, sizeof j->rec.reason, "bad engine list in the journal");
-            j->dirty = true;
-        }
-        if ((rc = s_job_add(b, j)) < 0)
-            free(j);
-    }
-    free(jobs);
+    /* One record at a time: the journal holds every job the broker ever ran. */
+    s_load_t ld = { b, err };
+    int rc = hs_store_job_each(b->store, s_load_job, &ld, err);
     if (rc < 0)
         return rc;
     /* Queued and leased tasks come back as queued, in id order. */
@@ -590,15 +571,16 @@ int hs__broker_load(hs__broker_t *b, hs_error_t *err)
         b->pending++;
     }
     free(l.v);
-    for (int i = 0; i < b->num_jobs; i++)
-        hs__job_check_done(b, b->jobs[i]);
+    for (int i = 0; i < b->num_run; i++)
+        hs__job_check_done(b, b->run[i]);
     /* Leases are not journaled (hs__task_lease), so only a journal an older
      * broker wrote names tasks that were leased when it stopped. */
     if (b->num_jobs && requeued)
-        HS__EVENT(b, "journal: %d jobs, %lld tasks pending (%d were leased)", b->num_jobs,
-              (long long)b->pending, requeued);
+        HS__EVENT(b, "journal: %d jobs, %lld tasks pending (%d were leased); %d running, "
+                  "in memory", b->num_jobs, (long long)b->pending, requeued, b->num_run);
     else if (b->num_jobs)
         HS__EVENT(b, "journal: %d jobs, %lld tasks pending (those leased when the broker "
-                  "stopped among them)", b->num_jobs, (long long)b->pending);
+                  "stopped among them); %d running, in memory", b->num_jobs,
+                  (long long)b->pending, b->num_run);
     return rc;
 }

@@ -107,8 +107,8 @@ int hs__limit_upload(hs__broker_t *b, const hs__peer_t *p, size_t bytes, int gam
 int hs__limit_jobs(hs__broker_t *b, const hs__peer_t *p, char *why, size_t size)
 {
     int running = 0;
-    for (int i = 0; i < b->num_jobs; i++)
-        running += b->jobs[i]->rec.state == HS_JOB_RUNNING && !strcmp(b->jobs[i]->rec.owner, p->key);
+    for (int i = 0; i < b->num_run; i++)   /* every running job is there */
+        running += b->run[i]->rec.state == HS_JOB_RUNNING && !strcmp(b->run[i]->rec.owner, p->key);
     if (running < b->limit_jobs)
         return 0;
     char w[16];
@@ -122,8 +122,8 @@ int hs__limit_jobs(hs__broker_t *b, const hs__peer_t *p, char *why, size_t size)
 static int64_t s_owner_load(const hs__broker_t *b, const char *owner, const hs__bjob_t *except)
 {
     int64_t load = 0;
-    for (int i = 0; i < b->num_jobs; i++) {
-        const hs__bjob_t *j = b->jobs[i];
+    for (int i = 0; i < b->num_run; i++) {
+        const hs__bjob_t *j = b->run[i];
         if (j->rec.state != HS_JOB_RUNNING || strcmp(j->rec.owner, owner))
             continue;
         load += j->rec.games_total - j->rec.games_done - j->rec.games_failed;

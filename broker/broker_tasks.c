@@ -333,8 +333,11 @@ void hs__run_prune(hs__broker_t *b)
 {
     for (int i = 0; i < b->num_run; i++)
         if (b->run[i]->rec.state != HS_JOB_RUNNING) {
-            b->run[i]->rate = 0;   /* it computes nothing more */
-            hs__job_waiting_clear(b->run[i]);   /* STATUS shows its end's reason */
+            hs__bjob_t *j = b->run[i];
+            j->rate = 0;   /* it computes nothing more */
+            hs__job_waiting_clear(j);   /* STATUS shows its end's reason */
+            j->ended_next = b->ended;   /* freed once its end is committed */
+            b->ended = j;
             b->run[i--] = b->run[--b->num_run];
         }
     if (b->rr >= b->num_run)
@@ -667,16 +670,23 @@ void hs__broker_free_state(hs__broker_t *b)
     free(b->buckets);
     b->buckets = NULL;
     b->num_buckets = b->num_tasks = 0;
-    for (int i = 0; i < b->num_jobs; i++) {
-        hs__job_waiting_clear(b->jobs[i]);
-        free(b->jobs[i]);
-    }
+    for (int i = 0; i < b->num_jobs; i++)   /* the running and the ended in memory */
+        if (b->jobs[i].live) {
+            hs__job_waiting_clear(b->jobs[i].live);
+            free(b->jobs[i].live);
+        }
     free(b->jobs);
     b->jobs = NULL;
-    b->num_jobs = 0;
+    b->num_jobs = b->cap_jobs = 0;
+    free(b->owners);
+    free(b->owner_order);
+    b->owners = NULL;
+    b->owner_order = NULL;
+    b->num_owners = b->cap_owners = 0;
     free(b->run);
     b->run = NULL;
-    b->num_run = 0;
+    b->num_run = b->cap_run = 0;
+    b->ended = NULL;
     for (int i = 0; i < b->num_workers; i++) {
         free(b->workers[i]->leases);
         free(b->workers[i]);

@@ -419,6 +419,15 @@ int hs_store_job_put(hs_store_t *s, const hs_store_job_t *job, hs_error_t *err);
 int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t *err);
 /* All jobs in id order into a malloc'd array *jobs (caller frees; NULL when none). */
 int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error_t *err);
+/* Callback for hs_store_job_each: one job's record, valid during the call only;
+ * return non-zero to stop (that value is returned). */
+typedef int (*hs_store_job_cb)(void *ctx, const hs_store_job_t *job);
+/* Calls cb for every job in id order, one record in memory at a time: the
+ * journal of a long-lived broker holds every job it ever ran (a record is about
+ * 1.7 KB), which hs_store_job_list would hold all at once. Sees the open batch's
+ * writes. Don't write to the store from cb. 0, cb's value, HS_ECORRUPT (a record
+ * that does not decode: the walk stops there) or HS_ESTORE. */
+int hs_store_job_each(hs_store_t *s, hs_store_job_cb cb, void *ctx, hs_error_t *err);
 
 /*
  * The games of a job. A game record names the job that stored it first, but a

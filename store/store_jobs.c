@@ -323,41 +323,59 @@ int hs_store_job_get(hs_store_t *s, uint64_t id, hs_store_job_t *out, hs_error_t
     return s_get_by_id(s, HS_DB_JOBS, "job", id, s_decode_job_any, out, err);
 }
 
+typedef struct {
+    hs_store_job_cb cb;
+    void *ctx;
+    hs_error_t *err;
+} s_job_iter_t;
+
+static int s_job_fn(void *ctx, const MDB_val *k, const MDB_val *v)
+{
+    s_job_iter_t *it = ctx;
+    hs_store_job_t j;
+    int rc = hs__store_decode_job(k, v, &j, it->err);
+    return rc ? rc : it->cb(it->ctx, &j);
+}
+
+int hs_store_job_each(hs_store_t *s, hs_store_job_cb cb, void *ctx, hs_error_t *err)
+{
+    s_job_iter_t it = { cb, ctx, err };
+    return hs__store_prefix_each(s, HS_DB_JOBS, NULL, 0, s_job_fn, &it, err);
+}
+
+typedef struct {
+    hs_store_job_t *v;
+    int n, cap;
+    hs_error_t *err;
+} s_job_array_t;
+
+static int s_job_collect(void *ctx, const hs_store_job_t *j)
+{
+    s_job_array_t *a = ctx;
+    if (a->n == a->cap) {
+        int cap = a->cap ? a->cap * 2 : 16;
+        hs_store_job_t *nv = realloc(a->v, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return hs_error_set(a->err, HS_ENOMEM, "out of memory");
+        a->v = nv;
+        a->cap = cap;
+    }
+    a->v[a->n++] = *j;
+    return 0;
+}
+
 int hs_store_job_list(hs_store_t *s, hs_store_job_t **jobs, int *count, hs_error_t *err)
 {
-    *jobs = NULL;
-    *count = 0;
-    MDB_txn *txn;
-    bool own;
-    MDB_cursor *c;
-    int rc = hs__store_rcursor(s, HS_DB_JOBS, "cursor", &txn, &own, &c, err);
-    if (rc)
-        return rc;
-    MDB_val k, v;
-    int cap = 0;
-    for (rc = mdb_cursor_get(c, &k, &v, MDB_FIRST); rc == 0;
-         rc = mdb_cursor_get(c, &k, &v, MDB_NEXT)) {
-        if (*count == cap) {
-            cap = cap ? cap * 2 : 16;
-            hs_store_job_t *n = realloc(*jobs, (size_t)cap * sizeof *n);
-            if (!n) {
-                rc = hs_error_set(err, HS_ENOMEM, "out of memory");
-                break;
-            }
-            *jobs = n;
-        }
-        if ((rc = hs__store_decode_job(&k, &v, &(*jobs)[*count], err)) != 0)
-            break;
-        (*count)++;
+    s_job_array_t a = { .err = err };
+    int rc = hs_store_job_each(s, s_job_collect, &a, err);
+    if (rc) {
+        free(a.v);
+        a.v = NULL;
+        a.n = 0;
     }
-    mdb_cursor_close(c);
-    hs__store_rdone(txn, own);
-    if (rc == MDB_NOTFOUND)
-        return 0;
-    free(*jobs);
-    *jobs = NULL;
-    *count = 0;
-    return rc < 0 ? rc : hs__store_mdb_error(err, rc, "jobs");
+    *jobs = a.v;
+    *count = a.n;
+    return rc;
 }
 
 /* ---- the games of a job ---- */
