@@ -15,6 +15,7 @@
 #include "core/charset.h"
 
 #include "core/buf.h"
+#include "core/charset_freq.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -258,8 +259,12 @@ static int s_utf8_share(const unsigned char *u, size_t len, size_t stray)
  * write): + for a double byte in GB2312's rows (its symbols, kana and the
  * hanzi everyone uses), - for one only GBK's extension holds (rare hanzi, the
  * reading Japanese Shift_JIS kanji get), for GB18030's four-byte forms and
- * for bytes that fit nothing. */
-static long s_score_gb(const unsigned char *u, size_t len)
+ * for bytes that fit nothing. With rare_rows, also - for GB2312's rows of
+ * kana, Greek, Cyrillic, pinyin and box drawing (A4-A9): rare in Chinese
+ * text, and where Big5 keeps its commonest hanzi (中 A4A4, 人 A448); only
+ * for the choice between the Chinese and Korean readings (s_pick_cjk), the
+ * one against CP932 is kept as it was. */
+static long s_score_gb(const unsigned char *u, size_t len, bool rare_rows)
 {
     long score = 0;
     for (size_t i = 0; i < len; i++) {
@@ -267,7 +272,8 @@ static long s_score_gb(const unsigned char *u, size_t len)
         if (b < 0x80)
             continue;
         if (b >= 0x81 && b <= 0xFE && t >= 0x40 && t <= 0xFE && t != 0x7F) {
-            score += b >= 0xA1 && b <= 0xF7 && t >= 0xA1 ? 1 : -1;
+            bool rare = rare_rows && b >= 0xA4 && b <= 0xA9;
+            score += b >= 0xA1 && b <= 0xF7 && t >= 0xA1 && !rare ? 1 : -1;
             i++;
         } else {
             score -= 3;
@@ -305,34 +311,163 @@ static long s_score_sjis(const unsigned char *u, size_t len)
     return score;
 }
 
+/* How well data reads as EUC-KR/CP949 (what Korean programs write): + for a
+ * Hangul syllable of KS X 1001 (the 2,350 in use); 0 for its punctuation,
+ * full-width forms and jamo (rows A1-A4); - for its other symbol rows (where
+ * Big5's commonest hanzi fall), for hanja (few in modern Korean, and where
+ * half of GB2312's hanzi land), for CP949's extra syllables (rare) and for
+ * bytes that fit nothing (also its user-defined rows C9 and FE). */
+static long s_score_kr(const unsigned char *u, size_t len)
+{
+    long score = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned b = u[i], t = i + 1 < len ? u[i + 1] : 0;
+        if (b < 0x80)
+            continue;
+        bool ext_trail = (t >= 0x41 && t <= 0x5A) || (t >= 0x61 && t <= 0x7A) || t >= 0x81;
+        if (b >= 0xA1 && b <= 0xFE && t >= 0xA1 && t <= 0xFE) {
+            score += b >= 0xB0 && b <= 0xC8 ? 1 : b <= 0xA4 ? 0 : b == 0xC9 || b == 0xFE ? -3 : -1;
+            i++;
+        } else if (b >= 0x81 && b <= 0xC6 && ext_trail && t != 0xFF) {
+            score -= 1;
+            i++;
+        } else {
+            score -= 3;
+        }
+    }
+    return score;
+}
+
+/* How well data reads as Big5 (Taiwan, Hong Kong): + for its frequent hanzi
+ * (level 1, A440-C67E); 0 for its symbols and its less frequent hanzi (level
+ * 2: a player's name often holds one); - for its reserved and user-defined
+ * codes (glibc reads them as private-use characters) and for bytes that fit
+ * nothing. */
+static long s_score_big5(const unsigned char *u, size_t len)
+{
+    long score = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned b = u[i], t = i + 1 < len ? u[i + 1] : 0;
+        if (b < 0x80)
+            continue;
+        if (b < 0xA1 || b > 0xF9 || !((t >= 0x40 && t <= 0x7E) || (t >= 0xA1 && t <= 0xFE))) {
+            score -= 3;
+            continue;
+        }
+        unsigned c = b << 8 | t;
+        i++;
+        if (c >= 0xA440 && c <= 0xC67E)
+            score += 1;
+        else if (!(c <= 0xA3BF || (c >= 0xC940 && c <= 0xF9D5)))
+            score -= 1;
+    }
+    return score;
+}
+
+static long s_score_gb_cjk(const unsigned char *u, size_t len)
+{
+    return s_score_gb(u, len, true);
+}
+
+/* The readings whose double bytes share the A1-FE ranges; GB18030 first
+ * (it keeps ties). */
+typedef struct s_reading {
+    const char *iconv, *used;
+    hs_freq_lang_t lang;
+    long (*plausible)(const unsigned char *u, size_t len);
+} s_reading_t;
+
+static const s_reading_t s_cjk[] = {
+    { "GB18030", "GB18030 (no CA[]: guessed)", HS_FREQ_HANS, s_score_gb_cjk },
+    { "CP949", "CP949 (no CA[]: guessed)", HS_FREQ_KO, s_score_kr },
+    { "BIG5", "BIG5 (no CA[]: guessed)", HS_FREQ_HANT, s_score_big5 },
+};
+
+/* What a frequent character of the reading's language adds, on top of its
+ * double byte's plausibility (1 at most): the frequent characters are what
+ * tell the readings apart, the byte ranges mostly cannot. */
+#define S_FREQ_WEIGHT 3
+/* How far a Korean or Big5 reading must score above GB18030's to replace it
+ * (less than one frequent character): GB18030 is what such files were read
+ * as before, and by far the most common; a short name that fits both stays
+ * Chinese. */
+#define S_GB_MARGIN 2
+
+/*
+ * Decodes data as each reading of s_cjk whose bytes are plausible (score >
+ * 0; GB18030 when gb_ok, the test s_guess always made) and keeps the best:
+ * plausibility + S_FREQ_WEIGHT per frequent character of its language
+ * (core/charset_freq.h) in the decoded text. A Korean name read as GB2312 is
+ * arbitrary hanzi, a Chinese one read as EUC-KR arbitrary syllables and
+ * hanja: the frequent ones are what the right reading has. The winner's
+ * conversion is the output; false (b untouched) when no reading qualifies.
+ */
+static bool s_pick_cjk(const char *data, size_t len, bool gb_ok, hs_buf_t *b,
+                       const char **used, size_t *replaced)
+{
+    hs_buf_t best = { 0 };
+    size_t best_rep = 0;
+    long best_score = 0;
+    int best_k = -1;
+    for (int k = 0; k < (int)(sizeof s_cjk / sizeof s_cjk[0]); k++) {
+        long s = s_cjk[k].plausible((const unsigned char *)data, len);
+        if (k == 0 ? !gb_ok : s <= 0)
+            continue;
+        hs_buf_t t = { .max = b->max };
+        size_t rep = 0;
+        int rc = s_iconv(s_cjk[k].iconv, data, len, &t, &rep);
+        if (rc == HS_ENOTFOUND) {   /* not with glibc */
+            free(t.p);
+            continue;
+        }
+        s += S_FREQ_WEIGHT * (long)hs_freq_count(s_cjk[k].lang, t.p, t.len);
+        /* Out of memory or past the size bound: that error is the answer (a
+         * cut-off text would score low and let another reading win). */
+        if (rc || best_k < 0 || s > best_score + (best_k == 0 ? S_GB_MARGIN : 0)) {
+            free(best.p);
+            best = t;
+            best_rep = rep;
+            best_score = s;
+            best_k = k;
+        } else {
+            free(t.p);
+        }
+        if (rc)
+            break;
+    }
+    if (best_k < 0)
+        return false;
+    *b = best;   /* out of memory or past the size bound: its error, for s_finish */
+    *replaced = best_rep;
+    *used = s_cjk[best_k].used;
+    return true;
+}
+
 /*
  * Decodes data by the encoding it reads best in into *b (*used: its name) and
  * returns true (b's error set when memory or the size bound ran out); false
- * (b untouched) when it reads well in neither. Two
- * candidates: Chinese (GB18030, a superset of GB2312 and GBK) and Japanese
- * (CP932), each scored on the bytes (s_score_gb, s_score_sjis); ties go to
- * GB18030. Korean (EUC-KR) and Big5 are not guessed: their double bytes
- * cover GB2312's, and telling them apart needs character frequencies; such a
- * file says its encoding with CA[] or is read as UTF-8 with its bytes
- * replaced, as before.
+ * (b untouched) when it reads well in none. First Japanese (CP932) against
+ * Chinese (GB2312/GBK), on the bytes (s_score_sjis, s_score_gb), as it always
+ * was: CP932 when it scores higher and above 0. Otherwise GB18030 (when it
+ * scores above 0), CP949 (EUC-KR's superset) and Big5, whose double bytes
+ * overlap, are told apart by their characters' frequencies (s_pick_cjk).
  */
 static bool s_guess(const char *data, size_t len, hs_buf_t *b, const char **used,
                     size_t *replaced)
 {
     const unsigned char *u = (const unsigned char *)data;
-    long gb = s_score_gb(u, len), sj = s_score_sjis(u, len);
-    if (gb <= 0 && sj <= 0)
-        return false;
-    const char *cs = sj > gb ? "CP932" : "GB18030";
+    long gb = s_score_gb(u, len, false), sj = s_score_sjis(u, len);
+    if (!(sj > gb && sj > 0))
+        return s_pick_cjk(data, len, gb > 0, b, used, replaced);
     hs_buf_t t = { .max = b->max };
     size_t rep = 0;
-    if (s_iconv(cs, data, len, &t, &rep) == HS_ENOTFOUND) {   /* not with glibc */
+    if (s_iconv("CP932", data, len, &t, &rep) == HS_ENOTFOUND) {   /* not with glibc */
         free(t.p);
         return false;
     }
     *b = t;   /* out of memory or past the size bound: its error, for s_finish */
     *replaced = rep;
-    *used = sj > gb ? "CP932 (no CA[]: guessed)" : "GB18030 (no CA[]: guessed)";
+    *used = "CP932 (no CA[]: guessed)";
     return true;
 }
 

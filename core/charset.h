@@ -16,10 +16,17 @@
  *      decodes the same way for valid GB2312; "Latin1", "ISO-8859-1" -> ...);
  *   3. otherwise UTF-8, unless most of the non-ASCII bytes are not UTF-8
  *      characters (nor Fox's damaged ones, below): then
- *   4. a guess between GB18030 and CP932 (Shift_JIS) from the bytes, named
- *      "GB18030 (no CA[]: guessed)" or "CP932 (no CA[]: guessed)" in *used;
- *      when neither reads well, UTF-8 with repair as in 3. Korean (EUC-KR)
- *      and Big5 are not guessed (their double bytes cover GB2312's).
+ *   4. a guess from the bytes: CP932 (Shift_JIS) against GB18030 on which
+ *      byte pairs occur; when not Japanese, GB18030, CP949 (EUC-KR's
+ *      superset) and BIG5, whose double bytes share the same ranges, on how
+ *      many of the decoded characters are frequent ones of Chinese or Korean
+ *      (core/charset_freq.h; GB18030 keeps ties and near-ties). Named
+ *      "GB18030 (no CA[]: guessed)", "CP932 (no CA[]: guessed)", "CP949 (no
+ *      CA[]: guessed)" or "BIG5 (no CA[]: guessed)" in *used; when none reads
+ *      well, UTF-8 with repair as in 3. Two Korean names alone are usually
+ *      enough (they are mostly frequent syllables); a record of a few rare
+ *      characters (a nickname) can still be read in the wrong encoding, and
+ *      a very short one may pass for UTF-8 in 3.: that is what CA[] is for.
  * UTF-8 (declared or assumed) is validated and every invalid byte replaced by
  * U+FFFD, except Fox's broken characters: Fox writes UTF-8 without CA[] and
  * some characters of its player names lost one byte to '?' ("\xe6?\xbd"); a
@@ -47,7 +54,7 @@
  *   malloc'd NUL-terminated UTF-8 buffer of *out_len bytes; caller owns it and
  *   frees it with free().
  * [out] used: (may be NULL) a static string naming the encoding read ("UTF-8",
- *   "UTF-16LE", "GB18030", "SHIFT_JIS", "CP932 (no CA[]: guessed)", ...).
+ *   "UTF-16LE", "GB18030", "CP932", "CP949 (no CA[]: guessed)", ...).
  * [out] replaced: (may be NULL) number of invalid sequences replaced by U+FFFD.
  * Returns 0, HS_ENOMEM, or HS_ELIMIT when the converted text would exceed
  * max_out bytes (0 = no bound).

@@ -6,10 +6,12 @@
  * line, 100,000-deep nesting, limits, error positions. Writer: round trip of
  * every file in tests/data/sgf and (when present) the shared sgf-edge folder.
  * Charsets: GB2312, Shift_JIS, Big5, Latin-1, UTF-16LE BOM, UTF-8 BOM, invalid
- * UTF-8. Games: result and komi tables, Fox conventions, setup rules, errors,
+ * UTF-8, the guess without CA[] (EUC-KR, Big5, GB2312, Shift_JIS) and its
+ * frequency tables. Games: result and komi tables, Fox conventions, setup rules, errors,
  * replay, game ids.
  */
 #include <dirent.h>
+#include <iconv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "core/charset.h"
+#include "core/charset_freq.h"
 #include "core/game.h"
 #include "core/sgf.h"
 #include "sgf_compare.h"
@@ -550,6 +553,115 @@ static void test_charsets(void)
     }
 }
 
+/* No CA[] and not UTF-8, in the encodings whose double bytes overlap
+ * (EUC-KR, GB2312, Big5) and Shift_JIS: whole records with a comment, and
+ * the hard case of two short names and nothing else. The bytes are the text
+ * in each comment, encoded with Python's codecs (euc_kr, big5, gb2312,
+ * cp932); a \xNN escape followed by a letter ends the literal ("\xa1" "C"). */
+static void test_charset_guess(void)
+{
+    static const struct { const char *in, *pb, *pw, *c, *used; } g[] = {
+        /* (;GM[1]FF[4]SZ[19]PB[이세돌]PW[박정환]KM[6.5]RE[B+R]
+         *  C[흑 불계승. 백의 대마가 잡혔다.];B[pd];W[dp]) in EUC-KR */
+        { "(;GM[1]FF[4]SZ[19]PB[\xc0\xcc\xbc\xbc\xb5\xb9]PW[\xb9\xda\xc1\xa4\xc8\xaf]KM[6.5]"
+          "RE[B+R]C[\xc8\xe6 \xba\xd2\xb0\xe8\xbd\xc2. \xb9\xe9\xc0\xc7 \xb4\xeb\xb8\xb6\xb0\xa1 "
+          "\xc0\xe2\xc7\xfb\xb4\xd9.];B[pd];W[dp])",
+          "이세돌", "박정환", "흑 불계승. 백의 대마가 잡혔다.", "CP949 (no CA[]: guessed)" },
+        /* PB[周俊勳]PW[王立誠] C[黑中盤勝。這盤棋很精彩。] in Big5 */
+        { "(;GM[1]FF[4]SZ[19]PB[\xa9P\xabT\xbe\xb1]PW[\xa4\xfd\xa5\xdf\xb8\xdb]RE[B+R]"
+          "C[\xb6\xc2\xa4\xa4\xbdL\xb3\xd3\xa1" "C\xb3o\xbdL\xb4\xd1\xab\xdc\xba\xeb\xb1m\xa1" "C];"
+          "B[pd];W[dp])",
+          "周俊勳", "王立誠", "黑中盤勝。這盤棋很精彩。", "BIG5 (no CA[]: guessed)" },
+        /* PB[柯洁]PW[古力] C[白中盘胜。这盘棋很精彩。] in GB2312 */
+        { "(;GM[1]FF[4]SZ[19]PB[\xbf\xc2\xbd\xe0]PW[\xb9\xc5\xc1\xa6]RE[W+R]C[\xb0\xd7\xd6\xd0"
+          "\xc5\xcc\xca\xa4\xa1\xa3\xd5\xe2\xc5\xcc\xc6\xe5\xba\xdc\xbe\xab\xb2\xca\xa1\xa3];"
+          "B[pd];W[dp])",
+          "柯洁", "古力", "白中盘胜。这盘棋很精彩。", "GB18030 (no CA[]: guessed)" },
+        /* PB[井山裕太]PW[張栩] C[黒中押し勝ち。] in Shift_JIS */
+        { "(;GM[1]FF[4]SZ[19]PB[\x88\xe4\x8eR\x97T\x91\xbe]PW[\x92\xa3\x9ez]RE[B+R]"
+          "C[\x8d\x95\x92\x86\x89\x9f\x82\xb5\x8f\x9f\x82\xbf\x81" "B];B[pd];W[dp])",
+          "井山裕太", "張栩", "黒中押し勝ち。", "CP932 (no CA[]: guessed)" },
+        /* Names alone: 신진서 박정환, 김민수 이지은 (EUC-KR); 聂卫平 马晓春,
+         * 王磊 张伟 (GB2312); 周俊勳 林海峰 (Big5). */
+        { "(;PB[\xbd\xc5\xc1\xf8\xbc\xad]PW[\xb9\xda\xc1\xa4\xc8\xaf])", "신진서", "박정환", NULL,
+          "CP949 (no CA[]: guessed)" },
+        { "(;PB[\xb1\xe8\xb9\xce\xbc\xf6]PW[\xc0\xcc\xc1\xf6\xc0\xba])", "김민수", "이지은", NULL,
+          "CP949 (no CA[]: guessed)" },
+        { "(;PB[\xc4\xf4\xce\xc0\xc6\xbd]PW[\xc2\xed\xcf\xfe\xb4\xba])", "聂卫平", "马晓春", NULL,
+          "GB18030 (no CA[]: guessed)" },
+        { "(;PB[\xcd\xf5\xc0\xda]PW[\xd5\xc5\xce\xb0])", "王磊", "张伟", NULL,
+          "GB18030 (no CA[]: guessed)" },
+        { "(;PB[\xa9P\xabT\xbe\xb1]PW[\xaaL\xae\xfc\xaep])", "周俊勳", "林海峰", NULL,
+          "BIG5 (no CA[]: guessed)" },
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        hs_error_t err;
+        hs_sgf_collection_t *c = s_parse_str(g[i].in, 0, &err);
+        HS_CHECK(c != NULL);
+        if (!c)
+            continue;
+        const hs_sgf_node_t *r = hs_sgf_root(c, 0);
+        HS_CHECK_STR(c->charset, g[i].used);
+        HS_CHECK_INT(c->num_replaced, 0);
+        HS_CHECK_STR(hs_sgf_node_value(r, "PB"), g[i].pb);
+        HS_CHECK_STR(hs_sgf_node_value(r, "PW"), g[i].pw);
+        if (g[i].c)
+            HS_CHECK_STR(hs_sgf_node_value(r, "C"), g[i].c);
+        hs_sgf_destroy(&c);
+    }
+}
+
+/* The frequency tables the guess reads: 3-byte UTF-8 characters in strictly
+ * increasing order (the binary search needs it; an edit by hand may break
+ * it), each readable in its encoding; and the count on a sample. */
+static void test_charset_freq(void)
+{
+    static const struct { hs_freq_lang_t lang; const char *cs; size_t min; } t[] = {
+        { HS_FREQ_KO, "EUC-KR", 300 },
+        { HS_FREQ_HANS, "GB2312", 300 },
+        { HS_FREQ_HANT, "BIG5", 300 },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        size_t n = 0;
+        const char *s = hs_freq_table(t[i].lang, &n);
+        HS_CHECK(n >= t[i].min);
+        HS_CHECK_INT(strlen(s), 3 * n);
+        HS_CHECK_INT(hs_utf8_valid_prefix(s, 3 * n), 3 * n);
+        for (size_t k = 0; k < n; k++) {
+            HS_CHECK((s[3 * k] & 0xF0) == 0xE0);
+            if (k && memcmp(s + 3 * (k - 1), s + 3 * k, 3) >= 0) {
+                fprintf(stderr, "freq table %zu: '%.3s' before '%.3s'\n", i, s + 3 * (k - 1),
+                        s + 3 * k);
+                HS_CHECK(0);
+            }
+        }
+        /* Every entry round-trips through its encoding (iconv): a character
+         * the encoding lacks could never be read from it. */
+        char *back = NULL;
+        size_t blen = 0, rep = 0;
+        hs_error_t err;
+        iconv_t cd = iconv_open(t[i].cs, "UTF-8");
+        HS_CHECK(cd != (iconv_t)-1);
+        if (cd != (iconv_t)-1) {
+            char enc[4096], *in = (char *)s, *out = enc;
+            size_t inleft = 3 * n, outleft = sizeof enc;
+            HS_CHECK(iconv(cd, &in, &inleft, &out, &outleft) != (size_t)-1);
+            iconv_close(cd);
+            HS_CHECK_INT(hs_charset_convert(t[i].cs, enc, (size_t)(out - enc), &back, &blen, &rep,
+                                            &err), 0);
+            HS_CHECK_STR(back, s);
+            free(back);
+        }
+    }
+    const char *ko = "흑 불계승 (이세돌) 龍";
+    HS_CHECK_INT(hs_freq_count(HS_FREQ_KO, ko, strlen(ko)), 7);
+    HS_CHECK_INT(hs_freq_count(HS_FREQ_HANS, ko, strlen(ko)), 0);
+    const char *zh = "黑中盘胜 围棋";
+    HS_CHECK_INT(hs_freq_count(HS_FREQ_HANS, zh, strlen(zh)), 6);
+    /* a character cut off at the end counts for nothing */
+    HS_CHECK_INT(hs_freq_count(HS_FREQ_HANS, zh, 5), 1);
+}
+
 /* ---- games ---------------------------------------------------------------- */
 
 static void test_results(void)
@@ -806,6 +918,8 @@ int main(void)
     test_limits();
     test_roundtrip();
     test_charsets();
+    test_charset_guess();
+    test_charset_freq();
     test_results();
     test_komi();
     test_fox_like();

@@ -13,13 +13,15 @@
  *   "replay HS_EILLEGAL|substring"    an illegal move or setup
  *   "file HS_EPARSE|substring"        no game tree at all
  * one per tree, separated by ';'. Also checks decoded text for the encoding
- * files and the superko files under rules that forbid the repetition.
+ * files (and, with their CA[] removed, that the guess reads them the same)
+ * and the superko files under rules that forbid the repetition.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/charset.h"
 #include "core/game.h"
 #include "core/sgf.h"
 #include "sgf_compare.h"
@@ -321,6 +323,64 @@ static void s_check_text(const char *dir)
     }
 }
 
+/* data[0..*len) without its first "CA[...]" (in place). */
+static void s_drop_ca(char *data, size_t *len)
+{
+    char *ca = strstr(data, "CA[");
+    char *end = ca ? strchr(ca, ']') : NULL;
+    if (!end)
+        return;
+    size_t cut = (size_t)(end + 1 - ca);
+    memmove(ca, end + 1, *len - (size_t)(end + 1 - data) + 1);
+    *len -= cut;
+}
+
+/* The encoding files without their CA[]: the guess (core/charset.h, 4.) must
+ * read them as their CA[] says, to the same UTF-8. */
+static void s_check_guess(const char *dir)
+{
+    static const struct { const char *file, *ca, *used; } t[] = {
+        { "sabaki-sgf/korean.sgf", "EUC-KR", "CP949 (no CA[]: guessed)" },
+        { "libsgfcplusplus/encoding-korean-macos.sgf", "EUC-KR", "CP949 (no CA[]: guessed)" },
+        { "libsgfcplusplus/encoding-traditionalchinese-big5.sgf", "BIG5",
+          "BIG5 (no CA[]: guessed)" },
+        { "libsgfcplusplus/encoding-traditionalchinese-macos.sgf", "BIG5",
+          "BIG5 (no CA[]: guessed)" },
+        { "libsgfcplusplus/encoding-simplifiedchinese-gb2312.sgf", "GB2312",
+          "GB18030 (no CA[]: guessed)" },
+        { "libsgfcplusplus/encoding-chinese-gbk.sgf", "GBK", "GB18030 (no CA[]: guessed)" },
+        { "sabaki-sgf/chinese.sgf", "GB2312", "GB18030 (no CA[]: guessed)" },
+        { "sabaki-sgf/japanese.sgf", "SHIFT_JIS", "CP932 (no CA[]: guessed)" },
+        { "libsgfcplusplus/encoding-japanese-shiftjis.sgf", "SHIFT_JIS",
+          "CP932 (no CA[]: guessed)" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        char path[4096];
+        (void)!snprintf(path, sizeof path, "%s/%s", dir, t[i].file);
+        size_t len;
+        char *data = hs_test_slurp(path, &len);
+        HS_CHECK(data != NULL);
+        if (!data)
+            continue;
+        s_drop_ca(data, &len);
+        HS_CHECK(strstr(data, "CA[") == NULL);
+        char *want = NULL, *got = NULL;
+        size_t wlen = 0, glen = 0, wrep = 0, grep = 0;
+        const char *used = NULL;
+        hs_error_t err;
+        HS_CHECK_INT(hs_charset_convert(t[i].ca, data, len, &want, &wlen, &wrep, &err), 0);
+        HS_CHECK_INT(hs_charset_sgf_to_utf8(data, len, 0, &got, &glen, &used, &grep, &err), 0);
+        if (!used || strcmp(used, t[i].used))
+            fprintf(stderr, "%s without CA[]: read as %s\n", t[i].file, used ? used : "(null)");
+        HS_CHECK_STR(used, t[i].used);
+        HS_CHECK_STR(got, want);
+        HS_CHECK_INT(grep, wrep);
+        free(want);
+        free(got);
+        free(data);
+    }
+}
+
 /* The superko files are illegal exactly under the rules that forbid the repetition. */
 static void s_superko(const char *dir, const char *file, hs_rules_id_t forbids, int move)
 {
@@ -359,6 +419,7 @@ int main(void)
         s_check_file(dir, &s_cases[i]);
     HS_CHECK_INT(s_count_sgf(dir), (int)n);
     s_check_text(dir);
+    s_check_guess(dir);
     /* positional: the last move B[eg] recreates an earlier whole-board position. */
     s_superko(dir, "positional-superko.sgf", HS_RULES_CHINESE, 23);
     /* situational: W[ba] repeats a position with the same player to move. */
