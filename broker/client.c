@@ -72,6 +72,8 @@ struct hs_submitter {
                                  * SUBMIT) before the first game */
     hs_submitter_wait_fn wait_fn;
     void *wait_ctx;
+    hs_submitter_stop_fn stop_fn;   /* asked between the waits for credit */
+    void *stop_ctx;
     hs_wire_buf_t check;        /* scratch: each game is encoded once to check it */
 };
 
@@ -611,6 +613,9 @@ static int s_flush_wait(hs_submitter_t *s, hs_error_t *err)
     if (rc == 0 && s->credit == 0 && s->wait_fn)
         s->wait_fn(s->wait_ctx, s->job_id, s->sent);
     while (rc == 0 && s->credit == 0) {
+        if (s->stop_fn && s->stop_fn(s->stop_ctx))
+            return hs_error_set(err, HS_ECANCELED, "stopped while waiting for the broker's "
+                                "credit");
         usleep(100000);
         rc = s_flush(s, false, err);
     }
@@ -760,6 +765,12 @@ void hs_submitter_set_wait_hook(hs_submitter_t *s, hs_submitter_wait_fn fn, void
 {
     s->wait_fn = fn;
     s->wait_ctx = ctx;
+}
+
+void hs_submitter_set_stop_hook(hs_submitter_t *s, hs_submitter_stop_fn fn, void *ctx)
+{
+    s->stop_fn = fn;
+    s->stop_ctx = ctx;
 }
 int64_t hs_submitter_sent(const hs_submitter_t *s) { return s->sent; }
 

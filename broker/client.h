@@ -184,6 +184,15 @@ typedef void (*hs_submitter_wait_fn)(void *ctx, uint64_t job, int64_t sent);
 /* Calls fn(ctx, ...) whenever a wait for credit starts; fn NULL = none (the default). */
 void hs_submitter_set_wait_hook(hs_submitter_t *s, hs_submitter_wait_fn fn, void *ctx);
 
+/* Whether the program wants the upload to stop (a signal it caught): asked
+ * before each 100 ms wait for credit, where an upload can stand for long; true
+ * ends the wait, and the add or finish call that waited, with HS_ECANCELED.
+ * The job keeps what was sent; its token resumes it. */
+typedef bool (*hs_submitter_stop_fn)(void *ctx);
+
+/* Asks fn(ctx) while waiting for credit; fn NULL = never stop (the default). */
+void hs_submitter_set_stop_hook(hs_submitter_t *s, hs_submitter_stop_fn fn, void *ctx);
+
 /* The job id (0 before the first flush), and games sent so far. */
 uint64_t hs_submitter_job(const hs_submitter_t *s);
 int64_t hs_submitter_sent(const hs_submitter_t *s);

@@ -56,6 +56,20 @@ int hs__cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *ou
     return -1;
 }
 
+int hs__cli_job_id(const char *cmd, const char *text, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = text && *text >= '0' && *text <= '9' ? strtoull(text, &end, 10) : 0;
+    if (end && !errno && !*end && v > 0) {
+        *out = (uint64_t)v;
+        return 0;
+    }
+    fprintf(stderr, "hyeongse %s: bad job id '%s' (a whole number >= 1, as `hyeongse status` "
+            "lists them)\n", cmd, text ? text : "");
+    return -1;
+}
+
 int hs__cli_double(const char *cmd, const char *opt, const char *text, double lo, double hi,
                    double *out)
 {

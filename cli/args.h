@@ -30,6 +30,12 @@ int hs__cli_int(const char *cmd, const char *opt, const char *text, int lo, int 
  * whole number >= 0, not 'TEXT'" and returns -1, leaving *out as it was. */
 int hs__cli_u64(const char *cmd, const char *opt, const char *text, uint64_t *out);
 
+/* Reads text as a job id (digits only, 1..UINT64_MAX) into *out: 0. Anything
+ * else ("0", "-1", "abc", past 2^64) prints "hyeongse CMD: bad job id 'TEXT'
+ * ..." and returns -1: strtoull would read "-1" and an overflow as the largest
+ * id, which the broker then calls "no such job". */
+int hs__cli_job_id(const char *cmd, const char *text, uint64_t *out);
+
 /* Reads text as a finite number in lo..hi (decimals and exponents allowed: "7.5",
  * "1e-3") into *out: 0. Anything else ("abc", "nan", "inf", out of range) prints
  * "hyeongse CMD: OPT needs a number LO..HI, not 'TEXT'" (LO and HI in plain digits

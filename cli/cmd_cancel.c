@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "args.h"
 #include "cluster.h"
 #include "keys.h"
 
@@ -75,12 +76,9 @@ int hs_cmd_cancel(int argc, char **argv)
     }
     if (hs__cli_keys_check("cancel", &keys))
         return 2;
-    char *end;
-    uint64_t job = strtoull(argv[optind], &end, 10);
-    if (*end || job == 0) {
-        fprintf(stderr, "hyeongse cancel: bad job id '%s'\n", argv[optind]);
+    uint64_t job = 0;
+    if (hs__cli_job_id("cancel", argv[optind], &job) < 0)
         return 2;
-    }
     hs_error_t err = { 0 };
     hs_client_t *cl = NULL;
     bool canceled = false;

@@ -192,12 +192,8 @@ int hs_cmd_status(int argc, char **argv)
     }
     uint64_t job = 0;
     if (optind < argc) {
-        char *end;
-        job = strtoull(argv[optind], &end, 10);
-        if (*end || job == 0) {
-            fprintf(stderr, "hyeongse status: bad job id '%s'\n", argv[optind]);
+        if (hs__cli_job_id("status", argv[optind], &job) < 0)
             return 2;
-        }
     }
     if (paging && (job || watch)) {
         fprintf(stderr, "hyeongse status: --all, --state and --limit list jobs: not with JOB "

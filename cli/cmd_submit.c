@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,23 @@ const char *hs__cli_broker_addr(const char *opt)
 
 /* ------------------------------------------------------------ submitting */
 
+/* The signal (SIGINT, SIGTERM) that asked the upload to stop, 0 while none
+ * did: all a handler may do is set such a flag. The upload then stops between
+ * games or between its waits for credit, and says which job and token resume
+ * it, which a process killed by the signal could not say. */
+static volatile sig_atomic_t s_signal;
+
+static void s_on_signal(int sig)
+{
+    s_signal = sig;
+}
+
+static bool s_stop_asked(void *ctx)
+{
+    (void)ctx;
+    return s_signal != 0;
+}
+
 typedef struct s_feed {
     hs_submitter_t *sub;
     hs_error_t err;
@@ -63,6 +81,10 @@ static void s_on_wait(void *ctx, uint64_t job, int64_t sent)
 static int s_on_game(void *ctx, const char *source, int index, hs_game_t *game)
 {
     s_feed_t *f = ctx;
+    if (s_signal) {
+        f->rc = hs_error_set(&f->err, HS_ECANCELED, "stopped by a signal");
+        return 1;
+    }
     char src[4200];
     if (index > 0)   /* "#K": game K of a collection, 1 the first, as users count */
         snprintf(src, sizeof src, "%s#%d", source, index + 1);
@@ -93,8 +115,10 @@ static int s_submit_paths(hs_client_t *c, const char *const *paths, int npaths,
     }
     if (token_out)
         snprintf(token_out, HS_WIRE_MAX_TOKEN + 1, "%s", hs_submitter_token(f.sub));
-    if (tell_wait)
+    if (tell_wait) {   /* `submit`, whose signals s_run catches */
         hs_submitter_set_wait_hook(f.sub, s_on_wait, &f);
+        hs_submitter_set_stop_hook(f.sub, s_stop_asked, NULL);
+    }
     hs_ingest_options_t o;
     hs_ingest_options_init(&o);
     o.threads = ingest_threads;
@@ -323,13 +347,21 @@ void hs__cli_print_status(FILE *out, const hs_wire_status_reply_t *r, bool json)
     for (int i = 0; i < r->num_jobs; i++) {
         const hs_wire_job_status_t *j = &r->jobs[i];
         fprintf(out, "%6" PRIu64 "  %-9s %9" PRId64 " %9" PRId64 " %7" PRId64 " %11" PRId64
-                     " %11" PRId64 " %9.0f  %s%s\n",
+                     " %11" PRId64 " %9.0f  ",
                 j->id, j->state ? j->state : "?", j->games_total, j->games_done, j->games_failed,
-                j->positions_total, j->positions_done, isfinite(j->rate) ? j->rate : 0.0,
-                j->name ? j->name : "", j->input_complete ? "" : " (receiving)");
+                j->positions_total, j->positions_done, isfinite(j->rate) ? j->rate : 0.0);
+        /* A name and a reason are a client's text (another client's, on an
+         * admin's terminal): no control character reaches the screen. */
+        hs_term_string(out, j->name);
+        /* An upload still open; a job that ended takes no more games. */
+        bool receiving = !j->input_complete && j->state && !strcmp(j->state, "running");
+        fputs(receiving ? " (receiving)\n" : "\n", out);
         const char *reason = s_reason(j, why, sizeof why);
-        if (reason)
-            fprintf(out, "%6s  reason: %s\n", "", reason);
+        if (reason) {
+            fprintf(out, "%6s  reason: ", "");
+            hs_term_string(out, reason);
+            fputc('\n', out);
+        }
     }
 }
 
@@ -363,7 +395,9 @@ static void s_usage(FILE *out)
             "                  archive again with the same token resumes or joins that job,\n"
             "                  also after a broker restart: the games it holds are skipped\n"
             "                  as duplicates. Only while the job still takes input: within\n"
-            "                  the broker's upload lease (10 minutes without a SUBMIT)\n"
+            "                  the broker's upload lease (10 minutes without a SUBMIT).\n"
+            "                  Ctrl-C or SIGTERM stops an upload and prints its job and\n"
+            "                  token (exit 130 / 143)\n"
             "  --wait          wait for the job with a progress bar; exit 1 unless it is\n"
             "                  done, 3 when it is done but every game failed (nothing\n"
             "                  analysed: `hyeongse query --db DIR failed` on the broker's\n"
@@ -535,6 +569,20 @@ static int s_wait_job(hs_client_t *cl, uint64_t job)
     return strcmp(sum.state, "done") ? 1 : 0;
 }
 
+/* The upload stopped by signal sig: which job keeps what was sent, and how to
+ * resume it (the broker keeps an upload open 10 minutes without a SUBMIT). */
+static void s_stopped_say(int sig, uint64_t job, const char *token)
+{
+    const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+    if (job == 0)
+        fprintf(stderr, "hyeongse submit: stopped by %s before the broker made a job: nothing "
+                "was sent\n", name);
+    else
+        fprintf(stderr, "hyeongse submit: stopped by %s: job %" PRIu64 " (token %s) keeps "
+                "the games sent so far; the same command with --token %s resumes the upload "
+                "(the broker keeps it open 10 minutes)\n", name, job, token, token);
+}
+
 /* Sends the archives as one job; with --wait, follows it. The exit status. */
 static int s_run(const s_sub_opts_t *o, const char *const *paths, int npaths)
 {
@@ -548,8 +596,20 @@ static int s_run(const s_sub_opts_t *o, const char *const *paths, int npaths)
     uint64_t job = 0;
     hs_ingest_report_t rep;
     char used[HS_WIRE_MAX_TOKEN + 1] = "";
+    struct sigaction sa = { .sa_handler = s_on_signal }, old_int, old_term;
+    sigemptyset(&sa.sa_mask);   /* no SA_RESTART: a wait ends at the signal */
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     int rc = s_submit_paths(cl, paths, npaths, o->engines, o->moves, o->name, o->threads,
                             o->follow, o->token, used, true, &job, &rep, false, &err);
+    sigaction(SIGINT, &old_int, NULL);   /* --wait: a signal ends the wait, not the job */
+    sigaction(SIGTERM, &old_term, NULL);
+    if (s_signal && rc < 0) {
+        s_stopped_say((int)s_signal, job, used);
+        hs_ingest_report_fini(&rep);
+        hs_client_destroy(&cl);
+        return 128 + (int)s_signal;
+    }
     if (rc < 0) {
         fprintf(stderr, "hyeongse submit: %s\n", err.msg);
         if (job)
@@ -562,6 +622,11 @@ static int s_run(const s_sub_opts_t *o, const char *const *paths, int npaths)
     printf("job %" PRIu64 " (token %s): %" PRIu64 " games, %" PRIu64 " failed, %" PRIu64
            " duplicates skipped\n", job, used, rep.games, rep.failed, rep.duplicates);
     fflush(stdout);
+    if (rep.trees == 0)   /* as analyze says it: a job of no games, most likely a wrong path */
+        fprintf(stderr, "hyeongse submit: no game records in %s%s (%" PRIu64 " file(s) read, %"
+                PRIu64 " other file(s) skipped): games are read from .sgf files and from .tar, "
+                ".tar.gz, .tar.xz, .tar.bz2 and .zip archives of them\n", paths[0],
+                npaths > 1 ? " and the other inputs" : "", rep.files, rep.skipped);
     hs_ingest_report_fini(&rep);
     int status = o->wait ? s_wait_job(cl, job) : 0;
     hs_client_destroy(&cl);
@@ -582,6 +647,9 @@ int hs_cmd_submit(int argc, char **argv)
         o.engines = hs__cli_default_engines();
     if (!o.name)
         s_default_name(&o, argv[optind], argc - optind - 1);
+    else if (strlen(o.name) >= HS_WIRE_MAX_NAME)   /* the wire's bound (docs/PROTOCOL.md) */
+        fprintf(stderr, "hyeongse submit: the job name is cut to its first %d bytes (at a "
+                "character's end)\n", HS_WIRE_MAX_NAME - 1);
     if ((status = s_check_job(&o)) != 0)
         return status;
     return s_run(&o, (const char *const *)argv + optind, argc - optind);

@@ -116,6 +116,15 @@ static void s_header(FILE *out, const hs_wire_status_reply_t *r)
             c->leased_tasks, c->positions_pending);
 }
 
+/* The characters of UTF-8 text s, as hs_term_string writes them: a column's width. */
+static int s_chars(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 static void s_table(FILE *out, const hs_wire_status_reply_t *r)
 {
     s_header(out, r);
@@ -127,7 +136,7 @@ static void s_table(FILE *out, const hs_wire_status_reply_t *r)
     int wn = 6, we = 7;   /* "WORKER", "ENGINES" */
     for (int i = 0; i < r->num_worker_list; i++) {
         const hs_wire_worker_info_t *w = &r->worker_list[i];
-        int n = w->name ? (int)strlen(w->name) : 1;
+        int n = s_chars(w->name ? w->name : "?");
         wn = n > wn ? n : wn;
         s_engines_text(w, eng, sizeof eng);
         we = (int)strlen(eng) > we ? (int)strlen(eng) : we;
@@ -138,8 +147,11 @@ static void s_table(FILE *out, const hs_wire_status_reply_t *r)
         const hs_wire_worker_info_t *w = &r->worker_list[i];
         bool h = w->has_stats;
         s_engines_text(w, eng, sizeof eng);
-        fprintf(out, "%-*s  %-*s  %-7s %6d", wn, w->name ? w->name : "?", we, eng,
-                w->backend ? w->backend : "-", w->tasks);
+        /* A worker's name is its own text (its host's): no control character
+         * reaches the admin's terminal. */
+        for (int n = hs_term_string(out, w->name ? w->name : "?"); n < wn; n++)
+            fputc(' ', out);
+        fprintf(out, "  %-*s  %-7s %6d", we, eng, w->backend ? w->backend : "-", w->tasks);
         s_col(out, 9, h, w->leased_positions);
         if (h && isfinite(w->rate))
             fprintf(out, " %10.1f", w->rate);

@@ -71,3 +71,20 @@ void hs_csv_string(FILE *out, const char *s)
     }
     fputc('"', out);
 }
+
+int hs_term_string(FILE *out, const char *s)
+{
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        bool c1 = p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
+        if (*p < 0x20 || *p == 0x7F || c1) {
+            fputc('?', out);
+            n++;
+            p += c1;   /* both bytes of the C1 character */
+            continue;
+        }
+        fputc(*p, out);
+        n += (*p & 0xC0) != 0x80;
+    }
+    return n;
+}

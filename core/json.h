@@ -1,7 +1,8 @@
 /*
  * core/json.h — JSON string literals, the one escaper every JSON writer uses
- * (`ingest --json`, `query --json`, `judge --json`, the query layer), and its
- * CSV counterpart (`query --format csv`, the report's tables).
+ * (`ingest --json`, `query --json`, `judge --json`, the query layer), its
+ * CSV counterpart (`query --format csv`, the report's tables), and the text of
+ * the tables a person reads on a terminal (`status`, `query`).
  *
  * File names, player names and messages may hold bytes that are not UTF-8 (a
  * tar member named in Latin-1, a store written before names were repaired);
@@ -26,5 +27,14 @@ void hs_json_string(FILE *out, const char *s);
  * =HYPERLINK(...) in a downloaded SGF). Numbers are not written through here.
  * Beside the JSON escaper: the two text formats scripts read. */
 void hs_csv_string(FILE *out, const char *s);
+
+/* Writes s (NULL = "") for a person's terminal: every control character (C0,
+ * DEL, and C1 as UTF-8, U+0080..U+009F) as '?', the rest as it is. Texts that
+ * another party chose (a job name another client submitted, a player name
+ * from a downloaded SGF) would otherwise reach the terminal as escape
+ * sequences: clear the screen, or start a new line that fakes a row of the
+ * table. Returns the characters written (a UTF-8 sequence counts one), for
+ * padding a column. */
+int hs_term_string(FILE *out, const char *s);
 
 #endif

@@ -84,10 +84,7 @@ void hs__query_fixed(FILE *out, uint16_t k)
 
 void hs__query_table_text(FILE *out, const char *s, int width)
 {
-    int n = 0;
-    for (; *s; s++, n++)
-        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
-    for (; n < width; n++)
+    for (int n = hs_term_string(out, s); n < width; n++)
         fputc(' ', out);
 }
 

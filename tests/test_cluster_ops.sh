@@ -155,6 +155,29 @@ check "bob's job 5 (one of its two games fails): submit --wait exit 0" "$?" 0
 has "and it says so" "$tmp/mixed.out" "job 5 done: 1 games done, 1 failed"
 hasnt "and nothing of the kind on stderr" "$tmp/mixed.err" "nothing analysed"
 
+# ---- another client's text on the admin's terminal: a job name holding an
+# escape sequence, a newline and a bell shows them as '?' in the status table
+# (they cleared the screen, or faked a row), and exactly in --json
+evil=$(printf 'evil\033[2J\nfake row\a')
+"$BIN" submit "$tmp/good.sgf" --config "$tmp/bob.conf" --engines noop --name "$evil" --wait \
+    > /dev/null 2>&1
+check "bob's job 6 (a name with control characters): done" "$?" 0
+"$BIN" status 6 --config "$tmp/admin.conf" > "$tmp/evil.st" 2>&1
+has "status table: the name, its control characters as '?'" "$tmp/evil.st" "evil?[2J?fake row?"
+check "status table: no escape byte, no bell" "$(grep -c $'[\033\a]' "$tmp/evil.st")" 0
+check "status table: no row faked by the newline" "$(grep -c '^fake row' "$tmp/evil.st")" 0
+"$BIN" status 6 --config "$tmp/admin.conf" --json > "$tmp/evil.json" 2>&1
+has "status --json: the name exactly" "$tmp/evil.json" '"name":"evil\u001b[2J\nfake row\u0007"'
+
+# ---- job ids that are not ids: "-1" and one past 2^64 were read as the
+# largest id, which the broker then called "no such job"
+"$BIN" status --config "$tmp/admin.conf" -- -1 > /dev/null 2> "$tmp/badid.err"
+check "status -1: a bad job id (exit 2)" "$?" 2
+"$BIN" cancel 99999999999999999999999 --config "$tmp/admin.conf" > /dev/null 2>> "$tmp/badid.err"
+check "cancel of an id past 2^64: a bad job id (exit 2)" "$?" 2
+has "and says so" "$tmp/badid.err" "hyeongse cancel: bad job id '99999999999999999999999'"
+hasnt "without asking the broker" "$tmp/badid.err" "no such job"
+
 # ---- a worker lost (kill -9), one stopped by SIGHUP
 kill -9 "$w1"; wait "$w1" 2>/dev/null
 wait_for "$tmp/broker.log" "worker gpu-host-1 removed"
@@ -177,4 +200,30 @@ has "log: the stop line" "$tmp/broker.log" "hyeongse broker: stopping: "
 has "log: stopped by SIGHUP, no reload" "$tmp/broker.log" "stopped by SIGHUP: the broker has no reload"
 has "log: serving" "$tmp/broker.log" "serving on $addr"
 check "log: no per-task line without --verbose" "$(grep -c ' task [0-9]' "$tmp/broker.log")" 0
+
+# ---- an upload stopped by Ctrl-C says how to resume it: a broker whose queue
+# holds one game and no worker empties it, so the upload waits for credit
+# until SIGINT; its job and token are printed (they were printed nowhere), and
+# once canceled the job no longer says "(receiving)"
+mkdir -p "$tmp/three"
+for m in aa bb cc; do
+    printf '(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[%s])\n' "$m" > "$tmp/three/$m.sgf"
+done
+start_broker_at 'tcp://127.0.0.1:*' "$tmp/db2" "$tmp/broker2.log" --heartbeat-ms 200 \
+    --queue-max 1 || exit 1
+pids+=("$bpid")
+"$BIN" submit "$tmp/three" --broker "$addr" --engines noop --token stopme \
+    > /dev/null 2> "$tmp/stop.err" &
+sub=$!
+wait_for "$tmp/stop.err" "waiting for room"
+kill -INT "$sub"; wait "$sub"
+check "submit stopped by SIGINT while it waits: exit 130" "$?" 130
+has "it names the job and the token that resume it" "$tmp/stop.err" \
+    "hyeongse submit: stopped by SIGINT: job 1 (token stopme) keeps the games sent so far; the same command with --token stopme resumes the upload"
+"$BIN" status 1 --broker "$addr" > "$tmp/stop.st" 2>&1
+has "the job still takes its upload" "$tmp/stop.st" "(receiving)"
+"$BIN" cancel 1 --broker "$addr" > /dev/null 2>&1
+"$BIN" status 1 --broker "$addr" > "$tmp/stop.st" 2>&1
+has "canceled" "$tmp/stop.st" "canceled"
+hasnt "and no longer receiving" "$tmp/stop.st" "(receiving)"
 exit $fail
