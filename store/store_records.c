@@ -373,7 +373,8 @@ int hs__store_prefix_each(hs_store_t *s, int db, const void *prefix, size_t plen
     int ret = 0;
     rc = plen ? mdb_cursor_get(c, &k, &v, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &v, MDB_FIRST);
     while (rc == 0) {
-        if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen) != 0)
+        /* (no memcmp with a NULL prefix of length 0: its arguments must not be NULL) */
+        if (plen && (k.mv_size < plen || memcmp(k.mv_data, prefix, plen) != 0))
             break;
         if ((ret = fn(ctx, &k, &v)) != 0)
             break;
