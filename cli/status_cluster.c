@@ -116,15 +116,6 @@ static void s_header(FILE *out, const hs_wire_status_reply_t *r)
             c->leased_tasks, c->positions_pending);
 }
 
-/* The characters of UTF-8 text s, as hs_term_string writes them: a column's width. */
-static int s_chars(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 static void s_table(FILE *out, const hs_wire_status_reply_t *r)
 {
     s_header(out, r);
@@ -136,7 +127,7 @@ static void s_table(FILE *out, const hs_wire_status_reply_t *r)
     int wn = 6, we = 7;   /* "WORKER", "ENGINES" */
     for (int i = 0; i < r->num_worker_list; i++) {
         const hs_wire_worker_info_t *w = &r->worker_list[i];
-        int n = s_chars(w->name ? w->name : "?");
+        int n = hs_term_width(w->name ? w->name : "?");
         wn = n > wn ? n : wn;
         s_engines_text(w, eng, sizeof eng);
         we = (int)strlen(eng) > we ? (int)strlen(eng) : we;

@@ -88,3 +88,13 @@ int hs_term_string(FILE *out, const char *s)
     }
     return n;
 }
+
+int hs_term_width(const char *s)
+{
+    /* A control character is one '?', and C1's lead byte 0xC2 counts it as
+     * any other character's lead byte does: characters are lead bytes. */
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}

@@ -37,4 +37,8 @@ void hs_csv_string(FILE *out, const char *s);
  * padding a column. */
 int hs_term_string(FILE *out, const char *s);
 
+/* The characters hs_term_string writes for s (NULL = ""): a table column's
+ * width, counted the same way. */
+int hs_term_width(const char *s);
+
 #endif
